@@ -1,0 +1,1 @@
+"""quarkci.report."""
