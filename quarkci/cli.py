@@ -23,6 +23,7 @@ from quarkci.errors import EXIT_INTERNAL, QuarkciError
 COMMANDS: dict[str, str] = {
     "sync": "quarkci.commands.sync",
     "facts": "quarkci.commands.facts",
+    "upstream": "quarkci.commands.upstream",
     "skills": "quarkci.commands.skills",
     "gh": "quarkci.commands.gh",
     "contracts": "quarkci.commands.contracts",
