@@ -41,6 +41,17 @@ class Claim:
     line: int
     context: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    def to_json(self) -> dict[str, Any]:
+        """JSON-serialisable form (keys sorted by the caller's ``json.dumps(sort_keys=True)``)."""
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "skill": self.skill,
+            "file": self.file,
+            "line": self.line,
+            "context": dict(self.context),
+        }
+
 
 @dataclass(frozen=True)
 class Skill:
@@ -48,8 +59,13 @@ class Skill:
 
     ``name`` comes from the frontmatter (falling back to the directory name); ``path`` is the
     SKILL.md path relative to the skills root; ``references`` are other files of the skill
-    directory (relative to the root). ``error`` is set, and claims empty, when the file could not
-    be parsed (parse failures are values, not exceptions).
+    directory (relative to the root), excluding nested skill directories. ``error`` is set, and
+    claims empty, when the file could not be parsed (parse failures are values, not exceptions).
+
+    ``source_knowledge`` holds the frontmatter's upstream paths (repository-relative, POSIX) and
+    ``source_knowledge_lines`` the 1-based SKILL.md line of each entry. ``delegates_to`` is set for a
+    thin adapter entry whose body only points at another SKILL.md (root-relative path of the target).
+    Two skills may share a ``name`` (an adapter and its implementation); :attr:`id` is unique.
     """
 
     name: str
@@ -59,4 +75,29 @@ class Skill:
     body_line: int  # 1-based line of the first body line in SKILL.md
     references: tuple[str, ...] = ()
     source_knowledge: tuple[str, ...] = ()
+    source_knowledge_lines: tuple[int, ...] = ()
+    delegates_to: str | None = None
     error: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Unique identity: the skill directory relative to the skills root ("." for the root)."""
+        head, _, _ = self.path.rpartition("/")
+        return head or "."
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-serialisable summary (no body)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "path": self.path,
+            "description": _text_or_none(self.frontmatter.get("description")),
+            "references": list(self.references),
+            "source_knowledge": list(self.source_knowledge),
+            "delegates_to": self.delegates_to,
+            "error": self.error,
+        }
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

@@ -1,0 +1,108 @@
+"""SKILL.md frontmatter: split the YAML block from the Markdown body and parse it with ``safe_load``.
+
+Problems are returned as :class:`FrontmatterError` (raised here, caught by discovery and stored as
+``Skill.error``); nothing in a skill is ever executed (PyYAML ``SafeLoader`` only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Any
+
+import yaml
+
+_FENCE = "---"
+_END_MARKERS = ("---", "...")
+
+
+class FrontmatterError(ValueError):
+    """Malformed or missing frontmatter, or an invalid field; the message names the field and line."""
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """Parsed frontmatter. ``body_line`` is the 1-based SKILL.md line where the body starts."""
+
+    data: dict[str, Any]
+    body: str
+    body_line: int
+    source_knowledge: tuple[str, ...]
+    source_knowledge_lines: tuple[int, ...]
+
+
+def split(text: str) -> tuple[str, str, int]:
+    """Split ``text`` into (yaml_text, body, body_line).
+
+    The YAML block is lines 2..n-1 between a first line ``---`` and the next ``---``/``...`` line.
+    Raises :class:`FrontmatterError` when the first line is not ``---`` or the block is unterminated.
+    """
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip() != _FENCE:
+        raise FrontmatterError("missing YAML frontmatter (first line must be '---')")
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in _END_MARKERS:
+            return "".join(lines[1:index]), "".join(lines[index + 1:]), index + 2
+    raise FrontmatterError("unterminated YAML frontmatter (no closing '---')")
+
+
+def parse(text: str) -> Frontmatter:
+    """Parse a SKILL.md's frontmatter and validate ``source_knowledge``.
+
+    ``source_knowledge`` is optional; when present it must be a list of repository-relative POSIX
+    paths: no absolute path, no drive letter, no ``..`` segment, no backslash. Raises
+    :class:`FrontmatterError` naming the field, the entry and its SKILL.md line.
+    """
+    yaml_text, body, body_line = split(text)
+    try:
+        data = yaml.safe_load(yaml_text)
+        root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FrontmatterError(f"malformed YAML frontmatter{where}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FrontmatterError(f"frontmatter must be a mapping, not {type(data).__name__}")
+    paths, lines = _source_knowledge(data, root)
+    return Frontmatter(data, body, body_line, paths, lines)
+
+
+def _source_knowledge(data: dict[str, Any], root: yaml.Node | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    if "source_knowledge" not in data or data["source_knowledge"] is None:
+        return (), ()
+    value = data["source_knowledge"]
+    node = _mapping_value(root, "source_knowledge")
+    field_line = node.start_mark.line + 2 if node is not None else 0
+    if not isinstance(value, list) or not isinstance(node, yaml.SequenceNode):
+        raise FrontmatterError(f"source_knowledge (line {field_line}): must be a list of paths")
+    lines = tuple(item.start_mark.line + 2 for item in node.value)
+    for index, (entry, line) in enumerate(zip(value, lines, strict=True)):
+        problem = path_problem(entry)
+        if problem:
+            raise FrontmatterError(f"source_knowledge[{index}] (line {line}): {entry!r} {problem}")
+    return tuple(value), lines
+
+
+def path_problem(entry: Any) -> str | None:
+    """Why ``entry`` is not a safe repository-relative path, or None when it is."""
+    if not isinstance(entry, str) or not entry.strip():
+        return "is not a non-empty path string"
+    if "\\" in entry:
+        return "contains a backslash (paths are POSIX, relative to the repository root)"
+    if PurePosixPath(entry).is_absolute() or PureWindowsPath(entry).drive:
+        return "is an absolute path (must be relative to the repository root)"
+    if ".." in PurePosixPath(entry).parts:
+        return "contains '..' (must stay inside the repository)"
+    return None
+
+
+def _mapping_value(root: yaml.Node | None, key: str) -> yaml.Node | None:
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    for key_node, value_node in root.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            return value_node
+    return None
