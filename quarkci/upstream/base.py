@@ -15,6 +15,26 @@ SnapshotKind = Literal["wheel", "checkout", "installed"]
 # Top-level trees a snapshot may hold. A wheel holds {"quark", "metadata"} only.
 TREES = ("quark", "metadata", "examples", "docs", "tools", "pyproject.toml", "requirements.txt")
 
+# The virtual path under which a wheel's / installed dist's ``*.dist-info/METADATA`` is exposed.
+METADATA_PATH = "METADATA"
+
+
+def tree_of(path: str) -> str:
+    """The top-level tree holding ``path``: ``"metadata"`` for ``METADATA``, else its first component.
+
+    ``tree_of("quark/torch/x.py") == "quark"``; ``tree_of("pyproject.toml") == "pyproject.toml"``.
+    """
+    path = path.lstrip("/")
+    if path == METADATA_PATH:
+        return "metadata"
+    return path.split("/", 1)[0]
+
+
+def coverage_of(paths: list[str] | set[str]) -> frozenset[str]:
+    """The subset of :data:`TREES` that has at least one file among ``paths`` (computed, never assumed)."""
+    present = {tree_of(p) for p in paths}
+    return frozenset(t for t in TREES if t in present)
+
 
 class Snapshot(Protocol):
     """One upstream release. Paths are POSIX, relative to the repository root (``quark/...``).
@@ -32,7 +52,14 @@ class Snapshot(Protocol):
         ...
 
     def read_text(self, path: str) -> str:
-        """Return the UTF-8 text of ``path``. Raises ``FileNotFoundError`` when absent."""
+        """Return the UTF-8 text of ``path``. Raises ``FileNotFoundError`` when absent.
+
+        Raises ``UnicodeDecodeError`` (a ``ValueError``) when the file is not UTF-8.
+        """
+        ...
+
+    def read_bytes(self, path: str) -> bytes:
+        """Return the raw bytes of ``path``. Raises ``FileNotFoundError`` when absent."""
         ...
 
     def files(self, prefix: str = "") -> list[str]:

@@ -1,0 +1,77 @@
+"""Turn an ``--upstream`` spec into a :class:`~quarkci.upstream.base.Snapshot`.
+
+Accepted specs:
+
+=====================  ==========================================================
+``amd-quark==X``        the PyPI wheel of release X (cached download, read from the zip)
+``amd-quark``           the newest final release on PyPI
+``path/to/x.whl``       a local wheel file
+``path/to/checkout``    a directory holding a Quark source tree (``quark/`` package)
+``installed``           the amd-quark installed in this interpreter (never imported)
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from quarkci.errors import BadInputError
+from quarkci.upstream.base import Snapshot
+from quarkci.upstream.checkout import CheckoutSnapshot, is_checkout
+from quarkci.upstream.fetch import PROJECT, fetch_wheel
+from quarkci.upstream.installed import InstalledSnapshot
+from quarkci.upstream.pypi import PyPIIndex
+from quarkci.upstream.wheel import WheelSnapshot
+
+SPEC_HELP = "amd-quark==X | amd-quark | path/to/x.whl | path/to/quark-checkout | installed"
+
+
+def pinned_version(spec: str) -> str | None:
+    """``"0.13"`` for ``"amd-quark==0.13"``, None for a bare ``"amd-quark"``.
+
+    Raises :class:`BadInputError` for any other requirement (other names, ranges, wildcards).
+    """
+    try:
+        req = Requirement(spec)
+    except InvalidRequirement as exc:
+        raise BadInputError(f"--upstream {spec!r}: not a valid requirement ({exc})") from None
+    if canonicalize_name(req.name) != PROJECT:
+        raise BadInputError(f"--upstream {spec!r}: only {PROJECT} is supported")
+    specs = list(req.specifier)
+    if not specs:
+        return None
+    if len(specs) != 1 or specs[0].operator != "==" or "*" in specs[0].version or req.extras or req.marker:
+        raise BadInputError(f"--upstream {spec!r}: pin one exact release, e.g. {PROJECT}==0.13")
+    return specs[0].version
+
+
+def resolve(spec: str, index: PyPIIndex | None = None) -> Snapshot:
+    """Return the snapshot named by ``spec`` (see the module docstring).
+
+    Raises :class:`BadInputError` for an unknown spec, a missing path, a non-wheel file, a non-checkout
+    directory or a release that does not exist; :class:`UpstreamUnreachableError` when PyPI is needed
+    and cannot be reached.
+    """
+    spec = spec.strip()
+    if not spec:
+        raise BadInputError(f"--upstream is empty; expected {SPEC_HELP}")
+    if spec == "installed":
+        return InstalledSnapshot()
+    path = Path(spec).expanduser()
+    looks_like_req = canonicalize_name(spec.split("=")[0].split("<")[0].split(">")[0].strip()) == PROJECT
+    if looks_like_req and not path.exists():
+        version = pinned_version(spec) or str((index or PyPIIndex()).newest())
+        wheel = fetch_wheel(version, index=index)
+        return WheelSnapshot(wheel, label=f"{PROJECT}=={version} (PyPI wheel)")
+    if path.is_file():
+        if path.suffix != ".whl":
+            raise BadInputError(f"--upstream {spec}: a file that is not a .whl; expected {SPEC_HELP}")
+        return WheelSnapshot(path)
+    if path.is_dir():
+        if not is_checkout(path):
+            raise BadInputError(f"--upstream {spec}: directory is not a Quark checkout (no quark/ package)")
+        return CheckoutSnapshot(path)
+    raise BadInputError(f"--upstream {spec!r}: no such file or directory; expected {SPEC_HELP}")
