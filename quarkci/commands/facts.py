@@ -1,0 +1,62 @@
+"""``quarkci facts``: print the static facts of one upstream release.
+
+``quarkci facts --upstream SPEC [--json] [--kind K ...]``. ``--json`` prints :meth:`FactSet.to_json`
+(keys ``version``, ``source``, ``coverage`` and one ``{"items", "unavailable"}`` object per kind);
+otherwise a short table. Output is deterministic: the same snapshot gives byte-identical output.
+Exit 0; 2 for a bad spec (missing file, non-wheel, unknown release); 3 when PyPI is unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from quarkci.facts import EXTRACTORS, extract_all
+from quarkci.facts.base import FACT_KINDS, FactSet
+from quarkci.upstream.resolve import SPEC_HELP, resolve
+
+_NAMES_SHOWN = 8
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``facts`` on the top-level subparsers."""
+    parser = subparsers.add_parser("facts", help="print the static facts of an upstream Quark release",
+                                   description=__doc__.splitlines()[0])
+    parser.add_argument("--upstream", default="amd-quark", metavar="SPEC",
+                        help=f"{SPEC_HELP} (default: the newest amd-quark on PyPI)")
+    parser.add_argument("--kind", action="append", choices=list(EXTRACTORS), metavar="KIND",
+                        help=f"only these fact kinds (repeatable): {', '.join(FACT_KINDS)}")
+    parser.add_argument("--json", action="store_true", help="print the FactSet JSON on stdout")
+    parser.set_defaults(func=run)
+
+
+def to_json_text(facts: FactSet, kinds: list[str] | None = None) -> str:
+    """The ``--json`` text: ``FactSet.to_json`` limited to ``kinds`` (all when None), 2-space indent."""
+    payload = facts.to_json()
+    if kinds:
+        payload = {k: v for k, v in payload.items() if k not in FACT_KINDS or k in kinds}
+    return json.dumps(payload, indent=2, ensure_ascii=True) + "\n"
+
+
+def to_table(facts: FactSet, kinds: list[str]) -> str:
+    """A short human summary: per kind, the item count, the first names and what is unavailable."""
+    lines = [f"{facts.label}: version {facts.version}; covers {', '.join(sorted(facts.coverage)) or 'nothing'}",
+             f"{'kind':<16} {'items':>5}  names"]
+    for kind in kinds:
+        names = sorted(facts.names(kind))
+        shown = ", ".join(names[:_NAMES_SHOWN]) + (f", ... (+{len(names) - _NAMES_SHOWN})"
+                                                   if len(names) > _NAMES_SHOWN else "")
+        lines.append(f"{kind:<16} {len(facts.kinds.get(kind, [])):>5}  {shown}")
+        for path in facts.unavailable.get(kind, []):
+            lines.append(f"{'':<16} {'':>5}  unverifiable here: {path} (not in this snapshot)")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve ``--upstream``, extract the facts and print them. Returns 0."""
+    kinds = [k for k in FACT_KINDS if k in (args.kind or FACT_KINDS)]
+    snapshot = resolve(args.upstream)
+    facts = extract_all(snapshot, kinds)
+    print(to_json_text(facts, args.kind) if args.json else to_table(facts, kinds), end="")
+    return 0
