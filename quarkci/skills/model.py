@@ -15,6 +15,7 @@ CLAIM_KINDS: dict[str, str] = {
     "scheme": "schemes",              # "w_mxfp4_a_mxfp4" named as a Quark scheme
     "scheme_count": "schemes",        # "Available Quantization Schemes (21 total)"
     "model_type": "model_templates",  # "llama", "qwen3" named as supported model templates
+    "model_type_count": "model_templates",  # "built-in templates for 36 model families"
     "python_version": "python",       # "Python 3.9-3.12", "requires Python >= 3.10"
     "torch_version": "torch_matrix",  # "PyTorch 2.5", "rocm6.2" index-url tags
     "transformers_version": "compat",  # "transformers < 4.50"

@@ -1,0 +1,61 @@
+"""Claim extraction: what a skill asserts that an upstream release can confirm or contradict.
+
+:func:`extract_claims` walks the SKILL.md body and the skill's Markdown reference files once each
+(markdown-it-py) and runs every extractor of :data:`EXTRACTORS` over them, in this order. Each
+extractor is one module with ``extract(unit) -> Iterator[Found]``; see their docstrings for exactly
+which places count as a claim (precision over recall).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from quarkci.skills.claims import exports, flags, models, paths, schemes, versions
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
+from quarkci.skills.source import SkillFileError
+
+Extractor = Callable[[Unit], Iterator[Found]]
+
+# Explicit, ordered registry: name -> extractor (the kinds each emits are in its docstring).
+EXTRACTORS: dict[str, Extractor] = {
+    "flags": flags.extract,
+    "schemes": schemes.extract,
+    "models": models.extract,
+    "versions": versions.extract,
+    "exports": exports.extract,
+    "paths": paths.extract,
+}
+REFERENCE_SUFFIXES = (".md", ".markdown")
+
+
+def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
+    """All claims of ``skill``, sorted by (file, line, kind, value), duplicates removed.
+
+    ``read(path)`` returns the text of a root-relative reference file (e.g. ``SkillSource.read_text``);
+    a reference that raises :class:`SkillFileError`, ``OSError`` or ``UnicodeDecodeError`` is skipped.
+    A skill with ``error`` set has no claims. ``Claim.skill`` is ``skill.id`` (unique; names repeat
+    between a thin adapter and its implementation). Lines are 1-based in the file named by
+    ``Claim.file``.
+    """
+    if skill.error is not None:
+        return []
+    found: list[tuple[str, Found]] = [(skill.path, f) for f in paths.from_frontmatter(skill)]
+    units = [Unit(skill.path, skill.body, skill.body_line)]
+    for ref in skill.references:
+        if not ref.lower().endswith(REFERENCE_SUFFIXES):
+            continue
+        try:
+            units.append(Unit(ref, read(ref)))
+        except (SkillFileError, OSError, UnicodeDecodeError):
+            continue
+    for unit in units:
+        for extractor in EXTRACTORS.values():
+            found.extend((unit.file, f) for f in extractor(unit))
+    claims: dict[tuple[str, str, str, int], Claim] = {}
+    for file, f in found:
+        assert f.kind in CLAIM_KINDS, f"extractor produced unknown claim kind {f.kind!r}"
+        key = (file, f.kind, f.value, f.line)
+        if key not in claims:
+            claims[key] = Claim(f.kind, f.value, skill.id, file, f.line, f.context)
+    return sorted(claims.values(), key=lambda c: (c.file, c.line, c.kind, c.value))

@@ -1,0 +1,212 @@
+"""Shell command lines in skills: split fenced blocks and inline spans into commands with shlex.
+
+A :class:`Command` names the program it runs the way a reader would (``quark-cli torch-llm-ptq``,
+``quantize_quark.py``, ``pip``, ``quark-quant-perf``), so a flag can be attributed to the command it
+belongs to. Heredoc bodies (``python3 - <<'PY'`` ... ``PY``) are skipped: they are not shell.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass
+
+QUARK_CLI = "quark-cli"
+TORCH_LLM_PTQ = "quark-cli torch-llm-ptq"
+QUANTIZE_QUARK = "quantize_quark.py"
+# Commands whose flags are Quark's own (console scripts of amd-quark and the PTQ example script).
+QUARK_COMMANDS = frozenset({TORCH_LLM_PTQ, QUANTIZE_QUARK, "quark-quant-perf", "quark-skills"})
+
+SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;"})
+_PREFIXES = frozenset({"sudo", "env", "time", "exec", "nohup", "!", "command"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = re.compile(r"^(?:python(?:3(?:\.\d+)?)?|<python>|\$python|\$\{python\})$", re.IGNORECASE)
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+_REDIRECT = re.compile(r"^\d*(?:>>|>&|<&|&>|>|<)")
+_REDIRECT_ALONE = re.compile(r"^\d*(?:>>|&>|>|<)$")
+_PLACEHOLDER = re.compile(r"^<[^<>]+>$")
+_FLAG = re.compile(r"^--[A-Za-z][A-Za-z0-9_.-]*")
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Command:
+    """One simple command: ``name`` (see module doc), ``args`` after the program, ``line`` of the program."""
+
+    name: str
+    args: tuple[Word, ...]
+    line: int
+    program: Word | None = None  # the program or script word as written (``examples/.../quantize_quark.py``)
+
+    @property
+    def is_quark(self) -> bool:
+        return self.name in QUARK_COMMANDS or self.name.startswith(QUARK_CLI)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A long option used in a command: ``--name`` plus the values that follow it."""
+
+    name: str
+    values: tuple[str, ...]
+    line: int
+
+
+def parse_block(text: str, first_line: int) -> list[Command]:
+    """Commands of a shell code block whose first content line is file line ``first_line``.
+
+    Backslash continuations are joined (each word keeps its physical line); ``#`` comments,
+    ``$ `` prompts and heredoc bodies are dropped; ``;``, ``&&``, ``||`` and ``|`` split commands.
+    """
+    commands: list[Command] = []
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        segments: list[tuple[str, int]] = []
+        while index < len(lines):
+            raw = lines[index]
+            line_no = first_line + index
+            index += 1
+            stripped = raw.rstrip()
+            if not segments:
+                stripped = re.sub(r"^\s*\$\s+", "", stripped)
+            if stripped.endswith("\\") and not stripped.endswith("\\\\"):
+                segments.append((stripped[:-1], line_no))
+                continue
+            segments.append((stripped, line_no))
+            break
+        logical = " ".join(s for s, _ in segments)
+        commands.extend(_commands(logical, segments))
+        heredoc = _HEREDOC.search(logical)
+        if heredoc:
+            tag = heredoc.group(2)
+            while index < len(lines) and lines[index].strip() != tag:
+                index += 1
+            index += 1
+    return commands
+
+
+def parse_inline(text: str, line: int) -> list[Command]:
+    """Commands of an inline code span on file line ``line`` (e.g. ``quark-cli torch-llm-ptq --help``).
+
+    A span starting with a flag (``--seq_len 512``) yields one command named ``""`` (unknown).
+    """
+    return _commands(text, [(text, line)])
+
+
+def flags(command: Command) -> list[Flag]:
+    """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``."""
+    found: list[Flag] = []
+    for word in command.args:
+        match = _FLAG.match(word.text)
+        if match and (len(word.text) == match.end() or word.text[match.end()] == "="):
+            value = word.text[match.end() + 1:] if "=" in word.text else None
+            found.append(Flag(match.group(0), (value,) if value is not None else (), word.line))
+        elif found and not word.text.startswith("-"):
+            last = found[-1]
+            found[-1] = Flag(last.name, (*last.values, word.text), last.line)
+        elif found and word.text.startswith("-"):
+            found.append(Flag("", (), word.line))  # a short option ends the previous flag's values
+    return [f for f in found if f.name]
+
+
+def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
+    tokens = _tokens(logical)
+    words = _locate(tokens, segments)
+    commands: list[Command] = []
+    current: list[Word] = []
+    for word in [*words, Word(";", 0)]:
+        if word.text in _SEPARATORS:
+            command = _name(current)
+            if command is not None:
+                commands.append(command)
+            current = []
+        else:
+            current.append(word)
+    return commands
+
+
+def _tokens(logical: str) -> list[str]:
+    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        tokens = list(lexer)
+    except ValueError:  # unbalanced quotes in a sketch of a command: fall back to whitespace words
+        tokens = logical.split()
+    merged: list[str] = []
+    for token in tokens:  # keep redirections such as 2>&1 in one word
+        joins = merged and (
+            (merged[-1].endswith((">", "<")) and token in ("&", "&&")) or merged[-1].endswith((">&", "<&"))
+        )
+        if joins:
+            merged[-1] += token
+        else:
+            merged.append(token)
+    return merged
+
+
+def _locate(tokens: list[str], segments: list[tuple[str, int]]) -> list[Word]:
+    """Give each token the physical line of the segment it starts in (first match after the cursor)."""
+    words: list[Word] = []
+    seg = 0
+    pos = 0
+    for token in tokens:
+        probe = token.split("=", 1)[0] if token.startswith("--") else token
+        found = False
+        for s in range(seg, len(segments)):
+            at = segments[s][0].find(probe, pos if s == seg else 0)
+            if at >= 0:
+                seg, pos, found = s, at + len(probe), True
+                break
+        words.append(Word(token, segments[seg][1] if found or segments else 0))
+    return words
+
+
+def _without_redirections(words: list[Word]) -> list[Word]:
+    kept: list[Word] = []
+    skip_next = False
+    for word in words:
+        if skip_next:
+            skip_next = False
+            continue
+        if _PLACEHOLDER.match(word.text):
+            kept.append(word)
+        elif _REDIRECT_ALONE.match(word.text):
+            skip_next = True  # "> file": the target is the next word
+        elif not _REDIRECT.match(word.text):
+            kept.append(word)
+    return kept
+
+
+def _name(words: list[Word]) -> Command | None:
+    rest = _without_redirections(words)
+    while rest and (rest[0].text in _PREFIXES or _ASSIGNMENT.match(rest[0].text)):
+        rest.pop(0)
+    if not rest:
+        return None
+    head = rest.pop(0)
+    program = posixpath.basename(head.text)
+    if program.startswith("--"):
+        return Command("", (head, *rest), head.line)  # a flag fragment with no program
+    if _PYTHON.match(program):
+        if rest and rest[0].text == "-m" and len(rest) > 1:
+            module = rest[1].text
+            return Command(module if module == "pip" else f"python -m {module}", tuple(rest[2:]), head.line)
+        if rest and rest[0].text.endswith(".py"):
+            return Command(posixpath.basename(rest[0].text), tuple(rest[1:]), head.line, rest[0])
+        return Command("python", tuple(rest), head.line)
+    if program.endswith(".py"):
+        return Command(program, tuple(rest), head.line, head)
+    if program == QUARK_CLI and rest and not rest[0].text.startswith("-"):
+        return Command(f"{QUARK_CLI} {rest[0].text}", tuple(rest[1:]), head.line)
+    if program in ("pip", "pip3"):
+        return Command("pip", tuple(rest), head.line)
+    return Command(program, tuple(rest), head.line)

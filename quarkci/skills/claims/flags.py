@@ -1,0 +1,41 @@
+"""``cli_flag`` claims: long options used in shell code blocks and inline code spans.
+
+Each flag carries the command it belongs to (``context["command"]``): the program of its own command
+line, or, for a bare fragment such as ``--seq_len 512`` in prose, the single command named in the
+same section (``context["inferred"] = True``); ``None`` when that is ambiguous. ``--help`` is left
+out (argparse adds it; it is no claim about Quark's options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from quarkci.skills.claims import commands as sh
+from quarkci.skills.claims.unit import Found, Unit
+
+_IGNORED = frozenset({"--help"})
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    for located in unit.commands:
+        command = located.command
+        name: str | None = command.name
+        inferred = False
+        if not name:
+            name = unit.section_command(located.headings)
+            inferred = True
+        for flag in sh.flags(command):
+            if flag.name in _IGNORED:
+                continue
+            yield Found(
+                "cli_flag",
+                flag.name,
+                flag.line,
+                {
+                    "command": name,
+                    "quark": bool(name) and sh.Command(name, (), 0).is_quark,
+                    "where": located.where,
+                    "inferred": inferred,
+                    "values": list(flag.values),
+                },
+            )

@@ -1,0 +1,67 @@
+"""``model_type`` and ``model_type_count`` claims: the model families a skill says Quark supports.
+
+Only a table column headed ``Models``/``Model type``/``Architectures`` (cells split on commas) under
+a heading about models, architectures or templates counts; prose mentions of models do not.
+A count in such a section (``built-in templates for 36 model families``, ``Supported Models (36)``)
+is a ``model_type_count`` claim, and list items carry it as ``context["count_claimed"]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import Text, heading_path
+
+TOPIC = re.compile(r"\b(models?|architectures?|templates?|model famil(?:y|ies))\b", re.IGNORECASE)
+MODEL_HEADERS = frozenset(
+    {"model", "models", "model type", "model types", "model_type", "architecture", "architectures",
+     "model family", "model families", "template", "templates"}
+)
+MODEL_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+_COUNT = re.compile(r"\b(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
+                    re.IGNORECASE)
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    counts: dict[str, tuple[int, int]] = {}  # section path -> (count, line)
+    for text in unit.texts():
+        section = list_section(text.headings, TOPIC)
+        if text.kind == "heading" and TOPIC.search(text.text) and heading_count(text.text) is not None:
+            yield Found("model_type_count", str(heading_count(text.text)), text.line,
+                        {"section": text.text, "where": "heading"})
+        elif text.kind == "paragraph" and section is not None:
+            for match in _COUNT.finditer(text.text):
+                line = text.line_at(match.start())
+                counts[heading_path(text.headings)] = (int(match.group(1)), line)
+                yield Found("model_type_count", match.group(1), line,
+                            {"section": heading_path(text.headings), "where": "paragraph"})
+        elif text.kind == "table" and section is not None:
+            yield from _cell(text, section.enumerates or section.count is not None, section.count, section.line,
+                             counts.get(heading_path(text.headings)))
+
+
+def _cell(text: Text, enumerates: bool, heading_total: int | None, heading_line: int,
+          paragraph_total: tuple[int, int] | None) -> Iterator[Found]:
+    cell = text.cell
+    if cell is None or cell.is_header or clean_cell(cell.header) not in MODEL_HEADERS:
+        return
+    if heading_total is not None:
+        total, total_line = heading_total, heading_line
+    elif paragraph_total is not None:
+        total, total_line = paragraph_total
+    else:
+        total, total_line = None, None
+    context = {
+        "where": "table",
+        "section": heading_path(text.headings),
+        "enumerates": enumerates or total is not None,
+        "count_claimed": total,
+        "count_line": total_line,
+    }
+    for item in text.text.split(","):
+        name = re.sub(r"[*`]", "", item).strip()
+        if MODEL_TYPE.match(name):
+            yield Found("model_type", name, text.line, dict(context))

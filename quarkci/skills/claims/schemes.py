@@ -1,0 +1,120 @@
+"""``scheme`` and ``scheme_count`` claims: Quark quantization scheme names where a skill names schemes.
+
+A word is a scheme claim only in one of these places (precision over recall):
+
+* a table column headed ``Scheme`` (or ``Quant scheme``/``quant_scheme``) — code spans in the cell,
+  or the whole cell when it is one identifier; ``uint4_wo_32/64/128/per_channel`` expands to the
+  four names it abbreviates;
+* a list item under a heading about schemes that starts with a code span (```fp8` — ...``);
+* the value of ``--quant_scheme`` and the scheme (second value) of ``--layer_quant_scheme``.
+
+``context["enumerates"]`` says whether the surrounding heading presents the list as complete and
+``context["count_claimed"]``/``"count_line"`` carry the heading's claimed total. A heading about
+schemes stating a count (``Available Quantization Schemes (21 total)``) is a ``scheme_count`` claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from quarkci.skills.claims import commands as sh
+from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import Text, heading_path
+
+TOPIC = re.compile(r"\bschemes?\b", re.IGNORECASE)
+SCHEME_HEADERS = frozenset({"scheme", "schemes", "quant scheme", "quant_scheme", "quantization scheme", "scheme name"})
+SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+_PARAGRAPH_COUNT = re.compile(r"\b(\d+)\s+(?:built-in\s+|supported\s+|available\s+)?(?:quantization\s+)?schemes\b",
+                              re.IGNORECASE)
+_LEADING_SPAN = re.compile(r"^\s*`([^`]+)`")
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    for text in unit.texts():
+        if text.kind == "heading":
+            yield from _count(text)
+        elif text.kind == "table":
+            yield from _table(text)
+        elif text.kind == "paragraph":
+            yield from _list_item(text)
+            yield from _paragraph_count(text)
+    yield from _flag_values(unit)
+
+
+def expand(name: str) -> list[str]:
+    """``uint4_wo_32/64/128/per_channel`` -> the four names; a plain name -> ``[name]``."""
+    parts = name.split("/")
+    if len(parts) == 1:
+        return [name]
+    first = parts[0]
+    stem, sep, _ = first.rpartition("_")
+    if not sep:
+        return parts
+    return [first, *(f"{stem}_{p}" for p in parts[1:])]
+
+
+def _names(raw: str) -> list[str]:
+    return [n for n in expand(raw.strip()) if SCHEME_NAME.match(n)]
+
+
+def _context(text: Text, where: str) -> dict:
+    section = list_section(text.headings, TOPIC)
+    return {
+        "where": where,
+        "section": heading_path(text.headings),
+        "enumerates": bool(section and section.enumerates),
+        "count_claimed": section.count if section else None,
+        "count_line": section.line if section and section.count is not None else None,
+    }
+
+
+def _table(text: Text) -> Iterator[Found]:
+    cell = text.cell
+    if cell is None or cell.is_header or clean_cell(cell.header) not in SCHEME_HEADERS:
+        return
+    spans = list(text.code_spans())
+    candidates = [(s, line) for s, line in spans] or [(text.text, text.line)]
+    for raw, line in candidates:
+        for name in _names(raw):
+            yield Found("scheme", name, line, _context(text, "table"))
+
+
+def _list_item(text: Text) -> Iterator[Found]:
+    if not text.in_list or list_section(text.headings, TOPIC) is None:
+        return
+    match = _LEADING_SPAN.match(text.text)
+    if not match or "\n" in text.text[: match.start()]:
+        return
+    for name in _names(match.group(1)):
+        yield Found("scheme", name, text.line, _context(text, "list"))
+
+
+def _count(text: Text) -> Iterator[Found]:
+    if TOPIC.search(text.text):
+        count = heading_count(text.text)
+        if count is not None:
+            yield Found("scheme_count", str(count), text.line, {"section": text.text, "where": "heading"})
+
+
+def _paragraph_count(text: Text) -> Iterator[Found]:
+    for match in _PARAGRAPH_COUNT.finditer(text.text):
+        yield Found("scheme_count", match.group(1), text.line_at(match.start()),
+                    {"section": heading_path(text.headings), "where": "paragraph"})
+
+
+def _flag_values(unit: Unit) -> Iterator[Found]:
+    for located in unit.commands:
+        command = located.command.name or unit.section_command(located.headings)
+        for flag in sh.flags(located.command):
+            if flag.name == "--quant_scheme" and flag.values:
+                value = flag.values[0]
+            elif flag.name == "--layer_quant_scheme" and len(flag.values) >= 2:
+                value = flag.values[1]
+            else:
+                continue
+            if SCHEME_NAME.match(value):
+                yield Found("scheme", value, flag.line,
+                            {"where": "flag", "flag": flag.name, "command": command, "enumerates": False,
+                             "section": heading_path(located.headings), "count_claimed": None, "count_line": None})

@@ -1,0 +1,151 @@
+"""Version claims: ``python_version``, ``torch_version`` and ``transformers_version``.
+
+Values are :class:`packaging.specifiers.SpecifierSet` strings (``">=3.11,<3.14"``) whenever the
+statement is a constraint; ``context["text"]`` keeps the words as written. Recognised forms (in
+prose, list items, table cells and code spans, never in JSON/YAML examples):
+
+* a requirement: ``torch>=2.2``, ``transformers < 5.16``, ``"transformers<5.16"`` (parsed with
+  :class:`packaging.requirements.Requirement`);
+* a package word followed by a bare specifier: ``Transformers to `>5,<5.16```;
+* ranges and floors: ``Python 3.11 to 3.13``, ``PyTorch 2.2 or newer``, ``Python 3.11, 3.12, or 3.13``
+  (a contiguous list becomes a range), ``Python 3.14+`` (``<3.14`` after "not supported");
+* PyTorch wheel-index accelerator tags (``torch_version`` with ``context["aspect"] = "accelerator_tag"``):
+  ``https://download.pytorch.org/whl/rocm6.4`` and code spans such as ``rocm7.1`` or ``cu126``.
+
+A statement next to a model type (```llama4` → transformers >= 4.51.0``) records it in
+``context["model_types"]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import Text, heading_path
+
+KIND_BY_PACKAGE = {"python": "python_version", "torch": "torch_version", "pytorch": "torch_version",
+                   "transformers": "transformers_version"}
+_PKG = r"(?P<pkg>python|pytorch|torch|transformers)"
+_V = r"\d+(?:\.\d+)+"
+_OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
+_SPEC = rf"{_OP}\s*{_V}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V}(?:\.\*)?)*"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("spec", re.compile(rf"(?<![\w-]){_PKG}\s*(?:version\s*)?(?P<spec>{_SPEC})", re.IGNORECASE)),
+    ("range", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?![\d.])", re.IGNORECASE)),
+    ("floor", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s+or\s+(?:newer|later|higher|above|greater)", re.IGNORECASE)),
+    ("plus", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\+", re.IGNORECASE)),
+    ("list", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<items>{_V}(?:\s*,\s*{_V})+(?:\s*,?\s*(?:or|and)\s+{_V})?|{_V}\s+(?:or|and)\s+{_V})",
+                        re.IGNORECASE)),
+    ("bare", re.compile(rf"(?<![\w-]){_PKG}\b[^.`\n]{{0,40}}?`(?P<spec>{_SPEC})`", re.IGNORECASE)),
+]
+_NEGATION = re.compile(r"\b(?:not supported|unsupported|not compatible)\b", re.IGNORECASE)
+_INDEX_TAG = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<tag>cpu|cu\d{3}|rocm\d+(?:\.\d+)*)\b")
+_TAG_SPAN = re.compile(r"^(?:cu\d{3}|rocm\d+(?:\.\d+)+)$")
+_MODEL_ARROW = re.compile(r"^\s*((?:`[^`]+`\s*,?\s*)+)(?:→|->|:)")
+_SKIPPED_CODE = frozenset({"json", "yaml", "yml", "toml", "python", "py", "text", "txt"})
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    for text in unit.texts():
+        yield from _prose(text)
+        for span, line in text.code_spans():
+            yield from _requirement(span, line, "inline", heading_path(text.headings))
+            if _TAG_SPAN.match(span):
+                yield Found("torch_version", span, line,
+                            {"aspect": "accelerator_tag", "text": span, "where": "inline",
+                             "section": heading_path(text.headings)})
+    for located in unit.commands:
+        for word in located.command.args:
+            yield from _requirement(word.text, word.line, located.where, heading_path(located.headings))
+    for code in unit.codes():
+        if code.info in _SKIPPED_CODE:
+            continue
+        for offset, line in enumerate(code.text.split("\n")):
+            for match in _INDEX_TAG.finditer(line):
+                yield Found("torch_version", match.group("tag"), code.first_line + offset,
+                            {"aspect": "accelerator_tag", "text": match.group(0), "where": "code",
+                             "section": heading_path(code.headings)})
+
+
+def _prose(text: Text) -> Iterator[Found]:
+    section = heading_path(text.headings)
+    models = _model_types(text.text)
+    taken: list[tuple[int, int]] = []
+    for form, pattern in _PATTERNS:
+        for match in pattern.finditer(text.text):
+            if any(start <= match.start() < end for start, end in taken):
+                continue
+            spec = _spec(form, match, text.text)
+            if spec is None:
+                continue
+            taken.append((match.start(), match.end()))
+            package = match.group("pkg").lower()
+            context = {"aspect": "package", "package": "torch" if package == "pytorch" else package,
+                       "text": match.group(0), "where": text.kind, "section": section}
+            if models:
+                context["model_types"] = models
+            yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
+    for match in _INDEX_TAG.finditer(text.text):
+        yield Found("torch_version", match.group("tag"), text.line_at(match.start()),
+                    {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section})
+
+
+def _spec(form: str, match: re.Match[str], whole: str) -> str | None:
+    try:
+        if form in ("spec", "bare"):
+            return str(SpecifierSet(re.sub(r"\s+", "", match.group("spec"))))
+        if form == "range":
+            return str(SpecifierSet(f">={match.group('lo')},<{_next_release(match.group('hi'))}"))
+        if form == "floor":
+            return str(SpecifierSet(f">={match.group('lo')}"))
+        if form == "plus":
+            negated = _NEGATION.search(whole[max(0, match.start() - 40): match.start()])
+            return str(SpecifierSet(f"<{match.group('lo')}" if negated else f">={match.group('lo')}"))
+        if form == "list":
+            return _contiguous(re.findall(_V, match.group("items")))
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+    return None
+
+
+def _next_release(version: str) -> str:
+    """``3.13`` -> ``3.14``: the first release after every ``3.13.x`` (inclusive upper bound)."""
+    parts = Version(version).release
+    return ".".join(map(str, (*parts[:-1], parts[-1] + 1)))
+
+
+def _contiguous(versions: list[str]) -> str | None:
+    """``3.11, 3.12, 3.13`` -> ``>=3.11,<3.14``; None for a list with gaps or mixed majors."""
+    parsed = sorted(Version(v) for v in versions)
+    majors = {v.release[0] for v in parsed}
+    if len(majors) != 1 or any(len(v.release) != 2 for v in parsed):
+        return None
+    minors = [v.release[1] for v in parsed]
+    if minors != list(range(minors[0], minors[0] + len(minors))):
+        return None
+    return str(SpecifierSet(f">={parsed[0]},<{_next_release(str(parsed[-1]))}"))
+
+
+def _requirement(word: str, line: int, where: str, section: str) -> Iterator[Found]:
+    candidate = word.strip().strip("\"'")
+    if not re.match(r"^(?:torch|transformers)\s*[<>=!~]", candidate, re.IGNORECASE):
+        return
+    try:
+        requirement = Requirement(candidate)
+    except InvalidRequirement:
+        return
+    if not requirement.specifier:
+        return
+    package = requirement.name.lower()
+    yield Found(KIND_BY_PACKAGE[package], str(requirement.specifier), line,
+                {"aspect": "package", "package": package, "text": candidate, "where": where, "section": section})
+
+
+def _model_types(text: str) -> list[str]:
+    match = _MODEL_ARROW.match(text)
+    return re.findall(r"`([^`]+)`", match.group(1)) if match else []

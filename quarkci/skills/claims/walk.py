@@ -1,0 +1,174 @@
+"""Walk one Markdown file into located blocks: inline text runs and fenced code, with their headings.
+
+Every extractor reads these blocks instead of the raw file, so "where is this" (line, section,
+table column, code-block language) is decided once, by markdown-it-py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+from quarkci.skills import markdown
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where a table cell sits: its column header, the row's cells (raw inline source), header row?"""
+
+    header: str
+    column: int
+    row: tuple[str, ...]
+    headers: tuple[str, ...]
+    is_header: bool
+
+
+@dataclass(frozen=True)
+class Text:
+    """One inline run (paragraph, list-item paragraph, heading or table cell), inline Markdown source.
+
+    ``line`` is the 1-based file line of ``text[0]``; a character at offset ``i`` is on line
+    ``line + text.count("\\n", 0, i)`` (see :meth:`line_at`).
+    """
+
+    text: str
+    line: int
+    headings: tuple[Heading, ...]
+    kind: str  # "paragraph" | "heading" | "table"
+    cell: Cell | None = None
+    in_list: bool = False  # a paragraph inside a list item
+
+    def line_at(self, offset: int) -> int:
+        return self.line + self.text.count("\n", 0, max(offset, 0))
+
+    def code_spans(self) -> Iterator[tuple[str, int]]:
+        """Yield (content, line) for each inline code span, in order."""
+        cursor = 0
+        for content, offset in _code_spans(self.text):
+            cursor = max(cursor, offset)
+            yield content, self.line_at(cursor)
+
+
+@dataclass(frozen=True)
+class Code:
+    """A fenced or indented code block. ``first_line`` is the file line of the first content line."""
+
+    info: str  # language of the info string, lower-case ("" when absent)
+    text: str
+    first_line: int
+    headings: tuple[Heading, ...]
+
+
+Block = Text | Code
+
+
+def walk(text: str, first_line: int = 1) -> list[Block]:
+    """Blocks of ``text`` (whose first line is file line ``first_line``) in document order."""
+    doc = markdown.parse(text, first_line)
+    tokens = doc.tokens
+    blocks: list[Block] = []
+    stack: list[Heading] = []
+    table: _Table | None = None
+    list_depth = 0
+    for index, token in enumerate(tokens):
+        if token.type == "list_item_open":
+            list_depth += 1
+        elif token.type == "list_item_close":
+            list_depth -= 1
+        elif token.type == "heading_open":
+            inline = tokens[index + 1]
+            heading = Heading(int(token.tag[1:]), inline.content, doc.line_of(token))
+            while stack and stack[-1].level >= heading.level:
+                stack.pop()
+            blocks.append(Text(inline.content, heading.line, tuple(stack), "heading"))
+            stack.append(heading)
+        elif token.type == "table_open":
+            table = _Table()
+        elif token.type == "table_close":
+            table = None
+        elif token.type == "tr_open" and table is not None:
+            table.start_row(tokens, index)
+        elif token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open"):
+            cell = table.cell(tokens[index - 1].type == "th_open")
+            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell))
+        elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
+            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "paragraph", None, list_depth > 0))
+        elif token.type in ("fence", "code_block"):
+            info = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
+            offset = 1 if token.type == "fence" else 0
+            blocks.append(Code(info, token.content, doc.line_of(token, offset), tuple(stack)))
+    return blocks
+
+
+class _Table:
+    def __init__(self) -> None:
+        self.headers: tuple[str, ...] = ()
+        self.row: tuple[str, ...] = ()
+        self.column = 0
+
+    def start_row(self, tokens: list[Token], index: int) -> None:
+        cells: list[str] = []
+        for token in tokens[index + 1:]:
+            if token.type == "tr_close":
+                break
+            if token.type == "inline":
+                cells.append(token.content)
+        self.row = tuple(cells)
+        self.column = 0
+
+    def cell(self, is_header: bool) -> Cell:
+        if is_header:
+            self.headers = self.row
+        column = self.column
+        self.column += 1
+        header = self.headers[column] if column < len(self.headers) else ""
+        return Cell(header, column, self.row, self.headers, is_header)
+
+
+def _code_spans(text: str) -> Iterator[tuple[str, int]]:
+    """CommonMark code spans of inline source ``text``: (content, offset of the opening backticks)."""
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] != "`":
+            i += 1
+            continue
+        run = i
+        while i < n and text[i] == "`":
+            i += 1
+        ticks = i - run
+        close = i
+        while True:
+            close = text.find("`" * ticks, close)
+            if close < 0:
+                break
+            end = close + ticks
+            if (close == 0 or text[close - 1] != "`") and (end >= n or text[end] != "`"):
+                break
+            close = end
+            while close < n and text[close] == "`":
+                close += 1
+        if close < 0:
+            continue  # an unmatched backtick run is literal text
+        content = text[i:close].replace("\n", " ")
+        if content.startswith(" ") and content.endswith(" ") and content.strip():
+            content = content[1:-1]
+        yield content, run
+        i = close + ticks
+
+
+def heading_path(headings: tuple[Heading, ...]) -> str:
+    """``"A > B"`` for the heading ancestors (empty string at top level)."""
+    return " > ".join(h.text for h in headings)
