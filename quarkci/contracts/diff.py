@@ -1,0 +1,372 @@
+"""Compare quarkci's artifact contracts with the contracts shipped in a Quark release.
+
+Quark bundles its contracts with its skills (from 0.13: ``quark/_bundled_skills/**/contracts/
+<artifact>.schema.json``, one shared copy plus copies inside self-contained skills). For every
+artifact both sides define, the schemas are walked in parallel (``properties``, ``items``,
+``additionalProperties``; local ``$ref`` followed) and compared on what decides interoperability:
+required fields, enum values and types, plus closed objects (``additionalProperties: false``).
+
+Classification (direction matters: who would reject whose documents):
+
+=========================================================  ===========
+upstream accepts what ours rejects (type, enum value)       breaking
+upstream requires a field ours does not define              breaking
+upstream requires a field ours defines as optional          mechanical
+upstream defines a field ours does not model                mechanical
+upstream enum value unknown to our open (pattern) field     mechanical
+ours accepts what upstream rejects (type, enum value)       semantic
+ours requires a field upstream does not                     semantic
+upstream's own copies of one contract disagree              semantic
+upstream ships a contract quarkci does not register         mechanical
+the release ships no contracts (before 0.13)                unverifiable
+=========================================================  ===========
+
+A difference our schema marks as deliberate (``x-quarkci-deviation`` on the node, with the
+deliberate extra enum ``values``) is not reported by default (``include_deviations=True`` lists them).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from quarkci.contracts.registry import ARTIFACTS, load_schema
+from quarkci.sync.finding import Finding, Location
+from quarkci.upstream.base import Snapshot
+
+CATEGORY = "contracts"
+BUNDLED_ROOT = "quark/_bundled_skills/"
+OUR_SCHEMA_DIR = "quarkci/contracts/schemas"
+_CONTRACT_FILE = re.compile(r"(^|/)contracts/([a-z0-9_]+)\.schema\.json$")
+_JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
+
+# rule -> what changed (quarkci.sync.finding.CHANGES); the sync policy may reclassify the kind.
+RULE_CHANGE: dict[str, str] = {
+    "contract-enum-added": "changed",
+    "contract-enum-opened": "changed",
+    "contract-enum-value-extra": "removed",
+    "contract-enum-value-missing": "missing_from_list",
+    "contract-enum-value-rejected": "changed",
+    "contract-enum-value-unknown": "missing_from_list",
+    "contract-not-shipped": "not_shown",
+    "contract-object-closed": "changed",
+    "contract-object-opened": "changed",
+    "contract-property-unmodelled": "missing_from_list",
+    "contract-required-extra": "changed",
+    "contract-required-optional": "changed",
+    "contract-required-unknown": "missing_from_list",
+    "contract-type-narrowed": "changed",
+    "contract-type-widened": "changed",
+    "contract-unknown-upstream": "missing_from_list",
+    "contract-unreadable": "not_shown",
+    "contract-upstream-copies-differ": "changed",
+    "contract-none-shipped": "not_shown",
+}
+
+
+@dataclass(frozen=True)
+class UpstreamContract:
+    """One contract file shipped in the release (``path`` relative to the snapshot root)."""
+
+    artifact: str
+    path: str
+    schema: dict[str, Any]
+
+
+def upstream_contracts(snapshot: Snapshot) -> tuple[dict[str, list[UpstreamContract]], list[Finding]]:
+    """Every ``contracts/<artifact>.schema.json`` under the bundled skills, grouped by artifact.
+
+    The shared ``_legacy_impl/shared/contracts`` copy sorts first when present. Files that are not
+    JSON objects become ``contract-unreadable`` findings (unverifiable) instead of exceptions.
+    """
+    grouped: dict[str, list[UpstreamContract]] = {}
+    problems: list[Finding] = []
+    for path in snapshot.files(BUNDLED_ROOT):
+        match = _CONTRACT_FILE.search(path)
+        if not match:
+            continue
+        artifact = match.group(2)
+        try:
+            schema = json.loads(snapshot.read_text(path))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(_finding("unverifiable", "contract-unreadable", artifact, path, "$",
+                                     "a JSON Schema", f"unreadable: {exc}", "cannot compare this copy", path))
+            continue
+        if not isinstance(schema, dict):
+            problems.append(_finding("unverifiable", "contract-unreadable", artifact, path, "$",
+                                     "a JSON Schema object", f"a {type(schema).__name__}",
+                                     "cannot compare this copy", path))
+            continue
+        grouped.setdefault(artifact, []).append(UpstreamContract(artifact, path, schema))
+    for copies in grouped.values():
+        copies.sort(key=lambda c: ("/shared/contracts/" not in c.path, c.path))
+    return grouped, problems
+
+
+def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list[Finding]:
+    """Findings for every difference between our contracts and those shipped in ``snapshot``.
+
+    Sorted by (artifact, rule, subject); deterministic. Never raises for a malformed upstream
+    contract (it becomes an ``unverifiable`` finding). Drift rule id prefix: ``contract-``.
+    """
+    grouped, findings = upstream_contracts(snapshot)
+    if not grouped:
+        findings.append(Finding(
+            kind="unverifiable", rule="contract-none-shipped", change=RULE_CHANGE["contract-none-shipped"], category=CATEGORY, skill="contract:*",
+            subject=snapshot.version,
+            skill_says=f"quarkci defines {len(ARTIFACTS)} artifact contracts",
+            source_says=f"{snapshot.label} ships no contracts under {BUNDLED_ROOT}",
+            impact="contracts cannot be compared with this release (Quark bundles skills from 0.13)",
+        ))
+        return _sorted(findings)
+    for artifact, copies in grouped.items():
+        if artifact not in ARTIFACTS:
+            findings.append(_finding(
+                "mechanical", "contract-unknown-upstream", artifact, copies[0].path, "$",
+                "no such artifact in the registry", f"shipped as {copies[0].path}",
+                "quarkci cannot validate this artifact; register it with a schema", None))
+            continue
+        ours = load_schema(artifact)
+        per_copy = [list(_compare(ours, c.schema, artifact, c.path, include_deviations)) for c in copies]
+        seen: set[tuple[str, str]] = set()
+        for found in per_copy:
+            for f in found:
+                if (f.rule, f.subject) not in seen:
+                    seen.add((f.rule, f.subject))
+                    findings.append(f)
+        for other in copies[1:]:
+            if other.schema != copies[0].schema:
+                findings.append(_finding(
+                    "semantic", "contract-upstream-copies-differ", artifact, other.path, other.path,
+                    f"one {artifact} contract", f"{copies[0].path} and {other.path} differ",
+                    "producers and consumers inside the release may disagree on this artifact", None))
+    for artifact in ARTIFACTS:
+        if artifact not in grouped:
+            findings.append(_finding(
+                "unverifiable", "contract-not-shipped", artifact, None, "$",
+                f"quarkci defines {artifact}", f"{snapshot.label} ships no {artifact} contract",
+                "this contract cannot be checked against the release", None))
+    return _sorted(findings)
+
+
+def _sorted(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.skill, f.rule, f.subject))
+
+
+def _finding(kind: str, rule: str, artifact: str, source_file: str | None, subject: str,
+             ours: str, theirs: str, impact: str, upstream_path: str | None, **extra: Any) -> Finding:
+    change = RULE_CHANGE[rule]
+    if rule == "contract-enum-value-extra" and extra.get("successor"):
+        change = "renamed"
+    return Finding(
+        kind=kind, rule=rule, change=change, category=CATEGORY, skill=f"contract:{artifact}", subject=subject,
+        skill_says=ours, source_says=theirs, impact=impact,
+        skill_location=Location(f"{OUR_SCHEMA_DIR}/{artifact}.schema.json"),
+        source_location=Location(source_file) if source_file else None,
+        extra={"artifact": artifact, **extra},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Parallel walk
+
+
+def _compare(ours: dict[str, Any], theirs: dict[str, Any], artifact: str, upstream_path: str,
+             include_deviations: bool) -> Iterator[Finding]:
+    for path, o, t in _pairs(ours, ours, theirs, theirs, "$"):
+        for f in _compare_node(path, o, t, artifact, upstream_path):
+            if include_deviations or not f.extra.get("deviation"):
+                yield f
+
+
+def _resolve(node: Any, root: dict[str, Any]) -> Any:
+    """Follow a local ``$ref`` (``#/$defs/x``); other refs are left as they are."""
+    seen = 0
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and seen < 20:
+        target: Any = root
+        for part in node["$ref"][2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        if target is None:
+            break
+        node, seen = target, seen + 1
+    return node
+
+
+def _pairs(o: Any, oroot: dict[str, Any], t: Any, troot: dict[str, Any], path: str
+           ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    o, t = _resolve(o, oroot), _resolve(t, troot)
+    if not isinstance(o, dict) or not isinstance(t, dict):
+        return
+    yield path, o, t
+    oprops, tprops = o.get("properties", {}), t.get("properties", {})
+    if isinstance(oprops, dict) and isinstance(tprops, dict):
+        for key in sorted(set(oprops) & set(tprops)):
+            yield from _pairs(oprops[key], oroot, tprops[key], troot, _child(path, key))
+    if isinstance(o.get("items"), dict) and isinstance(t.get("items"), dict):
+        yield from _pairs(o["items"], oroot, t["items"], troot, path + "[]")
+    oadd, tadd = o.get("additionalProperties"), t.get("additionalProperties")
+    if isinstance(oadd, dict) and isinstance(tadd, dict):
+        yield from _pairs(oadd, oroot, tadd, troot, path + ".*")
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{json.dumps(key)}]"
+
+
+def _types(node: dict[str, Any]) -> set[str] | None:
+    """The JSON types a node accepts (None: unconstrained). ``integer`` is implied by ``number``."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        out = {declared}
+    elif isinstance(declared, list):
+        out = {t for t in declared if isinstance(t, str)}
+    elif isinstance(node.get("enum"), list):
+        out = {_json_type(v) for v in node["enum"]}
+    elif "const" in node:
+        out = {_json_type(node["const"])}
+    else:
+        return None
+    if "number" in out:
+        out.add("integer")
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _deviation(node: dict[str, Any]) -> tuple[bool, set[Any]]:
+    dev = node.get("x-quarkci-deviation")
+    if dev is None:
+        return False, set()
+    values = dev.get("values") if isinstance(dev, dict) else None
+    return True, set(values) if isinstance(values, list) else {"*"}
+
+
+def _fmt(values: Any) -> str:
+    return ", ".join(sorted(json.dumps(v) if not isinstance(v, str) else v for v in values))
+
+
+def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str, up: str
+                  ) -> Iterator[Finding]:
+    deliberate, deliberate_values = _deviation(o)
+
+    def make(kind: str, rule: str, subject: str, ours: str, theirs: str, impact: str, dev: bool = False,
+             successor: str | None = None) -> Finding:
+        return _finding(kind, rule, artifact, up, subject, ours, theirs, impact, up, deviation=dev,
+                        successor=successor)
+
+    # types
+    otypes, ttypes = _types(o), _types(t)
+    if ttypes is not None:
+        if otypes is not None and ttypes - otypes:
+            lost = sorted(ttypes - otypes)
+            yield make("breaking", "contract-type-narrowed", f"{path} type",
+                       f"accepts {', '.join(sorted(otypes))}", f"also accepts {', '.join(lost)}",
+                       f"a document upstream writes with {path} as {lost[0]} fails quarkci validation")
+        extra = sorted((otypes or set(_JSON_TYPES)) - ttypes - ({"integer"} if "number" in ttypes else set()))
+        if extra:
+            yield make("semantic", "contract-type-widened", f"{path} type",
+                       f"also accepts {', '.join(extra)}", f"accepts only {', '.join(sorted(ttypes))}",
+                       f"a document quarkci accepts with {path} as {extra[0]} fails upstream validation",
+                       dev=deliberate)
+    # enums
+    tenum, oenum = t.get("enum"), o.get("enum")
+    if isinstance(tenum, list):
+        if isinstance(oenum, list):
+            yield from _enum_findings(path, oenum, tenum, deliberate, deliberate_values, make, closed=True)
+        elif isinstance(o.get("pattern"), str):
+            pattern = re.compile(o["pattern"])
+            rejected = [v for v in tenum if isinstance(v, str) and not pattern.search(v)]
+            for v in rejected:
+                yield make("breaking", "contract-enum-value-rejected", f"{path} = {v}",
+                           f"pattern {o['pattern']}", f"allows {v!r}",
+                           f"upstream documents with {path} = {v!r} fail quarkci validation")
+            yield make("semantic", "contract-enum-opened", f"{path} enum",
+                       f"any value matching {o['pattern']}", f"one of {_fmt(tenum)}",
+                       f"quarkci may write {path} values that upstream consumers reject", dev=deliberate)
+            known = o.get("examples") if isinstance(o.get("examples"), list) else []
+            yield from _enum_findings(path, known, [v for v in tenum if v not in rejected],
+                                      deliberate, deliberate_values, make, closed=False)
+    elif isinstance(oenum, list):
+        yield make("semantic", "contract-enum-added", f"{path} enum", f"one of {_fmt(oenum)}",
+                   "any value", f"upstream documents with other {path} values fail quarkci validation",
+                   dev=deliberate)
+    # required fields and modelled properties (objects only)
+    oreq = set(o.get("required", []) if isinstance(o.get("required"), list) else [])
+    treq = set(t.get("required", []) if isinstance(t.get("required"), list) else [])
+    oprops = o.get("properties", {}) if isinstance(o.get("properties"), dict) else {}
+    tprops = t.get("properties", {}) if isinstance(t.get("properties"), dict) else {}
+    for name in sorted(treq - oreq):
+        field = _child(path, name)
+        if name in oprops:
+            yield make("mechanical", "contract-required-optional", f"{field} required",
+                       f"{field} is optional", f"{field} is required",
+                       f"a quarkci producer may omit {field}; upstream consumers reject that")
+        else:
+            yield make("breaking", "contract-required-unknown", f"{field} required",
+                       f"{field} is not defined", f"{field} is required",
+                       f"quarkci never writes {field}; upstream consumers reject every such document")
+    for name in sorted(oreq - treq):
+        field = _child(path, name)
+        yield make("semantic", "contract-required-extra", f"{field} required",
+                   f"{field} is required", f"{field} is optional",
+                   f"upstream documents without {field} fail quarkci validation", dev=deliberate)
+    oclosed, tclosed = o.get("additionalProperties") is False, t.get("additionalProperties") is False
+    for name in sorted(set(tprops) - set(oprops)):
+        field = _child(path, name)
+        kind = "breaking" if oclosed else "mechanical"
+        yield make(kind, "contract-property-unmodelled", field, f"{field} is not modelled",
+                   f"{field} is defined", "quarkci does not check this field" if not oclosed
+                   else f"upstream documents with {field} fail quarkci validation (closed object)")
+    if tclosed and not oclosed and (tprops or oprops):
+        yield make("semantic", "contract-object-opened", f"{path} additionalProperties",
+                   "extra fields allowed", "extra fields rejected",
+                   f"quarkci may accept {path} fields that upstream rejects", dev=deliberate)
+    if oclosed and not tclosed and (tprops or oprops):
+        yield make("breaking", "contract-object-closed", f"{path} additionalProperties",
+                   "extra fields rejected", "extra fields allowed",
+                   f"upstream documents with extra {path} fields fail quarkci validation")
+
+
+def _enum_findings(path: str, ours: list[Any], theirs: list[Any], deliberate: bool, deliberate_values: set[Any],
+                   make: Any, closed: bool) -> Iterator[Finding]:
+    """Enum value differences. ``closed``: ours is an enum (missing values are rejected); otherwise
+    ``ours`` lists the known values of an open field (missing values are merely unknown)."""
+    ours_set, theirs_set = {json.dumps(v) for v in ours}, {json.dumps(v) for v in theirs}
+    for raw in sorted(theirs_set - ours_set):
+        value = json.loads(raw)
+        if closed:
+            yield make("breaking", "contract-enum-value-missing", f"{path} = {value}",
+                       f"one of {_fmt(ours)}", f"also allows {value!r}",
+                       f"upstream documents with {path} = {value!r} fail quarkci validation")
+        else:
+            yield make("mechanical", "contract-enum-value-unknown", f"{path} = {value}",
+                       f"known values {_fmt(ours)}", f"allows {value!r}",
+                       f"quarkci accepts {value!r} but does not list it as a known value")
+    for raw in sorted(ours_set - theirs_set):
+        value = json.loads(raw)
+        dev = deliberate and ("*" in deliberate_values or value in deliberate_values)
+        closest = difflib.get_close_matches(str(value), [str(v) for v in theirs], n=1, cutoff=0.6)
+        hint = f"; closest upstream value: {closest[0]!r}" if closest else ""
+        yield make("semantic", "contract-enum-value-extra", f"{path} = {value}",
+                   f"{'allows' if closed else 'knows'} {value!r}", f"one of {_fmt(theirs)}{hint}",
+                   f"a document with {path} = {value!r} fails upstream validation", dev=dev,
+                   successor=closest[0] if closest else None)
+
+
+__all__ = ["UpstreamContract", "diff_contracts", "upstream_contracts"]

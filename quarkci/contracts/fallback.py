@@ -1,0 +1,147 @@
+"""The failure fallback of each artifact: the smallest schema-valid document a producer writes
+when it cannot finish, so the next step reads a clear "what is missing" instead of nothing.
+
+Facts from the Quark 0.13 skills' "Recovery" sections: a partial session context with
+open_questions; ``analysis_status: "partial"`` with the unresolved risks; a draft plan with
+``requires_confirmation: true``; a manual-only manifest with ``blocked_by``; install results with
+``status: "failed"`` and the exact failing verification command; a diagnostic report even when
+execution never started. Every builder returns a plain dict (JSON-serialisable); the tests
+validate each one against its schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def session_context(user_goal: str, open_questions: Sequence[str]) -> dict[str, Any]:
+    """No route yet: ``workflow: "undecided"`` and at least one open question (required)."""
+    if not open_questions:
+        raise ValueError("a fallback session context needs at least one open question")
+    return {
+        "user_goal": user_goal,
+        "workflow": "undecided",
+        "constraints": {},
+        "env_context_ref": None,
+        "workspace_context_ref": None,
+        "pytorch_install_result_ref": None,
+        "quark_install_result_ref": None,
+        "open_questions": list(open_questions),
+    }
+
+
+def env_context(os_name: str, python: str, containerized: bool = False) -> dict[str, Any]:
+    """Hardware could not be detected: accelerator ``unknown`` (never an assumed CUDA)."""
+    return {
+        "environment": {"os": os_name, "python": python, "containerized": containerized},
+        "hardware": {"accelerator": "unknown"},
+    }
+
+
+def workspace_context(model_path: str, output_dir: str, tested: Sequence[str] = ()) -> dict[str, Any]:
+    """The model reference could not be resolved: ``model_source: "ambiguous"``; every tested path
+    is listed with ``exists: false``."""
+    return {
+        "model_path": model_path,
+        "model_source": "ambiguous",
+        "output_dir": output_dir,
+        "required_paths": [{"input": p, "resolved_path": p, "exists": False, "kind": None} for p in tested],
+    }
+
+
+def pytorch_install_result(failed_command: str, error: str) -> dict[str, Any]:
+    """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
+    return {
+        "status": "failed",
+        "pytorch_version": None,
+        "accelerator_tag": None,
+        "verification": {"import_ok": False},
+        "failure_reason": f"`{failed_command}` failed: {error}",
+        "failed_command": failed_command,
+    }
+
+
+def quark_install_result(failed_command: str, error: str) -> dict[str, Any]:
+    """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
+    return {
+        "status": "failed",
+        "quark_version": None,
+        "verification": {"import_ok": False},
+        "commands": [failed_command],
+        "failure_reason": f"`{failed_command}` failed: {error}",
+        "failed_command": failed_command,
+    }
+
+
+def model_analysis(model_path: str, unresolved: Sequence[str], model_type: str = "unknown") -> dict[str, Any]:
+    """``analysis_status: "partial"``: one high-severity risk per unresolved fact (at least one)."""
+    if not unresolved:
+        raise ValueError("a partial model analysis needs at least one unresolved fact")
+    return {
+        "analysis_status": "partial",
+        "model": {"model_path": model_path, "model_type": model_type},
+        "quantization_targets": {"linear_layer_count": 0, "exclude_defaults": []},
+        "risks": [
+            {"severity": "high", "message": fact, "recovery_hint": "confirm this fact before planning"}
+            for fact in unresolved
+        ],
+    }
+
+
+def quant_plan(
+    model_type: str, analysis_ref: str, missing_facts: Sequence[str], global_scheme: str = "undecided"
+) -> dict[str, Any]:
+    """A draft plan: ``requires_confirmation: true`` and the missing facts listed."""
+    return {
+        "model": {"model_type": model_type, "analysis_ref": analysis_ref},
+        "global_scheme": global_scheme,
+        "exclude_layers": [],
+        "layer_quant_config": {},
+        "requires_confirmation": True,
+        "missing_facts": list(missing_facts),
+    }
+
+
+def run_manifest(
+    workflow: str, inputs: dict[str, Any], blocked_by: Sequence[str], commands: Sequence[str] = ()
+) -> dict[str, Any]:
+    """A manual-only manifest: ``status: "manual_only"``, non-empty ``blocked_by``, each command a
+    pending run step a human can execute."""
+    if not blocked_by:
+        raise ValueError("a manual-only manifest needs at least one blocked_by reason")
+    return {
+        "workflow": workflow,
+        "status": "manual_only",
+        "inputs": dict(inputs),
+        "outputs": {},
+        "blocked_by": list(blocked_by),
+        "steps": [
+            {"name": f"manual-{i}", "kind": "run", "command": cmd, "status": "pending"}
+            for i, cmd in enumerate(commands, start=1)
+        ],
+    }
+
+
+def validation_report(summary: str, evidence: Sequence[str], next_actions: Sequence[str]) -> dict[str, Any]:
+    """A diagnostic report with ``status: "failed"``, written even when execution never started."""
+    return {
+        "status": "failed",
+        "summary": summary,
+        "evidence": list(evidence),
+        "next_actions": list(next_actions),
+    }
+
+
+# artifact name -> builder; keys match quarkci.contracts.registry.ARTIFACTS exactly (tested).
+FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
+    "session_context": session_context,
+    "env_context": env_context,
+    "workspace_context": workspace_context,
+    "pytorch_install_result": pytorch_install_result,
+    "quark_install_result": quark_install_result,
+    "model_analysis": model_analysis,
+    "quant_plan": quant_plan,
+    "run_manifest": run_manifest,
+    "validation_report": validation_report,
+}

@@ -1,0 +1,184 @@
+"""Load an artifact document (JSON or YAML) and validate it against its contract.
+
+Every problem is a :class:`Violation` naming the JSON path (``$.steps[0].kind``) so the fix is
+obvious. Parse failures and unreadable files are :class:`~quarkci.errors.BadInputError` (exit 2);
+schema violations are values (the caller decides the exit code).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from quarkci.contracts.registry import ARTIFACTS, get_artifact, load_schema
+from quarkci.errors import BadInputError
+
+MAX_DOCUMENT_BYTES = 8 * 1024 * 1024  # an artifact is a few KiB; refuse anything absurd before parsing
+_MESSAGE_CHARS = 160
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True, order=True)
+class Violation:
+    """One schema violation: ``path`` is a JSON path (``$`` is the document root)."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """``["steps", 0, "kind"]`` -> ``"$.steps[0].kind"``; keys that are not identifiers are quoted."""
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENT.match(part):
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out
+
+
+def infer_artifact(path: str | Path) -> str:
+    """The artifact a file holds, from its name: ``quant_plan.json``, ``out/run_manifest.yaml``,
+    ``fallback.model_analysis.json`` and ``qwen-quant_plan.json`` all resolve.
+
+    The longest artifact name that appears in the file name as a whole word (delimited by the
+    start/end or one of ``._-``) wins. Raises :class:`BadInputError` when none matches.
+    """
+    stem = Path(path).name
+    matches = [
+        name for name in ARTIFACTS if re.search(rf"(^|[._-]){re.escape(name)}([._-]|$)", stem)
+    ]
+    if not matches:
+        raise BadInputError(
+            f"{path}: cannot tell the artifact from the file name; pass --artifact (one of: {', '.join(ARTIFACTS)})"
+        )
+    return max(matches, key=len)
+
+
+def load_document(path: str | Path) -> Any:
+    """Parse ``path`` as JSON (``.json``) or YAML (``.yaml``/``.yml``; anything else: JSON, then YAML).
+
+    Raises :class:`BadInputError` (one line naming the file and the position) when the file is
+    missing, larger than :data:`MAX_DOCUMENT_BYTES`, not UTF-8, or not valid JSON/YAML.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise BadInputError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise BadInputError(f"{p}: cannot read ({exc.strerror})") from None
+    if not p.is_file():
+        raise BadInputError(f"{p}: not a regular file")
+    if size > MAX_DOCUMENT_BYTES:
+        raise BadInputError(f"{p}: {size} bytes, over the {MAX_DOCUMENT_BYTES}-byte limit for an artifact")
+    try:
+        text = p.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    return parse_document(text, str(p), fmt=_format_of(p))
+
+
+def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
+    """Parse ``text`` as ``fmt`` (``json``, ``yaml`` or ``auto``); ``where`` names it in errors."""
+    if not text.strip():
+        raise BadInputError(f"{where}: empty document")
+    if fmt in ("json", "auto"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            if fmt == "json":
+                raise BadInputError(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise BadInputError(f"{where}: JSON nested too deeply") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        pos = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        raise BadInputError(f"{where}: invalid YAML{pos}: {exc.problem}") from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise BadInputError(f"{where}: invalid YAML: {type(exc).__name__}") from None
+
+
+def validate_document(document: Any, artifact: str) -> list[Violation]:
+    """Every violation of ``document`` against the contract of ``artifact``, sorted by path.
+
+    Returns ``[]`` when valid. Raises :class:`BadInputError` for an unknown artifact name.
+    """
+    get_artifact(artifact)
+    validator = _validator(artifact)
+    found = {Violation(json_path(e.absolute_path), _message(e)) for e in validator.iter_errors(document)}
+    return sorted(found)
+
+
+def check_document(document: Any, artifact: str, where: str) -> None:
+    """Raise :class:`BadInputError` with the first violation (``where: $.path: message``) if invalid."""
+    problems = validate_document(document, artifact)
+    if problems:
+        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise BadInputError(f"{where}: not a valid {artifact}: {problems[0]}{more}")
+
+
+@cache
+def _validator(artifact: str) -> Draft202012Validator:
+    schema = load_schema(artifact)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _format_of(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return "json"
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    return "auto"
+
+
+def _message(error: ValidationError) -> str:
+    """A short message that never echoes a huge instance value."""
+    if error.schema is False or (error.validator == "not" and error.validator_value == {}):
+        return "field not allowed in this artifact"
+    if error.validator == "required":
+        missing = [m for m in error.validator_value if isinstance(error.instance, dict) and m not in error.instance]
+        if missing:
+            return f"missing required field {missing[0]!r}"
+    if error.validator == "type":
+        return f"expected {_types(error.validator_value)}, got {_type_name(error.instance)}"
+    if error.validator == "enum":
+        return f"{_short(error.instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+    if error.validator == "const":
+        return f"must be {error.validator_value!r}, got {_short(error.instance)}"
+    if error.validator == "additionalProperties" and error.validator_value is False:
+        return error.message if len(error.message) <= _MESSAGE_CHARS else "unexpected field(s) not allowed here"
+    message = error.message
+    return message if len(message) <= _MESSAGE_CHARS else message[: _MESSAGE_CHARS - 3] + "..."
+
+
+def _types(value: Any) -> str:
+    return " or ".join(value) if isinstance(value, list) else str(value)
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null",
+            int: "integer", float: "number"}.get(type(value), type(value).__name__)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
