@@ -1,0 +1,181 @@
+"""Turn a ``quarkci sync`` report directory into GitHub Actions outputs, a job summary and annotations.
+
+Reads ``REPORT_DIR/validation_report.json`` (the wire contract in quarkci/contracts/schemas/
+validation_report.schema.json) and ``validation_report.md``, then:
+
+- appends step outputs to ``$GITHUB_OUTPUT``: status, breaking, semantic, mechanical, unverifiable,
+  upstream-version, changed-files (a JSON array), report-md, report-json;
+- appends the Markdown report to ``$GITHUB_STEP_SUMMARY`` (cut at GitHub's 1 MiB step-summary limit,
+  with a pointer to the artifact);
+- prints at most 10 workflow-command annotations (``::error file=...,line=...``) for findings that
+  point at a skill file present in the workspace, most severe first;
+- with ``--stage-changed DIR``, copies the files ``--fix`` rewrote into DIR (relative paths kept) so
+  that a later job can deliver them.
+
+Standard library only: it runs under whichever ``python3`` is on PATH. Interim home of this renderer
+until quarkci grows ``quarkci sync --format github``; the workflow YAML only calls it.
+Exit codes: 0 always once arguments parse (a missing report is reported in the summary, and the
+action's next step fails on the sync exit code); 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import sys
+from pathlib import Path, PurePosixPath
+
+MAX_ANNOTATIONS = 10
+# GitHub rejects a step summary over 1 MiB; keep a margin for the truncation note.
+SUMMARY_LIMIT_BYTES = 1_000_000
+MESSAGE_LIMIT_CHARS = 400
+KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
+LEVEL_BY_KIND = {"breaking": "error", "semantic": "warning", "mechanical": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow-command message (GitHub's rule: ``%``, CR and LF), so untrusted text cannot
+    end the command and start another one."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow-command property value (message rules plus ``:`` and ``,``)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _workspace_path(skills_root: str, file: str, workspace: Path) -> str | None:
+    """Return the finding's file as a POSIX path relative to ``workspace``, or None when it is not a
+    file inside the workspace (bundled skills, absolute paths elsewhere, ``..`` escapes)."""
+    candidate = (workspace / skills_root / file).resolve()
+    try:
+        rel = candidate.relative_to(workspace.resolve())
+    except ValueError:
+        return None
+    return rel.as_posix() if candidate.is_file() else None
+
+
+def annotations(report: dict, workspace: Path, limit: int = MAX_ANNOTATIONS) -> list[str]:
+    """Build at most ``limit`` workflow-command lines for the report's findings.
+
+    Only breaking, semantic and mechanical findings whose ``skill_location`` names a file inside
+    ``workspace`` are annotated (unverifiable claims are not drift). Order: the report's own order,
+    which is severity first. Every untrusted string is escaped.
+    """
+    lines: list[str] = []
+    skills_root = str(report.get("skills_root") or ".")
+    for finding in report.get("findings", []):
+        level = LEVEL_BY_KIND.get(finding.get("kind", ""))
+        location = finding.get("skill_location") or {}
+        if level is None or not location.get("file"):
+            continue
+        path = _workspace_path(skills_root, str(location["file"]), workspace)
+        if path is None:
+            continue
+        line = int(location.get("line") or 1)
+        title = f"quarkci {finding['kind']}: {finding.get('rule', '')}"
+        message = (
+            f"{finding.get('skill', '')}: {finding.get('subject', '')}: skill says {finding.get('skill_says', '')!r}; "
+            f"source says {finding.get('source_says', '')!r}"
+        )
+        if len(message) > MESSAGE_LIMIT_CHARS:
+            message = message[: MESSAGE_LIMIT_CHARS - 1] + "…"
+        lines.append(
+            f"::{level} file={escape_property(path)},line={line},title={escape_property(title)}::"
+            f"{escape_data(message)}"
+        )
+        if len(lines) == limit:
+            break
+    return lines
+
+
+def summary(markdown: str, limit_bytes: int = SUMMARY_LIMIT_BYTES) -> str:
+    """Return the Markdown report, cut at a line boundary to fit ``limit_bytes`` (UTF-8) with a note."""
+    data = markdown.encode("utf-8")
+    if len(data) <= limit_bytes:
+        return markdown
+    cut = data[:limit_bytes].decode("utf-8", errors="ignore").rsplit("\n", 1)[0]
+    return cut + "\n\n_Report cut to fit the job summary; the full report is in the workflow artifact._\n"
+
+
+def outputs(report: dict | None, report_dir: Path) -> dict[str, str]:
+    """Map a report (None when none was written) to the action's step outputs."""
+    if report is None:
+        return {"status": "", "changed-files": "[]", "report-md": "", "report-json": ""}
+    counts = report.get("counts") or {}
+    upstream = report.get("upstream") or {}
+    values = {kind: str(int(counts.get(kind, 0))) for kind in KINDS}
+    values.update(
+        {
+            "status": str(report.get("status", "")),
+            "upstream-version": str(upstream.get("version", "")),
+            "changed-files": json.dumps(list(report.get("changed_files") or []), separators=(",", ":")),
+            "report-md": str(report_dir / "validation_report.md"),
+            "report-json": str(report_dir / "validation_report.json"),
+        }
+    )
+    return values
+
+
+def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list[str]:
+    """Copy each changed file (relative to ``workspace``) to ``dest`` keeping its relative path.
+
+    Returns the paths copied. Raises ValueError for an absolute path or one that leaves the workspace,
+    and FileNotFoundError for a listed file that does not exist.
+    """
+    copied = []
+    for name in changed_files:
+        rel = PurePosixPath(name)
+        if rel.is_absolute() or ".." in rel.parts:
+            raise ValueError(f"changed file outside the workspace: {name!r}")
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(workspace / rel, target)
+        copied.append(rel.as_posix())
+    return copied
+
+
+def _append_outputs(path: str, values: dict[str, str]) -> None:
+    # The heredoc form with a random delimiter: a value holding a newline cannot forge another output.
+    with open(path, "a", encoding="utf-8") as fh:
+        for key, value in values.items():
+            delimiter = f"ghadelimiter_{secrets.token_hex(8)}"
+            fh.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report-dir", required=True, type=Path)
+    parser.add_argument("--stage-changed", default="", help="copy --fix output here (empty: skip)")
+    parser.add_argument("--workspace", type=Path, default=Path(os.environ.get("GITHUB_WORKSPACE", ".")))
+    args = parser.parse_args(argv)
+
+    report_json = args.report_dir / "validation_report.json"
+    report_md = args.report_dir / "validation_report.md"
+    report = json.loads(report_json.read_text(encoding="utf-8")) if report_json.is_file() else None
+
+    if output_file := os.environ.get("GITHUB_OUTPUT"):
+        _append_outputs(output_file, outputs(report, args.report_dir))
+    if summary_file := os.environ.get("GITHUB_STEP_SUMMARY"):
+        with open(summary_file, "a", encoding="utf-8") as fh:
+            if report_md.is_file():
+                fh.write(summary(report_md.read_text(encoding="utf-8")))
+            else:
+                fh.write("**quarkci sync wrote no report**: see the step log for the error.\n")
+    if report is None:
+        print(f"quarkci: no report in {args.report_dir}", file=sys.stderr)
+        return 0
+    for line in annotations(report, args.workspace):
+        print(line)
+    if args.stage_changed:
+        copied = stage_changed(list(report.get("changed_files") or []), args.workspace, Path(args.stage_changed))
+        print(f"quarkci: staged {len(copied)} changed file(s) in {args.stage_changed}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
