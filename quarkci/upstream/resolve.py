@@ -48,6 +48,17 @@ def pinned_version(spec: str) -> str | None:
     return specs[0].version
 
 
+def _is_requirement(spec: str) -> bool:
+    """True when ``spec`` reads as a requirement (``name[==X]``) rather than a path."""
+    if "/" in spec or "\\" in spec or spec.endswith((".whl", ".zip")):
+        return False
+    try:
+        Requirement(spec)
+    except InvalidRequirement:
+        return False
+    return True
+
+
 def resolve(spec: str, index: PyPIIndex | None = None) -> Snapshot:
     """Return the snapshot named by ``spec`` (see the module docstring).
 
@@ -61,8 +72,7 @@ def resolve(spec: str, index: PyPIIndex | None = None) -> Snapshot:
     if spec == "installed":
         return InstalledSnapshot()
     path = Path(spec).expanduser()
-    looks_like_req = canonicalize_name(spec.split("=")[0].split("<")[0].split(">")[0].strip()) == PROJECT
-    if looks_like_req and not path.exists():
+    if not path.exists() and _is_requirement(spec):
         version = pinned_version(spec) or str((index or PyPIIndex()).newest())
         wheel = fetch_wheel(version, index=index)
         return WheelSnapshot(wheel, label=f"{PROJECT}=={version} (PyPI wheel)")
