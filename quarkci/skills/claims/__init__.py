@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims import exports, flags, models, paths, schemes, versions
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -49,6 +50,9 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
             units.append(Unit(ref, read(ref)))
         except (SkillFileError, OSError, UnicodeDecodeError):
             continue
+    skill_command = _skill_command(skill, units)
+    for unit in units:
+        unit.skill_command = skill_command
     for unit in units:
         for extractor in EXTRACTORS.values():
             found.extend((unit.file, f) for f in extractor(unit))
@@ -59,3 +63,27 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         if key not in claims:
             claims[key] = Claim(f.kind, f.value, skill.id, file, f.line, f.context)
     return sorted(claims.values(), key=lambda c: (c.file, c.line, c.kind, c.value))
+
+
+# source_knowledge entries that name the program a skill's bare flags belong to.
+_SCRIPT_BY_SOURCE = {
+    "quantize_quark.py": sh.QUANTIZE_QUARK,
+    "quark/experimental/cli/torch_llm_ptq.py": sh.TORCH_LLM_PTQ,
+}
+
+
+def _skill_command(skill: Skill, units: list[Unit]) -> tuple[str | None, str | None]:
+    """The one command the whole skill names (across its files), else the one PTQ program its
+    ``source_knowledge`` names; ``(None, None)`` when neither is unique."""
+    names = set().union(*(u.names() for u in units))
+    if any(n.startswith(sh.QUARK_CLI + " ") for n in names):
+        names.discard(sh.QUARK_CLI)
+    if len(names) == 1:
+        return next(iter(names)), "skill"
+    if names:
+        return None, None
+    scripts = {cmd for entry in skill.source_knowledge for suffix, cmd in _SCRIPT_BY_SOURCE.items()
+               if entry.endswith(suffix)}
+    if len(scripts) == 1:
+        return next(iter(scripts)), "source_knowledge"
+    return None, None

@@ -19,9 +19,9 @@ FORMATS = ("hf_format", "quark_format", "onnx", "gguf", "safetensors")
 _FORMAT = "|".join(FORMATS)
 _EXPORT_WORD = re.compile(r"\bexport(?:s|ed|ing)?\b", re.IGNORECASE)
 _PROSE = [
-    re.compile(rf"\bexport(?:s|ed|ing)?\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
+    re.compile(rf"\bexports?\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
                re.IGNORECASE),
-    re.compile(rf"(?<![\w/.-])`?(?P<fmt>{_FORMAT})`?\s+export(?:s|ed)?\b", re.IGNORECASE),
+    re.compile(rf"(?<![\w/.-])`?(?P<fmt>{_FORMAT})`?\s+exports?\b", re.IGNORECASE),
 ]
 
 
@@ -29,7 +29,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     for text in unit.texts():
         yield from _text(text)
     for located in unit.commands:
-        command = located.command.name or unit.section_command(located.headings)
+        command = located.command.name or unit.infer_command(located.headings)[0]
         for flag in sh.flags(located.command):
             if flag.name != "--model_export":
                 continue

@@ -2,7 +2,8 @@
 
 Each flag carries the command it belongs to (``context["command"]``): the program of its own command
 line, or, for a bare fragment such as ``--seq_len 512`` in prose, the single command named in the
-same section (``context["inferred"] = True``); ``None`` when that is ambiguous. ``--help`` is left
+same section, file or skill (``context["inferred"] = True``, ``"inferred_from"`` says which level;
+see :meth:`Unit.infer_command`); ``None`` when that is ambiguous. ``--help`` is left
 out (argparse adds it; it is no claim about Quark's options).
 """
 
@@ -20,10 +21,9 @@ def extract(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
         command = located.command
         name: str | None = command.name
-        inferred = False
+        inferred_from = None
         if not name:
-            name = unit.section_command(located.headings)
-            inferred = True
+            name, inferred_from = unit.infer_command(located.headings)
         for flag in sh.flags(command):
             if flag.name in _IGNORED:
                 continue
@@ -35,7 +35,8 @@ def extract(unit: Unit) -> Iterator[Found]:
                     "command": name,
                     "quark": bool(name) and sh.Command(name, (), 0).is_quark,
                     "where": located.where,
-                    "inferred": inferred,
+                    "inferred": not command.name,
+                    "inferred_from": inferred_from,
                     "values": list(flag.values),
                 },
             )

@@ -21,7 +21,7 @@ MODEL_HEADERS = frozenset(
      "model family", "model families", "template", "templates"}
 )
 MODEL_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
-_COUNT = re.compile(r"\b(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
+_COUNT = re.compile(r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
                     re.IGNORECASE)
 
 

@@ -28,7 +28,7 @@ SCHEME_HEADERS = frozenset({"scheme", "schemes", "quant scheme", "quant_scheme",
 SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 _PARAGRAPH_COUNT = re.compile(r"\b(\d+)\s+(?:built-in\s+|supported\s+|available\s+)?(?:quantization\s+)?schemes\b",
                               re.IGNORECASE)
-_LEADING_SPAN = re.compile(r"^\s*`([^`]+)`")
+_LEADING_SPANS = re.compile(r"^\s*`[^`]+`(?:\s*(?:,|/|\band\b|\bor\b)\s*`[^`]+`)*")
 
 
 def extract(unit: Unit) -> Iterator[Found]:
@@ -84,11 +84,12 @@ def _table(text: Text) -> Iterator[Found]:
 def _list_item(text: Text) -> Iterator[Found]:
     if not text.in_list or list_section(text.headings, TOPIC) is None:
         return
-    match = _LEADING_SPAN.match(text.text)
-    if not match or "\n" in text.text[: match.start()]:
+    match = _LEADING_SPANS.match(text.text)
+    if not match:
         return
-    for name in _names(match.group(1)):
-        yield Found("scheme", name, text.line, _context(text, "list"))
+    for span in re.findall(r"`([^`]+)`", match.group(0)):
+        for name in _names(span):
+            yield Found("scheme", name, text.line_at(text.text.find(f"`{span}`")), _context(text, "list"))
 
 
 def _count(text: Text) -> Iterator[Found]:
@@ -106,7 +107,7 @@ def _paragraph_count(text: Text) -> Iterator[Found]:
 
 def _flag_values(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
-        command = located.command.name or unit.section_command(located.headings)
+        command = located.command.name or unit.infer_command(located.headings)[0]
         for flag in sh.flags(located.command):
             if flag.name == "--quant_scheme" and flag.values:
                 value = flag.values[0]

@@ -11,7 +11,8 @@ from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 # Programs that never decide which CLI a bare flag in prose belongs to.
 _UTILITIES = frozenset(
     {"", "python", "cd", "ls", "cat", "echo", "export", "mkdir", "tee", "head", "tail", "grep", "rm", "cp",
-     "mv", "source", "which", "test", "true", "false", "find", "sed", "awk", "wc", "sort", "printf", "set"}
+     "mv", "source", "which", "test", "true", "false", "find", "sed", "awk", "wc", "sort", "printf", "set",
+     "nvidia-smi", "rocm-smi", "amd-smi", "rocminfo", "hipcc", "nvcc"}
 )
 
 
@@ -41,6 +42,7 @@ class Unit:
         self.file = file
         self.blocks: list[Block] = walk(text, first_line)
         self.commands: list[Located] = list(self._commands())
+        self.skill_command: tuple[str | None, str | None] = (None, None)
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
         for located in self.commands:
             if located.command.name not in _UTILITIES:
@@ -53,17 +55,34 @@ class Unit:
         return (b for b in self.blocks if isinstance(b, Code))
 
     def section_command(self, headings: tuple[Heading, ...]) -> str | None:
-        """The one command named in the innermost section (or nearest ancestor) that names any; None
-        when that section names several (ambiguous) or none does. ``quark-cli`` alone yields to
-        ``quark-cli <sub>`` when both appear."""
-        for depth in range(len(headings), -1, -1):
-            names = self._by_section.get(headings[:depth], set())
-            names = {n for n in names if not (n == sh.QUARK_CLI and any(m.startswith("quark-cli ") for m in names))}
+        """Name of the command a bare flag fragment under ``headings`` belongs to; see :meth:`infer_command`."""
+        return self.infer_command(headings)[0]
+
+    def infer_command(self, headings: tuple[Heading, ...]) -> tuple[str | None, str | None]:
+        """(command, where it was inferred from) for a bare flag fragment such as ``--seq_len 512``.
+
+        The innermost section naming any command decides (walking out through the ancestors, then the
+        whole file, then :attr:`skill_command` set by the caller from the other files of the skill and
+        its ``source_knowledge``). A level naming several commands is ambiguous: ``(None, None)``.
+        ``quark-cli`` alone yields to ``quark-cli <sub>`` when both appear.
+        """
+        levels = [(self._by_section.get(headings[:depth], set()), "section") for depth in range(len(headings), -1, -1)]
+        levels.append((self.names(), "file"))
+        for names, where in levels:
+            names = _prefer_subcommand(names)
             if len(names) == 1:
-                return next(iter(names))
+                name = next(iter(names))
+                skill_name = self.skill_command[0]
+                if name == sh.QUARK_CLI and skill_name and skill_name.startswith(sh.QUARK_CLI + " "):
+                    return skill_name, f"{where}+skill"  # bare `quark-cli` here, its subcommand elsewhere
+                return name, where
             if names:
-                return None
-        return None
+                return None, None
+        return self.skill_command
+
+    def names(self) -> set[str]:
+        """Every non-utility command named in this file."""
+        return set().union(*self._by_section.values()) if self._by_section else set()
 
     def _commands(self) -> Iterator[Located]:
         for block in self.blocks:
@@ -74,4 +93,12 @@ class Unit:
             else:
                 for span, line in block.code_spans():
                     for command in sh.parse_inline(span, line):
-                        yield Located(command, "inline", block.headings)
+                        # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
+                        if command.name.startswith(sh.QUARK_CLI) or sh.flags(command):
+                            yield Located(command, "inline", block.headings)
+
+
+def _prefer_subcommand(names: set[str]) -> set[str]:
+    if any(n.startswith(sh.QUARK_CLI + " ") for n in names):
+        return {n for n in names if n != sh.QUARK_CLI}
+    return names

@@ -33,7 +33,8 @@ KIND_BY_PACKAGE = {"python": "python_version", "torch": "torch_version", "pytorc
 _PKG = r"(?P<pkg>python|pytorch|torch|transformers)"
 _V = r"\d+(?:\.\d+)+"
 _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
-_SPEC = rf"{_OP}\s*{_V}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V}(?:\.\*)?)*"
+_V1 = r"\d+(?:\.\d+)*"  # inside an explicit specifier a bare major ("transformers>5") is a version
+_SPEC = rf"{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*(?![\d.])"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("spec", re.compile(rf"(?<![\w-]){_PKG}\s*(?:version\s*)?(?P<spec>{_SPEC})", re.IGNORECASE)),
     ("range", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?![\d.])", re.IGNORECASE)),
