@@ -65,4 +65,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
             items.extend(flags_in(tree, path, SCRIPTS[EXAMPLE_SCRIPT_NAME]))
     if not examples and not snapshot.covers(EXAMPLE_SCRIPT):
         unavailable.append(EXAMPLE_SCRIPT)
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)

@@ -115,4 +115,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     """Compatibility items; unavailable: compatibility.py when its tree is not covered."""
     items = _deprecated_apis(snapshot) + _version_checks(snapshot) + _pins(snapshot)
     unavailable = [] if snapshot.covers(COMPATIBILITY_PATH) else [COMPATIBILITY_PATH]
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)

@@ -84,5 +84,5 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
                     items += _definitions(tree, path)
     items += _cli_formats(snapshot)
     unavailable = [] if snapshot.covers(cli_flags.EXAMPLE_SCRIPT) else [cli_flags.EXAMPLE_SCRIPT]
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)
 

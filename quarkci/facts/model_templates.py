@@ -107,4 +107,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
         tree = parse(snapshot, CLI_MODEL_PREPARATION)
         if tree is not None:
             items.extend(_cli_model_maps(tree))
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)

@@ -114,4 +114,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
         items += _from_install_rst(snapshot, guide)
     if not guides and not snapshot.covers(INSTALL_RST):
         unavailable.append(INSTALL_RST)
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)

@@ -91,4 +91,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
         items += scan_text(read(snapshot, guide) or "", guide, shell=False)
     if not guides and not snapshot.covers(INSTALL_RST):
         unavailable.append(INSTALL_RST)
-    return sorted(items), unavailable
+    return sorted(items), sorted(unavailable)

@@ -1,0 +1,101 @@
+"""``quarkci facts`` and ``quarkci upstream``: output shape, determinism, bad input -> one line, exit 2/3."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from quarkci.cli import main
+from quarkci.upstream import fetch, pypi
+from tests.upstream.miniwheel import MINI_CHECKOUT, build_mini_wheel
+
+FILE = [{"filename": "x.whl", "yanked": False}]
+PAYLOAD = {"releases": {"0.12.post1": FILE, "0.13": FILE, "0.14rc1": FILE}}
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_output_is_deterministic_and_complete(capsys, tmp_path):
+    wheel = str(build_mini_wheel(tmp_path))
+    code, first, err = _run(capsys, "facts", "--upstream", wheel, "--json")
+    assert code == 0 and err == ""
+    _, second, _ = _run(capsys, "facts", "--upstream", wheel, "--json")
+    assert first == second
+    payload = json.loads(first)
+    assert {"version", "python", "torch_matrix", "schemes", "model_templates", "cli_flags", "export_formats",
+            "compat"} <= set(payload)
+    assert [i["name"] for i in payload["schemes"]["items"]] == ["fp8", "fp8_legacy", "int4_wo_64", "int8", "mx9"]
+
+
+def test_kind_filter_and_table(capsys):
+    code, out, _ = _run(capsys, "facts", "--upstream", str(MINI_CHECKOUT), "--json", "--kind", "cli_flags")
+    payload = json.loads(out)
+    assert code == 0 and "schemes" not in payload and payload["cli_flags"]["items"]
+    code, out, _ = _run(capsys, "facts", "--upstream", str(MINI_CHECKOUT), "--kind", "schemes")
+    assert code == 0
+    assert "schemes" in out and "fp8, fp8_legacy, int4_wo_64, int8, mx9" in out and "cli_flags" not in out
+
+
+def _one_line(err):
+    assert err.count("\n") == 1 and err.startswith("quarkci: error: ") and "Traceback" not in err
+
+
+def test_nonexistent_release_is_exit_2_one_line(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("QUARKCI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(fetch.subprocess, "run",
+                        lambda cmd, **k: subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution"))
+    monkeypatch.setattr(pypi, "_http_json", lambda url: PAYLOAD)
+    code, out, err = _run(capsys, "facts", "--upstream", "amd-quark==9.99")
+    assert code == 2 and out == ""
+    _one_line(err)
+    assert "amd-quark==9.99 does not exist on PyPI" in err
+
+
+def test_non_zip_wheel_is_exit_2(capsys, tmp_path):
+    bogus = tmp_path / "amd_quark-0.13-py3-none-any.whl"
+    bogus.write_bytes(b"PK-not-really")
+    code, out, err = _run(capsys, "facts", "--upstream", str(bogus))
+    assert code == 2 and out == ""
+    _one_line(err)
+    assert "not a wheel" in err
+
+
+@pytest.mark.parametrize("make", ["dir", "file", "missing"])
+def test_path_that_is_neither_is_exit_2(capsys, tmp_path, make):
+    target = tmp_path / "thing"
+    if make == "dir":
+        target.mkdir()
+    elif make == "file":
+        target.write_text("hello")
+    code, out, err = _run(capsys, "facts", "--upstream", str(target))
+    assert code == 2 and out == ""
+    _one_line(err)
+
+
+def test_unknown_kind_is_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["facts", "--upstream", str(MINI_CHECKOUT), "--kind", "flavours"])
+    assert exc.value.code == 2
+
+
+def test_upstream_latest_and_versions(capsys, monkeypatch):
+    monkeypatch.setattr(pypi, "_http_json", lambda url: PAYLOAD)
+    code, out, _ = _run(capsys, "upstream", "latest", "--json")
+    assert code == 0 and json.loads(out) == {"project": "amd-quark", "version": "0.13", "previous": "0.12.post1"}
+    code, out, _ = _run(capsys, "upstream", "latest")
+    assert out == "0.13\n"
+    code, out, _ = _run(capsys, "upstream", "versions", "--json")
+    assert json.loads(out)["versions"] == ["0.12.post1", "0.13"]  # the pre-release is left out
+
+
+def test_upstream_unreachable_is_exit_3(capsys, monkeypatch):
+    monkeypatch.setenv("QUARKCI_PYPI_JSON_URL", "http://127.0.0.1:9/pypi/amd-quark/json")
+    code, out, err = _run(capsys, "upstream", "latest")
+    assert code == 3 and out == ""
+    _one_line(err)

@@ -1,0 +1,85 @@
+"""Real amd-quark wheels from PyPI (downloaded at test time, cached): the issue's stated values."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from quarkci.facts import extract_all
+from tests.realwheels import REAL_VERSIONS, real_snapshot
+
+pytestmark = pytest.mark.real
+
+SCHEMES = {"0.10": 13, "0.11": 18, "0.11.1": 18, "0.11.2": 18, "0.12.post1": 27, "0.13": 28}
+TEMPLATES = {"0.10": 25, "0.11": 29, "0.11.1": 35, "0.11.2": 35, "0.12.post1": 41, "0.13": 51}
+REQUIRES_PYTHON = {"0.10": ">=3.9.0,<3.13", "0.11": ">=3.9.0,<3.13", "0.11.1": ">=3.9.0,<3.13",
+                   "0.11.2": ">=3.9.0,<3.13", "0.12.post1": ">=3.11,<3.14", "0.13": ">=3.11,<3.14"}
+
+
+@pytest.fixture(scope="module", params=REAL_VERSIONS)
+def facts(request):
+    return request.param, extract_all(real_snapshot(request.param))
+
+
+def test_version_and_coverage(facts):
+    version, found = facts
+    assert found.version == version
+    assert found.coverage == frozenset({"quark", "metadata"})
+    assert "tools/ci/install_torch.sh" in found.unavailable["torch_matrix"]
+
+
+def test_scheme_count(facts):
+    version, found = facts
+    assert len(found.names("schemes")) == SCHEMES[version]
+    assert len(found.kinds["schemes"]) == SCHEMES[version]  # one assignment per name
+
+
+def test_default_templates_count(facts):
+    version, found = facts
+    templates = {i.name for i in found.kinds["model_templates"] if i.attrs["registry"] == "DEFAULT_TEMPLATES"}
+    assert len(templates) == TEMPLATES[version]
+
+
+def test_requires_python(facts):
+    version, found = facts
+    specs = [i.attrs["specifier"] for i in found.kinds["python"] if i.name == "requires-python"]
+    assert specs == [REQUIRES_PYTHON[version]]
+
+
+def test_cli_flags_have_script_and_primary_names(facts):
+    _version, found = facts
+    flags = found.kinds["cli_flags"]
+    assert flags and all(i.attrs["script"] == "quark-cli torch-llm-ptq" for i in flags)
+    assert {"--model_dir", "--quant_scheme", "--output_dir"} <= found.names("cli_flags")
+
+
+def test_nvfp4_alias_from_012():
+    found = extract_all(real_snapshot("0.12.post1"))
+    alias = next(i for i in found.kinds["schemes"] if i.name == "fp4_block16_scale_e4m3")
+    assert alias.attrs["alias_of"] == "nvfp4"
+    assert "mx9" not in found.names("schemes")
+    assert "mx9" in extract_all(real_snapshot("0.13")).names("schemes")
+
+
+def test_010_cli_model_maps_and_export_formats():
+    found = extract_all(real_snapshot("0.10"))
+    cli_models = {i.name for i in found.kinds["model_templates"] if i.attrs["registry"] == "cli_model_map"}
+    assert {"deepseekv2v3", "gemma3_llm", "qwen2moe", "llama"} <= cli_models
+    formats = {i.name for i in found.kinds["export_formats"] if i.attrs["kind"] == "format"}
+    assert formats == {"onnx", "quark_format", "hf_format", "gguf"}
+
+
+def test_013_compat_table():
+    found = extract_all(real_snapshot("0.13"))
+    table = {i.name: i.attrs["max_version"] for i in found.kinds["compat"]
+             if i.attrs["source"] == "DEPRECATED_API_MAX_VERSION"}
+    assert table == {"seen_tokens": "4.53.3", "get_max_length": "4.48.3", "get_usable_length": "4.53.3"}
+
+
+def test_cli_nonexistent_release_on_real_pypi():
+    proc = subprocess.run([sys.executable, "-m", "quarkci", "facts", "--upstream", "amd-quark==9.99"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "does not exist on PyPI" in proc.stderr
