@@ -1,0 +1,393 @@
+"""The one drift pull request per upstream version, built with the Git Data API (no local push).
+
+Branch ``quarkci/skill-sync/<upstream version>`` holds the files ``quarkci sync --fix`` rewrote.
+Commits are made with blobs -> tree -> commit -> ref (``POST /git/blobs``, ``/git/trees``,
+``/git/commits``, ``POST``/``PATCH /git/refs``); every quarkci commit carries the trailer
+``Quarkci-Sync: <version>``, which is how a human push is recognised.
+
+Decision (:func:`decide_pr`, pure, one test per branch):
+
+=====================================================  ==============================================
+state                                                  action -> operation
+=====================================================  ==============================================
+no mechanical drift, PR open                           comment + close -> ``closed``
+no mechanical drift, no open PR                        nothing -> ``unchanged``
+branch missing                                         branch from base + PR + labels -> ``created``
+branch differs, head commit not quarkci's (human)      sticky comment on the PR, branch untouched
+                                                       -> ``commented`` (``unchanged`` without a PR)
+branch differs, head is quarkci's                      fast-forward commit; PR created or edited
+                                                       -> ``updated`` (``created`` if no open PR)
+branch matches, open PR matches                        nothing -> ``unchanged``
+branch matches, open PR title/body/labels differ       edit PR / add labels -> ``updated``
+branch matches, PR closed unmerged at this head        respect the human's close -> ``unchanged``
+branch matches, no PR                                  PR + labels -> ``created``
+=====================================================  ==============================================
+
+"Matches" compares git blob SHA-1s computed locally with the branch tree, so an identical re-run
+reads and writes nothing more. An update is a fast-forward (``force: false``) on top of the
+branch head, so a human push racing with quarkci makes the ref update fail (422) instead of being
+overwritten. A blocked audit (upstream unreachable) never closes anything.
+
+Concurrency and retries: ``POST /git/refs`` answering 422 "Reference already exists", ``PATCH``
+answering 422 "not a fast forward", and ``POST /pulls`` answering 422 "A pull request already
+exists" all mean another run (or a retried request whose response was lost) got there first:
+state is read again and the decision redone (at most 3 rounds). GitHub itself refuses a second
+open PR for the same head and base, so no duplicate PR can exist.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from github import GithubException, InputGitTreeElement, UnknownObjectException
+from github.Repository import Repository
+from jinja2 import Environment, StrictUndefined
+
+from quarkci.errors import GitHubError
+from quarkci.github import safe_text
+from quarkci.github.client import Target, github_errors
+from quarkci.github.comment import deliver_comment
+from quarkci.github.fit import fit_body
+from quarkci.github.markers import is_quarkci_commit, sync_branch, sync_marker, trailer
+from quarkci.github.report_input import SyncReport
+from quarkci.github.result import Delivery, Item, Step
+
+DEFAULT_LABELS = ("quarkci", "skill-sync")
+CONFLICT_COMMENT = "skill-sync-conflict"
+_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class BranchState:
+    """The sync branch as found: head commit, whether quarkci made it, whether its files match."""
+
+    head_sha: str
+    by_quarkci: bool
+    files_match: bool
+
+
+@dataclass(frozen=True)
+class PullState:
+    """The PR from the sync branch: the open one, else the most recent closed one."""
+
+    number: int
+    open: bool
+    merged: bool
+    head_sha: str
+    title: str
+    body: str
+    labels: frozenset[str]
+
+
+@dataclass(frozen=True)
+class PullWant:
+    title: str
+    body: str
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PrPlan:
+    """``branch``: none | create | commit. ``pull``: none | create | edit | close.
+    ``comment``: none | conflict | close. ``edit``: PR fields to change. ``reason``: for humans."""
+
+    operation: str
+    branch: str = "none"
+    pull: str = "none"
+    edit: tuple[str, ...] = ()
+    add_labels: tuple[str, ...] = ()
+    comment: str = "none"
+    reason: str = ""
+
+
+def _pull_changes(pull: PullState, want: PullWant) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    edit = tuple(f for f in ("title", "body") if getattr(pull, f) != getattr(want, f))
+    return edit, tuple(label for label in want.labels if label not in pull.labels)
+
+
+def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | None, want: PullWant) -> PrPlan:
+    """The pure decision; see the table in the module docstring."""
+    open_pull = pull if pull is not None and pull.open else None
+    if not has_drift:
+        if open_pull:
+            return PrPlan("closed", pull="close", comment="close", reason="drift is gone")
+        return PrPlan("unchanged", reason="no mechanical drift")
+    if branch is None:
+        return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
+    if not branch.files_match and not branch.by_quarkci:
+        if open_pull:
+            return PrPlan("commented", comment="conflict", reason="the branch has commits not made by quarkci")
+        return PrPlan("unchanged", reason="the branch has commits not made by quarkci and no open PR; left alone")
+    commit = "none" if branch.files_match else "commit"
+    if open_pull:
+        edit, labels = _pull_changes(open_pull, want)
+        changed = commit != "none" or edit or labels
+        return PrPlan("updated" if changed else "unchanged", branch=commit, pull="edit" if edit else "none",
+                      edit=edit, add_labels=labels, reason="" if changed else "branch and PR up to date")
+    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha:
+        why = "already merged" if pull.merged else f"PR #{pull.number} was closed at this commit; respected"
+        return PrPlan("unchanged", reason=why)
+    return PrPlan("created", branch=commit, pull="create", add_labels=want.labels, reason="no open PR")
+
+
+def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: PrPlan,
+                  pull_number: int | None) -> list[Step]:
+    """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known)."""
+    steps: list[Step] = []
+    if plan.branch in ("create", "commit"):
+        steps += [Step("POST", f"{repo_path}/git/blobs", f"blob {p}") for p in files]
+        steps.append(Step("POST", f"{repo_path}/git/trees", f"tree with {len(files)} changed file(s)"))
+        steps.append(Step("POST", f"{repo_path}/git/commits", "commit with the Quarkci-Sync trailer"))
+        if plan.branch == "create":
+            steps.append(Step("POST", f"{repo_path}/git/refs", f"create refs/heads/{branch}"))
+        else:
+            steps.append(Step("PATCH", f"{repo_path}/git/refs/heads/{branch}", "fast-forward the branch"))
+    number = "{new}" if plan.pull == "create" else str(pull_number)
+    if plan.pull == "create":
+        steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}"))
+    if plan.comment == "conflict":
+        steps.append(Step("POST|PATCH", f"{repo_path}/issues/{number}/comments",
+                          f"sticky comment {CONFLICT_COMMENT!r} (if changed)"))
+    if plan.comment == "close":
+        steps.append(Step("POST", f"{repo_path}/issues/{number}/comments", "explain the close"))
+    if plan.pull == "edit":
+        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
+    if plan.pull == "close":
+        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close"))
+    if plan.add_labels:
+        steps.append(Step("POST", f"{repo_path}/issues/{number}/labels", "add labels " + ", ".join(plan.add_labels)))
+    return steps
+
+
+# --- rendering -------------------------------------------------------------------------------------
+
+_env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                   trim_blocks=True, lstrip_blocks=True)
+_env.filters.update(code=safe_text.code_span, text=safe_text.inline)
+
+_BODY = _env.from_string("""\
+{{ marker }}
+## Skill sync with amd-quark {{ version|code }}
+
+{{ summary|text }}
+
+{% if baseline %}Compared with the baseline {{ baseline|code }}. {% endif %}
+This PR applies the **mechanical** fixes found by `quarkci sync --fix`: values that changed
+upstream, with a safe edit. Breaking and semantic findings are never auto-fixed; they are filed as
+issues.
+
+### Mechanical findings ({{ findings|length }})
+
+{% for f in findings %}
+- {{ f.skill|code }} · {{ f.rule|code }} · {{ f.subject|code }}: {{ f.skill_says|code }} → {{ f.source_says|code }}\
+{% if f.skill_location %} ({{ (f.skill_location.file ~ ':' ~ f.skill_location.line)|code }}){% endif %}
+
+{% endfor %}
+
+### Files changed ({{ files|length }})
+
+{% for path in files %}
+- {{ path|code }}
+{% endfor %}
+
+---
+_Opened by quarkci. Commits on `{{ branch }}` carry the `Quarkci-Sync` trailer; if you push your own
+commits here, quarkci stops updating the branch and comments instead._
+""")
+
+_CONFLICT = _env.from_string("""\
+quarkci found new mechanical drift for amd-quark {{ version|code }} but did **not** update
+`{{ branch }}`: its head commit {{ head|code }} was not made by quarkci, and quarkci never
+overwrites a human push.
+
+Files quarkci would write (blob SHA-1):
+{% for path, sha in blobs %}
+- {{ path|code }} {{ sha|code }}
+{% endfor %}
+
+Re-run `quarkci sync --fix` locally and commit the result, or delete the branch to let quarkci
+recreate it.
+""")
+
+_CLOSE = ("The latest audit finds no mechanical drift for amd-quark {version}: closing this PR. "
+          "quarkci opens a new one if drift comes back.")
+
+
+def git_blob_sha(data: bytes) -> str:
+    """The git blob SHA-1 of ``data`` (``sha1(b"blob <len>\\0" + data)``), as GitHub reports it."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def render_body(report: SyncReport, files: dict[str, bytes], branch: str) -> str:
+    """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit)."""
+    body = _BODY.render(marker=sync_marker(report.version), version=report.version, summary=report.summary,
+                        baseline=report.baseline, findings=report.of_kind("mechanical"), files=list(files),
+                        branch=branch)
+    return fit_body(body)
+
+
+def render_title(report: SyncReport) -> str:
+    n = len(report.of_kind("mechanical"))
+    return safe_text.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
+
+
+def commit_message(report: SyncReport, files: dict[str, bytes]) -> str:
+    """Commit message: subject, the changed files, and the ``Quarkci-Sync`` trailer."""
+    lines = "\n".join(f"- {p}" for p in files)
+    return f"quarkci: sync skills with amd-quark {report.version}\n\n{lines}\n\n{trailer(report.version)}\n"
+
+
+# --- API helpers (one request each unless noted) ---------------------------------------------------
+
+class _Again(Exception):
+    """Another writer got there first (422 on ref create/update or PR create): read and decide again."""
+
+
+def _read_branch(repo: Repository, branch: str, want: dict[str, str]) -> tuple[BranchState | None, Any]:
+    """GET the ref, its head commit and (recursive) tree; ``want`` maps path -> blob sha."""
+    try:
+        ref = repo.get_git_ref(f"heads/{branch}")
+        head_sha = ref.object.sha
+    except UnknownObjectException:
+        return None, None
+    head = repo.get_git_commit(head_sha)
+    tree = repo.get_git_tree(head.tree.sha, recursive=True)
+    have = {e.path: e.sha for e in tree.tree if e.type == "blob"}
+    match = not tree.raw_data.get("truncated") and all(have.get(p) == s for p, s in want.items())
+    return BranchState(head_sha, is_quarkci_commit(head.message), match), head
+
+
+def _read_pull(repo: Repository, target: Target, branch: str, base: str) -> tuple[PullState | None, Any]:
+    """GET the PRs from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
+    pulls = list(repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base))
+    pulls.sort(key=lambda p: (p.state != "open", -p.number))
+    if not pulls:
+        return None, None
+    p = pulls[0]
+    state = PullState(p.number, p.state == "open", bool(p.merged_at), p.head.sha, p.title, p.body or "",
+                      frozenset(label.name for label in p.labels))
+    return state, p
+
+
+def _write_commit(repo: Repository, files: dict[str, bytes], parent: Any, message: str,
+                  record: list[Step], steps: list[Step]) -> str:
+    """POST blobs, a tree on ``parent``'s tree, and a commit on ``parent``; returns the commit sha."""
+    elements = []
+    for path, data in files.items():
+        blob = repo.create_git_blob(base64.b64encode(data).decode("ascii"), "base64")
+        record.append(steps.pop(0))
+        elements.append(InputGitTreeElement(path, "100644", "blob", sha=blob.sha))
+    tree = repo.create_git_tree(elements, base_tree=parent.tree)
+    record.append(steps.pop(0))
+    commit = repo.create_git_commit(message, tree, [parent])
+    record.append(steps.pop(0))
+    return commit.sha
+
+
+def _is_422(exc: GithubException, *needles: str) -> bool:
+    text = str(exc.data).lower() if exc.data else ""
+    return exc.status == 422 and any(n in text for n in needles)
+
+
+def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], *,
+               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool) -> Delivery:
+    """Create, update, comment on or close the drift PR for ``report`` (see the module docstring).
+
+    ``files`` maps repo path -> new content (from :func:`read_changed_files`). ``base`` defaults to
+    the repository's default branch. Raises :class:`GitHubError` when the API refuses or when the
+    branch keeps changing under us for 3 rounds.
+    """
+    delivery = Delivery("pr", dry_run)
+    if report.blocked:
+        delivery.items.append(Item("pull_request", "unchanged", note="blocked audit: nothing delivered"))
+        return delivery
+    branch = sync_branch(report.version)
+    has_drift = bool(files)
+    want_blobs = {p: git_blob_sha(d) for p, d in files.items()}
+    want = PullWant(render_title(report), render_body(report, files, branch), tuple(labels))
+    repo_path = f"/repos/{target.repo}"
+    with github_errors(target, f"drift PR from {branch}"):
+        base = base or repo.default_branch
+        for _ in range(_ROUNDS):
+            state, head = _read_branch(repo, branch, want_blobs) if has_drift else (None, None)
+            pull, pull_obj = _read_pull(repo, target, branch, base)
+            plan = decide_pr(has_drift, state, pull, want)
+            steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None)
+            item = Item("pull_request", plan.operation, number=pull.number if pull else None,
+                        url=pull_obj.html_url if pull_obj else None, key=branch, note=plan.reason)
+            if dry_run:
+                delivery.items.append(item)
+                delivery.steps += steps
+                return delivery
+            try:
+                _execute(repo, target, report, files, plan, steps, branch, base, head, pull_obj, want,
+                         item, delivery)
+            except _Again:
+                continue
+            delivery.items.append(item)
+            return delivery
+    raise GitHubError(f"drift PR from {branch}: the branch or PR kept changing during {_ROUNDS} attempts")
+
+
+def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
+             steps: list[Step], branch: str, base: str, head: Any, pull_obj: Any, want: PullWant,
+             item: Item, delivery: Delivery) -> None:
+    record = delivery.steps
+    todo = list(steps)
+    if plan.branch == "create":
+        base_commit = repo.get_git_commit(repo.get_git_ref(f"heads/{base}").object.sha)
+        sha = _write_commit(repo, files, base_commit, commit_message(report, files), record, todo)
+        try:
+            repo.create_git_ref(f"refs/heads/{branch}", sha)
+        except GithubException as exc:
+            if _is_422(exc, "already exists"):
+                raise _Again from None
+            raise
+        record.append(todo.pop(0))
+    elif plan.branch == "commit":
+        sha = _write_commit(repo, files, head, commit_message(report, files), record, todo)
+        try:
+            repo.get_git_ref(f"heads/{branch}").edit(sha, force=False)
+        except GithubException as exc:
+            if _is_422(exc, "fast forward", "fast-forward"):
+                raise _Again from None
+            raise
+        record.append(todo.pop(0))
+    if plan.pull == "create":
+        try:
+            pull_obj = repo.create_pull(base=base, head=branch, title=want.title, body=want.body,
+                                        maintainer_can_modify=True)
+        except GithubException as exc:
+            if _is_422(exc, "already exists"):
+                raise _Again from None
+            raise
+        record.append(todo.pop(0))
+        item.number, item.url = pull_obj.number, pull_obj.html_url
+    if plan.comment == "conflict":
+        todo.pop(0)
+        blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
+        body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs)
+        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False,
+                                 delivery=Delivery("comment", False))
+        record += sticky.steps
+        item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
+        item.note = plan.reason
+    if plan.comment == "close":
+        pull_obj.create_issue_comment(_CLOSE.format(version=safe_text.code_span(report.version)))
+        record.append(todo.pop(0))
+    if plan.pull == "edit":
+        pull_obj.edit(**{f: getattr(want, f) for f in plan.edit})
+        record.append(todo.pop(0))
+    if plan.pull == "close":
+        pull_obj.edit(state="closed")
+        record.append(todo.pop(0))
+    if plan.add_labels:
+        pull_obj.add_to_labels(*plan.add_labels)
+        step = todo.pop(0)
+        record.append(Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what))
+    for i, step in enumerate(record):
+        if "{new}" in step.path:
+            record[i] = Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what)

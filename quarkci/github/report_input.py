@@ -1,0 +1,84 @@
+"""Read the sync output that delivery consumes: ``validation_report.json`` and the files ``--fix`` changed.
+
+The report is validated against the ``validation_report`` contract (JSON Schema Draft 2020-12,
+``quarkci/contracts/schemas/validation_report.schema.json``). Delivery needs, beyond Quark's own
+keys: ``upstream.version`` (names the drift branch), ``findings`` and ``changed_files``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import jsonschema
+
+from quarkci.contracts.registry import load_schema
+from quarkci.errors import BadInputError
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """The parts of a validation report that delivery uses. ``findings`` are the contract's dicts."""
+
+    path: str
+    version: str
+    baseline: str | None
+    mode: str
+    summary: str
+    findings: tuple[dict[str, Any], ...]
+    changed_files: tuple[str, ...]
+
+    @property
+    def blocked(self) -> bool:
+        """A blocked audit (upstream unreachable) says nothing about drift: deliver nothing."""
+        return self.mode == "blocked"
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.findings if f["kind"] == kind]
+
+
+def load_report(path: str | Path) -> SyncReport:
+    """Load and validate the report at ``path``.
+
+    Raises :class:`BadInputError` (exit 2) when the file is unreadable, not JSON, not valid against
+    the contract, or lacks ``upstream.version`` (unless the report is a blocked audit).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read the report: {exc}") from None
+    errors = sorted(jsonschema.Draft202012Validator(load_schema("validation_report")).iter_errors(data),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
+        raise BadInputError(f"{path}: not a valid validation report at {where}: {errors[0].message}")
+    mode = data.get("mode") or "audit"
+    version = (data.get("upstream") or {}).get("version") or ""
+    if not version and mode != "blocked":
+        raise BadInputError(f"{path}: upstream.version is missing; the drift branch is named after it")
+    baseline = (data.get("baseline") or {}).get("version")
+    return SyncReport(
+        path=str(path), version=version, baseline=baseline, mode=mode, summary=data["summary"],
+        findings=tuple(data.get("findings") or ()), changed_files=tuple(data.get("changed_files") or ()),
+    )
+
+
+def read_changed_files(report: SyncReport, root: str | Path) -> dict[str, bytes]:
+    """``{repo path: content}`` of the files ``--fix`` rewrote, read from ``root`` (the checkout).
+
+    Raises :class:`BadInputError` for an absolute path, a path leaving ``root`` (``..``) or a
+    missing file.
+    """
+    files: dict[str, bytes] = {}
+    base = Path(root).resolve()
+    for name in report.changed_files:
+        rel = PurePosixPath(name)
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+            raise BadInputError(f"{report.path}: changed file {name!r} must be relative and inside the repo")
+        try:
+            files[rel.as_posix()] = (base / rel).read_bytes()
+        except OSError as exc:
+            raise BadInputError(f"{report.path}: changed file {name!r}: {exc.strerror}") from None
+    return dict(sorted(files.items()))
