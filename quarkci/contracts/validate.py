@@ -25,6 +25,7 @@ from quarkci.errors import BadInputError
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024  # an artifact is a few KiB; refuse anything absurd before parsing
 _MESSAGE_CHARS = 160
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_REQUIRED = re.compile(r"^'(.+)' is a required property$")
 
 
 @dataclass(frozen=True, order=True)
@@ -155,9 +156,9 @@ def _message(error: ValidationError) -> str:
     if error.schema is False or (error.validator == "not" and error.validator_value == {}):
         return "field not allowed in this artifact"
     if error.validator == "required":
-        missing = [m for m in error.validator_value if isinstance(error.instance, dict) and m not in error.instance]
-        if missing:
-            return f"missing required field {missing[0]!r}"
+        named = _REQUIRED.match(error.message)
+        if named:
+            return f"missing required field {named.group(1)!r}"
     if error.validator == "type":
         return f"expected {_types(error.validator_value)}, got {_type_name(error.instance)}"
     if error.validator == "enum":
