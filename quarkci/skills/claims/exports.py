@@ -2,7 +2,8 @@
 
 Recognised (precision over recall): the value of ``--model_export`` (comma-separated allowed) in a
 command; a code span or table cell equal to a known format in a row/sentence that speaks of export;
-and prose ``export as/to/in GGUF`` or ``GGUF export``. The vocabulary is the set of Quark export
+and prose ``export as/to/in GGUF``, ``exported as GGUF`` or ``GGUF export`` (not ``exported to ONNX``,
+which in the ONNX skills describes where an input model came from). The vocabulary is the set of Quark export
 formats (``quark/torch/export``: ``hf_format``, ``quark_format``, ``onnx``, ``gguf``, ``safetensors``).
 """
 
@@ -19,7 +20,7 @@ FORMATS = ("hf_format", "quark_format", "onnx", "gguf", "safetensors")
 _FORMAT = "|".join(FORMATS)
 _EXPORT_WORD = re.compile(r"\bexport(?:s|ed|ing)?\b", re.IGNORECASE)
 _PROSE = [
-    re.compile(rf"\bexports?\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
+    re.compile(rf"\b(?:exports?|exported(?=\s+as\b))\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
                re.IGNORECASE),
     re.compile(rf"(?<![\w/.-])`?(?P<fmt>{_FORMAT})`?\s+exports?\b", re.IGNORECASE),
 ]

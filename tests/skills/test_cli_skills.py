@@ -1,0 +1,81 @@
+"""``quarkci skills list|claims``: deterministic JSON, bundled skills from a wheel, bad input exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from quarkci import cli
+from tests.upstream.miniwheel import MINI_CHECKOUT, build_mini_wheel
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "skills"
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_json(capsys) -> None:
+    code, out, _ = _run(["skills", "list", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
+    payload = json.loads(out)
+    assert code == 0 and payload["count"] == 3
+    assert [s["id"] for s in payload["skills"]] == ["adapter", "model-list", "ptq-runner"]
+    runner = payload["skills"][2]
+    assert runner["references"] == ["ptq-runner/references/notes.md"]
+    assert runner["source_knowledge"][0] == "quark/torch/quantization/config/template.py"
+
+
+def test_claims_json_is_deterministic_and_filtered(capsys) -> None:
+    argv = ["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json", "--kind", "scheme"]
+    _, first, _ = _run(argv, capsys)
+    _, second, _ = _run(argv, capsys)
+    assert first == second
+    payload = json.loads(first)
+    assert payload["counts"] == {"scheme": 7} and payload["count"] == 7
+    assert {c["kind"] for c in payload["claims"]} == {"scheme"}
+
+
+def test_claims_text_lines(capsys) -> None:
+    code, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--kind", "cli_flag"], capsys)
+    assert code == 0
+    assert "ptq-runner/SKILL.md:31: cli_flag --quant_scheme [quark-cli torch-llm-ptq]" in out.splitlines()
+
+
+def test_empty_directory_is_zero_skills(tmp_path, capsys) -> None:
+    code, out, _ = _run(["skills", "list", "--skills", str(tmp_path), "--json"], capsys)
+    assert code == 0 and json.loads(out)["count"] == 0
+
+
+def test_missing_directory_is_bad_input(tmp_path, capsys) -> None:
+    code, out, err = _run(["skills", "claims", "--skills", str(tmp_path / "nope")], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("quarkci: error: --skills") and err.count("\n") == 1
+
+
+def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
+    """bundled:path.whl reads quark/_bundled_skills/ from the zip; a non-UTF-8 SKILL.md is an error value."""
+    extra = {f"quark/_bundled_skills/{p.relative_to(FIXTURES / 'positive').as_posix()}": p.read_bytes()
+             for p in sorted((FIXTURES / "positive").rglob("*")) if p.is_file()}
+    extra["quark/_bundled_skills/broken/SKILL.md"] = b"---\nname: broken\n---\n\xff\n"
+    wheel = build_mini_wheel(tmp_path, extra=extra)
+    code, out, _ = _run(["skills", "list", "--skills", f"bundled:{wheel}", "--json"], capsys)
+    payload = json.loads(out)
+    # the miniature checkout bundles skills of its own; ours sit beside them
+    theirs = sorted(p.parent.relative_to(MINI_CHECKOUT / "quark" / "_bundled_skills").as_posix()
+                    for p in (MINI_CHECKOUT / "quark" / "_bundled_skills").rglob("SKILL.md"))
+    ids = [s["id"] for s in payload["skills"]]
+    assert code == 0 and ids == sorted(["adapter", "broken", "model-list", "ptq-runner", *theirs])
+    assert "not UTF-8" in payload["skills"][ids.index("broken")]["error"]
+    code, out, _ = _run(["skills", "claims", "--skills", f"bundled:{wheel}", "--json"], capsys)
+    from_wheel = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]
+                  if c["skill"] not in theirs]
+    _, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
+    from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
+    assert from_wheel == from_dir and len(from_dir) == 31
+
+
+def test_bundled_without_spec_is_bad_input(capsys) -> None:
+    code, _, err = _run(["skills", "list", "--skills", "bundled:"], capsys)
+    assert code == 2 and "missing upstream spec" in err

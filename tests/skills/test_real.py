@@ -1,0 +1,95 @@
+"""The skills bundled in the real amd-quark wheels (downloaded from PyPI at test time, cached).
+
+Values checked by reading the 0.13 wheel's quark/_bundled_skills/ by hand: 47 SKILL.md (28 under the
+layered _legacy_impl/ tree, 19 entries beside it, 16 of which are thin adapters), 28 declaring
+source_knowledge; releases before 0.13 bundle no skills.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from quarkci.skills import SnapshotSource, discover
+from quarkci.skills.claims import extract_claims
+from quarkci.skills.model import Claim
+from tests.realwheels import REAL_VERSIONS, real_snapshot
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    source = SnapshotSource(real_snapshot("0.13"))
+    skills = discover(source)
+    claims = [c for s in skills for c in extract_claims(s, source.read_text)]
+    return skills, claims
+
+
+def _find(claims: list[Claim], file: str, line: int, kind: str, value: str) -> Claim:
+    (match,) = [c for c in claims if (c.file, c.line, c.kind, c.value) == (file, line, kind, value)]
+    return match
+
+
+@pytest.mark.parametrize("version", [v for v in REAL_VERSIONS if v != "0.13"])
+def test_releases_before_0_13_bundle_no_skills(version):
+    assert discover(SnapshotSource(real_snapshot(version))) == []
+
+
+def test_0_13_skill_inventory(bundled):
+    skills, _ = bundled
+    assert len(skills) == 47
+    assert [s.error for s in skills if s.error] == []
+    assert sum(1 for s in skills if s.path.startswith("_legacy_impl/")) == 28
+    assert sum(1 for s in skills if s.source_knowledge) == 28
+    assert sum(1 for s in skills if s.delegates_to) == 16
+    by_id = {s.id: s for s in skills}
+    assert by_id["quark-torch-install"].delegates_to == "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md"
+    ptq = by_id["quark-torch-ptq"]
+    assert ptq.source_knowledge == () and "quark-torch-ptq/references/quant-plan.md" in ptq.references
+    legacy = by_id["_legacy_impl/l1-atomic/torch/quark-torch-install"]
+    assert legacy.source_knowledge == ("tools/ci/install_torch.sh", "docs/source/install.rst")
+    assert legacy.source_knowledge_lines == (12, 13)
+
+
+def test_0_13_claims_by_kind(bundled):
+    _, claims = bundled
+    counts = Counter(c.kind for c in claims)
+    # every kind is found in the real skills; the totals below are what the extractors give today
+    assert set(counts) == {"cli_flag", "scheme", "scheme_count", "model_type", "model_type_count", "python_version",
+                           "torch_version", "transformers_version", "export_format", "path"}
+    assert counts["scheme_count"] == 1 and counts["model_type_count"] == 1
+    assert counts["model_type"] == 36
+    assert counts["path"] >= 157  # 157 source_knowledge entries + inline upstream paths
+    assert sum(1 for c in claims if c.kind == "path" and c.context.get("field") == "source_knowledge") == 157
+
+
+def test_0_13_quant_plan_scheme_table(bundled):
+    """'Available Quantization Schemes (21 total)' lists 22 names (the uint4 row abbreviates four)."""
+    _, claims = bundled
+    plan = "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md"
+    assert _find(claims, plan, 56, "scheme_count", "21").context["where"] == "heading"
+    table = [c for c in claims if c.file == plan and c.kind == "scheme" and c.context["where"] == "table"]
+    assert len(table) == 22
+    assert {c.value for c in table if c.line == 66} == {"uint4_wo_32", "uint4_wo_64", "uint4_wo_128",
+                                                        "uint4_wo_per_channel"}
+    assert all(c.context["enumerates"] and c.context["count_claimed"] == 21 and c.context["count_line"] == 56
+               for c in table)
+
+
+def test_0_13_exact_claims(bundled):
+    _, claims = bundled
+    flag = _find(claims, "quark-torch-ptq/SKILL.md", 116, "cli_flag", "--quant_scheme")
+    assert flag.context["command"] == "quark-cli torch-llm-ptq" and not flag.context["inferred"]
+    assert _find(claims, "quark-torch-ptq/SKILL.md", 25, "python_version", "<3.14,>=3.11")
+    assert _find(claims, "quark-torch-ptq/SKILL.md", 25, "torch_version", ">=2.2")
+    assert _find(claims, "quark-install/SKILL.md", 65, "transformers_version", "<5.16")
+    intake = "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md"
+    assert _find(claims, intake, 66, "model_type_count", "36")
+    assert _find(claims, intake, 98, "transformers_version", ">=4.51.0").context["model_types"] == ["llama4"]
+    tag = _find(claims, "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md", 81, "torch_version", "rocm6.4")
+    assert tag.context["aspect"] == "accelerator_tag"
+    sk = _find(claims, "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md", 12, "path",
+               "tools/ci/install_torch.sh")
+    assert sk.context["field"] == "source_knowledge"
