@@ -7,6 +7,7 @@ guarantees pip never builds an sdist (which would execute upstream code).
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -19,6 +20,8 @@ from packaging.version import InvalidVersion, Version
 
 from quarkci.errors import BadInputError, UpstreamUnreachableError
 from quarkci.upstream.pypi import PyPIIndex
+
+log = logging.getLogger(__name__)
 
 PROJECT = "amd-quark"
 PIP_TIMEOUT_S = 600
@@ -61,6 +64,7 @@ def fetch_wheel(version: str, directory: Path | None = None, index: PyPIIndex | 
     if hit is not None:
         return hit
     directory.mkdir(parents=True, exist_ok=True)
+    log.info("downloading amd-quark==%s from PyPI into %s", wanted, directory)
     with tempfile.TemporaryDirectory(prefix=".download-", dir=directory) as tmp:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                "--disable-pip-version-check", "--no-input", "--retries", "1", "--timeout", "20",

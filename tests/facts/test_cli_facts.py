@@ -84,6 +84,12 @@ def test_unknown_kind_is_usage_error(capsys):
     assert exc.value.code == 2
 
 
+def test_upstream_without_action_is_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["upstream"])
+    assert exc.value.code == 2
+
+
 def test_upstream_latest_and_versions(capsys, monkeypatch):
     monkeypatch.setattr(pypi, "_http_json", lambda url: PAYLOAD)
     code, out, _ = _run(capsys, "upstream", "latest", "--json")
