@@ -1,0 +1,161 @@
+"""Unit tests of actions/skill-sync/report_to_github.py (outputs, job summary, annotations, staging)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "actions" / "skill-sync" / "report_to_github.py"
+_spec = importlib.util.spec_from_file_location("report_to_github", SCRIPT)
+rtg = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rtg)
+
+
+def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> dict:
+    finding = {
+        "fingerprint": f"{n:016x}",
+        "kind": kind,
+        "rule": f"rule-{n}",
+        "category": "cli_flags",
+        "skill": "demo",
+        "subject": f"--flag-{n}",
+        "skill_says": f"--flag-{n}",
+        "source_says": "removed",
+        "impact": "the command fails",
+        "skill_location": {"file": file, "line": n} if file else None,
+        "source_location": None,
+        "fix": None,
+    }
+    finding.update(extra)
+    return finding
+
+
+def _report(findings: list[dict], **extra) -> dict:
+    counts = {k: sum(f["kind"] == k for f in findings) for k in rtg.KINDS}
+    report = {
+        "status": "partial" if findings else "success",
+        "summary": "s",
+        "evidence": [],
+        "next_actions": [],
+        "upstream": {"spec": "amd-quark==0.13", "version": "0.13", "kind": "wheel", "label": "x"},
+        "skills_root": "skills",
+        "counts": counts,
+        "findings": findings,
+        "changed_files": [],
+    }
+    report.update(extra)
+    return report
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    skill = tmp_path / "skills" / "demo" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: demo\n---\n" + "line\n" * 40, encoding="utf-8")
+    return tmp_path
+
+
+def test_escaping_neutralises_workflow_commands() -> None:
+    hostile = "a%b\r\n::add-mask::x,y:z"
+    assert rtg.escape_data(hostile) == "a%25b%0D%0A::add-mask::x,y:z"
+    assert rtg.escape_property(hostile) == "a%25b%0D%0A%3A%3Aadd-mask%3A%3Ax%2Cy%3Az"
+
+
+def test_annotations_point_at_skill_lines_most_severe_first(workspace: Path) -> None:
+    findings = [_finding("breaking", 3), _finding("semantic", 5), _finding("mechanical", 7)]
+    lines = rtg.annotations(_report(findings), workspace)
+    assert lines == [
+        "::error file=skills/demo/SKILL.md,line=3,title=quarkci breaking%3A rule-3::"
+        "demo: --flag-3: skill says '--flag-3'; source says 'removed'",
+        "::warning file=skills/demo/SKILL.md,line=5,title=quarkci semantic%3A rule-5::"
+        "demo: --flag-5: skill says '--flag-5'; source says 'removed'",
+        "::notice file=skills/demo/SKILL.md,line=7,title=quarkci mechanical%3A rule-7::"
+        "demo: --flag-7: skill says '--flag-7'; source says 'removed'",
+    ]
+
+
+def test_at_most_ten_annotations(workspace: Path) -> None:
+    findings = [_finding("breaking", n) for n in range(1, 26)]
+    lines = rtg.annotations(_report(findings), workspace)
+    assert len(lines) == 10
+    assert [int(re.search(r"line=(\d+)", x).group(1)) for x in lines] == list(range(1, 11))
+
+
+def test_no_annotation_without_a_workspace_file(workspace: Path) -> None:
+    findings = [
+        _finding("unverifiable", 1),  # not drift
+        _finding("breaking", 2, file=None),  # no location
+        _finding("breaking", 3, file="missing/SKILL.md"),  # not in the workspace
+        _finding("breaking", 4, file="../../../etc/passwd"),  # escapes the workspace
+        _finding("breaking", 5),  # the only one annotated
+    ]
+    lines = rtg.annotations(_report(findings), workspace)
+    assert len(lines) == 1 and "line=5" in lines[0]
+    bundled = _report([_finding("breaking", 5)], skills_root="bundled:amd-quark==0.13")
+    assert rtg.annotations(bundled, workspace) == []
+
+
+def test_hostile_finding_text_stays_on_one_annotation_line(workspace: Path) -> None:
+    finding = _finding("breaking", 2, subject="x\r\n::error file=evil::pwned %0A", rule="r,1:2")
+    (line,) = rtg.annotations(_report([finding]), workspace)
+    assert "\n" not in line and "\r" not in line
+    assert "demo: x%0D%0A::error file=evil::pwned %250A: skill says" in line
+    assert "title=quarkci breaking%3A r%2C1%3A2::" in line
+
+
+def test_summary_is_cut_to_the_limit_at_a_line_boundary() -> None:
+    text = "".join(f"| row {n} | é |\n" for n in range(1000))
+    assert rtg.summary(text, limit_bytes=10**6) == text
+    cut = rtg.summary(text, limit_bytes=500)
+    body, note = cut.split("\n\n_Report cut")
+    assert len(body.encode("utf-8")) <= 500 and text.startswith(body) and body.endswith("|")
+    assert "artifact" in note
+
+
+def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    report_dir = tmp_path / "out"
+    report_dir.mkdir()
+    report = _report([_finding("breaking", 2), _finding("mechanical", 4)],
+                     changed_files=["skills/demo/SKILL.md"])
+    (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
+    (report_dir / "validation_report.md").write_text("# Skill sync\n", encoding="utf-8")
+    output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    stage = tmp_path / "stage"
+
+    assert rtg.main(["--report-dir", str(report_dir), "--workspace", str(workspace),
+                     "--stage-changed", str(stage)]) == 0
+
+    matches = re.findall(r"^([\w-]+)<<(ghadelimiter_\w+)\n(.*?)\n\2$", output.read_text(), re.M | re.S)
+    parsed = {key: value for key, _, value in matches}
+    assert parsed["status"] == "partial"
+    assert (parsed["breaking"], parsed["mechanical"], parsed["semantic"]) == ("1", "1", "0")
+    assert parsed["upstream-version"] == "0.13"
+    assert json.loads(parsed["changed-files"]) == ["skills/demo/SKILL.md"]
+    assert parsed["report-json"] == str(report_dir / "validation_report.json")
+    assert step_summary.read_text() == "# Skill sync\n"
+    printed = capsys.readouterr().out.splitlines()
+    assert [x.split(" ")[0] for x in printed[:2]] == ["::error", "::notice"]
+    assert (stage / "skills/demo/SKILL.md").read_text() == (workspace / "skills/demo/SKILL.md").read_text()
+
+
+def test_missing_report_is_summarised_not_fatal(tmp_path: Path, monkeypatch) -> None:
+    output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    assert rtg.main(["--report-dir", str(tmp_path / "none")]) == 0
+    assert "wrote no report" in step_summary.read_text()
+    assert re.search(r"^status<<ghadelimiter_\w+\n\n", output.read_text(), re.M)
+
+
+def test_stage_changed_refuses_paths_outside_the_workspace(workspace: Path, tmp_path: Path) -> None:
+    for bad in ("/etc/passwd", "../outside", "skills/../../x"):
+        with pytest.raises(ValueError):
+            rtg.stage_changed([bad], workspace, tmp_path / "stage")
+    with pytest.raises(FileNotFoundError):
+        rtg.stage_changed(["skills/nope.md"], workspace, tmp_path / "stage")
