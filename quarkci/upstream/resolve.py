@@ -74,8 +74,9 @@ def resolve(spec: str, index: PyPIIndex | None = None) -> Snapshot:
     path = Path(spec).expanduser()
     if not path.exists() and _is_requirement(spec):
         version = pinned_version(spec) or str((index or PyPIIndex()).newest())
-        wheel = fetch_wheel(version, index=index)
-        return WheelSnapshot(wheel, label=f"{PROJECT}=={version} (PyPI wheel)")
+        snapshot = WheelSnapshot(fetch_wheel(version, index=index))
+        snapshot.label = f"{PROJECT}=={snapshot.version} (PyPI wheel)"  # the release's own spelling
+        return snapshot
     if path.is_file():
         if path.suffix != ".whl":
             raise BadInputError(f"--upstream {spec}: a file that is not a .whl; expected {SPEC_HELP}")

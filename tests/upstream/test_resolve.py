@@ -29,6 +29,7 @@ def test_pinned_release_from_cache(cache):
     assert isinstance(snap, WheelSnapshot)
     assert snap.version == "0.99" and snap.label == "amd-quark==0.99 (PyPI wheel)"
     assert resolve("amd_quark == 0.99").version == "0.99"  # names and spaces normalised
+    assert resolve("amd-quark==0.99.0").label == "amd-quark==0.99 (PyPI wheel)"  # PEP 440 normalised
 
 
 def test_bare_name_means_newest(cache):
