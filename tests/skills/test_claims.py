@@ -124,9 +124,12 @@ def test_negative_flags_of_other_commands_are_not_quark() -> None:
         ("other-cli/SKILL.md", 13, "cli_flag", "--max-model-len"),
         ("other-cli/SKILL.md", 18, "cli_flag", "--rm"),
         ("other-cli/SKILL.md", 22, "cli_flag", "--shm-size"),
+        ("other-cli/SKILL.md", 26, "cli_flag", "--device"),
     ]
     commands = [c.context["command"] for c in claims]
-    assert commands == ["vllm", "vllm", "pip", None, "docker", None]
+    assert commands == ["vllm", "vllm", "pip", None, "docker", None, None]
+    assert claims[-1].context["values"] == ["/dev/kfd"]  # not a program named "kfd"
+    # `error: unrecognized arguments: --bogus` is a quoted message, not a command line
     assert not any(c.context["quark"] for c in claims)
     # `--quantization fp8` of vllm is no scheme claim, and --help is never a claim
     assert not any(c.kind == "scheme" or c.value == "--help" for c in claims)

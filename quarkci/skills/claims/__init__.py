@@ -51,8 +51,10 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         except (SkillFileError, OSError, UnicodeDecodeError):
             continue
     skill_command = _skill_command(skill, units)
+    subcommands = {n for u in units for n in u.names() if n.startswith(sh.QUARK_CLI + " ")}
     for unit in units:
         unit.skill_command = skill_command
+        unit.quark_cli_subcommand = next(iter(subcommands)) if len(subcommands) == 1 else None
     for unit in units:
         for extractor in EXTRACTORS.values():
             found.extend((unit.file, f) for f in extractor(unit))

@@ -27,6 +27,7 @@ _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _REDIRECT = re.compile(r"^\d*(?:>>|>&|<&|&>|>|<)")
 _REDIRECT_ALONE = re.compile(r"^\d*(?:>>|&>|>|<)$")
 _PLACEHOLDER = re.compile(r"^<[^<>]+>$")
+_PROGRAM = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.+-]*(?: -m)?(?: [A-Za-z0-9_.:-]+)?$")
 _FLAG = re.compile(r"^--[A-Za-z][A-Za-z0-9_.-]*")
 
 
@@ -99,6 +100,12 @@ def parse_inline(text: str, line: int) -> list[Command]:
     A span starting with a flag (``--seq_len 512``) yields one command named ``""`` (unknown).
     """
     return _commands(text, [(text, line)])
+
+
+def looks_like_program(name: str) -> bool:
+    """True for a plausible program name (``vllm``, ``quark-cli torch-llm-ptq``), False for prose such
+    as ``error:`` that happens to sit in a code span."""
+    return bool(_PROGRAM.match(name))
 
 
 def flags(command: Command) -> list[Flag]:
@@ -194,7 +201,7 @@ def _name(words: list[Word]) -> Command | None:
         return None
     head = rest.pop(0)
     program = posixpath.basename(head.text)
-    if program.startswith("--"):
+    if head.text.startswith("--"):
         return Command("", (head, *rest), head.line)  # a flag fragment with no program
     if _PYTHON.match(program):
         if rest and rest[0].text == "-m" and len(rest) > 1:

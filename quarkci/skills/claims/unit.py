@@ -11,8 +11,7 @@ from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 # Programs that never decide which CLI a bare flag in prose belongs to.
 _UTILITIES = frozenset(
     {"", "python", "cd", "ls", "cat", "echo", "export", "mkdir", "tee", "head", "tail", "grep", "rm", "cp",
-     "mv", "source", "which", "test", "true", "false", "find", "sed", "awk", "wc", "sort", "printf", "set",
-     "nvidia-smi", "rocm-smi", "amd-smi", "rocminfo", "hipcc", "nvcc"}
+     "mv", "source", "which", "test", "true", "false", "find", "sed", "awk", "wc", "sort", "printf", "set"}
 )
 
 
@@ -43,6 +42,7 @@ class Unit:
         self.blocks: list[Block] = walk(text, first_line)
         self.commands: list[Located] = list(self._commands())
         self.skill_command: tuple[str | None, str | None] = (None, None)
+        self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
         for located in self.commands:
             if located.command.name not in _UTILITIES:
@@ -72,9 +72,8 @@ class Unit:
             names = _prefer_subcommand(names)
             if len(names) == 1:
                 name = next(iter(names))
-                skill_name = self.skill_command[0]
-                if name == sh.QUARK_CLI and skill_name and skill_name.startswith(sh.QUARK_CLI + " "):
-                    return skill_name, f"{where}+skill"  # bare `quark-cli` here, its subcommand elsewhere
+                if name == sh.QUARK_CLI and self.quark_cli_subcommand:
+                    return self.quark_cli_subcommand, f"{where}+skill"  # bare `quark-cli` here, `quark-cli X` elsewhere
                 return name, where
             if names:
                 return None, None
@@ -94,6 +93,8 @@ class Unit:
                 for span, line in block.code_spans():
                     for command in sh.parse_inline(span, line):
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
+                        if command.name and not sh.looks_like_program(command.name):
+                            continue
                         if command.name.startswith(sh.QUARK_CLI) or sh.flags(command):
                             yield Located(command, "inline", block.headings)
 
