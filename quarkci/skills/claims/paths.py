@@ -1,7 +1,8 @@
 """``path`` claims: upstream repository paths a skill depends on.
 
 * every ``source_knowledge`` entry of the frontmatter (``context["field"] = "source_knowledge"``);
-* code spans and shell words naming a path under a Quark repository tree (``quark/``, ``examples/``,
+* code spans, and scripts run in shell blocks (``python examples/.../quantize_quark.py``), naming a
+  path under a Quark repository tree (``quark/``, ``examples/``,
   ``docs/``, ``tools/``, ``tutorials/``) or a root file (``pyproject.toml``, ``requirements*.txt``,
   ``setup.py``). Skill-local paths (``references/...``, ``scripts/...``) are not upstream claims.
 """
@@ -39,8 +40,8 @@ def extract(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
         if located.where != "code":
             continue
-        command = located.command
-        for word in ((command.program,) if command.program else ()) + command.args:
+        command = located.command  # only the script a command runs: its arguments are often examples
+        for word in (command.program,) if command.program else ():
             if _is_upstream(word.text):
                 yield Found("path", word.text, word.line, {"where": "code", "command": command.name,
                                                            "section": heading_path(located.headings),
