@@ -44,7 +44,9 @@ if [ "${#workflows[@]}" -eq 0 ]; then
 fi
 
 echo "== actionlint ($(actionlint -version | head -1), shellcheck $(shellcheck --version | sed -n 2p | cut -d' ' -f2))"
-actionlint -shellcheck "$(command -v shellcheck)" -pyflakes "$(command -v pyflakes)" "${workflows[@]}"
+config=()
+if [ -f .github/actionlint.yaml ]; then config=(-config-file .github/actionlint.yaml); fi
+actionlint "${config[@]}" -shellcheck "$(command -v shellcheck)" -pyflakes "$(command -v pyflakes)" "${workflows[@]}"
 
 echo "== zizmor --offline (fail at medium or above)"
 env -u GH_TOKEN -u GITHUB_TOKEN -u ZIZMOR_GITHUB_TOKEN \

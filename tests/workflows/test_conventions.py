@@ -1,0 +1,188 @@
+"""The Actions suite's conventions, checked on the parsed YAML (what the linters do not enforce).
+
+Top-level ``permissions: {}``, explicit per-job grants, a timeout on every job, third-party actions
+pinned to full SHAs with a version comment, ``persist-credentials: false``, no ``${{ }}`` inside any
+``run:`` script, no ``pull_request_target``, the concurrency policy, and the runner label table.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
+
+PINNED = re.compile(r"^(?P<action>[\w.-]+/[\w.-]+(?:/[\w./-]+)?)@(?P<sha>[0-9a-f]{40})$")
+VERSION_COMMENT = re.compile(r"#\s*v\d+(\.\d+)*\s*$")
+EXPECTED_WORKFLOWS = {"ci.yml", "skill-sync.yml", "upstream-watch.yml", "pr-skill-check.yml",
+                      "publish-report.yml", "ptq.yml"}
+EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report"}
+
+
+def _uses_lines(text: str):
+    for line in text.splitlines():
+        match = re.match(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", line)
+        if match:
+            yield match.group(1), match.group(2)
+
+
+def violations(text: str) -> list[str]:
+    """Every convention a workflow or composite action (given as YAML text) breaks, one line each."""
+    document = yaml.safe_load(text)
+    if True in document:
+        document["on"] = document.pop(True)
+    found = []
+    if "jobs" in document:
+        if document.get("permissions") != {}:
+            found.append("top-level permissions are not {}")
+        if "pull_request_target" in (document.get("on") or {}):
+            found.append("pull_request_target trigger")
+        for name, job in document["jobs"].items():
+            if "permissions" not in job:
+                found.append(f"job {name}: no explicit permissions")
+            if "uses" not in job and not (isinstance(job.get("timeout-minutes"), int)
+                                          and 0 < job["timeout-minutes"] <= 360):
+                found.append(f"job {name}: no timeout-minutes (1..360)")
+    for uses, rest in _uses_lines(text):
+        if uses.startswith(("./", "$/")):
+            continue
+        if not PINNED.match(uses):
+            found.append(f"{uses}: not pinned to a full commit SHA")
+        elif not VERSION_COMMENT.search(rest):
+            found.append(f"{uses}: no '# vX' comment")
+    for step in steps_of(document):
+        if str(step.get("uses", "")).startswith("actions/checkout@") and \
+                (step.get("with") or {}).get("persist-credentials") is not False:
+            found.append(f"step {step.get('name')}: checkout persists credentials")
+        if "${{" in step.get("run", ""):
+            found.append(f"step {step.get('name')}: expression inside run")
+    return found
+
+
+def test_the_suite_is_complete(workflows, actions) -> None:
+    assert set(workflows) == EXPECTED_WORKFLOWS
+    assert set(actions) == EXPECTED_ACTIONS
+
+
+@pytest.mark.parametrize("path", WORKFLOWS + ACTIONS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_conventions_hold(path) -> None:
+    assert violations(path.read_text(encoding="utf-8")) == []
+
+
+def test_conventions_negative_control() -> None:
+    bad = """
+name: bad
+on:
+  pull_request_target:
+permissions:
+  contents: write
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - name: co
+        uses: actions/checkout@v4
+      - name: co2
+        uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955
+        with: {persist-credentials: false}
+      - name: title
+        run: echo "${{ github.event.pull_request.title }}"
+  ok:
+    runs-on: ubuntu-latest
+    timeout-minutes: 5
+    permissions: {}
+    steps:
+      - run: "true"
+"""
+    assert violations(bad) == [
+        "top-level permissions are not {}",
+        "pull_request_target trigger",
+        "job build: no explicit permissions",
+        "job build: no timeout-minutes (1..360)",
+        "actions/checkout@v4: not pinned to a full commit SHA",
+        "actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955: no '# vX' comment",
+        "step co: checkout persists credentials",
+        "step title: expression inside run",
+    ]
+
+
+def test_one_sha_per_third_party_action_across_the_suite() -> None:
+    shas: dict[str, set[str]] = {}
+    for path in WORKFLOWS + ACTIONS:
+        for uses, _ in _uses_lines(path.read_text(encoding="utf-8")):
+            if match := PINNED.match(uses):
+                shas.setdefault(match["action"], set()).add(match["sha"])
+    assert shas and all(len(v) == 1 for v in shas.values()), shas
+
+
+def test_publish_report_never_checks_out_or_runs_pr_code(workflows) -> None:
+    workflow = workflows["publish-report.yml"]
+    assert set(workflow["on"]) == {"workflow_run"}
+    assert workflow["on"]["workflow_run"]["workflows"] == [workflows["pr-skill-check.yml"]["name"]]
+    steps = steps_of(workflow)
+    assert not [s for s in steps if "checkout" in str(s.get("uses", ""))]
+    # quarkci comes from this repository's running commit, never from the artifact
+    assert all(str(s.get("uses", "")).startswith(("$/", "actions/download-artifact@")) for s in steps if "uses" in s)
+    job = workflow["jobs"]["comment"]
+    assert job["permissions"] == {"contents": "read", "actions": "read", "pull-requests": "write"}
+    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
+
+
+def test_pr_check_is_read_only_and_cancels_superseded_runs(workflows) -> None:
+    workflow = workflows["pr-skill-check.yml"]
+    assert set(workflow["on"]) == {"pull_request"}
+    assert workflow["concurrency"]["cancel-in-progress"] is True
+    assert "pull_request.number" in workflow["concurrency"]["group"]
+    assert workflow["jobs"]["audit"]["permissions"] == {"contents": "read"}
+
+
+def test_upstream_watch_runs_daily_one_at_a_time_and_delivers(workflows) -> None:
+    workflow = workflows["upstream-watch.yml"]
+    assert set(workflow["on"]) == {"schedule", "workflow_dispatch"}
+    (cron,) = [entry["cron"] for entry in workflow["on"]["schedule"]]
+    minute, hour, *rest = cron.split()
+    assert rest == ["*", "*", "*"] and minute.isdigit() and hour.isdigit()  # once a day
+    assert workflow["concurrency"]["cancel-in-progress"] is False
+    sync = workflow["jobs"]["sync"]
+    assert sync["uses"] == "$/.github/workflows/skill-sync.yml"
+    assert sync["with"]["open-pr"] is True and sync["with"]["open-issues"] is True
+    assert sync["permissions"] == {"contents": "write", "pull-requests": "write", "issues": "write"}
+
+
+def test_skill_sync_is_reusable_with_typed_inputs_and_outputs(workflows) -> None:
+    on = workflows["skill-sync.yml"]["on"]
+    call, dispatch = on["workflow_call"], on["workflow_dispatch"]
+    for name in ("upstream", "skills", "fail-on", "open-pr", "open-issues"):
+        assert call["inputs"][name]["type"] in ("string", "boolean"), name
+        assert name in dispatch["inputs"], name
+    assert call["inputs"]["open-pr"]["type"] == "boolean"
+    assert dispatch["inputs"]["fail-on"]["options"] == ["none", "mechanical", "semantic", "breaking"]
+    assert {"status", "breaking", "semantic", "mechanical", "unverifiable"} <= set(call["outputs"])
+    jobs = workflows["skill-sync.yml"]["jobs"]
+    assert jobs["audit"]["permissions"] == {"contents": "read"}
+    assert jobs["deliver"]["concurrency"]["cancel-in-progress"] is False
+    # a blocked (3) or failed (2, 4) audit is never delivered: it would close every drift issue
+    assert "fromJSON('[\"0\", \"1\"]')" in jobs["deliver"]["if"]
+
+
+def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows) -> None:
+    workflow = workflows["ptq.yml"]
+    choice = workflow["on"]["workflow_dispatch"]["inputs"]["runner"]["options"]
+    script = workflow["jobs"]["check"]["steps"][0]["run"]
+    table = dict(re.findall(r"^\s*(\w+)\) labels='(\[.*?\])' ;;$", script, re.M))
+    assert list(table) == choice
+    declared = set(yaml.safe_load((ROOT / ".github/actionlint.yaml").read_text())["self-hosted-runner"]["labels"])
+    assert declared == {"rocm", "mi300x", "mi355x", "cuda", "h100", "h200"}
+    for runner, labels in table.items():
+        labels = yaml.safe_load(labels)
+        if runner == "cpu":
+            assert labels == ["ubuntu-latest"]
+        else:
+            assert labels[0] == "self-hosted" and set(labels[1:]) <= declared and runner in labels
+    ptq = workflow["jobs"]["ptq"]
+    assert ptq["concurrency"] == {"group": "quarkci-ptq-${{ inputs.runner }}", "cancel-in-progress": False}
+    assert {"model", "scheme", "algo", "runner", "confirm", "pr"} <= set(workflow["on"]["workflow_call"]["inputs"])
+    run_step = next(s for s in ptq["steps"] if "ptq run" in s.get("run", ""))
+    assert run_step["if"] == "inputs.confirm" and "--yes" in run_step["run"]
