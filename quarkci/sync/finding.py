@@ -1,6 +1,7 @@
 """Findings: the typed result of comparing a skill's claims with an upstream snapshot's facts.
 
-Kinds (the classification policy in ``policy.py`` decides which applies):
+A rule reports *what changed* (``change``); the policy layer (``quarkci.sync.policy``) decides the
+``kind`` from DESIGN.md's default table, possibly overridden by the audited repository's config:
 
 * ``breaking``     the skill references something that no longer exists (never auto-fixed);
 * ``semantic``     a behaviour or workflow assumption changed (needs a human);
@@ -17,12 +18,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
+DRIFT_KINDS = ("breaking", "semantic", "mechanical")
 SEVERITY = {"none": 99, "breaking": 3, "semantic": 2, "mechanical": 1, "unverifiable": 0}
+
+# What a rule observed. The policy maps each to a kind (DESIGN.md "Default classification policy").
+CHANGES = (
+    "removed",            # referenced item (flag, scheme, model template, export format, file) is gone
+    "renamed",            # gone, but with a known successor
+    "changed",            # value / version / default changed
+    "missing_from_list",  # new upstream item missing from a list the skill enumerates
+    "deprecated",         # still there, marked deprecated upstream
+    "moved",              # the fact moved to another upstream file
+    "entry_point_changed",  # the workflow's entry point changed
+    "not_shown",          # the snapshot cannot show the fact: unverifiable
+)
 
 
 @dataclass(frozen=True)
 class Location:
-    """A concrete location: ``file`` relative to its root (skills root or upstream root), 1-based line."""
+    """A concrete location: ``file`` relative to its root (skills root or upstream root), 1-based line.
+
+    ``line`` is 0 when the location is a whole file.
+    """
 
     file: str
     line: int = 0
@@ -33,9 +50,11 @@ class Location:
 
 @dataclass(frozen=True)
 class Fix:
-    """A concrete, safe text edit to one skill file: replace ``old`` on ``line`` with ``new``.
+    """A concrete, safe edit to one skill file (``file`` relative to the skills root).
 
-    ``insert_after`` (when True) inserts ``new`` as a new line after ``line`` instead.
+    * ``insert_after=False``: line ``line`` must read exactly ``old``; it is replaced by ``new``.
+    * ``insert_after=True``: line ``line`` must read exactly ``old`` (the anchor); ``new`` is
+      inserted as a new line after it (after any lines other fixes insert at the same anchor).
     """
 
     file: str
@@ -50,13 +69,14 @@ class Fix:
 class Finding:
     """One difference between a skill and upstream.
 
-    ``rule`` is the kebab-case id of the rule that found it (e.g. ``cli-flag-removed``).
+    ``rule`` is the kebab-case id of the rule that found it (e.g. ``cli-flag-removed``); ``change``
+    is one of :data:`CHANGES`; ``kind`` is empty until the policy classifies the finding.
     ``fingerprint`` is stable across runs and releases for the same (rule, skill, subject) so
     delivery can deduplicate issues and PRs.
     """
 
-    kind: str
     rule: str
+    change: str
     category: str
     skill: str
     subject: str
@@ -66,7 +86,14 @@ class Finding:
     skill_location: Location | None = None
     source_location: Location | None = None
     fix: Fix | None = None
+    kind: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.change not in CHANGES:
+            raise ValueError(f"{self.rule}: unknown change {self.change!r}")
+        if self.kind and self.kind not in KINDS:
+            raise ValueError(f"{self.rule}: unknown kind {self.kind!r}")
 
     @property
     def fingerprint(self) -> str:
@@ -74,7 +101,16 @@ class Finding:
         key = json.dumps([self.rule, self.skill, self.subject], separators=(",", ":"))
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
+    def sort_key(self) -> tuple[int, str, str, str, str, int]:
+        """(severity desc, skill, rule, subject, file, line): the report order."""
+        loc = self.skill_location or Location("")
+        return (-SEVERITY.get(self.kind, 0), self.skill, self.rule, self.subject, loc.file, loc.line)
+
     def one_line(self) -> str:
-        """Canonical form ``path:line:col: message [rule-id]``."""
+        """Canonical form ``path:line:col: message [rule-id]`` (path relative to the skills root)."""
         loc = self.skill_location or Location(self.skill)
-        return f"{loc.file}:{loc.line}:1: {self.kind}: {self.skill_says} -> {self.source_says} [{self.rule}]"
+        message = f"{self.kind or self.change}: {self.skill_says}; upstream: {self.source_says}"
+        return f"{loc.file}:{loc.line}:1: {' '.join(message.split())} [{self.rule}]"
+
+    def __str__(self) -> str:
+        return self.one_line()

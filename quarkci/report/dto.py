@@ -1,0 +1,177 @@
+"""Frozen wire DTOs of ``validation_report.json`` (report_version 1), apart from the internal types.
+
+The wire contract is ``quarkci/contracts/schemas/validation_report.schema.json`` (Quark's required
+``status``/``summary``/``evidence``/``next_actions`` plus optional quarkci fields). Changing a field
+here is a contract change for the GitHub-delivery and Actions consumers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from quarkci.sync.finding import Finding, Location
+from quarkci.sync.outcome import SyncOutcome
+
+REPORT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LocationV1:
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class FixV1:
+    file: str
+    line: int
+    old: str
+    new: str
+    insert_after: bool
+    description: str
+
+
+@dataclass(frozen=True)
+class FindingV1:
+    fingerprint: str
+    kind: str
+    rule: str
+    category: str
+    skill: str
+    subject: str
+    skill_says: str
+    source_says: str
+    impact: str
+    skill_location: LocationV1 | None
+    source_location: LocationV1 | None
+    fix: FixV1 | None
+
+
+@dataclass(frozen=True)
+class ReportV1:
+    status: str
+    summary: str
+    evidence: tuple[str, ...]
+    next_actions: tuple[str, ...]
+    applied_fixes: tuple[str, ...]
+    report_version: int
+    mode: str
+    upstream: dict[str, str | None]
+    baseline: dict[str, str] | None
+    skills_root: str
+    skills: tuple[dict[str, str | None], ...]
+    counts: dict[str, int]
+    findings: tuple[FindingV1, ...]
+    release_diff: tuple[dict[str, Any], ...]
+    changed_files: tuple[str, ...]
+    blocked: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON types (tuples become lists)."""
+        return _plain(asdict(self))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _loc(loc: Location | None) -> LocationV1 | None:
+    return LocationV1(loc.file, loc.line) if loc is not None else None
+
+
+def finding_v1(f: Finding) -> FindingV1:
+    fix = FixV1(f.fix.file, f.fix.line, f.fix.old, f.fix.new, f.fix.insert_after, f.fix.description) \
+        if f.fix is not None else None
+    return FindingV1(f.fingerprint, f.kind, f.rule, f.category, f.skill, f.subject, f.skill_says,
+                     f.source_says, f.impact, _loc(f.skill_location), _loc(f.source_location), fix)
+
+
+def status_of(outcome: SyncOutcome) -> str:
+    """``failed`` when blocked or breaking drift exists; ``partial`` for other drift or skills that
+    could not be read; ``success`` otherwise (unverifiable claims are not drift)."""
+    counts = outcome.findings.counts()
+    if outcome.blocked is not None or counts["breaking"]:
+        return "failed"
+    if counts["semantic"] or counts["mechanical"] or any(s.error for s in outcome.skills):
+        return "partial"
+    return "success"
+
+
+def summary_of(outcome: SyncOutcome) -> str:
+    """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason)."""
+    c = outcome.findings.counts()
+    if outcome.blocked is not None:
+        return f"blocked: {outcome.blocked[0]}; {len(outcome.blocked[1])} skills could not be verified"
+    drift = c["breaking"] + c["semantic"] + c["mechanical"]
+    return (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
+            f"{c['unverifiable']} unverifiable")
+
+
+def evidence_of(outcome: SyncOutcome) -> list[str]:
+    spec, version, kind, label = outcome.upstream
+    out = [f"upstream: {label or spec}" + (f" (version {version}, {kind})" if version else "")]
+    out.append(f"skills: {len(outcome.skills)} SKILL.md under {outcome.skills_root}")
+    if outcome.baseline is not None:
+        out.append(f"baseline: {outcome.baseline[1]} (version {outcome.baseline[0]})")
+    if outcome.calibrated:
+        out.append(f"calibration: recorded {outcome.calibrated}")
+    if outcome.release_diff:
+        out.append(f"release diff: {len(outcome.release_diff)} changes, "
+                   f"{sum(1 for c in outcome.release_diff if c.skills)} touching skills")
+    for skill in outcome.skills:
+        if skill.error:
+            out.append(f"skill {skill.path} could not be read: {skill.error}")
+    for rule, why in outcome.skipped_rules:
+        out.append(f"rule {rule} skipped: {why}")
+    if outcome.findings.ignored:
+        out.append(f"ignored by policy: {len(outcome.findings.ignored)} findings")
+    out.extend(outcome.notes)
+    return out
+
+
+def next_actions_of(outcome: SyncOutcome) -> list[str]:
+    c = outcome.findings.counts()
+    out = []
+    if outcome.blocked is not None:
+        out.append("Re-run `quarkci sync` when the upstream is reachable (or pass --upstream PATH to a wheel "
+                   "or checkout).")
+    if c["breaking"]:
+        out.append(f"Review {c['breaking']} breaking findings: the skills reference things the release no "
+                   "longer has; edit them by hand.")
+    fixable = sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
+    if fixable:
+        out.append(f"Run `quarkci sync --fix` to apply {fixable} mechanical fixes, then review the diff.")
+    if c["semantic"]:
+        out.append(f"Review {c['semantic']} semantic findings: behaviour or workflow assumptions changed.")
+    if c["unverifiable"]:
+        out.append(f"{c['unverifiable']} claims are unverifiable against this snapshot; audit against a git "
+                   "checkout of amd/Quark to check them.")
+    if outcome.mode == "calibration":
+        out.append("Commit the recorded baseline so the next release is diffed against it.")
+    return out
+
+
+def build(outcome: SyncOutcome) -> ReportV1:
+    """The JSON report DTO of ``outcome``."""
+    spec, version, kind, label = outcome.upstream
+    counts = outcome.findings.counts()
+    counts["ignored"] = len(outcome.findings.ignored)
+    return ReportV1(
+        status=status_of(outcome), summary=summary_of(outcome),
+        evidence=tuple(evidence_of(outcome)), next_actions=tuple(next_actions_of(outcome)),
+        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=outcome.mode,
+        upstream={"spec": spec, "version": version, "kind": kind, "label": label},
+        baseline={"version": outcome.baseline[0], "label": outcome.baseline[1]} if outcome.baseline else None,
+        skills_root=outcome.skills_root,
+        skills=tuple({"name": s.name, "path": s.path, "error": s.error} for s in outcome.skills),
+        counts=counts,
+        findings=tuple(finding_v1(f) for f in outcome.findings.findings),
+        release_diff=tuple(c.to_json() for c in outcome.release_diff),
+        changed_files=outcome.changed_files,
+        blocked={"reason": outcome.blocked[0], "skills": list(outcome.blocked[1])} if outcome.blocked else None,
+    )

@@ -1,0 +1,35 @@
+"""``validation_report.json``: the DTO, validated against the schema before it is written."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from quarkci.report.dto import build
+from quarkci.sync.outcome import SyncOutcome
+
+SCHEMA = "validation_report.schema.json"
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The validation_report JSON Schema (Draft 2020-12) shipped in quarkci.contracts.schemas."""
+    text = resources.files("quarkci.contracts").joinpath("schemas", SCHEMA).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def validate(document: dict[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` when ``document`` breaks the wire contract."""
+    jsonschema.Draft202012Validator(schema()).validate(document)
+
+
+def render(outcome: SyncOutcome) -> str:
+    """The JSON text: schema-valid, sorted keys, 2-space indent, final newline; byte-identical for
+    identical input. Raises ``jsonschema.ValidationError`` (a bug) when the DTO breaks the schema."""
+    document = build(outcome).to_json()
+    validate(document)
+    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

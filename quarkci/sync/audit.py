@@ -1,0 +1,47 @@
+"""Run every registered rule over one audit state, then hand the findings to the policy."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from quarkci.sync import policy
+from quarkci.sync.finding import Finding
+from quarkci.sync.registry import RULES
+from quarkci.sync.rules import RuleError, Skip
+from quarkci.sync.state import AuditState
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Classified findings plus the ids of the rules that skipped themselves (with why)."""
+
+    findings: policy.FindingSet
+    skipped: tuple[tuple[str, str], ...]
+
+
+def detect(state: AuditState, rules=RULES) -> tuple[list[Finding], list[tuple[str, str]]]:
+    """Raw findings of ``rules`` in registry order, and (rule id, reason) of skipped rules.
+
+    Raises :class:`RuleError` (tagged with the rule id) when a rule crashes.
+    """
+    found: list[Finding] = []
+    skipped: list[tuple[str, str]] = []
+    for rule in rules:
+        try:
+            found.extend(rule.check(state))
+        except Skip as why:
+            log.debug("rule %s skipped: %s", rule.ID, why)
+            skipped.append((rule.ID, str(why)))
+        except Exception as exc:
+            raise RuleError(rule.ID, exc) from exc
+    return found, skipped
+
+
+def audit(state: AuditState, config: policy.Config | None = None, rules=RULES) -> AuditResult:
+    """Detect with ``rules``, then classify, deduplicate and filter with ``config`` (defaults if None)."""
+    found, skipped = detect(state, rules)
+    findings = policy.apply(found, config or policy.Config(), state.line)
+    return AuditResult(findings, tuple(skipped))

@@ -1,0 +1,202 @@
+"""Baselines: a stored upstream state (FactSet + file list) and the diff between two releases.
+
+Calibration writes ``reports/baselines/<version>.json``::
+
+    {"format": "quarkci-baseline/1", "spec": ..., "kind": ..., "complete": false,
+     "facts": <FactSet.to_json()>, "files": [...], "sha256": "<hex of the canonical JSON of the rest>"}
+
+The ``sha256`` guards against hand edits and truncation: a file whose content does not match is bad
+input. :func:`diff` turns two views into :class:`Change` records (added / removed / changed item per
+fact kind, plus removed and added files) and maps each to the skills it touches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quarkci.errors import BadInputError
+from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
+from quarkci.fsutil import atomic_write_text
+from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
+from quarkci.sync.state import UpstreamView
+
+FORMAT = "quarkci-baseline/1"
+# Attributes compared to decide that an item "changed" (line numbers and help wording do not count).
+_IGNORED_ATTRS = {"help", "statement", "raw"}
+
+
+def canonical(data: Any) -> str:
+    """The canonical JSON text used for hashing and writing (sorted keys, 2-space indent, final newline)."""
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_json(view: UpstreamView) -> dict[str, Any]:
+    """The baseline document of ``view`` (without file-system effects)."""
+    body = {"format": FORMAT, "spec": view.spec, "kind": view.kind, "complete": view.complete,
+            "facts": view.facts.to_json(), "files": sorted(view.files)}
+    body["sha256"] = hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+    return body
+
+
+def save(view: UpstreamView, directory: Path) -> Path:
+    """Write ``<directory>/<version>.json`` atomically, only when its content changed. Returns the path."""
+    path = directory / f"{view.version}.json"
+    text = canonical(to_json(view))
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return path
+    except (OSError, UnicodeDecodeError):
+        pass
+    return atomic_write_text(path, text)
+
+
+def _facts_from_json(data: dict[str, Any]) -> FactSet:
+    kinds: dict[str, list[FactItem]] = {}
+    unavailable: dict[str, list[str]] = {}
+    for kind in FACT_KINDS:
+        block = data.get(kind) or {}
+        items = []
+        for raw in block.get("items", []):
+            attrs = {k: v for k, v in raw.items() if k not in ("name", "file", "line")}
+            items.append(FactItem(str(raw["name"]), str(raw["file"]), int(raw["line"]), attrs))
+        kinds[kind] = sorted(items)
+        if block.get("unavailable"):
+            unavailable[kind] = list(block["unavailable"])
+    return FactSet(version=str(data["version"]), label=str(data.get("source", "")),
+                   coverage=frozenset(data.get("coverage", [])), kinds=kinds, unavailable=unavailable)
+
+
+def load(path: Path) -> UpstreamView:
+    """Read a baseline file. Raises :class:`BadInputError` when it is unreadable, not a baseline,
+    or its ``sha256`` does not match its content."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"--baseline {path}: cannot read ({str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadInputError(f"--baseline {path}: not a quarkci baseline (format {FORMAT})")
+    stored = data.pop("sha256", None)
+    if hashlib.sha256(canonical(data).encode("utf-8")).hexdigest() != stored:
+        raise BadInputError(f"--baseline {path}: sha256 does not match its content (edited or truncated)")
+    try:
+        facts = _facts_from_json(data["facts"])
+        return UpstreamView(spec=str(data["spec"]), kind=str(data["kind"]), facts=facts,
+                            files=frozenset(str(f) for f in data["files"]), complete=bool(data["complete"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadInputError(f"--baseline {path}: malformed ({exc!r})") from None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between the baseline and the upstream release.
+
+    ``category`` is a fact kind or ``files``; ``before``/``after`` are short descriptions (None for
+    added/removed); ``skills`` are the names of the skills it touches, sorted.
+    """
+
+    category: str
+    change: str  # added | removed | changed
+    name: str
+    before: str | None
+    after: str | None
+    skills: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "change": self.change, "name": self.name,
+                "before": self.before, "after": self.after, "skills": list(self.skills)}
+
+
+def _key(kind: str, item: FactItem) -> str:
+    """Identity of an item across releases: the name, plus the script for CLI flags."""
+    if kind == "cli_flags":
+        return f"{item.attrs.get('script', item.file)} {item.name}"
+    return item.name
+
+
+def _describe(kind: str, item: FactItem) -> str:
+    attrs = {k: v for k, v in sorted(item.attrs.items()) if k not in _IGNORED_ATTRS and v not in (None, "", [])}
+    shown = ", ".join(f"{k}={v!r}" for k, v in attrs.items() if k != "script")
+    return f"{item.file}:{item.line}" + (f" ({shown})" if shown else "")
+
+
+def _comparable(item: FactItem) -> dict[str, Any]:
+    return {k: v for k, v in item.attrs.items() if k not in _IGNORED_ATTRS}
+
+
+def _index(kind: str, items: Iterable[FactItem]) -> dict[str, FactItem]:
+    out: dict[str, FactItem] = {}
+    for item in sorted(items):
+        out.setdefault(_key(kind, item), item)
+    return out
+
+
+def _touches(skill_refs: dict[str, set[str]], skill_claims: dict[str, set[tuple[str, str]]],
+             kind: str, name: str, files: set[str]) -> tuple[str, ...]:
+    """Skills whose source_knowledge names one of ``files`` or whose claims name the item."""
+    plain = name.split(" ", 1)[-1] if kind == "cli_flags" else name
+    hit = {s for s, refs in skill_refs.items() if refs & files}
+    hit |= {s for s, claims in skill_claims.items() if (kind, plain) in claims}
+    return tuple(sorted(hit))
+
+
+def diff(base: UpstreamView, current: UpstreamView, skills: list[Skill], claims: list[Claim]) -> list[Change]:
+    """Every fact and file change from ``base`` to ``current``, each with the skills it touches.
+
+    A skill is touched by a change when its ``source_knowledge`` names the file the item lives in
+    (before or after), or one of its claims names the item (a flag, scheme, model type...).
+    """
+    skill_refs = {s.id: set(s.source_knowledge) for s in skills}
+    for claim in claims:
+        if claim.kind == "path":
+            skill_refs.setdefault(claim.skill, set()).add(claim.value)
+    skill_claims: dict[str, set[tuple[str, str]]] = {}
+    for claim in claims:
+        fact_kind = CLAIM_KINDS.get(claim.kind, "")
+        if fact_kind:
+            skill_claims.setdefault(claim.skill, set()).add((fact_kind, claim.value))
+    out: list[Change] = []
+    for kind in FACT_KINDS:
+        before = _index(kind, base.facts.kinds.get(kind, []))
+        after = _index(kind, current.facts.kinds.get(kind, []))
+        for name in sorted(set(before) | set(after)):
+            old, new = before.get(name), after.get(name)
+            files = {i.file for i in (old, new) if i is not None}
+            if old is None and new is not None:
+                out.append(Change(kind, "added", name, None, _describe(kind, new),
+                                  _touches(skill_refs, skill_claims, kind, name, files)))
+            elif new is None and old is not None:
+                out.append(Change(kind, "removed", name, _describe(kind, old), None,
+                                  _touches(skill_refs, skill_claims, kind, name, files)))
+            elif old is not None and new is not None and (
+                    old.file != new.file or _comparable(old) != _comparable(new)):
+                out.append(Change(kind, "changed", name, _describe(kind, old), _describe(kind, new),
+                                  _touches(skill_refs, skill_claims, kind, name, files)))
+    # Files a skill names: only trees both snapshots hold, so wheel-vs-checkout invents no removals.
+    common = [f for f in sorted(base.files | current.files) if base.covers(f) and current.covers(f)]
+    for path in common:
+        if (path in base.files) == (path in current.files):
+            continue
+        touched = tuple(sorted(s for s, refs in skill_refs.items() if path in refs))
+        if not touched:  # a file no skill names is not a skill concern
+            continue
+        if path in base.files:
+            out.append(Change("files", "removed", path, path, None, touched))
+        else:
+            out.append(Change("files", "added", path, None, path, touched))
+    return out
+
+
+def summarise(changes: list[Change]) -> dict[str, dict[str, int]]:
+    """``{category: {added, removed, changed}}`` counts, categories in FACT_KINDS order then files."""
+    out: dict[str, dict[str, int]] = {}
+    for category in (*FACT_KINDS, "files"):
+        counts = {c: sum(1 for x in changes if x.category == category and x.change == c)
+                  for c in ("added", "removed", "changed")}
+        if any(counts.values()):
+            out[category] = counts
+    return out

@@ -1,0 +1,100 @@
+"""Apply mechanical fixes to skill files: in place, atomically, idempotently.
+
+Only findings whose kind is ``mechanical`` and that carry a :class:`~quarkci.sync.finding.Fix`
+are applied; breaking, semantic and unverifiable findings are never touched. A fix whose anchor
+line no longer reads as recorded is skipped (the file changed under us), never forced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from quarkci.fsutil import atomic_write_text
+from quarkci.sync.finding import Finding, Fix
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    """``applied``: one line per applied fix (``file:line: description``); ``skipped``: same for
+    fixes whose anchor did not match; ``changed_files``: the files rewritten (as passed to ``write``)."""
+
+    applied: tuple[str, ...]
+    skipped: tuple[str, ...]
+    changed_files: tuple[str, ...]
+
+
+def fixable(findings: list[Finding] | tuple[Finding, ...]) -> list[Finding]:
+    """The findings ``--fix`` may apply: mechanical, with a fix."""
+    return [f for f in findings if f.kind == "mechanical" and f.fix is not None]
+
+
+def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix]]:
+    """Apply ``fixes`` (all for one file) to ``text``; return (new text, applied, skipped).
+
+    Replacements happen first, on the original line numbers; insertions then go after their anchor
+    line in the order given. Line endings and a missing final newline are preserved.
+    """
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    applied: list[Fix] = []
+    skipped: list[Fix] = []
+    inserts: dict[int, list[str]] = {}
+    for fix in fixes:
+        index = fix.line - 1
+        current = lines[index] if 0 <= index < len(lines) else None
+        if fix.insert_after:
+            if current is None or current != fix.old:
+                skipped.append(fix)
+                continue
+            if fix.new in inserts.get(index, []):
+                continue
+            inserts.setdefault(index, []).append(fix.new)
+            applied.append(fix)
+        else:
+            if current != fix.old:
+                skipped.append(fix)
+                continue
+            lines[index] = fix.new
+            applied.append(fix)
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        out.append(line)
+        out.extend(inserts.get(index, []))
+    return newline.join(out), applied, skipped
+
+
+def apply_fixes(findings: list[Finding] | tuple[Finding, ...], read: Callable[[str], str],
+                write: Callable[[str, str], str]) -> FixOutcome:
+    """Apply the fixable findings' fixes, grouped per file.
+
+    ``read(file)`` returns a skill file's text (file relative to the skills root); ``write(file, text)``
+    writes it atomically and returns the path to record in ``changed_files``.
+    """
+    per_file: dict[str, list[Fix]] = {}
+    for finding in fixable(findings):
+        assert finding.fix is not None
+        per_file.setdefault(finding.fix.file, []).append(finding.fix)
+    applied: list[str] = []
+    skipped: list[str] = []
+    changed: list[str] = []
+    for file in sorted(per_file):
+        text = read(file)
+        new, done, missed = apply_to_text(text, per_file[file])
+        applied += [f"{f.file}:{f.line}: {f.description}" for f in done]
+        skipped += [f"{f.file}:{f.line}: {f.description} (line changed; not applied)" for f in missed]
+        if new != text:
+            changed.append(write(file, new))
+    return FixOutcome(tuple(applied), tuple(skipped), tuple(changed))
+
+
+def directory_io(root: Path) -> tuple[Callable[[str], str], Callable[[str, str], str]]:
+    """(read, write) over skill files under ``root``; ``write`` is atomic and returns the written path."""
+    def read(file: str) -> str:
+        return (root / file).read_text(encoding="utf-8")
+
+    def write(file: str, text: str) -> str:
+        return str(atomic_write_text(root / file, text))
+
+    return read, write

@@ -1,0 +1,223 @@
+"""The classification policy: rule observations -> kinds, config overrides and ignores, exit code.
+
+Default table (DESIGN.md "Default classification policy")::
+
+    removed                                               -> breaking
+    renamed, changed, missing_from_list                   -> mechanical
+    deprecated, moved, entry_point_changed                -> semantic
+    not_shown                                             -> unverifiable (never drift)
+
+The audited repository may override it in ``.quarkci.yaml`` (top-level ``sync:``) or in
+``pyproject.toml`` under ``[tool.quarkci.sync]``::
+
+    sync:
+      kinds:                      # per-rule kind (breaking | semantic | mechanical)
+        cli-flag-deprecated: breaking
+      ignore:                     # each entry: any of fingerprint / rule / skill (fnmatch), all must match
+        - {fingerprint: 0123456789abcdef}
+        - {rule: source-path-unverifiable}
+        - {rule: scheme-unknown, skill: "quark-onnx-*"}
+
+A skill line (or the line above it) containing ``quarkci: ignore[<rule-id>]`` ignores that rule there.
+Rules never filter: everything here happens after detection.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from quarkci.errors import BadInputError
+from quarkci.sync.finding import DRIFT_KINDS, KINDS, SEVERITY, Finding
+from quarkci.sync.registry import FINDING_RULE_IDS as RULE_IDS
+
+DEFAULT_KINDS: dict[str, str] = {
+    "removed": "breaking",
+    "renamed": "mechanical",
+    "changed": "mechanical",
+    "missing_from_list": "mechanical",
+    "deprecated": "semantic",
+    "moved": "semantic",
+    "entry_point_changed": "semantic",
+    "not_shown": "unverifiable",
+}
+FAIL_ON = ("none", "mechanical", "semantic", "breaking")
+_INLINE = re.compile(r"quarkci:\s*ignore\[([a-z0-9,\s-]+)\]")
+
+
+@dataclass(frozen=True)
+class Ignore:
+    """One ignore entry; every field given must match (``skill`` is an fnmatch pattern)."""
+
+    fingerprint: str | None = None
+    rule: str | None = None
+    skill: str | None = None
+
+    def matches(self, finding: Finding) -> bool:
+        return ((self.fingerprint is None or finding.fingerprint == self.fingerprint)
+                and (self.rule is None or finding.rule == self.rule)
+                and (self.skill is None or fnmatch.fnmatchcase(finding.skill, self.skill)))
+
+    def __str__(self) -> str:
+        parts = [f"{k}={v}" for k, v in (("fingerprint", self.fingerprint), ("rule", self.rule),
+                                           ("skill", self.skill)) if v is not None]
+        return "config ignore " + ",".join(parts)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The audited repository's sync policy. ``source`` names the file it came from ('' = defaults)."""
+
+    kinds: dict[str, str] = field(default_factory=dict)
+    ignore: tuple[Ignore, ...] = ()
+    source: str = ""
+
+
+def parse_config(data: Any, source: str) -> Config:
+    """Validate the ``sync`` table. Raises :class:`BadInputError` naming ``source`` on any problem."""
+    if data is None:
+        return Config(source=source)
+    if not isinstance(data, dict):
+        raise BadInputError(f"{source}: 'sync' must be a mapping")
+    unknown = set(data) - {"kinds", "ignore"}
+    if unknown:
+        raise BadInputError(f"{source}: unknown sync key(s): {', '.join(sorted(unknown))}")
+    kinds = data.get("kinds") or {}
+    if not isinstance(kinds, dict):
+        raise BadInputError(f"{source}: sync.kinds must map rule ids to kinds")
+    for rule, kind in kinds.items():
+        if rule not in RULE_IDS:
+            raise BadInputError(f"{source}: sync.kinds: unknown rule {rule!r}")
+        if kind not in DRIFT_KINDS:
+            raise BadInputError(f"{source}: sync.kinds.{rule}: {kind!r} is not one of {', '.join(DRIFT_KINDS)}")
+    entries = data.get("ignore") or []
+    if not isinstance(entries, list):
+        raise BadInputError(f"{source}: sync.ignore must be a list")
+    ignores = []
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not entry or set(entry) - {"fingerprint", "rule", "skill"}:
+            raise BadInputError(f"{source}: sync.ignore[{n}] needs fingerprint, rule and/or skill")
+        if not all(isinstance(v, str) for v in entry.values()):
+            raise BadInputError(f"{source}: sync.ignore[{n}]: values must be strings")
+        if "rule" in entry and entry["rule"] not in RULE_IDS:
+            raise BadInputError(f"{source}: sync.ignore[{n}]: unknown rule {entry['rule']!r}")
+        ignores.append(Ignore(**entry))
+    return Config(kinds=dict(kinds), ignore=tuple(ignores), source=source)
+
+
+def load_config(skills_dir: Path | None) -> Config:
+    """Find the audited repository's config: the nearest ``.quarkci.yaml`` or ``pyproject.toml``
+    with ``[tool.quarkci]`` from ``skills_dir`` upwards, stopping at a ``.git`` directory.
+
+    Returns the defaults when there is none (bundled skills have none). Raises
+    :class:`BadInputError` when a config file is unreadable or invalid.
+    """
+    if skills_dir is None:
+        return Config()
+    here = skills_dir.resolve()
+    for folder in (here, *here.parents):
+        yml = folder / ".quarkci.yaml"
+        if yml.is_file():
+            try:
+                data = yaml.safe_load(yml.read_text(encoding="utf-8")) or {}
+            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+                raise BadInputError(f"{yml}: cannot read config: {exc}".splitlines()[0]) from None
+            if not isinstance(data, dict):
+                raise BadInputError(f"{yml}: config must be a mapping")
+            return parse_config(data.get("sync"), str(yml))
+        toml = folder / "pyproject.toml"
+        if toml.is_file():
+            try:
+                table = tomllib.loads(toml.read_text(encoding="utf-8")).get("tool", {}).get("quarkci")
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise BadInputError(f"{toml}: cannot read config: {exc}") from None
+            if table is not None:
+                if not isinstance(table, dict):
+                    raise BadInputError(f"{toml}: [tool.quarkci] must be a table")
+                return parse_config(table.get("sync"), f"{toml} [tool.quarkci]")
+        if (folder / ".git").exists():
+            break
+    return Config()
+
+
+@dataclass(frozen=True)
+class FindingSet:
+    """Classified findings: ``findings`` (kept, report order) and ``ignored`` ((finding, reason) pairs)."""
+
+    findings: tuple[Finding, ...]
+    ignored: tuple[tuple[Finding, str], ...] = ()
+
+    def count(self, kind: str) -> int:
+        return sum(1 for f in self.findings if f.kind == kind)
+
+    def counts(self) -> dict[str, int]:
+        return {kind: self.count(kind) for kind in KINDS}
+
+    def drift(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind in DRIFT_KINDS]
+
+    def unverifiable(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind == "unverifiable"]
+
+    def highest(self) -> str | None:
+        """The most severe drift kind present, or None when there is no drift."""
+        drift = [f.kind for f in self.drift()]
+        return max(drift, key=lambda k: SEVERITY[k]) if drift else None
+
+    def fails(self, fail_on: str) -> bool:
+        """True when a drift finding is at or above ``fail_on`` (``none`` never fails)."""
+        if fail_on not in FAIL_ON:
+            raise BadInputError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
+        highest = self.highest()
+        return fail_on != "none" and highest is not None and SEVERITY[highest] >= SEVERITY[fail_on]
+
+
+def classify(finding: Finding, config: Config) -> Finding:
+    """Set ``kind`` from the default table (or the kind a delegated rule such as contract-* documents
+    in its own table), then the config's per-rule override (drift only: an unverifiable finding is
+    never turned into drift, nor drift into unverifiable)."""
+    kind = finding.kind or DEFAULT_KINDS[finding.change]
+    if kind != "unverifiable" and finding.rule in config.kinds:
+        kind = config.kinds[finding.rule]
+    return replace(finding, kind=kind)
+
+
+def _inline_ignored(finding: Finding, line_of: Callable[[str, int], str | None]) -> bool:
+    loc = finding.skill_location
+    if loc is None or not loc.line:
+        return False
+    for n in (loc.line, loc.line - 1):
+        text = line_of(loc.file, n) or ""
+        for m in _INLINE.finditer(text):
+            if finding.rule in {r.strip() for r in m.group(1).split(",")}:
+                return True
+    return False
+
+
+def apply(findings: list[Finding], config: Config,
+          line_of: Callable[[str, int], str | None] = lambda _f, _n: None) -> FindingSet:
+    """Classify, deduplicate (same fingerprint: keep the first location) and apply ignores.
+
+    ``line_of(file, line)`` reads a skill line for inline ignore markers.
+    """
+    kept: dict[str, Finding] = {}
+    ignored: list[tuple[Finding, str]] = []
+    for finding in sorted((classify(f, config) for f in findings), key=lambda f: f.sort_key()):
+        if finding.fingerprint in kept:
+            continue
+        reason = next((str(i) for i in config.ignore if i.matches(finding)), None)
+        if reason is None and _inline_ignored(finding, line_of):
+            reason = f"inline quarkci: ignore[{finding.rule}]"
+        if reason is not None:
+            ignored.append((finding, reason))
+            continue
+        kept[finding.fingerprint] = finding
+    return FindingSet(tuple(sorted(kept.values(), key=lambda f: f.sort_key())),
+                      tuple(sorted(ignored, key=lambda p: p[0].sort_key())))

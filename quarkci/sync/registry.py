@@ -1,0 +1,59 @@
+"""The explicit, ordered registry of drift rules (no import side effects, no entry points)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from quarkci.sync.rules import (
+    cli_flag_default_changed,
+    cli_flag_deprecated,
+    cli_flag_removed,
+    cli_flag_renamed,
+    cli_flag_unverifiable,
+    contract_drift,
+    export_format_unknown,
+    fact_unverifiable,
+    model_list_incomplete,
+    model_type_unknown,
+    python_version_mismatch,
+    scheme_count_mismatch,
+    scheme_list_incomplete,
+    scheme_unknown,
+    source_path_missing,
+    source_path_unverifiable,
+    torch_index_tag_unknown,
+    torch_version_mismatch,
+    transformers_version_mismatch,
+    upstream_fact_moved,
+    version_unverifiable,
+)
+
+RULES: tuple[ModuleType, ...] = (
+    source_path_missing,
+    source_path_unverifiable,
+    upstream_fact_moved,
+    cli_flag_removed,
+    cli_flag_renamed,
+    cli_flag_deprecated,
+    cli_flag_default_changed,
+    cli_flag_unverifiable,
+    scheme_unknown,
+    scheme_list_incomplete,
+    scheme_count_mismatch,
+    model_type_unknown,
+    model_list_incomplete,
+    export_format_unknown,
+    python_version_mismatch,
+    torch_version_mismatch,
+    torch_index_tag_unknown,
+    transformers_version_mismatch,
+    version_unverifiable,
+    fact_unverifiable,
+    contract_drift,
+)
+
+RULE_IDS: tuple[str, ...] = tuple(r.ID for r in RULES)
+assert len(set(RULE_IDS)) == len(RULE_IDS), "duplicate rule id"
+# Every id a finding may carry: rule ids plus the ids a delegating rule emits (e.g. contract-*).
+FINDING_RULE_IDS: frozenset[str] = frozenset(RULE_IDS) | frozenset(
+    rid for r in RULES for rid in getattr(r, "EMITS", ()))

@@ -1,0 +1,162 @@
+"""Helpers shared by the drift rules: building findings from claims, finding facts, list rows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from quarkci.facts.base import FactItem
+from quarkci.skills.model import Claim
+from quarkci.sync.finding import Finding, Fix, Location
+from quarkci.sync.state import AuditState, UpstreamView
+
+
+def source_loc(item: FactItem | None) -> Location | None:
+    """The upstream location of a fact (None when there is no fact)."""
+    return Location(item.file, item.line) if item is not None else None
+
+
+def make(rule: str, category: str, change: str, claim: Claim, *, subject: str | None = None,
+         skill_says: str, source_says: str, impact: str, source: Location | None = None,
+         fix: Fix | None = None) -> Finding:
+    """A finding anchored at ``claim`` (the primary location is always the skill's line)."""
+    return Finding(
+        rule=rule, change=change, category=category, skill=claim.skill,
+        subject=subject if subject is not None else claim.value,
+        skill_says=skill_says, source_says=source_says, impact=impact,
+        skill_location=Location(claim.file, claim.line), source_location=source, fix=fix,
+    )
+
+
+def first_item(view: UpstreamView, kind: str, name: str) -> FactItem | None:
+    """The first fact of ``kind`` named ``name`` (items are sorted, so this is deterministic)."""
+    for item in view.items(kind):
+        if item.name == name:
+            return item
+    return None
+
+
+def kind_source(view: UpstreamView, kind: str) -> Location | None:
+    """Where a fact kind comes from: the first item's file (or None when the kind is empty)."""
+    items = view.items(kind)
+    return Location(items[0].file, 0) if items else None
+
+
+def shown(view: UpstreamView, kind: str) -> bool:
+    """True when the snapshot shows facts of ``kind`` (some items, or nothing it needed is missing)."""
+    return bool(view.items(kind)) or not view.unavailable(kind)
+
+
+def release(view: UpstreamView) -> str:
+    return f"amd-quark {view.version}"
+
+
+def enumerated_groups(claims: Iterable[Claim]) -> dict[tuple[str, str, str], list[Claim]]:
+    """Claims the skill makes inside a list it presents as complete, grouped by (skill, file, section).
+
+    A claim is part of such a list when its context has ``enumerates`` true.
+    """
+    groups: dict[tuple[str, str, str], list[Claim]] = {}
+    for claim in claims:
+        if claim.context.get("enumerates"):
+            # one list may span sub-headings under the heading that claims it (count_line)
+            heading = claim.context.get("count_line")
+            section = str(claim.context.get("section", ""))
+            if heading:
+                section = section.split(" > ")[1] if section.count(" > ") >= 2 else section
+            key = (claim.skill, claim.file, section)
+            groups.setdefault(key, []).append(claim)
+    return groups
+
+
+_TABLE_CELL = re.compile(r"\|")
+
+
+def list_row(anchor: str, name: str, note: str) -> str:
+    """A new list entry for ``name`` written in the style of ``anchor`` (the list's last line).
+
+    Table rows keep the column count (first cell the name in a code span, second ``note``);
+    bullets keep their marker and indentation; anything else becomes a ``- `name``` bullet.
+    """
+    stripped = anchor.strip()
+    indent = anchor[: len(anchor) - len(anchor.lstrip())]
+    if stripped.startswith("|") and stripped.endswith("|"):
+        cells = len(_TABLE_CELL.findall(stripped)) - 1
+        row = [f"`{name}`", note] + [""] * max(cells - 2, 0)
+        return indent + "| " + " | ".join(row[:max(cells, 1)]) + " |"
+    bullet = re.match(r"([-*+]|\d+[.)])\s", stripped)
+    marker = bullet.group(1) if bullet else "-"
+    if marker[0].isdigit():
+        marker = "-"
+    return f"{indent}{marker} `{name}` — {note}"
+
+
+def anchor_fixes(state: AuditState, claims: list[Claim]) -> tuple[str, int, str] | None:
+    """(file, line, text) of the last line of an enumerated list, or None if unreadable."""
+    last = max(claims, key=lambda c: c.line)
+    text = state.line(last.file, last.line)
+    return None if text is None else (last.file, last.line, text)
+
+
+def unknown_names(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
+                  noun: str) -> list[Finding]:
+    """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
+
+    Silent when the snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
+    """
+    view = state.upstream
+    if not view.items(fact_kind):
+        return []
+    names = view.facts.names(fact_kind)
+    out = []
+    for claim in state.claims_of(claim_kind):
+        if claim.value in names:
+            continue
+        was = None
+        if state.baseline is not None:
+            was = first_item(state.baseline, fact_kind, claim.value)
+        since = (f"; it was in amd-quark {state.baseline.version} ({was.file}:{was.line})"
+                 if was is not None and state.baseline is not None else "")
+        out.append(make(
+            rule, category, "removed", claim,
+            skill_says=f"names {noun} `{claim.value}`",
+            source_says=f"{release(view)} has no {noun} `{claim.value}` ({len(names)} known){since}",
+            impact=f"a plan or command using `{claim.value}` is rejected by Quark",
+            source=kind_source(view, fact_kind),
+        ))
+    return out
+
+
+def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
+                    noun: str) -> list[Finding]:
+    """Upstream items missing from a list the skill presents as complete: ``missing_from_list``.
+
+    One finding per missing item, each with a fix inserting a row after the list's last entry.
+    """
+    view = state.upstream
+    if not view.items(fact_kind):
+        return []
+    out = []
+    claims = [c for c in state.claims_of(claim_kind)]
+    for (_skill, _file, section), group in sorted(enumerated_groups(claims).items()):
+        listed = {c.value for c in group}
+        anchor = anchor_fixes(state, group)
+        for item in view.items(fact_kind):
+            if item.name in listed:
+                continue
+            listed.add(item.name)  # duplicates (same name in two files) are reported once
+            fix = None
+            if anchor is not None:
+                a_file, a_line, a_text = anchor
+                fix = Fix(a_file, a_line, a_text,
+                          list_row(a_text, item.name, f"added in {release(view)}; describe before use"),
+                          insert_after=True, description=f"add {noun} `{item.name}` to the list")
+            where = f"'{section}'" if section else "its list"
+            out.append(make(
+                rule, category, "missing_from_list", max(group, key=lambda c: c.line), subject=f"{section}: {item.name}",
+                skill_says=f"{where} enumerates {len(group)} {noun}s without `{item.name}`",
+                source_says=f"{release(view)} defines {noun} `{item.name}`",
+                impact=f"an agent following the skill never offers `{item.name}`",
+                source=source_loc(item), fix=fix,
+            ))
+    return out

@@ -1,0 +1,82 @@
+"""transformers-version-mismatch: a transformers statement contradicts what the release declares or gates on."""
+
+from __future__ import annotations
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from quarkci.facts.base import FactItem
+from quarkci.sync.finding import Finding
+from quarkci.sync.rules._common import make, release, source_loc
+from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
+from quarkci.sync.state import AuditState
+
+ID = "transformers-version-mismatch"
+DESC = "A transformers version range in the skill contradicts the release's pin or its version gates"
+CATEGORY = "compat"
+_MAJORS = (4, 5, 6)
+
+
+def _gate_version(item: FactItem) -> Version | None:
+    """The version of an ``is_transformers_version_higher_or_equal("X")`` call-site fact."""
+    func = str(item.attrs.get("function") or item.attrs.get("call") or item.name)
+    if "is_transformers_version" not in func or "lower" in func:
+        return None
+    raw = item.attrs.get("version")
+    try:
+        return Version(str(raw)) if raw else None
+    except InvalidVersion:
+        return None
+
+
+def evidence(state: AuditState) -> tuple[str, FactItem, SpecifierSet | Version] | None:
+    """What the release says about transformers: ("pin", item, spec) or ("gate", item, newest gated version)."""
+    items = state.upstream.items("compat")
+    pins = [(i, spec) for i in items if i.name == "transformers" and (spec := spec_of(i)) is not None and len(spec)]
+    if pins:
+        # the core requirement first, then the packaged CLI's extra, then any other extra by name
+        def rank(pin: tuple[FactItem, SpecifierSet]) -> tuple[int, str]:
+            extra = pin[0].attrs.get("extra")
+            return (0 if extra is None else 1 if extra == "cli" else 2, str(extra))
+        item, spec = min(pins, key=rank)
+        return "pin", item, spec
+    gates = [(v, i) for i in items if (v := _gate_version(i)) is not None]
+    if gates:
+        version, item = max(gates, key=lambda g: (g[0], g[1].file, g[1].line))
+        return "gate", item, version
+    return None
+
+
+def check(state: AuditState) -> list[Finding]:
+    """Only claims stating an upper bound, not tied to a model type, are compared.
+
+    Pin: compare the stated bounds (fix in the statement's style). Gate: the stated range must
+    admit the newest transformers version the release has a code path for (no fix: a human decides
+    the new bound)."""
+    found = evidence(state)
+    if found is None:
+        return []
+    mode, item, value = found
+    out = []
+    for claim in state.claims_of("transformers_version"):
+        stated = stated_of(claim, state)
+        # A per-model minimum ("llama4 needs transformers >= 4.51") is not the package's range; only
+        # statements with an upper bound say which transformers releases Quark works with.
+        if stated is None or claim.context.get("model_types") or not stated.upper:
+            continue
+        if mode == "pin":
+            finding = mismatch(state, claim, stated, value, item, rule=ID, category=CATEGORY,
+                               product="transformers", major=_MAJORS)
+        elif stated.upper and value not in stated.spec:
+            finding = make(
+                ID, CATEGORY, "changed", claim, subject=f"transformers {stated.text or claim.value} in {claim.file}",
+                skill_says=f"transformers {stated.text}",
+                source_says=f"{release(state.upstream)} has code paths for transformers >= {value}",
+                impact="the skill rules out transformers versions the release supports",
+                source=source_loc(item),
+            )
+        else:
+            finding = None
+        if finding is not None:
+            out.append(finding)
+    return out

@@ -1,0 +1,111 @@
+"""The audit state every rule reads: skills, their claims, and the upstream (and baseline) views.
+
+Rules are pure functions of an :class:`AuditState`; nothing here touches the network. The
+upstream side is an :class:`UpstreamView` (a :class:`~quarkci.facts.base.FactSet` plus the
+snapshot's file list), so a stored baseline JSON and a live snapshot look the same to a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import PurePosixPath
+from typing import Any
+
+from quarkci.facts.base import FactItem, FactSet
+from quarkci.skills.model import Claim, Skill
+
+# Top-level trees whose presence a snapshot's ``coverage`` reports (see quarkci.upstream.base.TREES).
+_FILE_TREES = {"pyproject.toml", "requirements.txt"}
+
+
+def tree_of(path: str) -> str:
+    """The coverage tree holding ``path``: ``quark/x.py`` -> ``quark``, ``pyproject.toml`` -> itself,
+    ``METADATA`` / ``*.dist-info/*`` -> ``metadata``."""
+    parts = PurePosixPath(path).parts
+    if not parts:
+        return ""
+    head = parts[0]
+    if head == "METADATA" or head.endswith(".dist-info"):
+        return "metadata"
+    return head
+
+
+@dataclass(frozen=True)
+class UpstreamView:
+    """What the audit knows about one upstream release.
+
+    ``files`` is every file path of the snapshot (POSIX, relative to the repository root);
+    ``complete`` is True for a git checkout, whose absence of a file is meaningful in every tree.
+    """
+
+    spec: str
+    kind: str
+    facts: FactSet
+    files: frozenset[str]
+    complete: bool = False
+    snapshot: Any = field(default=None, compare=False, repr=False)  # the live Snapshot, None for a stored one
+
+    @property
+    def version(self) -> str:
+        return self.facts.version
+
+    @property
+    def label(self) -> str:
+        return self.facts.label
+
+    def covers(self, path: str) -> bool:
+        """True when the snapshot holds the tree of ``path``, so a missing file is really missing."""
+        return self.complete or tree_of(path) in self.facts.coverage
+
+    def exists(self, path: str) -> bool:
+        return path in self.files
+
+    @cached_property
+    def by_basename(self) -> dict[str, list[str]]:
+        """basename -> sorted paths holding it (used to guess where a file moved)."""
+        out: dict[str, list[str]] = {}
+        for path in sorted(self.files):
+            out.setdefault(PurePosixPath(path).name, []).append(path)
+        return out
+
+    def items(self, kind: str) -> list[FactItem]:
+        return self.facts.kinds.get(kind, [])
+
+    def unavailable(self, kind: str) -> list[str]:
+        return self.facts.unavailable.get(kind, [])
+
+
+@dataclass
+class AuditState:
+    """Input of every rule.
+
+    ``read_skill_file(path)`` returns the text of a file relative to the skills root (for rules
+    that build fixes, which must quote the exact current line).
+    """
+
+    skills: list[Skill]
+    claims: list[Claim]
+    upstream: UpstreamView
+    baseline: UpstreamView | None = None
+    read_skill_file: Callable[[str], str] | None = None
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+
+    def claims_of(self, *kinds: str) -> Iterable[Claim]:
+        """Claims of the given kinds, in (file, line, value) order."""
+        wanted = set(kinds)
+        return sorted((c for c in self.claims if c.kind in wanted), key=lambda c: (c.file, c.line, c.value))
+
+    def line(self, file: str, line: int) -> str | None:
+        """The text of 1-based ``line`` of skill file ``file`` (no newline), or None if unreadable."""
+        if file not in self._lines:
+            text = ""
+            if self.read_skill_file is not None:
+                try:
+                    text = self.read_skill_file(file)
+                except (OSError, UnicodeDecodeError, KeyError):
+                    text = ""
+            self._lines[file] = text.splitlines()
+        lines = self._lines[file]
+        return lines[line - 1] if 0 < line <= len(lines) else None

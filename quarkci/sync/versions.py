@@ -1,0 +1,116 @@
+"""Version statements in skills ("Python 3.11 to 3.13", "PyTorch 2.2 or newer", "transformers<5.16").
+
+A statement becomes a :class:`Stated` range: the bounds the sentence actually states (a lower
+bound only for "2.2 or newer", both for "3.11 to 3.13"), the exact text that carries them, and its
+style, so a fix can rewrite it the way the author wrote it. Comparison uses
+:mod:`packaging.specifiers`; the small regular expressions here only locate version tokens in prose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+_V = r"\d+(?:\.\d+)+"
+_RANGE = re.compile(rf"(?P<lo>{_V})\s*(?P<sep>\s(?:to|through)\s|-|–|—)\s*(?P<hi>{_V})")
+_LIST = re.compile(rf"(?P<text>{_V}(?:\s*,\s*{_V})*,?\s+(?:or|and)\s+{_V})")
+_OPEN = re.compile(rf"(?P<lo>{_V})(?P<suffix>\+|\s+or\s+(?:newer|later|higher|above)|\s+and\s+(?:newer|later|above))")
+_SPEC = re.compile(r"(?P<text>(?:(?:>=|<=|==|~=|!=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+)")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A version range as a skill states it.
+
+    ``spec`` holds only the stated bounds; ``lower``/``upper`` say which bounds were stated;
+    ``text`` is the exact substring of the statement that carries the range; ``style`` is one of
+    ``range`` (with ``sep``), ``list``, ``open`` (with ``suffix``) or ``spec``.
+    """
+
+    spec: SpecifierSet
+    lower: bool
+    upper: bool
+    text: str
+    style: str
+    sep: str = " to "
+    suffix: str = " or newer"
+
+
+def parse_statement(text: str) -> Stated | None:
+    """Parse the first version range in ``text``; None when it states no range (a lone version)."""
+    if m := _SPEC.search(text):
+        raw = m.group("text").strip().rstrip(",").strip()
+        try:
+            spec = SpecifierSet(raw.replace(" ", ""))
+        except InvalidSpecifier:
+            spec = None
+        if spec is not None and len(spec):
+            ops = {s.operator for s in spec}
+            lower = bool(ops & {">=", ">", "==", "~="})
+            upper = bool(ops & {"<=", "<", "==", "~="})
+            return Stated(spec, lower, upper, raw, "spec")
+    if m := _RANGE.search(text):
+        lo, hi = m.group("lo"), m.group("hi")
+        return Stated(SpecifierSet(f">={lo},<={_widen(hi)}"), True, True, m.group(0), "range",
+                      sep=m.group("sep"))
+    if m := _LIST.search(text):
+        versions = re.findall(_V, m.group("text"))
+        if len(versions) >= 2:
+            lo, hi = min(versions, key=Version), max(versions, key=Version)
+            return Stated(SpecifierSet(f">={lo},<={_widen(hi)}"), True, True, m.group("text"), "list")
+    if m := _OPEN.search(text):
+        return Stated(SpecifierSet(f">={m.group('lo')}"), True, False, m.group(0), "open",
+                      suffix=m.group("suffix"))
+    return None
+
+
+def _widen(version: str) -> str:
+    """``3.13`` -> ``3.13.99999``: "up to 3.13" includes every 3.13.x patch release."""
+    return version + ".99999" if version.count(".") == 1 else version
+
+
+def minors(spec: SpecifierSet, majors: int | tuple[int, ...], top: int = 100) -> list[str]:
+    """The ``M.N`` releases (M in ``majors``, N < ``top``) that ``spec`` admits, in version order."""
+    out = []
+    for major in (majors,) if isinstance(majors, int) else majors:
+        for n in range(top):
+            try:
+                if Version(f"{major}.{n}") in spec:
+                    out.append(f"{major}.{n}")
+            except InvalidVersion:  # pragma: no cover - f-string versions are always valid
+                continue
+    return out
+
+
+def render(stated: Stated, versions: list[str], upstream: SpecifierSet | None = None) -> str:
+    """Rewrite ``stated`` in its own style to cover exactly ``versions`` (sorted minors).
+
+    A specifier-style statement takes the upstream clauses for the bounds it states, lower bound
+    first, joined the way the statement joined its own (``", "`` or ``","``).
+    """
+    lo, hi = versions[0], versions[-1]
+    if stated.style == "spec" and upstream is not None:
+        lower = sorted(str(s) for s in upstream if s.operator in (">", ">=", "==", "~="))
+        upper = sorted(str(s) for s in upstream if s.operator in ("<", "<="))
+        clauses = (lower if stated.lower else []) + (upper if stated.upper else [])
+        if clauses:
+            return (", " if ", " in stated.text else ",").join(clauses)
+    if stated.style == "range":
+        return f"{lo}{stated.sep}{hi}"
+    if stated.style == "list":
+        if len(versions) == 1:
+            return lo
+        joiner = " and " if " and " in stated.text else " or "
+        return ", ".join(versions[:-1]) + ("," if "," in stated.text else "") + joiner + hi
+    if stated.style == "open":
+        return f"{lo}{stated.suffix}"
+    parts = []
+    if stated.lower:
+        parts.append(f">={lo}")
+    if stated.upper:
+        major, minor = hi.split(".")
+        parts.append(f"<{major}.{int(minor) + 1}")
+    return ",".join(parts)
