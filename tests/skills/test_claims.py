@@ -85,7 +85,8 @@ def test_flag_context_names_its_command() -> None:
     assert (bare["command"], bare["inferred"], bare["inferred_from"]) == ("quark-cli torch-llm-ptq", True, "section")
     # ...and none where the skill names two Quark programs (ambiguous, not guessed)
     notes = _one(claims, "ptq-runner/references/notes.md", 5, "cli_flag", "--num_calib_data").context
-    assert notes["command"] is None and notes["inferred"] is True
+    assert notes["command"] is None and notes["inferred"] is True and notes["quark"] is None
+    assert notes["candidates"] == ["quantize_quark.py", "quark-cli torch-llm-ptq"]
 
 
 def test_scheme_context_enumeration_and_count() -> None:
@@ -130,7 +131,9 @@ def test_negative_flags_of_other_commands_are_not_quark() -> None:
     assert commands == ["vllm", "vllm", "pip", None, "docker", None, None]
     assert claims[-1].context["values"] == ["/dev/kfd"]  # not a program named "kfd"
     # `error: unrecognized arguments: --bogus` is a quoted message, not a command line
-    assert not any(c.context["quark"] for c in claims)
+    assert [c.context["quark"] for c in claims] == [False, False, False, False, False, None, None]
+    assert claims[3].context["candidates"] == ["pip", "vllm"]  # ambiguous among non-Quark programs
+    assert claims[5].context["candidates"] == ["docker", "quark-cli torch-llm-ptq"]  # could be Quark's
     # `--quantization fp8` of vllm is no scheme claim, and --help is never a claim
     assert not any(c.kind == "scheme" or c.value == "--help" for c in claims)
 

@@ -56,3 +56,21 @@ def test_unbalanced_quotes_fall_back_to_words() -> None:
     (command,) = parse_inline('quark-cli torch-llm-ptq --model_dir "unterminated', 3)
     assert command.name == "quark-cli torch-llm-ptq"
     assert [f.name for f in flags(command)] == ["--model_dir"]
+
+
+def test_multiline_quoted_argument_and_shell_keywords() -> None:
+    block = (
+        'python3 -c "\n'
+        "from x import y\n"
+        "print(y)  # --not-a-flag\n"
+        '"\n'
+        "for m in a b; do\n"
+        "  quark-cli torch-llm-ptq --model_dir $m\n"
+        "done\n"
+        "if true; then vllm serve m --port 1; fi\n"
+    )
+    commands = parse_block(block, 1)
+    assert [(c.name, c.line) for c in commands] == [
+        ("python", 1), ("quark-cli torch-llm-ptq", 6), ("true", 8), ("vllm", 8)
+    ]
+    assert [(f.name, f.line) for f in flags(commands[1])] == [("--model_dir", 6)]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims import exports, flags, models, paths, schemes, versions
-from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.unit import Found, Inference, Unit
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.skills.source import SkillFileError
 
@@ -74,18 +74,18 @@ _SCRIPT_BY_SOURCE = {
 }
 
 
-def _skill_command(skill: Skill, units: list[Unit]) -> tuple[str | None, str | None]:
+def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
     """The one command the whole skill names (across its files), else the one PTQ program its
-    ``source_knowledge`` names; ``(None, None)`` when neither is unique."""
+    ``source_knowledge`` names; no command (with the competing names) when neither is unique."""
     names = set().union(*(u.names() for u in units))
     if any(n.startswith(sh.QUARK_CLI + " ") for n in names):
         names.discard(sh.QUARK_CLI)
     if len(names) == 1:
-        return next(iter(names)), "skill"
+        return Inference(next(iter(names)), "skill")
     if names:
-        return None, None
+        return Inference(None, "skill", tuple(sorted(names)))
     scripts = {cmd for entry in skill.source_knowledge for suffix, cmd in _SCRIPT_BY_SOURCE.items()
                if entry.endswith(suffix)}
     if len(scripts) == 1:
-        return next(iter(scripts)), "source_knowledge"
-    return None, None
+        return Inference(next(iter(scripts)), "source_knowledge")
+    return Inference(None, None, tuple(sorted(scripts)))

@@ -20,7 +20,12 @@ QUARK_COMMANDS = frozenset({TORCH_LLM_PTQ, QUANTIZE_QUARK, "quark-quant-perf", "
 
 SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;"})
-_PREFIXES = frozenset({"sudo", "env", "time", "exec", "nohup", "!", "command"})
+_PREFIXES = frozenset({"sudo", "env", "time", "exec", "nohup", "!", "command",
+                       "if", "then", "else", "elif", "while", "until", "do", "{", "("})
+# Shell compound-statement words that start no command of their own (``for x in ...``, ``done``).
+_NOT_COMMANDS = frozenset({"for", "case", "select", "function", "done", "fi", "esac", "}", ")", "in", "[[", "[",
+                           "local", "declare", "readonly", "return", "break", "continue", "exit", "shift", ":"})
+_MAX_QUOTED_LINES = 200
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:python(?:3(?:\.\d+)?)?|<python>|\$python|\$\{python\})$", re.IGNORECASE)
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
@@ -82,6 +87,8 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 segments.append((stripped[:-1], line_no))
                 continue
             segments.append((stripped, line_no))
+            if _open_quote(" ".join(s for s, _ in segments)) and len(segments) < _MAX_QUOTED_LINES:
+                continue  # a quoted argument spans lines (python -c "...")
             break
         logical = " ".join(s for s, _ in segments)
         commands.extend(_commands(logical, segments))
@@ -92,6 +99,19 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 index += 1
             index += 1
     return commands
+
+
+def _open_quote(logical: str) -> bool:
+    """True when ``logical`` ends inside a quoted string (shlex reports no closing quotation)."""
+    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        for _ in lexer:
+            pass
+    except ValueError:
+        return True
+    return False
 
 
 def parse_inline(text: str, line: int) -> list[Command]:
@@ -197,7 +217,7 @@ def _name(words: list[Word]) -> Command | None:
     rest = _without_redirections(words)
     while rest and (rest[0].text in _PREFIXES or _ASSIGNMENT.match(rest[0].text)):
         rest.pop(0)
-    if not rest:
+    if not rest or rest[0].text in _NOT_COMMANDS:
         return None
     head = rest.pop(0)
     program = posixpath.basename(head.text)

@@ -30,7 +30,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     for text in unit.texts():
         yield from _text(text)
     for located in unit.commands:
-        command = located.command.name or unit.infer_command(located.headings)[0]
+        command = located.command.name or unit.infer_command(located.headings).command
         for flag in sh.flags(located.command):
             if flag.name != "--model_export":
                 continue

@@ -3,7 +3,13 @@
 Each flag carries the command it belongs to (``context["command"]``): the program of its own command
 line, or, for a bare fragment such as ``--seq_len 512`` in prose, the single command named in the
 same section, file or skill (``context["inferred"] = True``, ``"inferred_from"`` says which level;
-see :meth:`Unit.infer_command`); ``None`` when that is ambiguous. ``--help`` is left
+see :meth:`Unit.infer_command`); ``None`` when that is ambiguous, with the competing command names
+in ``context["candidates"]`` (empty when the skill names no command at all).
+
+``context["quark"]`` is a tri-state for the audit: True when the flag belongs to a command of amd-quark
+itself (check it against that command), False when it belongs to another program or is ambiguous only
+among other programs (not Quark's to check), None when unknown (no command anywhere, or ambiguous
+between a Quark command and others: check it against every Quark CLI). ``--help`` is left
 out (argparse adds it; it is no claim about Quark's options).
 """
 
@@ -21,9 +27,10 @@ def extract(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
         command = located.command
         name: str | None = command.name
-        inferred_from = None
+        inferred_from, candidates = None, ()
         if not name:
-            name, inferred_from = unit.infer_command(located.headings)
+            inference = unit.infer_command(located.headings)
+            name, inferred_from, candidates = inference.command, inference.source, inference.candidates
         for flag in sh.flags(command):
             if flag.name in _IGNORED:
                 continue
@@ -33,10 +40,23 @@ def extract(unit: Unit) -> Iterator[Found]:
                 flag.line,
                 {
                     "command": name,
-                    "quark": bool(name) and sh.Command(name, (), 0).is_quark,
+                    "quark": _is_quark(name, candidates),
                     "where": located.where,
                     "inferred": not command.name,
                     "inferred_from": inferred_from,
                     "values": list(flag.values),
+                    "candidates": list(candidates),
                 },
             )
+
+
+def _is_quark(name: str | None, candidates: tuple[str, ...] | list[str]) -> bool | None:
+    if name:
+        return _quark_name(name)
+    if not candidates:
+        return None
+    return None if any(_quark_name(c) for c in candidates) else False
+
+
+def _quark_name(name: str) -> bool:
+    return name.startswith(sh.QUARK_CLI) or sh.Command(name, (), 0).is_quark

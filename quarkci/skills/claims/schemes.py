@@ -107,7 +107,7 @@ def _paragraph_count(text: Text) -> Iterator[Found]:
 
 def _flag_values(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
-        command = located.command.name or unit.infer_command(located.headings)[0]
+        command = located.command.name or unit.infer_command(located.headings).command
         for flag in sh.flags(located.command):
             if flag.name == "--quant_scheme" and flag.values:
                 value = flag.values[0]

@@ -26,6 +26,16 @@ class Found:
 
 
 @dataclass(frozen=True)
+class Inference:
+    """The command a bare flag is attributed to, the level that decided (section, file, skill,
+    source_knowledge), and the competing command names when that level was ambiguous."""
+
+    command: str | None
+    source: str | None
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Located:
     """A command found in a file: ``where`` is ``"code"`` (fenced block) or ``"inline"`` (code span)."""
 
@@ -41,7 +51,7 @@ class Unit:
         self.file = file
         self.blocks: list[Block] = walk(text, first_line)
         self.commands: list[Located] = list(self._commands())
-        self.skill_command: tuple[str | None, str | None] = (None, None)
+        self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
         for located in self.commands:
@@ -56,15 +66,15 @@ class Unit:
 
     def section_command(self, headings: tuple[Heading, ...]) -> str | None:
         """Name of the command a bare flag fragment under ``headings`` belongs to; see :meth:`infer_command`."""
-        return self.infer_command(headings)[0]
+        return self.infer_command(headings).command
 
-    def infer_command(self, headings: tuple[Heading, ...]) -> tuple[str | None, str | None]:
-        """(command, where it was inferred from) for a bare flag fragment such as ``--seq_len 512``.
+    def infer_command(self, headings: tuple[Heading, ...]) -> Inference:
+        """Which command a bare flag fragment such as ``--seq_len 512`` under ``headings`` belongs to.
 
         The innermost section naming any command decides (walking out through the ancestors, then the
         whole file, then :attr:`skill_command` set by the caller from the other files of the skill and
-        its ``source_knowledge``). A level naming several commands is ambiguous: ``(None, None)``.
-        ``quark-cli`` alone yields to ``quark-cli <sub>`` when both appear.
+        its ``source_knowledge``). A level naming several commands is ambiguous: no command, and those
+        names as ``candidates``. ``quark-cli`` alone becomes the skill's one ``quark-cli <sub>``.
         """
         levels = [(self._by_section.get(headings[:depth], set()), "section") for depth in range(len(headings), -1, -1)]
         levels.append((self.names(), "file"))
@@ -73,10 +83,10 @@ class Unit:
             if len(names) == 1:
                 name = next(iter(names))
                 if name == sh.QUARK_CLI and self.quark_cli_subcommand:
-                    return self.quark_cli_subcommand, f"{where}+skill"  # bare `quark-cli` here, `quark-cli X` elsewhere
-                return name, where
+                    return Inference(self.quark_cli_subcommand, f"{where}+skill")  # `quark-cli X` elsewhere
+                return Inference(name, where)
             if names:
-                return None, None
+                return Inference(None, where, tuple(sorted(names)))
         return self.skill_command
 
     def names(self) -> set[str]:
@@ -88,7 +98,9 @@ class Unit:
             if isinstance(block, Code):
                 if block.info in sh.SHELL_LANGUAGES:
                     for command in sh.parse_block(block.text, block.first_line):
-                        yield Located(command, "code", block.headings)
+                        # an untagged block may be output or pseudo-code: only Quark's own commands count
+                        if block.info or command.name.startswith(sh.QUARK_CLI) or command.is_quark:
+                            yield Located(command, "code", block.headings)
             else:
                 for span, line in block.code_spans():
                     for command in sh.parse_inline(span, line):
