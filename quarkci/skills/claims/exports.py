@@ -27,6 +27,7 @@ _PROSE = [
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """``export_format`` claims of ``unit`` (see the module docstring)."""
     for text in unit.texts():
         yield from _text(text)
     for located in unit.commands:

@@ -24,6 +24,7 @@ _IGNORED = frozenset({"--help"})
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """``cli_flag`` claims of ``unit`` (see the module docstring)."""
     for located in unit.commands:
         command = located.command
         name: str | None = command.name

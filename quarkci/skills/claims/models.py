@@ -26,6 +26,7 @@ _COUNT = re.compile(r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """``model_type`` and ``model_type_count`` claims of ``unit`` (see the module docstring)."""
     counts: dict[str, tuple[int, int]] = {}  # section path -> (count, line)
     for text in unit.texts():
         section = list_section(text.headings, TOPIC)

@@ -31,6 +31,7 @@ def from_frontmatter(skill: Skill) -> Iterator[Found]:
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """Inline and script ``path`` claims of ``unit`` (see the module docstring)."""
     for text in unit.texts():
         for span, line in text.code_spans():
             candidate = span.strip()

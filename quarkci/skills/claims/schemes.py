@@ -32,6 +32,7 @@ _LEADING_SPANS = re.compile(r"^\s*`[^`]+`(?:\s*(?:,|/|\band\b|\bor\b)\s*`[^`]+`)
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """``scheme`` and ``scheme_count`` claims of ``unit`` (see the module docstring)."""
     for text in unit.texts():
         if text.kind == "heading":
             yield from _count(text)

@@ -59,9 +59,11 @@ class Unit:
                 self._by_section.setdefault(located.headings, set()).add(located.command.name)
 
     def texts(self) -> Iterator[Text]:
+        """Inline text blocks (paragraphs, headings, table cells) in document order."""
         return (b for b in self.blocks if isinstance(b, Text))
 
     def codes(self) -> Iterator[Code]:
+        """Code blocks in document order."""
         return (b for b in self.blocks if isinstance(b, Code))
 
     def section_command(self, headings: tuple[Heading, ...]) -> str | None:

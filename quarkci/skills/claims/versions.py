@@ -52,6 +52,7 @@ _SKIPPED_CODE = frozenset({"json", "yaml", "yml", "toml", "python", "py", "text"
 
 
 def extract(unit: Unit) -> Iterator[Found]:
+    """Python / PyTorch / transformers version claims of ``unit`` (see the module docstring)."""
     for text in unit.texts():
         yield from _prose(text)
         for span, line in text.code_spans():
