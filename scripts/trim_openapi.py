@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 # The (method, path) pairs PyGithub calls for `quarkci gh pr|issues|comment|dispatch`.
+# Labels are set with PATCH /issues/{n} (not POST /issues/{n}/labels: PyGithub's add_to_labels
+# sends a bare JSON array, a legacy form the description no longer documents).
 OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}"),
     ("post", "/repos/{owner}/{repo}/git/blobs"),
@@ -45,7 +47,6 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("post", "/repos/{owner}/{repo}/issues"),
     ("get", "/repos/{owner}/{repo}/issues/{issue_number}"),
     ("patch", "/repos/{owner}/{repo}/issues/{issue_number}"),
-    ("post", "/repos/{owner}/{repo}/issues/{issue_number}/labels"),
     ("get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),

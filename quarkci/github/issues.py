@@ -223,12 +223,15 @@ def want_summary(rest: Sequence[dict[str, Any]], version: str, max_new: int) -> 
 # --- API -------------------------------------------------------------------------------------------
 
 def _list(repo: Repository, label: str) -> tuple[list[ExistingIssue], dict[int, Any]]:
-    """GET every issue (all states) with ``label`` (paginated); PRs are skipped."""
+    """GET every issue (all states) with ``label`` (paginated) whose first line is a finding marker.
+
+    The issues endpoint lists PRs too; they are skipped by the marker (quarkci's PR bodies start
+    with the skill-sync marker). ``issue.pull_request`` is not read: on a listed issue PyGithub
+    would fetch the issue again to learn it is absent.
+    """
     found: list[ExistingIssue] = []
     objects: dict[int, Any] = {}
     for issue in repo.get_issues(state="all", labels=[label]):
-        if issue.pull_request is not None:
-            continue
         marker = first_line_marker(issue.body)
         if marker is None or marker[0] not in ("finding", "finding-summary"):
             continue

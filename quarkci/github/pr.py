@@ -158,7 +158,7 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
     if plan.pull == "close":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close"))
     if plan.add_labels:
-        steps.append(Step("POST", f"{repo_path}/issues/{number}/labels", "add labels " + ", ".join(plan.add_labels)))
+        steps.append(Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels)))
     return steps
 
 
@@ -385,9 +385,11 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         pull_obj.edit(state="closed")
         record.append(todo.pop(0))
     if plan.add_labels:
-        pull_obj.add_to_labels(*plan.add_labels)
-        step = todo.pop(0)
-        record.append(Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what))
+        # PATCH /issues/{n} with the full label list (PyGithub's add_to_labels sends a bare array
+        # that GitHub's OpenAPI description does not document).
+        current = [label.name for label in pull_obj.labels]
+        repo.get_issue(pull_obj.number).edit(labels=current + [x for x in plan.add_labels if x not in current])
+        record.append(todo.pop(0))
     for i, step in enumerate(record):
         if "{new}" in step.path:
             record[i] = Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what)
