@@ -1,0 +1,135 @@
+"""Build and write ``session_context.json`` from a routing decision.
+
+Hardware, workspace and install facts are never copied in: only the ``*_ref`` paths of the
+artifacts that hold them. An existing session context is carried forward: its constraints and
+``*_ref`` pointers are kept (a new ``--env-context``/``--workspace-context`` replaces the matching ref).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quarkci.contracts.validate import check_document, load_document, validate_document
+from quarkci.errors import BadInputError
+from quarkci.fsutil import atomic_write_text
+from quarkci.router.catalog import CatalogSkill
+from quarkci.router.intent import signals
+from quarkci.router.roles import ROLES, resolve_roles
+from quarkci.router.route import UNDECIDED, Decision, Facts, decide
+
+MAX_GOAL_CHARS = 4000
+REFS = ("env_context_ref", "workspace_context_ref", "pytorch_install_result_ref", "quark_install_result_ref")
+
+
+@dataclass(frozen=True)
+class RouteResult:
+    """``document`` is the session context; ``reason`` the one-paragraph explanation printed."""
+
+    document: dict[str, Any]
+    reason: str
+    decision: Decision
+
+
+def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    document = load_document(path)
+    check_document(document, artifact, f"{flag} {path}")
+    return document
+
+
+def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_context: str | None = None,
+          workspace_context: str | None = None, session_context: str | None = None) -> RouteResult:
+    """Route ``goal`` over ``catalog``; context arguments are file paths (validated, exit 2 if bad).
+
+    Raises :class:`BadInputError` for an empty or over-long goal (over :data:`MAX_GOAL_CHARS`) or an
+    invalid context file (the message names the file and the JSON path).
+    """
+    if not isinstance(goal, str) or not goal.strip():
+        raise BadInputError("goal: empty; say what you want to do, e.g. \"quantize Qwen/Qwen3-8B to fp8\"")
+    goal = " ".join(goal.split())
+    if len(goal) > MAX_GOAL_CHARS:
+        raise BadInputError(f"goal: {len(goal)} characters, over the {MAX_GOAL_CHARS}-character limit")
+    previous = _load_context(session_context, "session_context", "--session-context") or {}
+    refs = {k: previous.get(k) for k in REFS}
+    if env_context:
+        refs["env_context_ref"] = env_context
+    if workspace_context:
+        refs["workspace_context_ref"] = workspace_context
+    env = _load_context(refs["env_context_ref"], "env_context", "env_context_ref") if _exists(refs["env_context_ref"], env_context) else None
+    ws_known = _exists(refs["workspace_context_ref"], workspace_context)
+    if ws_known:
+        _load_context(refs["workspace_context_ref"], "workspace_context", "workspace_context_ref")
+    facts = Facts(env_known=env is not None, accelerator=(env or {}).get("hardware", {}).get("accelerator"),
+                  workspace_known=ws_known)
+    decision = decide(goal, facts)
+    names = resolve_roles(catalog)
+    document, reason = _document(goal, decision, names, refs, previous, catalog_label)
+    problems = validate_document(document, "session_context")
+    if problems:  # a bug, not bad input: the router must only ever write valid documents
+        raise AssertionError(f"router built an invalid session_context: {problems[0]}")
+    return RouteResult(document, reason, decision)
+
+
+def _exists(ref: str | None, given: str | None) -> bool:
+    """A ref counts when it was given now (must exist) or carried forward and still present."""
+    if ref is None:
+        return False
+    if ref == given:
+        return True
+    return Path(ref).is_file()
+
+
+def _skill(role: str, names: dict[str, str]) -> str | None:
+    found = names.get(role)
+    if found is None and ROLES[role].fallback:
+        found = names.get(ROLES[role].fallback)
+    return found
+
+
+def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any],
+              label: str) -> tuple[dict[str, Any], str]:
+    constraints = dict(previous.get("constraints") or {})
+    s = signals(goal)
+    if "plan_only" in s:
+        constraints["execution_mode"] = "plan_only"
+    if "offline" in s:
+        constraints["offline"] = True
+    questions: list[str] = []
+    if d.role is None:
+        options = [(r, _skill(r, names)) for r in d.interpretations]
+        letters = "abc"
+        text = ", ".join(f"({letters[i]}) {ROLES[r].summary}" + (f" [{n}]" if n else "")
+                         for i, (r, n) in enumerate(options))
+        questions.append(f"Ambiguous goal ({d.reason}). Do you want to: {text}?")
+        route = {"role": None, "next_skill": None, "reason": d.reason, "prerequisites": [],
+                 "interpretations": [{"role": r, "skill": n} for r, n in options], "catalog": label}
+        doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
+               "open_questions": questions, "route": route}
+        return doc, f"no route yet: {d.reason}; asking: {text}"
+    skill = _skill(d.role, names)
+    if skill is None:
+        questions.append(f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary}).")
+        route = {"role": d.role, "next_skill": None, "reason": d.reason, "prerequisites": [], "catalog": label}
+        doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
+               "open_questions": questions, "route": route}
+        return doc, f"no route: {questions[0]}"
+    prereqs = []
+    for role, why in d.prerequisites:
+        pskill = _skill(role, names)
+        prereqs.append({"role": role, "skill": pskill, "reason": why})
+        questions.append(f"{why}: run {pskill or role} first.")
+    next_skill = prereqs[0]["skill"] if prereqs and prereqs[0]["skill"] else skill
+    route = {"role": d.role, "next_skill": next_skill, "reason": d.reason, "prerequisites": prereqs, "catalog": label}
+    doc = {"user_goal": goal, "workflow": skill, "constraints": constraints, **refs,
+           "open_questions": questions, "route": route}
+    first = f"; first {next_skill} ({prereqs[0]['reason']})" if next_skill != skill else ""
+    return doc, f"route: {skill} ({d.role}): {d.reason}{first}"
+
+
+def write(result: RouteResult, out: str | Path) -> Path:
+    """Write the session context to ``out`` atomically (sorted keys, 2-space indent)."""
+    return atomic_write_text(out, json.dumps(result.document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
