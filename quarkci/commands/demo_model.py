@@ -1,0 +1,41 @@
+"""``quarkci demo-model --out DIR``: build the embedded demo model (tiny Llama, single-digit addition).
+
+Fully offline (``HF_HUB_OFFLINE=1``; the tokenizer is trained locally), deterministic for a given
+``--seed``, a few seconds on CPU. Exit 0 when the model reached 100 % accuracy, 1 when it did not
+within the step budget (the model is still written), 2 when ``DIR`` exists and is not empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from quarkci.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``demo-model`` on the top-level subparsers."""
+    p = subparsers.add_parser("demo-model", help="build the tiny offline demo model (HF format, safetensors)",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True, metavar="DIR", help="new or empty directory")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, default=600, metavar="N", help="training step budget (default 600)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the demo model; see the module docstring for exit codes."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from quarkci.ptq.demo import DemoConfig, build_demo_model
+
+    try:
+        result = build_demo_model(args.out, DemoConfig(seed=args.seed, max_steps=args.max_steps))
+    except FileExistsError as exc:
+        raise BadInputError(str(exc)) from None
+    doc = {"out_dir": str(result.out_dir), "accuracy": result.accuracy, "steps": result.steps,
+           "train_seconds": round(result.train_seconds, 3), "parameters": result.parameters}
+    print(json.dumps(doc, indent=2, sort_keys=True) if args.json else result.out_dir)
+    return EXIT_OK if result.accuracy == 1.0 else EXIT_FINDINGS

@@ -1,0 +1,257 @@
+"""``ptq intake``: a model directory (or Hugging Face id) -> ``model_analysis.json``.
+
+Static only (Quark's intake rule: "do not load model weights during intake"): ``config.json`` plus
+the safetensors headers (:mod:`quarkci.ptq.headers`), and the installed Quark's template list
+(``LLMTemplate.list_available()``). Anything that cannot be resolved -- an HF id with no network, no
+safetensors, Quark not importable -- gives ``analysis_status: "partial"`` with one risk per
+unresolved fact, never a crash. The document is valid against the ``model_analysis`` contract.
+
+Risk codes (kebab-case, stable): ``config-unavailable``, ``no-safetensors``, ``quark-unavailable``,
+``no-quark-template``, ``moe-model``, ``fused-experts``, ``vision-language-model``, ``remote-code``,
+``pre-quantized``, ``tokenizer-missing``, ``transformers-version``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from quarkci.contracts.validate import check_document
+from quarkci.errors import BadInputError
+from quarkci.fsutil import atomic_write_text
+from quarkci.ptq import quark_api
+from quarkci.ptq.headers import Checkpoint, read_checkpoint
+
+ANALYSIS_FILE = "model_analysis.json"
+_HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
+_MODALITY_KEYS = ("vision_config", "audio_config", "image_config", "video_config")
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
+# module-name fragments of components that are sensitive to quantization, and their kind
+_SENSITIVE = (
+    ("lm_head", "lm_head"),
+    ("router", "router_gate"),
+    (".mlp.gate", "router_gate"),
+    ("vision_tower", "vision_tower"),
+    ("visual", "vision_tower"),
+    ("vision_model", "vision_tower"),
+    ("multi_modal_projector", "vision_tower"),
+)
+
+
+def _risk(severity: str, code: str, message: str, hint: str | None = None) -> dict[str, str]:
+    risk = {"severity": severity, "code": code, "message": message}
+    if hint:
+        risk["recovery_hint"] = hint
+    return risk
+
+
+def _sensitive_kind(module: str) -> str | None:
+    for fragment, kind in _SENSITIVE:
+        if fragment == ".mlp.gate":
+            if module.endswith(".mlp.gate"):
+                return kind
+        elif fragment in module:
+            return kind
+    return None
+
+
+def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | None]:
+    """``config.json`` of a Hub model (no weights), or ``(None, reason)``; honours HF_HUB_OFFLINE."""
+    try:
+        from huggingface_hub import hf_hub_download
+
+        path = hf_hub_download(model_id, "config.json")
+        return json.loads(Path(path).read_text(encoding="utf-8")), None
+    except Exception as exc:  # offline, unknown repo, gated repo, no huggingface_hub
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return None, f"{type(exc).__name__}: {first}"[:300]
+
+
+def _config_facts(config: dict[str, Any]) -> dict[str, Any]:
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+
+    def get(key: str) -> Any:
+        return config.get(key, text.get(key))
+
+    architectures = config.get("architectures") or []
+    facts: dict[str, Any] = {
+        "model_type": str(config.get("model_type") or (architectures[0] if architectures else "unknown")),
+        "architectures": [str(a) for a in architectures],
+        "num_hidden_layers": get("num_hidden_layers"),
+        "hidden_size": get("hidden_size"),
+        "intermediate_size": get("intermediate_size"),
+        "num_attention_heads": get("num_attention_heads"),
+        "num_key_value_heads": get("num_key_value_heads"),
+        "vocab_size": get("vocab_size"),
+        "max_position_embeddings": get("max_position_embeddings"),
+        "tie_word_embeddings": get("tie_word_embeddings"),
+        "dtype": get("dtype") or get("torch_dtype"),
+    }
+    return {k: v for k, v in facts.items() if v is not None}
+
+
+def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -> dict[str, Any]:
+    """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
+
+    ``quark_info``: ``"auto"`` imports the installed Quark (:func:`quark_api.installed_quark`);
+    ``None`` means Quark is unavailable (partial analysis). Returns a ``model_analysis`` document.
+    Raises :class:`BadInputError` when ``model`` is neither an existing directory nor an HF id, or
+    when a local directory has no readable ``config.json``.
+    """
+    risks: list[dict[str, str]] = []
+    partial = False
+    local = Path(model).expanduser()
+    ckpt: Checkpoint | None = None
+    if local.is_dir():
+        ckpt = read_checkpoint(local)
+        config, source, model_path = ckpt.config, "local", str(local.resolve())
+    elif _HF_ID.match(model) and not local.exists():
+        source, model_path = "huggingface_id", model
+        fetched, reason = _fetch_remote_config(model)
+        config = fetched or {}
+        if fetched is None:
+            partial = True
+            risks.append(_risk("high", "config-unavailable", f"config.json of {model} could not be fetched: {reason}",
+                               "run intake where the Hub is reachable, or pass a local model directory"))
+        partial = True  # weights are never fetched: parameter counts and linear layers stay unknown
+        risks.append(_risk("medium", "no-safetensors", f"{model} is remote: safetensors headers were not read",
+                           "download the model and run intake on the local directory for exact counts"))
+    else:
+        raise BadInputError(f"{model}: neither a model directory nor a Hugging Face id (org/name)")
+
+    facts = _config_facts(config)
+    model_type = facts.get("model_type", "unknown")
+
+    if quark_info == "auto":
+        try:
+            quark_info = quark_api.installed_quark()
+        except quark_api.QuarkUnavailable as exc:
+            quark_info = None
+            risks.append(_risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'"))
+    elif quark_info is None:
+        risks.append(_risk("high", "quark-unavailable", "amd-quark not available to this analysis"))
+    if quark_info is None:
+        partial = True
+
+    template = None
+    excludes: list[str] = []
+    if isinstance(quark_info, quark_api.QuarkInfo):
+        template = model_type in quark_info.templates
+        if template:
+            excludes = quark_api.template_excludes(model_type) or []
+        elif config:
+            risks.append(_risk("high", "no-quark-template",
+                               f"amd-quark {quark_info.version} has no LLMTemplate for model_type {model_type!r}",
+                               "register a custom template (quark-cli torch-llm-ptq --template_file) or pick "
+                               "another model"))
+    if not excludes:
+        excludes = ["lm_head"]  # Quark's own default for decoder LLMs when the template is unknown
+
+    experts = next((facts_val for k in _EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
+    is_moe = bool(experts)
+    if is_moe:
+        risks.append(_risk("medium", "moe-model", f"MoE model ({experts} experts): router gates stay unquantized "
+                           "and expert layers dominate size; memory planning may need multi-device"))
+    modalities = [k for k in _MODALITY_KEYS if k in config]
+    if modalities:
+        risks.append(_risk("medium", "vision-language-model",
+                           f"multimodal config ({', '.join(modalities)}): exclude the non-text towers"))
+    if config.get("auto_map"):
+        risks.append(_risk("high", "remote-code", "config.json has auto_map: loading runs code from the model "
+                           "repository; trust_remote_code stays false unless explicitly approved"))
+    if isinstance(config.get("quantization_config"), dict):
+        method = config["quantization_config"].get("quant_method", "unknown")
+        risks.append(_risk("high", "pre-quantized", f"the model is already quantized (quant_method {method})"))
+
+    analysis: dict[str, Any] = {
+        "analysis_status": "partial" if partial else "complete",
+        "model": {
+            "model_path": model_path,
+            "model_source": source,
+            "trust_remote_code": False,
+            **facts,
+            "model_type": model_type,
+            "is_moe": is_moe,
+        },
+        "quark": None if not isinstance(quark_info, quark_api.QuarkInfo) else {
+            "version": quark_info.version,
+            "template_available": bool(template),
+        },
+        "quantization_targets": {
+            "exclude_defaults": excludes,
+            "exclude_defaults_source": "LLMTemplate" if template else "fallback (no template)",
+        },
+        "risks": risks,
+    }
+    if "transformers_version" in config:
+        analysis["model"]["transformers_version"] = str(config["transformers_version"])
+    if experts:
+        analysis["model"]["num_experts"] = experts
+
+    targets = analysis["quantization_targets"]
+    if ckpt is not None:
+        _local_facts(ckpt, analysis, targets, risks)
+        if not ckpt.files:
+            analysis["analysis_status"] = "partial"
+    else:
+        targets["linear_layer_count"] = _estimate_linears(facts)
+        targets["linear_layer_count_source"] = "estimate from config.json (dense decoder: 7 per layer + lm_head)"
+    if analysis["analysis_status"] == "partial" and not risks:  # the contract needs a reason
+        risks.append(_risk("medium", "config-unavailable", "analysis incomplete"))
+    return analysis
+
+
+def _estimate_linears(facts: dict[str, Any]) -> int:
+    layers = facts.get("num_hidden_layers")
+    return int(layers) * 7 + 1 if isinstance(layers, int) else 0
+
+
+def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any], risks: list) -> None:
+    linears = ckpt.linear_layers()
+    by_dtype = ckpt.parameters_by_dtype()
+    analysis["parameters"] = {
+        "count": sum(v["count"] for v in by_dtype.values()),
+        "bytes": sum(v["bytes"] for v in by_dtype.values()),
+        "by_dtype": by_dtype,
+        "safetensors_files": len(ckpt.files),
+        "safetensors_bytes": ckpt.safetensors_bytes,
+    }
+    analysis["model"]["estimated_size_gb"] = round(ckpt.safetensors_bytes / 1e9, 6)
+    targets["linear_layer_count"] = len(linears)
+    targets["linear_layer_count_source"] = "safetensors headers (2-D *.weight, embeddings excluded)"
+    # in_features per linear layer: what group-wise schemes need to divide
+    targets["linear_layers"] = {name: {"out_features": t.shape[0], "in_features": t.shape[1], "dtype": t.dtype}
+                                for name, t in linears.items()}
+    fused = sorted(n for n, t in ckpt.tensors.items() if "expert" in n and len(t.shape) == 3)
+    targets["has_non_linear_experts"] = bool(fused)
+    if fused:
+        risks.append(_risk("medium", "fused-experts", f"{len(fused)} fused 3-D expert tensors (e.g. {fused[0]})"))
+    sensitive = {}
+    for name in linears:
+        kind = _sensitive_kind(name)
+        if kind:
+            sensitive.setdefault(kind, []).append(name)
+    targets["sensitive_components"] = [{"kind": k, "count": len(v), "examples": v[:3]}
+                                       for k, v in sorted(sensitive.items())]
+    if not ckpt.files:
+        what = f"only {', '.join(ckpt.other_weight_files)}" if ckpt.other_weight_files else "no weight files"
+        risks.append(_risk("high", "no-safetensors", f"{ckpt.path}: no *.safetensors ({what})",
+                           "convert the checkpoint to safetensors"))
+    if not any((ckpt.path / f).exists() for f in _TOKENIZER_FILES):
+        risks.append(_risk("medium", "tokenizer-missing", f"{ckpt.path}: no tokenizer files",
+                           "calibration and the exported model both need the tokenizer"))
+
+
+def write_analysis(analysis: dict[str, Any], out: str | os.PathLike[str]) -> Path:
+    """Validate ``analysis`` against the ``model_analysis`` contract and write it atomically (sorted
+    JSON). Raises :class:`BadInputError` if it is not valid (a quarkci bug, reported as one line)."""
+    check_document(analysis, "model_analysis", str(out))
+    path = Path(out)
+    if path.name != ANALYSIS_FILE and path.suffix != ".json":
+        path = path / ANALYSIS_FILE
+    atomic_write_text(path, json.dumps(analysis, indent=2, sort_keys=True) + "\n")
+    return path

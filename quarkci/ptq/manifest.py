@@ -1,0 +1,202 @@
+"""``ptq manifest``: ``quant_plan.json`` -> ``run_manifest.yaml``, and the run's status afterwards.
+
+The manifest is the reproducible record of one PTQ run (Quark's quark-torch-ptq skill, Step 3): the
+inputs, the outputs, the four checkpoints, and ordered steps with exact commands -- the in-process
+``quarkci ptq run`` and the equivalent public ``quark-cli torch-llm-ptq`` command line for GPU
+runners (flag names from ``quark/experimental/cli/torch_llm_ptq.py`` in amd-quark 0.13). Anything
+that prevents execution goes to ``blocked_by`` and the status becomes ``manual_only``.
+
+This module is the one producer of ``run_manifest.yaml``: :func:`record_run` rewrites the status
+fields after ``ptq run`` without touching the recorded commands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from quarkci.contracts.validate import check_document, load_document
+from quarkci.errors import BadInputError
+from quarkci.fsutil import atomic_write_text
+from quarkci.ptq.plan import CLI_DATASETS
+
+MANIFEST_FILE = "run_manifest.yaml"
+RUN_RESULT_FILE = "run_result.json"
+SUMMARY_FILE = "validation_summary.json"
+WORKFLOW = "quark-torch-ptq"
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def quark_cli_argv(plan: dict[str, Any], output_dir: str, device: str = "cuda") -> tuple[list[str], list[str]]:
+    """The ``quark-cli torch-llm-ptq`` argument array equivalent to ``plan``, and notes on where it
+    cannot be exactly equivalent. Only confirmed options are added (Quark's skill, Step 3).
+
+    ``--exclude_layers`` is emitted with the full plan list (it replaces the template defaults in
+    the CLI), never empty. A local calibration file has no CLI spelling: the CLI line then keeps
+    ``--dataset pileval`` and says so in the notes.
+    """
+    calib = plan.get("calibration") or {}
+    notes: list[str] = []
+    argv = ["quark-cli", "torch-llm-ptq", "--model_dir", plan["model"]["model_path"], "--output_dir", output_dir,
+            "--quant_scheme", plan["global_scheme"]]
+    dataset = calib.get("dataset", "pileval")
+    if dataset not in CLI_DATASETS:
+        notes.append(f"calibration file {dataset} has no quark-cli spelling; the CLI calibrates on pileval")
+        dataset = "pileval"
+    argv += ["--dataset", dataset, "--num_calib_data", str(calib.get("num_calib_data", 512)),
+             "--seq_len", str(calib.get("seq_len", 512)), "--batch_size", str(calib.get("batch_size", 1)),
+             "--device", device, "--no_trust_remote_code", "--skip_evaluation"]
+    if plan.get("kv_cache_scheme"):
+        argv += ["--kv_cache_dtype", plan["kv_cache_scheme"]]
+    for pattern, scheme in sorted((plan.get("layer_quant_config") or {}).items()):
+        argv += ["--layer_quant_scheme", pattern, scheme]
+    if plan.get("algorithm"):
+        argv += ["--quant_algo", plan["algorithm"]]
+    if plan.get("exclude_layers"):
+        argv += ["--exclude_layers", *plan["exclude_layers"]]
+    if plan.get("model_dtype", "auto") != "auto":
+        notes.append(f"model dtype {plan['model_dtype']}: quark-cli loads the checkpoint dtype ('auto')")
+    notes.append("quantize_quark.py (Quark's examples/) takes the same flag names but is not in the PyPI "
+                 "wheel, so it is not recorded here")
+    return argv, notes
+
+
+def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
+                   out_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str] | None = None,
+                   ) -> dict[str, Any]:
+    """Build the ``run_manifest`` document for ``plan`` (read from ``plan_path``).
+
+    ``out_dir`` holds the manifest, ``run_result.json`` and ``validation_summary.json``;
+    ``output_dir`` (default ``out_dir/model``) receives the quantized model. All paths are absolute.
+    """
+    out = Path(out_dir).resolve()
+    export = Path(output_dir).resolve() if output_dir else out / "model"
+    plan_file = Path(plan_path).resolve()
+    manifest_path = out / MANIFEST_FILE
+    model_path = plan["model"]["model_path"]
+    analysis_ref = plan["model"]["analysis_ref"]
+
+    blocked: list[str] = []
+    if not Path(model_path).is_dir():
+        blocked.append(f"model {model_path} is not a local directory: download it first (the run never "
+                       "fetches weights)")
+    blocked += [f"missing fact: {fact}" for fact in plan.get("missing_facts", [])]
+    calib = plan.get("calibration") or {}
+    if calib.get("dataset") not in CLI_DATASETS and not Path(str(calib.get("dataset"))).is_file():
+        blocked.append(f"calibration dataset {calib.get('dataset')!r} is neither a quark-cli dataset nor a file")
+    if export.exists() and any(export.iterdir()):
+        blocked.append(f"output directory {export} exists and is not empty")
+
+    run_argv = ["quarkci", "ptq", "run", "--manifest", str(manifest_path), "--yes"]
+    cli_argv, cli_notes = quark_cli_argv(plan, str(export))
+    summary = out / SUMMARY_FILE
+    validate_argv = ["quarkci", "ptq", "validate", "--source", model_path, "--output", str(export),
+                     "--run-result", str(out / RUN_RESULT_FILE), "--out", str(summary)]
+    gate_argv = ["quarkci", "ptq", "gate", "--summary", str(summary)]
+    intake_argv = ["quarkci", "ptq", "intake", "--model", model_path, "--out", analysis_ref]
+    plan_argv = ["quarkci", "ptq", "plan", "--analysis", analysis_ref, "--scheme", plan["global_scheme"],
+                 "--out", str(plan_file)]
+    manifest_argv = ["quarkci", "ptq", "manifest", "--plan", str(plan_file), "--out", str(out)]
+
+    def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> dict[str, Any]:
+        return {"name": name, "kind": kind, "command": shlex.join(argv), "argv": argv, "produces": produces,
+                "status": status}
+
+    run_step = step("ptq", "run", run_argv, [str(export), str(out / RUN_RESULT_FILE)], "pending")
+    run_step["equivalent_command"] = {"quark_cli": shlex.join(cli_argv), "argv": cli_argv, "notes": cli_notes}
+    run_step["expected_artifacts"] = [str(export / "config.json"), str(export / "*.safetensors"),
+                                      str(export / "tokenizer_config.json")]
+    manifest: dict[str, Any] = {
+        "workflow": WORKFLOW,
+        "status": "manual_only" if blocked else "planned",
+        "inputs": {
+            "model_path": model_path,
+            "model_is_local": Path(model_path).is_dir(),
+            "analysis": analysis_ref,
+            "plan": str(plan_file),
+            "plan_sha256": file_sha256(plan_file),
+            "scheme": plan["global_scheme"],
+            "algorithm": plan.get("algorithm"),
+            "kv_cache_scheme": plan.get("kv_cache_scheme"),
+            "calibration": calib,
+            "model_dtype": plan.get("model_dtype", "auto"),
+            "device": plan.get("device", "auto"),
+            "quark_version": plan.get("quark_version"),
+        },
+        "outputs": {
+            "output_dir": str(export),
+            "manifest": str(manifest_path),
+            "run_result": str(out / RUN_RESULT_FILE),
+            "validation_summary": str(summary),
+        },
+        "checkpoints": [
+            {"id": "model-analysis", "reason": "confirm the model facts and risks before planning",
+             "confirmed": False},
+            {"id": "quant-plan", "reason": "confirm scheme, exclusions, algorithm and calibration",
+             "confirmed": False},
+            {"id": "execution", "reason": "ptq run executes only with --yes (explicit approval)",
+             "confirmed": False},
+            {"id": "result", "reason": "accept the result only after validate and gate pass", "confirmed": False},
+        ],
+        "steps": [
+            step("intake", "analyze", intake_argv, [analysis_ref], "succeeded"),
+            step("plan", "plan", plan_argv, [str(plan_file)], "succeeded"),
+            step("manifest", "generate", manifest_argv, [str(manifest_path)], "succeeded"),
+            run_step,
+            step("validate", "validate", validate_argv, [str(summary)], "pending"),
+            step("gate", "summarize", gate_argv, [], "pending"),
+        ],
+    }
+    if blocked:
+        manifest["blocked_by"] = blocked
+    return manifest
+
+
+def write_manifest(manifest: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Validate against the ``run_manifest`` contract and write YAML atomically (key order kept)."""
+    check_document(manifest, "run_manifest", str(path))
+    text = yaml.safe_dump(manifest, sort_keys=False, default_flow_style=False, width=1000)
+    return atomic_write_text(path, text)
+
+
+def load_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read and validate a ``run_manifest.yaml``. Raises :class:`BadInputError`."""
+    doc = load_document(path)
+    check_document(doc, "run_manifest", str(path))
+    return doc
+
+
+def record_run(manifest_path: str | os.PathLike[str], result: dict[str, Any]) -> Path:
+    """Record the outcome of ``ptq run`` (a run result: ``status`` succeeded|failed, ``exit_code``)
+    in the manifest's ``status``, the run step's ``status``/``exit_code`` and the execution
+    checkpoint. The recorded commands are left unchanged."""
+    manifest = load_manifest(manifest_path)
+    manifest["status"] = "succeeded" if result["status"] == "succeeded" else "failed"
+    for step in manifest["steps"]:
+        if step.get("kind") == "run":
+            step["status"] = manifest["status"]
+            step["exit_code"] = result.get("exit_code")
+    for checkpoint in manifest.get("checkpoints", []):
+        if checkpoint["id"] in ("model-analysis", "quant-plan", "execution"):
+            checkpoint["confirmed"] = True  # `ptq run --yes` is the explicit approval of the recorded plan
+    return write_manifest(manifest, manifest_path)
+
+
+def require_runnable(manifest: dict[str, Any], where: str) -> None:
+    """Raise :class:`BadInputError` when the manifest is blocked or its plan changed since."""
+    if manifest.get("blocked_by"):
+        raise BadInputError(f"{where}: blocked: {'; '.join(manifest['blocked_by'])}")
+    plan = Path(manifest["inputs"]["plan"])
+    if not plan.is_file():
+        raise BadInputError(f"{where}: plan {plan} not found")
+    if file_sha256(plan) != manifest["inputs"].get("plan_sha256"):
+        raise BadInputError(f"{where}: {plan} changed since the manifest was written; run ptq manifest again")

@@ -1,0 +1,94 @@
+"""The one place quarkci imports amd-quark's Python API (``quark.torch``).
+
+``import quark.torch`` costs 7–19 s (it JIT-loads C++ kernels), so it happens at most once per
+process, lazily, the first time a command needs the installed Quark's facts or runs PTQ. Facts come
+from Quark's public API (source: ``quark/torch/quantization/config/template.py`` in amd-quark 0.13):
+``LLMTemplate.list_available()``, ``LLMTemplate.get_supported_schemes()``, ``LLMTemplate.get(t)``
+and ``get_supported_algorithm_types()``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+# KV-cache schemes LLMTemplate.get_config accepts (LLMTemplate docstring and its
+# _SUPPORTED_KV_CACHE_SCHEMES in amd-quark 0.13; read from the class when present).
+_DEFAULT_KV_CACHE_SCHEMES = ("fp8",)
+
+
+@dataclass(frozen=True)
+class QuarkInfo:
+    """What the installed Quark supports: version, model templates, schemes, algorithms, KV-cache schemes."""
+
+    version: str
+    templates: tuple[str, ...]
+    schemes: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    kv_cache_schemes: tuple[str, ...]
+    import_seconds: float
+
+
+class QuarkUnavailable(RuntimeError):
+    """amd-quark (or torch) cannot be imported; the message says why."""
+
+
+@cache
+def quark_torch() -> Any:
+    """Import and return the ``quark.torch`` module once per process (progress line on stderr).
+
+    Raises :class:`QuarkUnavailable` when the import fails (ML extra not installed).
+    """
+    start = time.perf_counter()
+    print("quarkci: importing quark.torch (once per process) ...", file=sys.stderr, flush=True)
+    try:
+        import quark.torch as qt
+    except Exception as exc:  # ImportError, or a broken torch/quark install raising anything
+        raise QuarkUnavailable(f"cannot import quark.torch: {type(exc).__name__}: {exc}") from None
+    qt._quarkci_import_seconds = time.perf_counter() - start  # type: ignore[attr-defined]
+    return qt
+
+
+@cache
+def installed_quark() -> QuarkInfo:
+    """Facts about the installed Quark (see module docstring). Raises :class:`QuarkUnavailable`."""
+    qt = quark_torch()
+    from quark.torch.quantization.config.algo_configs import get_supported_algorithm_types
+    from quark.version import __version__ as version
+
+    template = qt.LLMTemplate
+    kv = tuple(getattr(template, "_SUPPORTED_KV_CACHE_SCHEMES", _DEFAULT_KV_CACHE_SCHEMES))
+    return QuarkInfo(
+        version=str(version),
+        templates=tuple(template.list_available()),
+        schemes=tuple(template.get_supported_schemes()),
+        algorithms=tuple(get_supported_algorithm_types()),
+        kv_cache_schemes=kv,
+        import_seconds=round(qt._quarkci_import_seconds, 3),
+    )
+
+
+def template_excludes(model_type: str) -> list[str] | None:
+    """The default exclusion patterns of the installed template for ``model_type``, or ``None``
+    when Quark has no template for it. Raises :class:`QuarkUnavailable`."""
+    qt = quark_torch()
+    if model_type not in installed_quark().templates:
+        return None
+    return list(qt.LLMTemplate.get(model_type).exclude_layers_name)
+
+
+def scheme_group_size(model_type: str, scheme: str) -> int | None:
+    """The largest weight group size (elements along ``in_features``) of ``scheme`` as the installed
+    template for ``model_type`` configures it (``QConfig.global_quant_config.weight[*].group_size``),
+    or ``None`` for per-tensor/per-channel schemes or when there is no template.
+    Raises :class:`QuarkUnavailable`."""
+    qt = quark_torch()
+    if model_type not in installed_quark().templates or scheme not in installed_quark().schemes:
+        return None
+    weight = qt.LLMTemplate.get(model_type).get_config(scheme=scheme).global_quant_config.weight
+    specs = weight if isinstance(weight, list) else [weight]
+    sizes = [s.group_size for s in specs if s is not None and getattr(s, "group_size", None)]
+    return max(sizes) if sizes else None

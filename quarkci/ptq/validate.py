@@ -1,0 +1,334 @@
+"""``ptq validate``: source model + quantized export -> validation summary (the PTQ gate's input).
+
+Summary shape (``summary_version`` 1; every key always present)::
+
+    {
+      "summary_version": 1,
+      "scheme": "fp8" | null,                  # from the run result, else null
+      "source": {"path", "exists", "bytes", "files"},      # bytes: sum of *.safetensors
+      "output": {"path", "exists", "bytes", "files"},
+      "size_ratio": float | null,              # output bytes / source bytes
+      "quantization_config": {"present": bool, "quant_method": str | null, "global_weight_dtypes": [..],
+                              "exclude": [..], "layer_quant_config": [patterns]},
+      "layers": {"total": int, "quantized": {"fp8_e4m3": 14, ...}, "excluded": [names],
+                 "unexpected_unquantized": [names], "declaration_mismatch": [{"layer", "reason"}]},
+      "metadata": {"expected": [{"field", "source", "output", "reason"}], "blocking": [...]},
+      "reload": {"checked": bool, "ok": bool | null, "error": str | null, "missing_keys": [..],
+                 "unexpected_keys": [..], "mismatched_keys": [..], "task_accuracy": float | null,
+                 "source_task_accuracy": float | null},
+      "run": run_result.json contents | null
+    }
+
+Layer precision is read statically: the safetensors headers of both directories and the exported
+``quantization_config`` (``config.json``). A linear layer (see :mod:`quarkci.ptq.headers`) is
+*declared* quantized unless a pattern of ``exclude`` matches it; its declared weight dtype(s) come
+from the first matching ``layer_quant_config`` pattern, else ``global_quant_config``. It is
+*observed* quantized when the export stores a ``<layer>.weight_scale`` or a weight dtype that
+differs from the source. Declared and observed are compared, and the stored dtype must be one the
+declared dtype can be stored as (:data:`STORAGE_DTYPES`, from Quark 0.13 exports: fp8 as F8_E4M3,
+int8 as I8, int4 packed into I32, fp4/fp6/mx packed into U8).
+
+The reload check loads the export with transformers (``output_loading_info=True``): a Quark export
+that transformers reloads "successfully" with missing or unexpected keys (nvfp4, int4_fp8,
+fp4_block16_scale_e4m3 in amd-quark 0.13) is exposed here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from quarkci.errors import BadInputError
+from quarkci.fsutil import atomic_write_text
+from quarkci.ptq.headers import Checkpoint, read_checkpoint
+
+SUMMARY_VERSION = 1
+MAX_KEYS = 50  # key lists in the summary are capped; counts are exact
+STORAGE_DTYPES: dict[str, set[str]] = {
+    "fp8_e4m3": {"F8_E4M3"},
+    "fp8_e5m2": {"F8_E5M2"},
+    "int8": {"I8"},
+    "uint8": {"U8"},
+    "int4": {"I32", "I8", "U8"},
+    "uint4": {"I32", "I8", "U8"},
+    "fp4": {"U8"},
+    "fp6_e2m3": {"U8"},
+    "fp6_e3m2": {"U8"},
+    "mx6": {"U8"},
+    "mx9": {"U8"},
+    "bfp16": {"U8"},
+}
+# config.json fields whose change breaks serving: architecture and special tokens
+ARCH_FIELDS = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
+               "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
+               "rope_theta", "rope_scaling", "tie_word_embeddings", "hidden_act", "rms_norm_eps")
+TOKEN_ID_FIELDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id")
+SPECIAL_TOKENS = ("bos_token", "eos_token", "pad_token", "unk_token", "sep_token", "cls_token", "mask_token",
+                  "additional_special_tokens")
+EXPECTED_CONFIG_CHANGES = {
+    "quantization_config": "added by the quantized export",
+    "dtype": "storage dtype recorded by the export",
+    "torch_dtype": "storage dtype recorded by the export",
+    "transformers_version": "written by the exporting transformers",
+}
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _side(ckpt: Checkpoint | None, path: Path) -> dict[str, Any]:
+    if ckpt is None:
+        return {"path": str(path), "exists": path.is_dir(), "bytes": 0, "files": 0}
+    return {"path": str(path), "exists": True, "bytes": ckpt.safetensors_bytes, "files": len(ckpt.files)}
+
+
+def _weight_dtypes(layer_config: dict[str, Any] | None) -> list[str]:
+    weight = (layer_config or {}).get("weight")
+    specs = weight if isinstance(weight, list) else [weight]
+    return [str(s["dtype"]) for s in specs if isinstance(s, dict) and s.get("dtype")]
+
+
+def _matches(name: str, patterns: list[str]) -> str | None:
+    return next((p for p in patterns if fnmatchcase(name, p) or name == p), None)
+
+
+def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, Any] | None) -> dict[str, Any]:
+    """Compare declared and observed precision of every source linear layer (see module docstring).
+
+    Returns the ``layers`` block of the summary. With no ``qconfig`` every layer is declared
+    unquantized.
+    """
+    qconfig = qconfig or {}
+    exclude = [str(p) for p in qconfig.get("exclude") or []]
+    overrides = qconfig.get("layer_quant_config") or {}
+    global_dtypes = _weight_dtypes(qconfig.get("global_quant_config")) if qconfig else []
+    quantized: dict[str, int] = {}
+    excluded: list[str] = []
+    unexpected: list[str] = []
+    mismatch: list[dict[str, str]] = []
+    src_layers = source.linear_layers()
+    for name, src_weight in src_layers.items():
+        out_weight = output.tensors.get(f"{name}.weight")
+        if out_weight is None:
+            mismatch.append({"layer": name, "reason": "weight missing in the output"})
+            continue
+        override = _matches(name, list(overrides))
+        declared = _weight_dtypes(overrides[override]) if override else global_dtypes
+        declared_excluded = bool(_matches(name, exclude)) or not declared
+        observed = f"{name}.weight_scale" in output.tensors or out_weight.dtype != src_weight.dtype
+        if observed and declared_excluded:
+            why = f"excluded by {_matches(name, exclude)!r}" if _matches(name, exclude) else "not declared"
+            mismatch.append({"layer": name, "reason": f"{why} but stored quantized ({out_weight.dtype})"})
+        elif observed:
+            allowed = set().union(*(STORAGE_DTYPES.get(d, set()) for d in declared))
+            unknown = any(d not in STORAGE_DTYPES for d in declared)
+            if out_weight.dtype in allowed or (unknown and out_weight.dtype != src_weight.dtype):
+                label = "+".join(declared)
+                quantized[label] = quantized.get(label, 0) + 1
+            else:
+                mismatch.append({"layer": name, "reason": f"declared {'+'.join(declared)} but stored as "
+                                                          f"{out_weight.dtype}"})
+        elif declared_excluded:
+            excluded.append(name)
+        else:
+            unexpected.append(name)
+    return {"total": len(src_layers), "quantized": dict(sorted(quantized.items())), "excluded": excluded,
+            "unexpected_unquantized": unexpected, "declaration_mismatch": mismatch}
+
+
+def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
+    """Special tokens, chat template and vocabulary digest of a model directory's tokenizer files."""
+    facts: dict[str, Any] = {"files": sorted(p.name for p in model_dir.glob("tokenizer*"))}
+    config = _json(model_dir / "tokenizer_config.json") or {}
+    special = dict(_json(model_dir / "special_tokens_map.json") or {})
+    for key in SPECIAL_TOKENS:
+        if key in config and config[key] is not None:
+            special.setdefault(key, config[key])
+    norm = {k: (v.get("content") if isinstance(v, dict) else v) for k, v in special.items() if k in SPECIAL_TOKENS}
+    facts["special_tokens"] = dict(sorted(norm.items()))
+    template = config.get("chat_template")
+    jinja = model_dir / "chat_template.jinja"
+    if template is None and jinja.is_file():
+        template = jinja.read_text(encoding="utf-8")
+    facts["chat_template"] = template
+    tok = _json(model_dir / "tokenizer.json")
+    if tok is not None:
+        model = tok.get("model") or {}
+        facts["vocab"] = json.dumps([model.get("type"), model.get("vocab"), model.get("merges")], sort_keys=True)
+        facts["added_tokens"] = json.dumps(sorted((t.get("id"), t.get("content")) for t in tok.get("added_tokens", [])))
+    return facts
+
+
+def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]]:
+    """Differences between source and output metadata, classified ``expected`` or ``blocking``.
+
+    Blocking: architecture fields and special-token ids in ``config.json``; tokenizer vocabulary,
+    added tokens, special tokens and chat template; generation-config token ids; tokenizer or
+    generation config present in the source but absent from the output. Expected: the
+    ``quantization_config``/dtype/version fields the export writes, any other config change
+    (reported), and re-serialised tokenizer files with identical content.
+    """
+    expected: list[dict[str, Any]] = []
+    blocking: list[dict[str, Any]] = []
+
+    def add(bucket: list, field: str, src: Any, out: Any, reason: str) -> None:
+        bucket.append({"field": field, "source": src, "output": out, "reason": reason})
+
+    src_cfg, out_cfg = _json(source / "config.json") or {}, _json(output / "config.json") or {}
+    for key in sorted(set(src_cfg) | set(out_cfg)):
+        a, b = src_cfg.get(key), out_cfg.get(key)
+        if a == b:
+            continue
+        if key in ARCH_FIELDS:
+            add(blocking, f"config.{key}", a, b, "architecture field changed")
+        elif key in TOKEN_ID_FIELDS:
+            add(blocking, f"config.{key}", a, b, "special token id changed")
+        elif key in EXPECTED_CONFIG_CHANGES:
+            add(expected, f"config.{key}", a if key != "quantization_config" else None,
+                b if key != "quantization_config" else "present", EXPECTED_CONFIG_CHANGES[key])
+        else:
+            add(expected, f"config.{key}", a, b, "other config field changed")
+
+    src_gen, out_gen = _json(source / "generation_config.json"), _json(output / "generation_config.json")
+    if src_gen is not None and out_gen is None:
+        add(blocking, "generation_config.json", "present", None, "generation config missing in the output")
+    elif src_gen is not None and out_gen is not None:
+        for key in sorted(set(src_gen) | set(out_gen)):
+            a, b = src_gen.get(key), out_gen.get(key)
+            if a != b:
+                bucket = blocking if key in TOKEN_ID_FIELDS else expected
+                add(bucket, f"generation_config.{key}", a, b,
+                    "special token id changed" if bucket is blocking else "generation default changed")
+
+    src_tok, out_tok = _tokenizer_facts(source), _tokenizer_facts(output)
+    if src_tok["files"] and not out_tok["files"]:
+        add(blocking, "tokenizer", src_tok["files"], [], "tokenizer files missing in the output")
+    elif src_tok["files"]:
+        for key, reason in (("vocab", "tokenizer vocabulary changed"), ("added_tokens", "added tokens changed"),
+                            ("special_tokens", "special tokens changed"), ("chat_template", "chat template changed")):
+            if src_tok.get(key) != out_tok.get(key):
+                short = key in ("vocab", "added_tokens")
+                add(blocking, f"tokenizer.{key}", "..." if short else src_tok.get(key),
+                    "..." if short else out_tok.get(key), reason)
+        if src_tok["files"] != out_tok["files"]:
+            add(expected, "tokenizer.files", src_tok["files"], out_tok["files"],
+                "tokenizer re-serialised (content compared above)")
+    return {"expected": expected, "blocking": blocking}
+
+
+def _keys(values: Any) -> list[str]:
+    out = sorted(str(v if not isinstance(v, tuple) else v[0]) for v in (values or []))
+    return out
+
+
+def reload_check(output: Path, source: Path) -> dict[str, Any]:
+    """Reload ``output`` with transformers (CPU, ``output_loading_info=True``).
+
+    ``ok`` is true only when loading raised nothing and reported no missing, unexpected or
+    mismatched keys. For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
+    addition accuracy is measured too. Exceptions become ``error`` (one line), never tracebacks.
+    """
+    from quarkci.ptq import quark_api
+    from quarkci.ptq.runner import upstream_message
+
+    result: dict[str, Any] = {"checked": True, "ok": None, "error": None, "missing_keys": [],
+                              "unexpected_keys": [], "mismatched_keys": [], "counts": {},
+                              "task_accuracy": None, "source_task_accuracy": None}
+    quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
+    import contextlib
+
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            model, info = AutoModelForCausalLM.from_pretrained(str(output), output_loading_info=True,
+                                                               device_map="cpu")
+    except Exception as exc:  # upstream loader failure: recorded, classified by the gate
+        result.update(ok=False, error=upstream_message(exc))
+        return result
+    for key in ("missing_keys", "unexpected_keys", "mismatched_keys"):
+        keys = _keys(info.get(key))
+        result["counts"][key] = len(keys)
+        result[key] = keys[:MAX_KEYS]
+    result["ok"] = not any(result["counts"].values())
+    task = _json(source / "quarkci_task.json")
+    if task and task.get("task") == "single-digit-addition":
+        from quarkci.ptq.demo import addition_accuracy
+
+        result["source_task_accuracy"] = task.get("accuracy")
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(str(output))
+            model.eval()
+            result["task_accuracy"] = addition_accuracy(model, tokenizer)
+        except Exception as exc:  # garbage weights can break generation itself
+            result["task_accuracy"] = 0.0
+            result["task_error"] = upstream_message(exc)
+    return result
+
+
+def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
+              run_result: dict[str, Any] | None = None, reload: bool = True) -> dict[str, Any]:
+    """Build the validation summary (see module docstring).
+
+    Raises :class:`BadInputError` when ``source`` is not a readable model directory. A missing
+    ``output`` is recorded (``output.exists: false``), not raised: the gate reports it.
+    """
+    src_path, out_path = Path(source), Path(output)
+    src = read_checkpoint(src_path)
+    out = read_checkpoint(out_path, require_config=False) if out_path.is_dir() else None
+    qconfig = (out.config.get("quantization_config") if out else None) or None
+    summary: dict[str, Any] = {
+        "summary_version": SUMMARY_VERSION,
+        "scheme": (run_result or {}).get("scheme"),
+        "source": _side(src, src_path),
+        "output": _side(out, out_path),
+        "size_ratio": None,
+        "quantization_config": {
+            "present": isinstance(qconfig, dict),
+            "quant_method": qconfig.get("quant_method") if isinstance(qconfig, dict) else None,
+            "global_weight_dtypes": _weight_dtypes(qconfig.get("global_quant_config"))
+            if isinstance(qconfig, dict) else [],
+            "exclude": list(qconfig.get("exclude") or []) if isinstance(qconfig, dict) else [],
+            "layer_quant_config": sorted(qconfig.get("layer_quant_config") or {}) if isinstance(qconfig, dict)
+            else [],
+        },
+        "layers": None,
+        "metadata": {"expected": [], "blocking": []},
+        "reload": {"checked": False, "ok": None, "error": None, "missing_keys": [], "unexpected_keys": [],
+                   "mismatched_keys": [], "counts": {}, "task_accuracy": None, "source_task_accuracy": None},
+        "run": run_result,
+    }
+    if out is not None and out.files:
+        if src.safetensors_bytes:
+            summary["size_ratio"] = round(out.safetensors_bytes / src.safetensors_bytes, 6)
+        summary["layers"] = layer_precision(src, out, qconfig if isinstance(qconfig, dict) else None)
+        summary["metadata"] = metadata_diffs(src_path, out_path)
+        if reload:
+            summary["reload"] = reload_check(out_path, src_path)
+    return summary
+
+
+def load_run_result(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """Read ``run_result.json`` written by ``ptq run``; ``None`` when the file does not exist.
+    Raises :class:`BadInputError` when it exists but is not a JSON object."""
+    p = Path(path)
+    if not p.exists():
+        return None
+    data = _json(p)
+    if data is None:
+        raise BadInputError(f"{p}: not a JSON object")
+    return data
+
+
+def write_summary(summary: dict[str, Any], out: str | os.PathLike[str]) -> Path:
+    """Write the summary atomically (sorted, indented JSON)."""
+    return atomic_write_text(out, json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
