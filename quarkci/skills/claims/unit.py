@@ -55,8 +55,11 @@ class Unit:
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
         for located in self.commands:
-            if located.command.name not in _UTILITIES:
-                self._by_section.setdefault(located.headings, set()).add(located.command.name)
+            command = located.command
+            # only a program shown taking long options (or Quark's own) can own a bare `--flag` nearby
+            if command.name not in _UTILITIES and (command.is_quark or command.name.startswith(sh.QUARK_CLI)
+                                                   or sh.flags(command)):
+                self._by_section.setdefault(located.headings, set()).add(command.name)
 
     def texts(self) -> Iterator[Text]:
         """Inline text blocks (paragraphs, headings, table cells) in document order."""
