@@ -28,6 +28,8 @@ from quarkci.sync.state import UpstreamView
 FORMAT = "quarkci-baseline/1"
 # Attributes compared to decide that an item "changed" (line numbers and help wording do not count).
 _IGNORED_ATTRS = {"help", "statement", "raw"}
+# Fact kinds whose items are requirements (version ranges) rather than named things.
+_RANGE_KINDS = {"python", "torch_matrix", "compat"}
 
 
 def canonical(data: Any) -> str:
@@ -138,9 +140,12 @@ def _index(kind: str, items: Iterable[FactItem]) -> dict[str, FactItem]:
 def _touches(skill_refs: dict[str, set[str]], skill_claims: dict[str, set[tuple[str, str]]],
              kind: str, name: str, files: set[str]) -> tuple[str, ...]:
     """Skills whose source_knowledge names one of ``files`` or whose claims name the item."""
-    plain = name.split(" ", 1)[-1] if kind == "cli_flags" else name
+    plain = name.rsplit(" ", 1)[-1] if kind == "cli_flags" else name
     hit = {s for s, refs in skill_refs.items() if refs & files}
-    hit |= {s for s, claims in skill_claims.items() if (kind, plain) in claims}
+    if kind in _RANGE_KINDS:  # a requirement change touches every skill stating that requirement
+        hit |= {s for s, claims in skill_claims.items() if any(k == kind for k, _ in claims)}
+    else:
+        hit |= {s for s, claims in skill_claims.items() if (kind, plain) in claims}
     return tuple(sorted(hit))
 
 

@@ -73,7 +73,7 @@ def mismatch(state: AuditState, claim: Claim, stated: Stated, upstream: Specifie
         fix = Fix(claim.file, claim.line, line, line.replace(stated.text, new_text, 1),
                   description=f"{product} {stated.text} -> {new_text}")
     return make(
-        rule, category, "changed", claim, subject=f"{product} {stated.text}",
+        rule, category, "changed", claim, subject=f"{product} {stated.text or claim.value} in {claim.file}",
         skill_says=f"{product} {stated.text}",
         source_says=f"{release(state.upstream)} declares {product} `{upstream}`"
                     + (f" for extra '{item.attrs['extra']}'" if item.attrs.get("extra") else "")
