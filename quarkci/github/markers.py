@@ -85,6 +85,9 @@ def trailer(version: str) -> str:
 
 
 def is_quarkci_commit(message: str) -> bool:
-    """True when the last paragraph of a commit message holds a ``Quarkci-Sync:`` trailer line."""
-    last = message.rstrip().rsplit("\n\n", 1)[-1]
+    """True when the last paragraph (not the subject) of a commit message holds a ``Quarkci-Sync:`` line."""
+    paragraphs = message.strip().split("\n\n")
+    if len(paragraphs) < 2:
+        return False
+    last = paragraphs[-1]
     return any(line.startswith(f"{TRAILER_KEY}: ") for line in last.splitlines())

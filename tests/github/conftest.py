@@ -1,0 +1,80 @@
+"""Shared fixtures: a running fake GitHub, a fast retry policy, scrubbed env, report workspaces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import quarkci.github.client as client
+from quarkci.cli import main
+from tests.fakegithub import FakeGitHub, seeded
+from tests.github.reports import make_report
+
+TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF0123"
+# Tiny caps so fault-injection tests never sleep long; the shape (GithubRetry, caps) is production's.
+FAST = client.RetryPolicy(total=4, backoff_factor=0.01, backoff_max=0.05, retry_after_max=0.05,
+                          secondary_rate_wait=0.01, max_rate_limit_wait=3.0, timeout=0.5,
+                          seconds_between_requests=0, seconds_between_writes=0)
+
+
+@pytest.fixture(autouse=True)
+def _env(monkeypatch):
+    for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL",
+                 "GITHUB_RUN_ID"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(client, "DEFAULT_POLICY", FAST)
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """A started fake with a seeded repo; fails the test if any request/response broke the OpenAPI."""
+    with FakeGitHub(seeded(token=TOKEN)) as gh:
+        monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+        monkeypatch.setenv("GITHUB_API_URL", gh.url)
+        monkeypatch.setenv("GITHUB_REPOSITORY", "octo/skills")
+        yield gh
+    assert gh.violations == []
+
+
+class Workspace:
+    """A checkout with a report and the files ``--fix`` changed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.report = root / "reports" / "validation_report.json"
+
+    def write(self, report: dict, files: dict[str, str] | None = None) -> Workspace:
+        self.report.parent.mkdir(parents=True, exist_ok=True)
+        self.report.write_text(json.dumps(report), encoding="utf-8")
+        for path, text in (files or {}).items():
+            (self.root / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / path).write_text(text, encoding="utf-8")
+        return self
+
+    def pr_args(self, *extra: str) -> list[str]:
+        return ["gh", "pr", "--report", str(self.report), "--root", str(self.root), *extra]
+
+    def issues_args(self, *extra: str) -> list[str]:
+        return ["gh", "issues", "--report", str(self.report), *extra]
+
+
+@pytest.fixture
+def ws(tmp_path) -> Workspace:
+    return Workspace(tmp_path)
+
+
+@pytest.fixture
+def gh_run(capsys):
+    """Run ``quarkci <args>`` in-process; returns (exit code, stdout, stderr)."""
+
+    def run(args: list[str]) -> tuple[int, str, str]:
+        code = main(args)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+__all__ = ["FAST", "TOKEN", "make_report"]
