@@ -1,0 +1,173 @@
+"""``quarkci sync`` end to end on the miniature releases: exit codes, golden reports, --fix, blocked audit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from quarkci.cli import main
+from quarkci.report.json_report import validate
+
+from .conftest import FIXTURES
+
+GOLDEN = FIXTURES / "golden"
+
+
+def _run(wheels, skills: Path | str, out: Path, *extra: str) -> int:
+    return main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
+                 "--skills", str(skills), "--out", str(out), *extra])
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """Run from tmp_path with relative paths, so reports hold no host paths."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _stage(wheels, tmp: Path) -> dict[str, str]:
+    """Copy wheels and skills under ``tmp`` and return relative specs (stable report text)."""
+    for path in wheels.values():
+        shutil.copy(path, tmp / path.name)
+    shutil.copytree(FIXTURES / "skills", tmp / "skills")
+    return {v: p.name for v, p in wheels.items()}
+
+
+def test_exit_codes(wheels, in_tmp):
+    assert _run(wheels, FIXTURES / "skills" / "positive", in_tmp / "a") == 1
+    assert _run(wheels, FIXTURES / "skills" / "positive", in_tmp / "b", "--fail-on", "none") == 0
+    assert _run(wheels, FIXTURES / "skills" / "negative", in_tmp / "c") == 0
+    assert _run(wheels, FIXTURES / "skills" / "negative", in_tmp / "d", "--fail-on", "mechanical") == 0
+    # semantic threshold: the positive skill has semantic and breaking drift
+    assert _run(wheels, FIXTURES / "skills" / "positive", in_tmp / "e", "--fail-on", "semantic") == 1
+
+
+def test_golden_reports_are_byte_identical(wheels, in_tmp, capsys):
+    names = _stage(wheels, in_tmp)
+    wheels_rel = {v: Path(n) for v, n in names.items()}
+    assert _run(wheels_rel, "skills/positive", Path("out1")) == 1
+    assert _run(wheels_rel, "skills/positive", Path("out2")) == 1
+    for name in ("validation_report.md", "validation_report.json", "validation_report.sarif"):
+        first = (in_tmp / "out1" / name).read_bytes()
+        assert first == (in_tmp / "out2" / name).read_bytes(), name
+    if os.environ.get("QUARKCI_UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        for name in ("validation_report.md", "validation_report.json"):
+            shutil.copy(in_tmp / "out1" / name, GOLDEN / name)
+    for name in ("validation_report.md", "validation_report.json"):
+        assert (in_tmp / "out1" / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(encoding="utf-8")
+    document = json.loads((in_tmp / "out1" / "validation_report.json").read_text(encoding="utf-8"))
+    validate(document)
+    assert document["status"] == "failed" and document["mode"] == "audit"
+    assert document["counts"] == {"breaking": 4, "semantic": 1, "mechanical": 9, "unverifiable": 6, "ignored": 0}
+    assert document["baseline"]["version"] == "0.98"
+
+
+def test_json_flag_prints_the_report(wheels, in_tmp, capsys):
+    assert _run(wheels, FIXTURES / "skills" / "negative", in_tmp / "o", "--json") == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads((in_tmp / "o" / "validation_report.json").read_text(encoding="utf-8"))
+    assert printed["status"] == "success"
+
+
+def test_fix_applies_mechanical_only_and_is_idempotent(wheels, in_tmp, skills_copy):
+    skill = skills_copy / "positive" / "drifty" / "SKILL.md"
+    before = skill.read_text(encoding="utf-8")
+    assert _run(wheels, skills_copy / "positive", in_tmp / "f1", "--fix") == 1  # breaking remains
+    after = skill.read_text(encoding="utf-8")
+    assert after != before
+    report = json.loads((in_tmp / "f1" / "validation_report.json").read_text(encoding="utf-8"))
+    assert len(report["applied_fixes"]) == 8  # 9 mechanical; the default-change finding has no fix
+    assert len(report["changed_files"]) == 1 and report["changed_files"][0].endswith("drifty/SKILL.md")
+    assert "- Python 3.10 to 3.13 and PyTorch 2.2 or newer." in after
+    assert "## Available Quantization Schemes (4 total)" in after
+    assert "| `nvfp4` | added in amd-quark 0.99; describe before use |" in after
+    assert "  --exclude lm_head \\" in after
+    # breaking findings untouched
+    assert "| `old_scheme` |" in after and "--old_flag" in after and "quark/old/removed.py" in after
+    # after the fix, only non-fixable drift is left
+    assert report["counts"]["mechanical"] == 1
+    assert _run(wheels, skills_copy / "positive", in_tmp / "f2", "--fix") == 1
+    assert skill.read_text(encoding="utf-8") == after
+    again = json.loads((in_tmp / "f2" / "validation_report.json").read_text(encoding="utf-8"))
+    assert again["applied_fixes"] == [] and again["changed_files"] == []
+
+
+def test_fix_refuses_bundled_skills(wheels, in_tmp, capsys):
+    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
+                 "--skills", f"bundled:{wheels['0.99']}", "--fix", "--out", str(in_tmp / "x")]) == 2
+    assert "--fix needs --skills DIR" in capsys.readouterr().err
+    assert not (in_tmp / "x").exists()
+
+
+def test_unreachable_upstream_writes_a_blocked_report(in_tmp, capsys):
+    code = main(["sync", "--upstream", "amd-quark", "--skills", str(FIXTURES / "skills" / "positive"),
+                 "--out", str(in_tmp / "blocked")])
+    assert code == 3
+    report = json.loads((in_tmp / "blocked" / "validation_report.json").read_text(encoding="utf-8"))
+    validate(report)
+    assert report["mode"] == "blocked" and report["status"] == "failed"
+    assert report["blocked"]["skills"] == ["drifty"]
+    assert "drifty" in (in_tmp / "blocked" / "validation_report.md").read_text(encoding="utf-8")
+    assert "upstream unreachable" in capsys.readouterr().err
+
+
+def test_no_baseline_means_calibration(wheels, in_tmp):
+    code = main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(FIXTURES / "skills" / "negative"),
+                 "--out", str(in_tmp / "cal")])
+    assert code == 0
+    report = json.loads((in_tmp / "cal" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["mode"] == "calibration" and report["baseline"] is None
+    recorded = in_tmp / "cal" / "baselines" / "0.99.json"
+    assert recorded.is_file()
+    # the recorded baseline is usable as --baseline FILE
+    assert main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(FIXTURES / "skills" / "negative"),
+                 "--baseline", str(recorded), "--out", str(in_tmp / "again")]) == 0
+    again = json.loads((in_tmp / "again" / "validation_report.json").read_text(encoding="utf-8"))
+    assert again["mode"] == "audit" and again["release_diff"] == []
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--upstream", "no/such/path.whl"], "no such file"),
+    (["--upstream", "amd-quark>=1"], "pin one exact release"),
+    (["--baseline", "missing-baseline.json"], "cannot read"),
+    (["--skills", "no-such-skills-dir"], "no such directory"),
+])
+def test_bad_input_is_one_line_and_exit_2(wheels, in_tmp, capsys, argv, message):
+    args = {"--upstream": str(wheels["0.99"]), "--skills": str(FIXTURES / "skills" / "negative")}
+    args.update(dict(zip(argv[::2], argv[1::2], strict=True)))
+    flat = [x for kv in args.items() for x in kv]
+    assert main(["sync", *flat, "--out", str(in_tmp / "bad")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert any(message in line for line in err), err
+    assert "Traceback" not in "\n".join(err)
+    assert not (in_tmp / "bad" / "validation_report.json").exists()
+
+
+def test_not_a_zip_wheel_is_bad_input(in_tmp, capsys):
+    fake = in_tmp / "amd_quark-0.99-py3-none-any.whl"
+    fake.write_bytes(b"not a zip")
+    assert main(["sync", "--upstream", str(fake), "--skills", str(FIXTURES / "skills" / "negative"),
+                 "--out", str(in_tmp / "bad")]) == 2
+    assert not (in_tmp / "bad").exists()
+
+
+def test_malformed_skill_is_listed_not_fatal(wheels, in_tmp, skills_copy, capsys):
+    broken = skills_copy / "negative" / "broken" / "SKILL.md"
+    broken.parent.mkdir()
+    broken.write_text("---\nname: [unclosed\n---\n# broken\n", encoding="utf-8")
+    (skills_copy / "negative" / "binary").mkdir()
+    (skills_copy / "negative" / "binary" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
+    code = _run(wheels, skills_copy / "negative", in_tmp / "m")
+    assert code == 2
+    report = json.loads((in_tmp / "m" / "validation_report.json").read_text(encoding="utf-8"))
+    errors = {s["path"]: s["error"] for s in report["skills"] if s["error"]}
+    assert set(errors) == {"broken/SKILL.md", "binary/SKILL.md"}
+    assert report["status"] == "partial"
+    assert [f for f in report["findings"] if f["kind"] != "unverifiable"] == []  # the clean skill still clean
+    err = capsys.readouterr().err
+    assert "broken/SKILL.md" in err and "Traceback" not in err
