@@ -60,30 +60,51 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def check_producers(root: str | Path, package: str = "quarkci") -> list[ProducerViolation]:
-    """Every write of an artifact outside its producer, in ``root/<package>/**/*.py``, sorted.
+@dataclass(frozen=True, order=True)
+class ArtifactWrite:
+    """One write of ``artifact`` found in ``module`` (``file`` relative to the root, 1-based line/col)."""
+
+    file: str
+    line: int
+    col: int
+    module: str
+    artifact: str
+
+
+def find_writes(root: str | Path, package: str = "quarkci") -> list[ArtifactWrite]:
+    """Every write of an artifact file in ``root/<package>/**/*.py``, sorted.
 
     ``root`` is the repository root; reported files are relative to it. Files that do not parse
-    are skipped (ruff reports them). Returns ``[]`` when every artifact has one writer.
+    are skipped (ruff reports them).
     """
     root = Path(root)
-    files = sorted((root / package).rglob("*.py"))
     trees: dict[str, tuple[Path, ast.Module]] = {}
-    for path in files:
+    for path in sorted((root / package).rglob("*.py")):
         try:
             trees[module_name(path, root)] = (path, ast.parse(path.read_text("utf-8"), str(path)))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
     constants = {mod: _module_constants(tree) for mod, (_p, tree) in trees.items()}
-    found: list[ProducerViolation] = []
+    found: set[ArtifactWrite] = set()
     for mod, (path, tree) in trees.items():
         bound = dict(constants[mod])
         bound.update(_imported_constants(tree, constants))
         for call, artifact in _writes(tree, bound):
-            if not artifact.produced_by(mod):
-                found.append(ProducerViolation(path.relative_to(root).as_posix(), call.lineno,
-                                               call.col_offset + 1, mod, artifact.name, artifact.producer))
-    return sorted(set(found))
+            found.add(ArtifactWrite(path.relative_to(root).as_posix(), call.lineno, call.col_offset + 1, mod,
+                                    artifact.name))
+    return sorted(found)
+
+
+def check_producers(root: str | Path, package: str = "quarkci") -> list[ProducerViolation]:
+    """Every write of an artifact outside its producer (see :func:`find_writes`), sorted.
+
+    Returns ``[]`` when every artifact is written only by its one producer.
+    """
+    return [
+        ProducerViolation(w.file, w.line, w.col, w.module, w.artifact, ARTIFACTS[w.artifact].producer)
+        for w in find_writes(root, package)
+        if not ARTIFACTS[w.artifact].produced_by(w.module)
+    ]
 
 
 def _literal_artifact(node: ast.AST, bound: dict[str, Artifact]) -> Artifact | None:

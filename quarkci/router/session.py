@@ -118,6 +118,9 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
                "open_questions": questions, "route": route}
         return doc, f"no route: {questions[0]}"
     prereqs = []
+    if ROLES[d.role].needs_hardware and "hardware_stated" in s and not refs["env_context_ref"]:
+        questions.append("The accelerator named in the goal is not confirmed by an env_context; "
+                         f"{_skill('env_preflight', names) or 'environment preflight'} can confirm it.")
     for role, why in d.prerequisites:
         pskill = _skill(role, names)
         prereqs.append({"role": role, "skill": pskill, "reason": why})
@@ -131,5 +134,12 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
 
 
 def write(result: RouteResult, out: str | Path) -> Path:
-    """Write the session context to ``out`` atomically (sorted keys, 2-space indent)."""
-    return atomic_write_text(out, json.dumps(result.document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    """Write the session context to ``out`` atomically (sorted keys, 2-space indent).
+
+    Raises :class:`BadInputError` when ``out`` cannot be written (nothing is left behind).
+    """
+    text = json.dumps(result.document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    try:
+        return atomic_write_text(out, text)
+    except OSError as exc:
+        raise BadInputError(f"--out {out}: cannot write ({exc.strerror or exc})") from None

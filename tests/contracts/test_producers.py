@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from quarkci.contracts.producers import check_producers
+from quarkci.contracts.producers import check_producers, find_writes
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,6 +26,12 @@ def test_quarkci_itself_has_one_writer_per_artifact():
     """The enforcement: fails when any quarkci module writes an artifact it does not produce."""
     violations = check_producers(REPO)
     assert violations == [], "\n".join(v.one_line() for v in violations)
+
+
+def test_the_scan_sees_the_real_producers_writes():
+    """Negative control for the enforcement: the scan is not vacuous on quarkci's own tree."""
+    writes = {(w.module, w.artifact) for w in find_writes(REPO)}
+    assert ("quarkci.ptq.intake", "model_analysis") in writes
 
 
 def test_producer_may_write_its_artifact(tmp_path):

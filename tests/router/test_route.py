@@ -1,0 +1,129 @@
+"""Router behaviour beyond the corpus: renames followed, contexts carried forward, facts never
+inlined, determinism, and bad input as one line with exit 2 and no file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quarkci import cli
+from quarkci.contracts.validate import validate_document
+from quarkci.router import route
+from quarkci.router.catalog import load_catalog
+from quarkci.router.roles import resolve_roles
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "router"
+CATALOG, LABEL = load_catalog(None)
+
+
+def test_renamed_skills_are_followed_from_the_catalog():
+    catalog, label = load_catalog(str(FIX / "renamed"))
+    names = resolve_roles(catalog)
+    assert names["ptq_workflow"] == "quark-torch-quantize-flow"
+    assert names["env_preflight"] == "quark-env-check"
+    doc = route("quantize llama to fp8", catalog, label).document
+    assert (doc["workflow"], doc["route"]["next_skill"]) == ("quark-torch-quantize-flow", "quark-env-check")
+    assert validate_document(doc, "session_context") == []
+
+
+def test_role_missing_from_catalog_is_an_open_question_not_a_guess():
+    catalog, label = load_catalog(str(FIX / "renamed"))
+    doc = route("install PyTorch for ROCm 7.1", catalog, label).document
+    assert doc["workflow"] == "undecided"
+    assert "torch_install" in doc["open_questions"][0]
+
+
+def test_unknown_hardware_is_recorded_never_assumed():
+    doc = route("quantize llama to fp8", CATALOG, LABEL).document
+    text = json.dumps(doc).lower()
+    assert "nvidia-cuda" not in text and "hardware" not in doc and "accelerator" not in doc
+    assert any("cuda is not assumed" in q.lower() for q in doc["open_questions"])
+    assert doc["env_context_ref"] is None
+
+
+def test_contexts_are_referenced_not_inlined_and_carried_forward(tmp_path):
+    env = str(FIX / "env_rocm.env_context.json")
+    ws = str(FIX / "ok.workspace_context.json")
+    first = route("quantize llama to fp8 but do not run it yet", CATALOG, LABEL, env_context=env, workspace_context=ws).document
+    assert first["env_context_ref"] == env and first["workspace_context_ref"] == ws
+    assert "MI300X" not in json.dumps(first) and "/models/tiny-llama" not in json.dumps(first)
+    assert first["route"]["next_skill"] == first["workflow"] == "quark-torch-ptq"
+    assert first["constraints"] == {"execution_mode": "plan_only"}
+    previous = tmp_path / "session_context.json"
+    previous.write_text(json.dumps(first))
+    second = route("now install quark", CATALOG, LABEL, session_context=str(previous)).document
+    assert second["env_context_ref"] == env and second["workspace_context_ref"] == ws
+    assert second["constraints"] == {"execution_mode": "plan_only"}
+    assert (second["workflow"], second["route"]["next_skill"]) == ("quark-install", "quark-install")
+
+
+def test_routing_is_deterministic(tmp_path):
+    outs = []
+    for i in range(2):
+        out = tmp_path / f"s{i}.json"
+        assert cli.main(["route", "帮我把 Qwen3-8B 量化成 FP8", "--out", str(out)]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+def test_cli_writes_a_valid_document_and_prints_the_reason(tmp_path, capsys):
+    out = tmp_path / "session_context.json"
+    assert cli.main(["route", "I want to set up Quark", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "no route yet" in printed and "open question" in printed
+    doc = json.loads(out.read_text())
+    assert doc["workflow"] == "undecided" and validate_document(doc, "session_context") == []
+    assert [i["skill"] for i in doc["route"]["interpretations"]] == ["quark-install", "quark-torch-ptq"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["route", "   "], "goal: empty"),
+    (["route", "x" * 5000], "goal: 5000 characters"),
+    (["route", "quantize", "--env-context", "{missing}"], "no such file"),
+    (["route", "quantize", "--env-context", "{bad_json}"], "invalid JSON"),
+    (["route", "quantize", "--env-context", "{wrong_type}"], "$.hardware.gpu_count: expected integer"),
+    (["route", "quantize", "--session-context", "{wrong_type}"], "not a valid session_context"),
+    (["route", "quantize", "--skills", "{missing}"], "{missing}"),
+])
+def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, argv, message):
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"environment": ')
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"environment": {"os": "l", "python": "3", "containerized": False},
+                                 "hardware": {"accelerator": "cpu", "gpu_count": "two"}}))
+    subs = {"missing": str(tmp_path / "nope.json"), "bad_json": str(bad_json), "wrong_type": str(wrong)}
+    argv = [a.format(**subs) for a in argv]
+    out = tmp_path / "session_context.json"
+    assert cli.main([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message.format(**subs) in err
+    assert not out.exists()
+
+
+@pytest.mark.real
+def test_real_0_13_bundle_resolves_every_role_to_the_same_names_as_the_default():
+    from quarkci.router.roles import ROLES
+    from tests.realwheels import real_wheel
+
+    catalog, _ = load_catalog(f"bundled:{real_wheel('0.13')}")
+    real = resolve_roles(catalog)
+    default = resolve_roles(CATALOG)
+    assert real == default
+    assert set(real) == set(ROLES)
+
+
+def test_stated_hardware_is_not_written_inline_but_flagged_unconfirmed():
+    doc = route("How do I install Quark? I'm on Ubuntu with ROCm 7.1", CATALOG, LABEL).document
+    assert (doc["workflow"], doc["route"]["next_skill"]) == ("quark-install", "quark-install")
+    assert "rocm" not in json.dumps({k: v for k, v in doc.items() if k != "user_goal"}).lower().replace(
+        "env_context", "")
+    assert any("not confirmed" in q for q in doc["open_questions"])
+
+
+def test_unwritable_out_is_bad_input(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert cli.main(["route", "install quark", "--out", str(blocker / "sub" / "s.json")]) == 2
+    assert "cannot write" in capsys.readouterr().err
