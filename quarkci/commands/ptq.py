@@ -130,9 +130,29 @@ def run_plan(args: argparse.Namespace) -> int:
     plan = build_plan(analysis, str(Path(args.analysis).resolve()), args.scheme, algorithm=args.algo,
                       kv_cache=args.kv_cache, exclude=args.exclude, layer_quant_config=dict(args.layer_scheme),
                       calibration=calibration, dtype=args.dtype, device=args.device)
+    plan["command"] = _plan_argv(args)
     path = write_plan(plan, args.out)
     _emit(args, path, plan)
     return EXIT_OK
+
+
+def _plan_argv(args: argparse.Namespace) -> list[str]:
+    """The exact ``quarkci ptq plan`` argument array that reproduces this plan (absolute paths)."""
+    argv = ["quarkci", "ptq", "plan", "--analysis", str(Path(args.analysis).resolve()), "--scheme", args.scheme]
+    for flag, value in (("--algo", args.algo), ("--kv-cache", args.kv_cache), ("--calib-dataset", args.calib_dataset),
+                        ("--num-calib-data", args.num_calib_data), ("--seq-len", args.seq_len),
+                        ("--batch-size", args.batch_size)):
+        if value is not None:
+            argv += [flag, str(value)]
+    if args.exclude:
+        argv += ["--exclude", *args.exclude]
+    for pattern, scheme in args.layer_scheme:
+        argv += ["--layer-scheme", pattern, scheme]
+    if args.dtype != "auto":
+        argv += ["--dtype", args.dtype]
+    if args.device != "auto":
+        argv += ["--device", args.device]
+    return [*argv, "--out", str(Path(args.out).resolve())]
 
 
 def run_manifest(args: argparse.Namespace) -> int:

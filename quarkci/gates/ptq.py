@@ -22,6 +22,10 @@ reload                 the loader raised                                        
 metadata               a blocking metadata difference                                   USER_CONFIG_ERROR
 =====================  ==============================================================  ======================
 
+An output with no ``quantization_config`` that is not smaller than the source is the source unchanged
+(a copy): that is one failure, SIZE_NOT_REDUCED, and the two declaration checks are skipped. Without
+``quantization_config`` but smaller (e.g. a dtype cast), the quantization_config check fails.
+
 ``failure_class`` is the most actionable class found (:data:`quarkci.gates.failure_class.PRIORITY`),
 ``detail`` lists every failure. :func:`evaluate` never raises: malformed input is a
 USER_CONFIG_ERROR verdict.
@@ -61,6 +65,25 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _coverage(layers: dict[str, Any]) -> Check:
+    quantized = _dict(layers.get("quantized"))
+    n_quant = sum(v for v in quantized.values() if isinstance(v, int))
+    unexpected = layers.get("unexpected_unquantized") or []
+    mismatch = layers.get("declaration_mismatch") or []
+    problems = []
+    if n_quant == 0:
+        problems.append("no quantized linear layer")
+    if unexpected:
+        problems.append(f"{len(unexpected)} layer(s) declared quantized but stored unquantized (e.g. {unexpected[0]})")
+    if mismatch:
+        first = mismatch[0] if isinstance(mismatch[0], dict) else {"layer": str(mismatch[0]), "reason": ""}
+        problems.append(f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})")
+    counts = ", ".join(f"{k}: {v}" for k, v in sorted(quantized.items()))
+    detail = f"quantized {{{counts}}}, excluded {len(layers.get('excluded') or [])} of {layers.get('total')}"
+    return _check("coverage", "fail" if problems else "pass", "; ".join(problems) if problems else detail,
+                  FailureClass.QUANT_COVERAGE_FAILURE)
+
+
 def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
     checks: list[Check] = []
     run = summary.get("run")
@@ -84,40 +107,30 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
         return checks  # nothing else can be judged
     checks.append(_check("output", "pass", f"{output.get('files')} safetensors file(s), {output.get('bytes')} bytes"))
 
-    qc = _dict(summary.get("quantization_config"))
-    if qc.get("present"):
-        checks.append(_check("quantization_config", "pass", f"quant_method {qc.get('quant_method')}, weight "
-                                                            f"{'+'.join(qc.get('global_weight_dtypes') or [])}"))
-    else:
-        checks.append(_check("quantization_config", "fail", "config.json has no quantization_config",
-                             FailureClass.QUANT_COVERAGE_FAILURE))
-
-    layers = _dict(summary.get("layers"))
-    quantized = _dict(layers.get("quantized"))
-    n_quant = sum(v for v in quantized.values() if isinstance(v, int))
-    unexpected = layers.get("unexpected_unquantized") or []
-    mismatch = layers.get("declaration_mismatch") or []
-    problems = []
-    if n_quant == 0:
-        problems.append("no quantized linear layer")
-    if unexpected:
-        problems.append(f"{len(unexpected)} layer(s) declared quantized but stored unquantized (e.g. {unexpected[0]})")
-    if mismatch:
-        first = mismatch[0] if isinstance(mismatch[0], dict) else {"layer": str(mismatch[0]), "reason": ""}
-        problems.append(f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})")
-    counts = ", ".join(f"{k}: {v}" for k, v in sorted(quantized.items()))
-    detail = f"quantized {{{counts}}}, excluded {len(layers.get('excluded') or [])} of {layers.get('total')}"
-    checks.append(_check("coverage", "fail" if problems else "pass",
-                         "; ".join(problems) if problems else detail, FailureClass.QUANT_COVERAGE_FAILURE))
-
     ratio = summary.get("size_ratio")
     if not isinstance(ratio, int | float) or isinstance(ratio, bool):
-        checks.append(_check("size", "fail", f"size_ratio not a number: {ratio!r}", FailureClass.SIZE_NOT_REDUCED))
+        size = _check("size", "fail", f"size_ratio not a number: {ratio!r}", FailureClass.SIZE_NOT_REDUCED)
     elif ratio >= max_size_ratio:
-        checks.append(_check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio}",
-                             FailureClass.SIZE_NOT_REDUCED))
+        size = _check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio}",
+                      FailureClass.SIZE_NOT_REDUCED)
     else:
-        checks.append(_check("size", "pass", f"output/source size ratio {ratio:.4f}"))
+        size = _check("size", "pass", f"output/source size ratio {ratio:.4f}")
+
+    qc = _dict(summary.get("quantization_config"))
+    if not qc.get("present") and size["status"] == "fail":
+        # the source unchanged (e.g. a copy): one failure, reported by the size check
+        checks.append(_check("quantization_config", "skipped", "no quantization_config: not a quantized export"))
+        checks.append(_check("coverage", "skipped", "nothing declared quantized"))
+        checks.append(size)
+    else:
+        if qc.get("present"):
+            checks.append(_check("quantization_config", "pass", f"quant_method {qc.get('quant_method')}, weight "
+                                                                f"{'+'.join(qc.get('global_weight_dtypes') or [])}"))
+        else:
+            checks.append(_check("quantization_config", "fail", "config.json has no quantization_config",
+                                 FailureClass.QUANT_COVERAGE_FAILURE))
+        checks.append(_coverage(_dict(summary.get("layers"))))
+        checks.append(size)
 
     reload = _dict(summary.get("reload"))
     if not reload.get("checked"):

@@ -142,7 +142,7 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -
     if isinstance(quark_info, quark_api.QuarkInfo):
         template = model_type in quark_info.templates
         if template:
-            excludes = quark_api.template_excludes(model_type) or []
+            excludes = list(quark_info.template_excludes.get(model_type, []))
         elif config:
             risks.append(_risk("high", "no-quark-template",
                                f"amd-quark {quark_info.version} has no LLMTemplate for model_type {model_type!r}",

@@ -103,8 +103,8 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
                      "--run-result", str(out / RUN_RESULT_FILE), "--out", str(summary)]
     gate_argv = ["quarkci", "ptq", "gate", "--summary", str(summary)]
     intake_argv = ["quarkci", "ptq", "intake", "--model", model_path, "--out", analysis_ref]
-    plan_argv = ["quarkci", "ptq", "plan", "--analysis", analysis_ref, "--scheme", plan["global_scheme"],
-                 "--out", str(plan_file)]
+    plan_argv = plan.get("command") or ["quarkci", "ptq", "plan", "--analysis", analysis_ref, "--scheme",
+                                        plan["global_scheme"], "--out", str(plan_file)]
     manifest_argv = ["quarkci", "ptq", "manifest", "--plan", str(plan_file), "--out", str(out)]
 
     def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> dict[str, Any]:

@@ -53,8 +53,8 @@ def build_plan(
 ) -> dict[str, Any]:
     """Build a ``quant_plan`` document. ``algorithm`` is one name or a comma-separated list.
 
-    ``quark_info`` defaults to the installed Quark (and then the scheme's group size is read from
-    ``LLMTemplate.get(model_type).get_config(scheme)`` for the per-scheme exclusions). Raises :class:`BadInputError` for an unknown
+    ``quark_info`` defaults to the installed Quark (its ``group_sizes`` drive the per-scheme
+    exclusions). Raises :class:`BadInputError` for an unknown
     scheme, algorithm, KV-cache scheme, dtype or device, or an analysis without a model.
     """
     info = quark_info or quark_api.installed_quark()
@@ -86,7 +86,7 @@ def build_plan(
         reasons[pattern] = f"template default ({targets.get('exclude_defaults_source', 'analysis')})"
     for pattern in exclude or []:
         reasons.setdefault(pattern, "user --exclude")
-    size = quark_api.scheme_group_size(model["model_type"], scheme) if quark_info is None else None
+    size = info.group_sizes.get(scheme)
     if size:
         for name, layer in sorted((targets.get("linear_layers") or {}).items()):
             if layer["in_features"] % size and not _matches(name, list(reasons)):

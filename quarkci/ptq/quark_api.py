@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -30,6 +30,8 @@ class QuarkInfo:
     algorithms: tuple[str, ...]
     kv_cache_schemes: tuple[str, ...]
     import_seconds: float
+    template_excludes: dict[str, list[str]] = field(default_factory=dict)  # model_type -> exclude patterns
+    group_sizes: dict[str, int | None] = field(default_factory=dict)  # scheme -> weight group size
 
 
 class QuarkUnavailable(RuntimeError):
@@ -61,34 +63,29 @@ def installed_quark() -> QuarkInfo:
 
     template = qt.LLMTemplate
     kv = tuple(getattr(template, "_SUPPORTED_KV_CACHE_SCHEMES", _DEFAULT_KV_CACHE_SCHEMES))
+    templates = tuple(template.list_available())
+    schemes = tuple(template.get_supported_schemes())
+    probe = "llama" if "llama" in templates else (templates[0] if templates else None)
     return QuarkInfo(
         version=str(version),
-        templates=tuple(template.list_available()),
-        schemes=tuple(template.get_supported_schemes()),
+        templates=templates,
+        schemes=schemes,
         algorithms=tuple(get_supported_algorithm_types()),
         kv_cache_schemes=kv,
         import_seconds=round(qt._quarkci_import_seconds, 3),
+        template_excludes={t: list(template.get(t).exclude_layers_name) for t in templates},
+        group_sizes={s: _group_size(template.get(probe), s) for s in schemes} if probe else {},
     )
 
 
-def template_excludes(model_type: str) -> list[str] | None:
-    """The default exclusion patterns of the installed template for ``model_type``, or ``None``
-    when Quark has no template for it. Raises :class:`QuarkUnavailable`."""
-    qt = quark_torch()
-    if model_type not in installed_quark().templates:
+def _group_size(template: Any, scheme: str) -> int | None:
+    """The largest weight group size (elements along ``in_features``) of ``scheme`` as ``template``
+    configures it (``QConfig.global_quant_config.weight[*].group_size``); ``None`` for per-tensor or
+    per-channel schemes, or when the config cannot be built."""
+    try:
+        weight = template.get_config(scheme=scheme).global_quant_config.weight
+    except Exception:  # a scheme the probe template rejects: no group-size default for it
         return None
-    return list(qt.LLMTemplate.get(model_type).exclude_layers_name)
-
-
-def scheme_group_size(model_type: str, scheme: str) -> int | None:
-    """The largest weight group size (elements along ``in_features``) of ``scheme`` as the installed
-    template for ``model_type`` configures it (``QConfig.global_quant_config.weight[*].group_size``),
-    or ``None`` for per-tensor/per-channel schemes or when there is no template.
-    Raises :class:`QuarkUnavailable`."""
-    qt = quark_torch()
-    if model_type not in installed_quark().templates or scheme not in installed_quark().schemes:
-        return None
-    weight = qt.LLMTemplate.get(model_type).get_config(scheme=scheme).global_quant_config.weight
     specs = weight if isinstance(weight, list) else [weight]
     sizes = [s.group_size for s in specs if s is not None and getattr(s, "group_size", None)]
     return max(sizes) if sizes else None
