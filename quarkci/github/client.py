@@ -45,7 +45,7 @@ class RetryPolicy:
     retry_after_max: float = 120.0
     secondary_rate_wait: float = 60.0
     max_rate_limit_wait: float = 300.0
-    timeout: float = 30.0
+    timeout: int = 30  # PyGithub accepts whole seconds only
     seconds_between_requests: float = 0.25
     seconds_between_writes: float = 1.0
 
@@ -103,13 +103,14 @@ def connect(target: Target, policy: RetryPolicy | None = None, per_page: int = 1
     gh = Github(
         auth=Auth.Token(target.token),
         base_url=target.api_url,
-        timeout=policy.timeout,  # type: ignore[arg-type]  # requests accepts float
+        timeout=policy.timeout,
         retry=policy.build(),
         per_page=per_page,
         seconds_between_requests=policy.seconds_between_requests,
         seconds_between_writes=policy.seconds_between_writes,
+        lazy=True,
     )
-    return gh.get_repo(target.repo, lazy=True)
+    return gh.get_repo(target.repo)
 
 
 def scrub(text: str, token: str) -> str:

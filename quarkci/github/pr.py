@@ -246,18 +246,23 @@ class _Again(Exception):
     """Another writer got there first (422 on ref create/update or PR create): read and decide again."""
 
 
-def _read_branch(repo: Repository, branch: str, want: dict[str, str]) -> tuple[BranchState | None, Any]:
-    """GET the ref, its head commit and (recursive) tree; ``want`` maps path -> blob sha."""
+def _read_branch(repo: Repository, branch: str,
+                 want: dict[str, str]) -> tuple[BranchState | None, Any, Any]:
+    """GET the ref, its head commit and (recursive) tree; ``want`` maps path -> blob sha.
+
+    Returns ``(state, head commit, ref)``; the ref object, once fetched, carries GitHub's
+    ``.../git/refs/heads/...`` URL that ``PATCH`` needs (a lazy one has the ``/git/ref/`` read URL).
+    """
     try:
         ref = repo.get_git_ref(f"heads/{branch}")
         head_sha = ref.object.sha
     except UnknownObjectException:
-        return None, None
+        return None, None, None
     head = repo.get_git_commit(head_sha)
     tree = repo.get_git_tree(head.tree.sha, recursive=True)
     have = {e.path: e.sha for e in tree.tree if e.type == "blob"}
     match = not tree.raw_data.get("truncated") and all(have.get(p) == s for p, s in want.items())
-    return BranchState(head_sha, is_quarkci_commit(head.message), match), head
+    return BranchState(head_sha, is_quarkci_commit(head.message), match), head, ref
 
 
 def _read_pull(repo: Repository, target: Target, branch: str, base: str) -> tuple[PullState | None, Any]:
@@ -312,7 +317,7 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
     with github_errors(target, f"drift PR from {branch}"):
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
-            state, head = _read_branch(repo, branch, want_blobs) if has_drift else (None, None)
+            state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
             pull, pull_obj = _read_pull(repo, target, branch, base)
             plan = decide_pr(has_drift, state, pull, want)
             steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None)
@@ -323,8 +328,8 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
                 delivery.steps += steps
                 return delivery
             try:
-                _execute(repo, target, report, files, plan, steps, branch, base, head, pull_obj, want,
-                         item, delivery)
+                _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
+                         want, item, delivery)
             except _Again:
                 continue
             delivery.items.append(item)
@@ -333,8 +338,9 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
 
 
 def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
-             steps: list[Step], branch: str, base: str, head: Any, pull_obj: Any, want: PullWant,
-             item: Item, delivery: Delivery) -> None:
+             steps: list[Step], branch: str, base: str, head_ref: tuple[Any, Any], pull_obj: Any,
+             want: PullWant, item: Item, delivery: Delivery) -> None:
+    head, ref = head_ref
     record = delivery.steps
     todo = list(steps)
     if plan.branch == "create":
@@ -350,7 +356,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
     elif plan.branch == "commit":
         sha = _write_commit(repo, files, head, commit_message(report, files), record, todo)
         try:
-            repo.get_git_ref(f"heads/{branch}").edit(sha, force=False)
+            ref.edit(sha, force=False)
         except GithubException as exc:
             if _is_422(exc, "fast forward", "fast-forward"):
                 raise _Again from None

@@ -15,7 +15,7 @@ from tests.github.reports import make_report
 TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF0123"
 # Tiny caps so fault-injection tests never sleep long; the shape (GithubRetry, caps) is production's.
 FAST = client.RetryPolicy(total=4, backoff_factor=0.01, backoff_max=0.05, retry_after_max=0.05,
-                          secondary_rate_wait=0.01, max_rate_limit_wait=3.0, timeout=0.5,
+                          secondary_rate_wait=0.01, max_rate_limit_wait=3.0, timeout=1,
                           seconds_between_requests=0, seconds_between_writes=0)
 
 

@@ -1,0 +1,282 @@
+"""End to end against the fake: exact (method, path) sequences, re-runs write nothing, dry runs write nothing."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from quarkci.github.markers import is_quarkci_commit
+from tests.github.conftest import TOKEN
+from tests.github.reports import FIXED_TEXT, SKILL_FILE, finding, make_report
+
+R = "/repos/octo/skills"
+BRANCH = "quarkci/skill-sync/0.13"
+WRITE = ("POST", "PATCH", "PUT", "DELETE")
+
+
+def _drift_report():
+    return make_report([finding("mechanical", "w_int4"), finding("breaking", "--old-flag")], [SKILL_FILE])
+
+
+def _ref_commit_tree(fake):
+    head = fake.state.refs[f"refs/heads/{BRANCH}"]
+    return head, fake.state.commits[head]["tree"]
+
+
+def test_pr_first_run_and_rerun_sequences(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    base = fake.state.refs["refs/heads/main"]
+    code, out, _ = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: created")
+    assert fake.sequence() == [
+        ("GET", R),
+        ("GET", f"{R}/git/ref/heads/{BRANCH}"),  # 404: no branch yet
+        ("GET", f"{R}/pulls"),
+        ("GET", f"{R}/git/ref/heads/main"),
+        ("GET", f"{R}/git/commits/{base}"),
+        ("POST", f"{R}/git/blobs"),
+        ("POST", f"{R}/git/trees"),
+        ("POST", f"{R}/git/commits"),
+        ("POST", f"{R}/git/refs"),
+        ("POST", f"{R}/pulls"),
+        ("PATCH", f"{R}/issues/1"),  # labels
+    ]
+    head, tree = _ref_commit_tree(fake)
+    assert is_quarkci_commit(fake.state.commits[head]["message"])
+    assert fake.state.commits[head]["parents"] == [base]
+    files = fake.state.flatten(tree)
+    assert fake.state.blob(files[SKILL_FILE][1]).decode() == FIXED_TEXT
+    assert "README.md" in files  # the rest of the base tree is kept
+    pr = fake.state.issues["1"]
+    assert pr["pull"]["head"] == BRANCH and pr["labels"] == ["quarkci", "skill-sync"]
+
+    fake.clear_log()
+    code, out, _ = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: unchanged")
+    assert fake.sequence() == [
+        ("GET", R),
+        ("GET", f"{R}/git/ref/heads/{BRANCH}"),
+        ("GET", f"{R}/git/commits/{head}"),
+        ("GET", f"{R}/git/trees/{tree}"),
+        ("GET", f"{R}/pulls"),
+    ]
+    assert fake.writes() == []
+
+
+def test_pr_list_uses_owner_prefixed_head_filter(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    gh_run(ws.pr_args())
+    queries = [c.query for c in fake.calls if c.path == f"{R}/pulls" and c.method == "GET"]
+    assert queries and all(f"head=octo%3A{BRANCH.replace('/', '%2F')}" in q for q in queries)
+
+
+def test_pr_changed_content_fast_forwards_own_branch(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    gh_run(ws.pr_args())
+    first, _ = _ref_commit_tree(fake)
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "more\n"})
+    fake.clear_log()
+    code, out, _ = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: updated")
+    head, tree = _ref_commit_tree(fake)
+    assert fake.state.commits[head]["parents"] == [first]
+    assert fake.state.blob(fake.state.flatten(tree)[SKILL_FILE][1]).decode().endswith("more\n")
+    assert [w for w in fake.writes()] == [("POST", f"{R}/git/blobs"), ("POST", f"{R}/git/trees"),
+                                          ("POST", f"{R}/git/commits"), ("PATCH", f"{R}/git/refs/heads/{BRANCH}")]
+    assert len([i for i in fake.state.issues.values() if i.get("pull")]) == 1
+
+
+def test_pr_human_push_is_never_overwritten_and_gets_one_sticky_comment(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    gh_run(ws.pr_args())
+    human = fake.state.commit_files(BRANCH, {"skills/extra.md": b"mine\n"}, "my own edit")
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "changed upstream\n"})
+    for expected in ("commented", "unchanged"):
+        fake.clear_log()
+        code, out, _ = gh_run(ws.pr_args())
+        assert code == 0 and out.startswith(f"pr: {expected}")
+        assert fake.state.refs[f"refs/heads/{BRANCH}"] == human
+    comments = [c for c in fake.state.comments.values() if c["issue"] == 1]
+    assert len(comments) == 1 and comments[0]["body"].startswith("<!-- quarkci:report:skill-sync-conflict -->")
+    assert fake.writes() == []
+
+
+def test_pr_closed_when_drift_is_gone(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    gh_run(ws.pr_args())
+    ws.write(make_report([finding("breaking", "--old-flag")], []))
+    fake.clear_log()
+    code, out, _ = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: closed")
+    assert fake.writes() == [("POST", f"{R}/issues/1/comments"), ("PATCH", f"{R}/pulls/1")]
+    assert fake.state.issues["1"]["state"] == "closed"
+    fake.clear_log()
+    assert gh_run(ws.pr_args())[1].startswith("pr: unchanged") and fake.writes() == []
+
+
+def test_blocked_report_closes_nothing(fake, ws, gh_run):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    gh_run(ws.pr_args())
+    gh_run(ws.issues_args())
+    ws.write(make_report([], [], mode="blocked"))
+    fake.clear_log()
+    assert gh_run(ws.pr_args())[0] == 0
+    assert gh_run(ws.issues_args())[0] == 0
+    assert fake.sequence() == []
+    assert all(i["state"] == "open" for i in fake.state.issues.values())
+
+
+def test_issues_first_run_rerun_and_disappearance(fake, ws, gh_run):
+    findings = [finding("breaking", f"--flag-{n}") for n in range(3)]
+    ws.write(make_report(findings))
+    code, out, _ = gh_run(ws.issues_args())
+    assert code == 0 and out.startswith("issues: created")
+    assert fake.sequence() == [("GET", f"{R}/issues")] + [("POST", f"{R}/issues")] * 3 + [("GET", f"{R}/issues")]
+    assert sorted(i["title"] for i in fake.state.issues.values()) == sorted(
+        f"quarkci: breaking drift in quark-torch-ptq: cli-flag-removed --flag-{n}" for n in range(3))
+
+    fake.clear_log()
+    assert gh_run(ws.issues_args())[1].startswith("issues: unchanged")
+    assert fake.sequence() == [("GET", f"{R}/issues")]
+
+    ws.write(make_report(findings[1:]))
+    fake.clear_log()
+    assert gh_run(ws.issues_args())[1].startswith("issues: closed")
+    gone = next(n for n, i in fake.state.issues.items() if i["title"].endswith("--flag-0"))
+    assert fake.sequence() == [("GET", f"{R}/issues"), ("POST", f"{R}/issues/{gone}/comments"),
+                               ("PATCH", f"{R}/issues/{gone}")]
+    assert fake.state.issues[gone]["state"] == "closed"
+
+    ws.write(make_report(findings))  # it comes back: quarkci closed it, so quarkci reopens it
+    assert gh_run(ws.issues_args())[1].startswith("issues: updated")
+    assert fake.state.issues[gone]["state"] == "open"
+    assert len(fake.state.issues) == 3
+
+
+def test_issues_max_new_and_summary(fake, ws, gh_run):
+    ws.write(make_report([finding("breaking", f"--f{n}") for n in range(5)]))
+    code, out, _ = gh_run(ws.issues_args("--max-new", "2"))
+    assert code == 0
+    titles = sorted(i["title"] for i in fake.state.issues.values())
+    assert len(titles) == 3 and "quarkci: 3 more breaking drift finding(s) awaiting issues" in titles
+    gh_run(ws.issues_args("--max-new", "2"))
+    gh_run(ws.issues_args("--max-new", "2"))
+    open_ = [i for i in fake.state.issues.values() if i["state"] == "open"]
+    assert len(open_) == 5 and all("awaiting" not in i["title"] for i in open_)  # summary closed
+
+
+def test_human_closed_issue_is_not_reopened(fake, ws, gh_run):
+    ws.write(make_report([finding("breaking", "--x")]))
+    gh_run(ws.issues_args())
+    fake.state.issues["1"]["state"] = "closed"
+    fake.clear_log()
+    assert gh_run(ws.issues_args())[1].startswith("issues: unchanged") and fake.writes() == []
+
+
+def test_comment_sticky_sequences(fake, ws, gh_run, tmp_path):
+    body = tmp_path / "body.md"
+    body.write_text("## Report\nall good @octocat\n")
+    fake.state.commit_files("feature", {"a.md": b"a\n"}, "feature")
+    fake.state.issues["1"] = {"id": 1, "title": "PR", "body": "", "labels": [], "state": "open", "user": "dev",
+                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+                              "closed_at": None, "state_reason": None,
+                              "pull": {"head": "feature", "base": "main", "head_sha": "", "merged_at": None}}
+    fake.state.counters["issue"] = 1
+    args = ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"]
+    assert gh_run(args)[1].startswith("comment: created")
+    assert fake.sequence() == [("GET", f"{R}/issues/1/comments"), ("POST", f"{R}/issues/1/comments"),
+                               ("GET", f"{R}/issues/1/comments")]
+    fake.clear_log()
+    assert gh_run(args)[1].startswith("comment: unchanged")
+    assert fake.sequence() == [("GET", f"{R}/issues/1/comments")]
+    body.write_text("## Report\nchanged\n")
+    fake.clear_log()
+    assert gh_run(args)[1].startswith("comment: updated")
+    cid = next(iter(fake.state.comments))
+    assert fake.sequence() == [("GET", f"{R}/issues/1/comments"), ("PATCH", f"{R}/issues/comments/{cid}")]
+    other = ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "other"]
+    assert gh_run(other)[1].startswith("comment: created")
+    assert len(fake.state.comments) == 2
+    assert fake.state.comments[cid]["body"] == "<!-- quarkci:report:ci -->\n## Report\nchanged\n"
+
+
+def test_comment_over_the_limit_is_shortened_and_accepted(fake, gh_run, tmp_path, monkeypatch):
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.example")
+    monkeypatch.setenv("GITHUB_RUN_ID", "42")
+    body = tmp_path / "big.md"
+    body.write_text("# Big\n" + "".join(f"## S{n}\n" + "y" * 9000 + "\n" for n in range(12)))
+    fake.state.issues["1"] = {"id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
+                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+                              "closed_at": None, "state_reason": None, "pull": None}
+    code, _, err = gh_run(["gh", "comment", "--pr", "1", "--body-file", str(body)])
+    assert code == 0, err
+    (stored,) = [c["body"] for c in fake.state.comments.values()]
+    assert len(stored) <= 65536 and stored.startswith("<!-- quarkci:report:report -->\n# Big")
+    assert "https://github.example/octo/skills/actions/runs/42" in stored
+
+
+def test_dispatch(fake, gh_run):
+    code, out, _ = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", "--input", "version=0.13",
+                           "--input", "expr=a=b", "--json"])
+    assert code == 0 and json.loads(out)["operation"] == "created"
+    assert fake.sequence() == [("POST", f"{R}/actions/workflows/release.yml/dispatches")]
+    assert fake.state.dispatches == [{"workflow": "release.yml", "ref": "main",
+                                      "inputs": {"version": "0.13", "expr": "a=b"}, "by": "quarkci-bot"}]
+    code, _, err = gh_run(["gh", "dispatch", "--workflow", "ci.yml", "--ref", "main"])
+    assert code == 2 and "workflow_dispatch" in err  # 422 is not retried
+    assert [c.method for c in fake.calls].count("POST") == 2
+
+
+@pytest.mark.parametrize("command", ["pr", "issues", "comment", "dispatch"])
+def test_dry_run_performs_no_write_and_plans_the_real_writes(fake, ws, gh_run, tmp_path, command):
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    body = tmp_path / "b.md"
+    body.write_text("hello\n")
+    fake.state.issues["1"] = {"id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
+                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+                              "closed_at": None, "state_reason": None, "pull": None}
+    fake.state.counters["issue"] = 1
+    args = {"pr": ws.pr_args(), "issues": ws.issues_args(),
+            "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body)],
+            "dispatch": ["gh", "dispatch", "--workflow", "release.yml", "--ref", "main"]}[command]
+    before = json.dumps(fake.state.to_json(), sort_keys=True)
+    code, out, _ = gh_run([*args, "--dry-run", "--json"])
+    assert code == 0
+    assert fake.writes() == []
+    assert json.dumps(fake.state.to_json(), sort_keys=True) == before
+    planned = [(s["method"], s["path"]) for s in json.loads(out)["steps"]]
+    assert planned and json.loads(out)["dry_run"] is True
+    fake.clear_log()
+    code, out, _ = gh_run([*args, "--json"])
+    performed = [(s["method"], s["path"]) for s in json.loads(out)["steps"]]
+    assert [m for m, _ in performed] == [m for m, _ in planned]
+    assert fake.writes() == [(m, p) for m, p in performed]
+
+
+def test_token_never_printed_or_logged(fake, ws, gh_run, caplog):
+    caplog.set_level(logging.DEBUG)
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    fake.faults = []
+    from tests.fakegithub import Fault
+
+    fake.faults.append(Fault("502", method="POST", path="/pulls$", times=10))
+    code, out, err = gh_run(["-v", *ws.pr_args()])
+    assert code == 2 and "502" in err
+    assert TOKEN not in out + err + caplog.text
+
+
+def test_bad_credentials_fail_cleanly(fake, ws, gh_run, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_wrong0000000000000000000000000000000")
+    ws.write(make_report([finding("breaking", "--x")]))
+    code, _, err = gh_run(ws.issues_args())
+    assert code == 2 and "401 Bad credentials" in err and "Traceback" not in err
+
+
+def test_missing_token_and_repo_are_bad_input(ws, gh_run, monkeypatch):
+    ws.write(make_report([]))
+    assert gh_run(ws.issues_args())[0] == 2
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    code, _, err = gh_run(ws.issues_args("--repo", "not-a-repo"))
+    assert code == 2 and "owner/name" in err
