@@ -34,9 +34,12 @@ VOCAB = ("quantize", "quantization", "install", "pytorch", "evaluate", "analyze"
 _SCHEMES = r"\b(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|xint8|bfp16|uint4|fp4|nvfp4|awq|gptq|smoothquant|ptpc)\b"
 
 PATTERNS: dict[str, str] = {
+    # quantize: any mention (verb, "quantized", a scheme name) vs. an explicit request to quantize
     "quantize": r"\bquantiz\w*|\bptq\b|post-training quantization|" + _SCHEMES,
-    "quantize_verb": r"\bquantize\b|\bquantization\b|\bquantizing\b|\bptq\b|post-training quantization",
-    "supported": r"can quark quantize|\bsupported\b",
+    "quantize_verb": r"\bquantize\b|\bquantizing\b|\bptq\b|\brun (post-training )?quantization\b"
+                     r"|\bquantization (of|for|on|to|with)\b|^\W*quantization\b",
+    "supported": r"can quark quantize|\bsupported\b|how many\b.{0,30}\blayers|\blayer count"
+                 r"|\b(quantizable|linear) layers\b|\barchitecture\b",
     "smaller": r"\b(smaller|compress)\b",
     "onnx": r"\.onnx\b|\bonnx\b(?!runtime)",
     "onnxruntime": r"\bonnxruntime\b|\bonnx runtime\b|\bort\b",
@@ -45,18 +48,24 @@ PATTERNS: dict[str, str] = {
     "torch": r"\b(pytorch|torch)\b",
     "torch_broken": r"torch\.cuda\.is_available|cpu-only build|torch version mismatch",
     "quark": r"\b(quark|amd-quark)\b",
-    "quark_missing": r"no module named '?quark|modulenotfounderror.*quark|import quark",
+    "import_error": r"modulenotfounderror|importerror|no module named|\bimport(ing)? (fails|failed|error)"
+                    r"|\b(cannot|can'?t) import|\bimport quark\b",
     "inspect": r"\b(analy[sz]e|inspect|architecture|check this model|count the linear)\b",
-    "plan": r"\b(plan|which scheme|what scheme|recommend|choose quantization|quantization config)\b",
+    "plan": r"\bplan\b|\b(which|what|best|recommend\w*)\b.{0,30}\b(scheme|config\w*|format|precision)\b"
+            r"|\bchoose quantization\b|\bquantization config\b|" + _SCHEMES + r" or " + _SCHEMES,
     "plan_only": r"\b(don'?t run|do not run|plan only|without running|just recommend)\b",
-    "env": r"\b(environment|what gpu|which gpu|detect my gpu|setup ready|my setup|preflight)\b",
-    "workspace": r"\b(model path|where should i put|output dir\w*|path right)\b",
-    "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights)\b",
+    "env": r"\b(environment|setup ready|my setup|preflight)\b"
+           r"|\b(what|which|detect|check)\b[^.?]{0,25}\b(gpu|rocm|cuda|driver|hardware|accelerator)\b",
+    "workspace": r"\bmodel path\b|where should i put|\bpath (right|correct|valid)\b"
+                 r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
+    "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint)\b"
+                    r"|byte-identical|\bmd5\b|\bchecksums?\b",
     "debug": r"\b(failed|error|crash\w*|traceback|not available|exception)\b",
-    "eval": r"\b(evaluate|evaluation|benchmark|accuracy|perplexity|gsm8k|mmlu|hellaswag|arc|lose accuracy)\b",
+    "eval": r"\b(evaluate|evaluation|benchmark|accuracy|perplexity|lm-eval|lighteval|evalscope|lose accuracy)\b"
+            r"|\b(gsm8k|mmlu|hellaswag|arc|aime|gpqa|wikitext|lambada|winogrande)(_\w+)?\b",
     "compare": r"\bcompare\b",
     "serve": r"\b(serve|serving|deploy|host|api|endpoint)\b",
-    "shrink": r"\b(shrink|1-layer|1 layer|one layer|tiny model)\b",
+    "shrink": r"\bshrink|\b(1|one|single)[- ]layer\b|\btiny model\b|\bminimal model\b",
     "file2file": r"\bfile2file\b|without loading",
     "perf": r"\b(mixed-precision search|throughput|quant-perf)\b",
     "export": r"\bexport\b|\bhf_format\b",

@@ -3,16 +3,18 @@ signals, the available contexts and the catalog's role map.
 
 Decision order (first match wins; explicit early returns, one test per branch in the corpus):
 
-1. ONNX failure -> onnx_debug; missing ``quark`` module -> quark_install; broken torch -> torch_install
+1. ONNX failure -> onnx_debug; torch / quark cannot be imported -> torch_install / quark_install;
+   broken torch build -> torch_install
 2. file2file / quant-perf / shrink requests -> their skill
-3. workspace questions -> workspace_validate; environment questions -> env_preflight
-4. plan-only requests -> quant_plan; "can Quark quantize X" / "is X supported" -> model_intake
+3. path questions -> workspace_validate; plan-only requests -> quant_plan; environment questions
+   -> env_preflight
+4. "can Quark quantize X", "is X supported", layer counts, architecture -> model_intake
 5. validate an output -> result_validator; export -> the PTQ workflow (export is one of its steps)
-6. quantize verb / PTQ -> the PTQ workflow (ONNX or PyTorch), never a direct script run
-7. evaluate / benchmark / accuracy -> eval; a scheme or "quantized" alone -> the PTQ workflow
-8. install/set up PyTorch, ONNX Runtime, Quark -> kept apart; "set up Quark" alone is ambiguous
-9. inspect / analyse -> model_intake
-10. compare, serve/deploy, or nothing recognised -> no route: 2-3 interpretations in open_questions
+6. an explicit request to quantize / PTQ -> the PTQ workflow (ONNX or PyTorch), never a direct script
+7. evaluate / benchmark / accuracy -> eval; compare or serve/deploy -> no route (interpretations)
+8. a scheme or "quantized" alone -> the PTQ workflow
+9. install/set up PyTorch, ONNX Runtime, Quark -> kept apart; "set up Quark" alone is ambiguous
+10. inspect / analyse -> model_intake; nothing recognised -> no route: 3 interpretations
 
 Prerequisites (run first, recorded in open_questions): hardware facts unknown (no env_context, or
 its accelerator is ``unknown``, and none stated in the goal) for a role that needs them ->
@@ -57,8 +59,10 @@ def _pick(goal: str) -> tuple[str | None, str, tuple[str, ...]]:
 
     if has("onnx", "debug"):
         return "onnx_debug", "an ONNX quantization failure: diagnose it", ()
-    if has("quark_missing"):
-        return "quark_install", "the quark module is missing: install or repair amd-quark", ()
+    if has("import_error", "torch"):
+        return "torch_install", "torch cannot be imported: install or repair PyTorch", ()
+    if has("import_error", "quark"):
+        return "quark_install", "the quark module cannot be imported: install or repair amd-quark", ()
     if has("torch_broken"):
         return "torch_install", "the PyTorch build does not match the accelerator", ()
     if has("file2file"):
@@ -69,10 +73,10 @@ def _pick(goal: str) -> tuple[str | None, str, tuple[str, ...]]:
         return "shrink_model", "a one-layer model for debugging was asked for", ()
     if has("workspace"):
         return "workspace_validate", "a question about model or output paths", ()
-    if has("env"):
-        return "env_preflight", "a question about the machine's environment", ()
     if has("plan"):
         return "quant_plan", "a quantization plan without execution (smallest fit)", ()
+    if has("env"):
+        return "env_preflight", "a question about the machine's environment", ()
     if has("supported"):
         return ("onnx_model_intake" if onnx else "model_intake"), "whether the model is supported: inspect it first", ()
     if has("validate_out"):
@@ -83,6 +87,11 @@ def _pick(goal: str) -> tuple[str | None, str, tuple[str, ...]]:
         return ("onnx_ptq_workflow" if onnx else "ptq_workflow"), "a request to quantize a model: the PTQ workflow", ()
     if has("eval"):
         return "eval", "an accuracy evaluation, not a quantization", ()
+    if has("compare"):
+        return None, "\"compare\" may mean model accuracy or the quantized outputs", ("eval", "result_validator")
+    if has("serve"):
+        return None, "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve", (
+            "eval", "ptq_workflow")
     if has("quantize"):
         return ("onnx_ptq_workflow" if onnx else "ptq_workflow"), "a quantization scheme was named: the PTQ workflow", ()
     if has("install", "torch") or has("setup", "torch"):
@@ -96,11 +105,6 @@ def _pick(goal: str) -> tuple[str | None, str, tuple[str, ...]]:
             "quark_install", "ptq_workflow")
     if has("inspect"):
         return ("onnx_model_intake" if onnx else "model_intake"), "inspect the model (smallest fit)", ()
-    if has("compare"):
-        return None, "\"compare\" may mean model accuracy or the quantized outputs", ("eval", "result_validator")
-    if has("serve"):
-        return None, "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve", (
-            "eval", "ptq_workflow")
     return None, "the goal names no Quark task the router recognises", ("model_intake", "ptq_workflow", "quark_install")
 
 

@@ -59,12 +59,10 @@ def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_con
         refs["env_context_ref"] = env_context
     if workspace_context:
         refs["workspace_context_ref"] = workspace_context
-    env = _load_context(refs["env_context_ref"], "env_context", "env_context_ref") if _exists(refs["env_context_ref"], env_context) else None
-    ws_known = _exists(refs["workspace_context_ref"], workspace_context)
-    if ws_known:
-        _load_context(refs["workspace_context_ref"], "workspace_context", "workspace_context_ref")
+    env = _carried(refs["env_context_ref"], env_context, "env_context", "--env-context")
+    workspace = _carried(refs["workspace_context_ref"], workspace_context, "workspace_context", "--workspace-context")
     facts = Facts(env_known=env is not None, accelerator=(env or {}).get("hardware", {}).get("accelerator"),
-                  workspace_known=ws_known)
+                  workspace_known=workspace is not None)
     decision = decide(goal, facts)
     names = resolve_roles(catalog)
     document, reason = _document(goal, decision, names, refs, previous, catalog_label)
@@ -74,13 +72,15 @@ def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_con
     return RouteResult(document, reason, decision)
 
 
-def _exists(ref: str | None, given: str | None) -> bool:
-    """A ref counts when it was given now (must exist) or carried forward and still present."""
+def _carried(ref: str | None, given: str | None, artifact: str, flag: str) -> dict[str, Any] | None:
+    """The context ``ref`` points to: one given now must load and validate (else exit 2); one carried
+    forward from a previous session context is read when its file still exists, else ignored."""
     if ref is None:
-        return False
-    if ref == given:
-        return True
-    return Path(ref).is_file()
+        return None
+    if ref != given and not Path(ref).is_file():
+        return None
+    label = flag if ref == given else f"{artifact}_ref (from --session-context)"
+    return _load_context(ref, artifact, label)
 
 
 def _skill(role: str, names: dict[str, str]) -> str | None:
