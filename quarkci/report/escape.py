@@ -48,3 +48,8 @@ def md(text: str) -> str:
         pos = m.end()
     out.append(plain(text[pos:]))
     return "".join(out)
+
+
+def cell(text: str) -> str:
+    """Make already-escaped inline Markdown safe inside a table cell (a ``|`` in a code span too)."""
+    return text.replace("\\|", "\x00").replace("|", "\\|").replace("\x00", "\\|")

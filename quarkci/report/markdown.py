@@ -7,7 +7,7 @@ from functools import cache
 import jinja2
 
 from quarkci.report.dto import build
-from quarkci.report.escape import code, md, plain
+from quarkci.report.escape import cell, code, md, plain
 from quarkci.sync.finding import KINDS
 from quarkci.sync.outcome import SyncOutcome
 
@@ -24,7 +24,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True,
     )
-    env.filters.update(md=md, code=code, plain=plain)
+    env.filters.update(md=md, code=code, plain=plain, cell=cell)
     return env
 
 

@@ -34,6 +34,8 @@ def check(state: AuditState) -> list[Finding]:
     item, upstream = found
     out = []
     for claim in state.claims_of("torch_version"):
+        if claim.context.get("aspect") == "accelerator_tag":
+            continue  # an index tag, not a version range: torch-index-tag-unknown
         stated = stated_of(claim, state)
         if stated is None:
             continue
