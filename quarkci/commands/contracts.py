@@ -81,7 +81,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     """Validate one file. Returns 0 valid, 1 invalid; raises BadInputError (2) for bad input."""
     from quarkci.contracts.validate import infer_artifact, load_document, validate_document
+    from quarkci.errors import BadInputError
 
+    if Path(args.file).suffix.lower() == ".md":
+        raise BadInputError(f"{args.file}: a Markdown report has no schema; validate its JSON twin (.json)")
     artifact = get_artifact(args.artifact).name if args.artifact else infer_artifact(args.file)
     document = load_document(args.file)
     problems = validate_document(document, artifact)

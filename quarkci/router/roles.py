@@ -26,12 +26,11 @@ class Role:
     backend: str = "torch"
     needs_hardware: bool = False
     needs_workspace: bool = False
-    fallback: str | None = None  # role used when no catalog skill fits
 
 
 def _r(id: str, summary: str, name: str, desc: tuple[str, ...], backend: str = "torch", hw: bool = False,
-       ws: bool = False, fallback: str | None = None) -> Role:
-    return Role(id, summary, frozenset(name.split()), desc, backend, hw, ws, fallback)
+       ws: bool = False) -> Role:
+    return Role(id, summary, frozenset(name.split()), desc, backend, hw, ws)
 
 
 ROLES: dict[str, Role] = {r.id: r for r in (

@@ -84,10 +84,7 @@ def _carried(ref: str | None, given: str | None, artifact: str, flag: str) -> di
 
 
 def _skill(role: str, names: dict[str, str]) -> str | None:
-    found = names.get(role)
-    if found is None and ROLES[role].fallback:
-        found = names.get(ROLES[role].fallback)
-    return found
+    return names.get(role)
 
 
 def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any],

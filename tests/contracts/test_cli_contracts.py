@@ -91,3 +91,10 @@ def test_diff_against_the_real_0_13_wheel(capsys):
         ("contract:session_context", "contract-enum-value-extra", "semantic"),
     ]
     assert cli.main(["contracts", "diff", "--upstream", wheel, "--fail-on", "semantic"]) == 1
+
+
+def test_markdown_twin_is_refused_with_a_hint(tmp_path, capsys):
+    md = tmp_path / "validation_report.md"
+    md.write_text("# report\n")
+    assert cli.main(["contracts", "validate", str(md)]) == 2
+    assert "validate its JSON twin" in capsys.readouterr().err

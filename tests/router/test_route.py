@@ -127,3 +127,11 @@ def test_unwritable_out_is_bad_input(tmp_path, capsys):
     blocker.write_text("x")
     assert cli.main(["route", "install quark", "--out", str(blocker / "sub" / "s.json")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_json_output_equals_the_written_file(tmp_path, capsys):
+    out = tmp_path / "s.json"
+    assert cli.main(["route", "run ONNX PTQ end to end on resnet50.onnx", "--json", "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(out.read_text())
+    assert printed["workflow"] == "quark-onnx-ptq" and printed["route"]["next_skill"] == "quark-env-preflight"
