@@ -192,6 +192,13 @@ def execute(args: Args, index: PyPIIndex | None = None) -> int:
         snapshot = resolve(args.upstream, index)
     except UpstreamUnreachableError as exc:
         return blocked(args, str(exc))
+    try:
+        return _audit(args, snapshot, index)
+    except UpstreamUnreachableError as exc:  # a bundled:SPEC or baseline spec that needs PyPI
+        return blocked(args, str(exc))
+
+
+def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     progress(f"extracting facts of {snapshot.label}")
     upstream = build_view(args.upstream, snapshot)
     source, skills_label = build_skills(args.skills, snapshot)

@@ -171,3 +171,22 @@ def test_malformed_skill_is_listed_not_fatal(wheels, in_tmp, skills_copy, capsys
     assert [f for f in report["findings"] if f["kind"] != "unverifiable"] == []  # the clean skill still clean
     err = capsys.readouterr().err
     assert "broken/SKILL.md" in err and "Traceback" not in err
+
+
+def test_unreachable_baseline_spec_also_blocks(wheels, in_tmp):
+    code = main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", "amd-quark",
+                 "--skills", str(FIXTURES / "skills" / "negative"), "--out", str(in_tmp / "bb")])
+    assert code == 3
+    report = json.loads((in_tmp / "bb" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["mode"] == "blocked" and report["blocked"]["skills"] == ["clean"]
+
+
+def test_pyproject_config_of_the_audited_repo_applies(wheels, in_tmp, skills_copy):
+    (skills_copy / ".git").mkdir()
+    (skills_copy / "pyproject.toml").write_text(
+        '[tool.quarkci.sync]\nignore = [{rule = "cli-flag-removed"}, {rule = "scheme-unknown"},'
+        ' {rule = "model-type-unknown"}, {rule = "source-path-missing"}]\n', encoding="utf-8")
+    # every breaking finding of the positive skill is ignored by the repo's policy: exit 0 at --fail-on breaking
+    assert _run(wheels, skills_copy / "positive", in_tmp / "p") == 0
+    report = json.loads((in_tmp / "p" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["counts"]["breaking"] == 0 and report["counts"]["ignored"] == 4
