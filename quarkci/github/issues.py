@@ -43,6 +43,7 @@ from jinja2 import Environment, StrictUndefined
 
 from quarkci.github import safe_text
 from quarkci.github.client import Target, github_errors
+from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
 from quarkci.github.markers import (
     CLOSED_MARKER,
@@ -256,9 +257,9 @@ def planned_steps(repo_path: str, actions: Sequence[IssueAction]) -> list[Step]:
     return steps
 
 
-def _apply(repo: Repository, repo_path: str, action: IssueAction, labels: tuple[str, ...],
+def _apply(repo: Repository, target: Target, action: IssueAction, labels: tuple[str, ...],
            objects: dict[int, Any], delivery: Delivery) -> Item:
-    steps = planned_steps(repo_path, [action])
+    steps = planned_steps(f"/repos/{target.repo}", [action])
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
     if action.action == "create":
         issue = repo.create_issue(title=action.title, body=action.body, labels=list(labels))
@@ -268,7 +269,9 @@ def _apply(repo: Repository, repo_path: str, action: IssueAction, labels: tuple[
         issue.edit(title=action.title, body=action.body, state="open")
     elif action.action in ("close", "close-duplicate"):
         issue = objects[action.number]  # type: ignore[index]
-        issue.create_comment(action.comment)
+        # Sticky, so a retried POST whose response was lost leaves one comment, not two.
+        deliver_comment(repo, target, action.number, action.comment, "closing", dry_run=False,
+                        delivery=Delivery("comment", False))
         issue.edit(body=action.body, state="closed",
                    state_reason="not_planned" if action.action == "close-duplicate" else "completed")
     else:
@@ -303,7 +306,7 @@ def deliver_issues(repo: Repository, target: Target, report: SyncReport, *, labe
             return delivery
         items = {}
         for action in actions:
-            items[(action.key, action.number)] = _apply(repo, repo_path, action, labels, objects, delivery)
+            items[(action.key, action.number)] = _apply(repo, target, action, labels, objects, delivery)
         if any(a.action == "create" for a in actions):
             # Recovery pass: a concurrent run or a retried POST may have made a second issue.
             existing, objects = _list(repo, labels[0])
@@ -311,6 +314,6 @@ def deliver_issues(repo: Repository, target: Target, report: SyncReport, *, labe
             again += decide_summary(summary, existing)
             for action in again:
                 if action.action in ("close-duplicate", "edit"):
-                    items[(action.key, action.number)] = _apply(repo, repo_path, action, labels, objects, delivery)
+                    items[(action.key, action.number)] = _apply(repo, target, action, labels, objects, delivery)
         delivery.items += list(items.values())
     return delivery

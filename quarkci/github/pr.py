@@ -57,6 +57,7 @@ from quarkci.github.result import Delivery, Item, Step
 
 DEFAULT_LABELS = ("quarkci", "skill-sync")
 CONFLICT_COMMENT = "skill-sync-conflict"
+CLOSE_COMMENT = "closing"
 _ROUNDS = 3
 
 
@@ -382,8 +383,11 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
         item.note = plan.reason
     if plan.comment == "close":
-        pull_obj.create_issue_comment(_CLOSE.format(version=safe_text.code_span(report.version)))
-        record.append(todo.pop(0))
+        todo.pop(0)
+        # Sticky, so a retried POST whose response was lost leaves one comment, not two.
+        closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=safe_text.code_span(
+            report.version)), CLOSE_COMMENT, dry_run=False, delivery=Delivery("comment", False))
+        record += closing.steps
     if plan.pull == "edit":
         pull_obj.edit(**{f: getattr(want, f) for f in plan.edit})
         record.append(todo.pop(0))

@@ -110,7 +110,9 @@ def test_pr_closed_when_drift_is_gone(fake, ws, gh_run):
     fake.clear_log()
     code, out, _ = gh_run(ws.pr_args())
     assert code == 0 and out.startswith("pr: closed")
-    assert fake.writes() == [("POST", f"{R}/issues/1/comments"), ("PATCH", f"{R}/pulls/1")]
+    assert fake.sequence() == [("GET", R), ("GET", f"{R}/pulls"), ("GET", f"{R}/issues/1/comments"),
+                               ("POST", f"{R}/issues/1/comments"), ("GET", f"{R}/issues/1/comments"),
+                               ("PATCH", f"{R}/pulls/1")]
     assert fake.state.issues["1"]["state"] == "closed"
     fake.clear_log()
     assert gh_run(ws.pr_args())[1].startswith("pr: unchanged") and fake.writes() == []
@@ -145,7 +147,8 @@ def test_issues_first_run_rerun_and_disappearance(fake, ws, gh_run):
     fake.clear_log()
     assert gh_run(ws.issues_args())[1].startswith("issues: closed")
     gone = next(n for n, i in fake.state.issues.items() if i["title"].endswith("--flag-0"))
-    assert fake.sequence() == [("GET", f"{R}/issues"), ("POST", f"{R}/issues/{gone}/comments"),
+    assert fake.sequence() == [("GET", f"{R}/issues"), ("GET", f"{R}/issues/{gone}/comments"),
+                               ("POST", f"{R}/issues/{gone}/comments"), ("GET", f"{R}/issues/{gone}/comments"),
                                ("PATCH", f"{R}/issues/{gone}")]
     assert fake.state.issues[gone]["state"] == "closed"
 
