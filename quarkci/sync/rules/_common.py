@@ -64,6 +64,9 @@ def enumerated_groups(claims: Iterable[Claim]) -> dict[tuple[str, str, str], lis
             section = str(claim.context.get("section", ""))
             if heading:
                 section = section.split(" > ")[1] if section.count(" > ") >= 2 else section
+            # a stated count in the heading ("(21 total)") is not part of the list's identity, so
+            # fingerprints survive the count fix
+            section = re.sub(r"\s*\(\d+[^)]*\)", "", section)
             key = (claim.skill, claim.file, section)
             groups.setdefault(key, []).append(claim)
     return groups
