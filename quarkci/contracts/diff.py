@@ -18,6 +18,8 @@ ours accepts what upstream rejects (type, enum value)       semantic
 ours requires a field upstream does not                     semantic
 upstream's own copies of one contract disagree              semantic
 upstream ships a contract quarkci does not register         mechanical
+a skill's documented example fails the release's contract   semantic   (see examples.py)
+a documented example the release accepts fails ours         breaking   (see examples.py)
 the release ships no contracts (before 0.13)                unverifiable
 =========================================================  ===========
 
@@ -63,6 +65,8 @@ RULE_CHANGE: dict[str, str] = {
     "contract-type-widened": "changed",
     "contract-unknown-upstream": "missing_from_list",
     "contract-unreadable": "not_shown",
+    "contract-upstream-example-invalid": "changed",
+    "contract-example-rejected": "changed",
     "contract-upstream-copies-differ": "changed",
     "contract-none-shipped": "not_shown",
 }
@@ -144,6 +148,10 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
                     "semantic", "contract-upstream-copies-differ", artifact, other.path, other.path,
                     f"one {artifact} contract", f"{copies[0].path} and {other.path} differ",
                     "producers and consumers inside the release may disagree on this artifact", None))
+    from quarkci.contracts.examples import example_findings
+
+    shared = {a: (copies[0].path, copies[0].schema) for a, copies in grouped.items()}
+    findings.extend(example_findings(snapshot, shared))
     for artifact in ARTIFACTS:
         if artifact not in grouped:
             findings.append(_finding(

@@ -122,9 +122,12 @@ def validate_document(document: Any, artifact: str) -> list[Violation]:
     Returns ``[]`` when valid. Raises :class:`BadInputError` for an unknown artifact name.
     """
     get_artifact(artifact)
-    validator = _validator(artifact)
-    found = {Violation(json_path(e.absolute_path), _message(e)) for e in validator.iter_errors(document)}
-    return sorted(found)
+    return violations(_validator(artifact), document)
+
+
+def violations(validator: Draft202012Validator, document: Any) -> list[Violation]:
+    """Every violation of ``document`` under ``validator`` (any schema, e.g. an upstream one), sorted."""
+    return sorted({Violation(json_path(e.absolute_path), _message(e)) for e in validator.iter_errors(document)})
 
 
 def check_document(document: Any, artifact: str, where: str) -> None:

@@ -129,6 +129,46 @@ def test_diff_is_deterministic():
     assert first == [f.one_line() for f in diff_contracts(_upstream(session_context=schema))]
 
 
+SKILL = """---
+name: quark-demo-router
+description: demo
+---
+# demo
+
+## Outputs: session_context.json
+
+```json
+{DOC}
+```
+
+## Next
+"""
+
+
+def test_documented_examples_are_checked_against_both_contracts():
+    snap = _upstream()
+    bad_for_both = {"user_goal": "g", "workflow": "quark-torch-ptq", "constraints": {}}
+    snap._files["quark/_bundled_skills/a/SKILL.md"] = SKILL.replace("{DOC}", json.dumps(bad_for_both))
+    [finding] = diff_contracts(snap)
+    assert (finding.rule, finding.kind, finding.skill) == ("contract-upstream-example-invalid", "semantic",
+                                                           "quark-demo-router")
+    assert str(finding.skill_location) == "a/SKILL.md:9"
+    assert "missing required field 'open_questions'" in finding.source_says
+
+    loose = _upstream(session_context={"type": "object"})
+    inline = {"user_goal": "g", "workflow": "quark-torch-ptq", "constraints": {}, "open_questions": [],
+              "hardware": {"accelerator": "nvidia-cuda"}}
+    loose._files["quark/_bundled_skills/a/SKILL.md"] = SKILL.replace("{DOC}", json.dumps(inline))
+    rejected = [f for f in diff_contracts(loose) if f.rule.endswith("example-rejected")]
+    assert [(f.kind, f.subject) for f in rejected] == [("breaking", "session_context example")]
+    assert "$.hardware: field not allowed" in rejected[0].source_says
+
+    good = _upstream()
+    valid = {"user_goal": "g", "workflow": "quark-torch-ptq", "constraints": {}, "open_questions": []}
+    good._files["quark/_bundled_skills/a/SKILL.md"] = SKILL.replace("{DOC}", json.dumps(valid))
+    assert diff_contracts(good) == []
+
+
 @pytest.mark.real
 def test_real_0_13_wheel():
     from tests.realwheels import real_snapshot
@@ -138,10 +178,16 @@ def test_real_0_13_wheel():
         ("contract:quark_install_result", "contract-upstream-copies-differ",
          "quark/_bundled_skills/quark-install/references/contracts/quark_install_result.schema.json", "semantic"),
         ("contract:session_context", "contract-enum-value-extra", "$.workflow = quark-torch-llm-ptq-workflow", "semantic"),
+        ("quark-onnx-model-intake", "contract-upstream-example-invalid", "model_analysis example", "semantic"),
+        ("quark-onnx-quant-plan", "contract-upstream-example-invalid", "quant_plan example", "semantic"),
+        ("quark-onnx-router", "contract-upstream-example-invalid", "session_context example", "semantic"),
+        ("quark-torch-file2file-quantization", "contract-upstream-example-invalid", "run_manifest example", "semantic"),
     ]
     legacy = findings[1]
     assert legacy.change == "renamed"
     assert "quark-torch-ptq" in legacy.source_says
+    router = findings[4]
+    assert "'quark-onnx-ptq-workflow' is not one of" in router.source_says
     deviations = {f.subject for f in diff_contracts(real_snapshot("0.13"), include_deviations=True)} - {
         f.subject for f in findings}
     assert deviations == {"$.workflow enum", "$.workflow = undecided", "$.steps[].kind = export",
