@@ -135,3 +135,20 @@ def test_json_output_equals_the_written_file(tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(out.read_text())
     assert printed["workflow"] == "quark-onnx-ptq" and printed["route"]["next_skill"] == "quark-env-preflight"
+
+
+@pytest.mark.real
+def test_real_0_13_descriptions_alone_resolve_every_role():
+    """Renames followed with Quark's real descriptions: every skill renamed to skill-NN (keeping only
+    the backend token), the roles still resolve to the same skills."""
+    from quarkci.router.catalog import CatalogSkill
+    from tests.realwheels import real_wheel
+
+    catalog, _ = load_catalog(f"bundled:{real_wheel('0.13')}")
+    expected = resolve_roles(catalog)
+    renamed, back = [], {}
+    for i, skill in enumerate(catalog):
+        name = f"skill-{i:02d}" + ("-onnx" if "onnx" in skill.tokens else "")
+        back[name] = skill.name
+        renamed.append(CatalogSkill(name, skill.positive, skill.negative, skill.layer))
+    assert {role: back[name] for role, name in resolve_roles(renamed).items()} == expected
