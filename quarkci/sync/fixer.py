@@ -48,8 +48,8 @@ def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix
             if current is None or current != fix.old:
                 skipped.append(fix)
                 continue
-            if fix.new in inserts.get(index, []):
-                continue
+            if fix.new in inserts.get(index, []) or fix.new in lines:
+                continue  # already there (this run or an earlier one): never duplicate a line
             inserts.setdefault(index, []).append(fix.new)
             applied.append(fix)
         else:

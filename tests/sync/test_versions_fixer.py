@@ -50,3 +50,17 @@ def test_only_mechanical_fixes_are_applied():
     written = {}
     outcome = apply_fixes(findings, lambda f: "old\n", lambda f, t: written.setdefault(f, t) and f)
     assert outcome.applied == () and written == {}
+
+
+def test_an_inserted_line_is_never_duplicated_by_a_later_run():
+    fix = Fix("f", 1, "| `a` | x |", "| `b` | new |", insert_after=True)
+    once, done, _ = apply_to_text("| `a` | x |\n", [fix])
+    assert once == "| `a` | x |\n| `b` | new |\n" and done == [fix]
+    twice, done, missed = apply_to_text(once, [fix])
+    assert twice == once and done == [] and missed == []
+
+
+def test_inline_lists_get_names_appended_to_the_last_cell():
+    from quarkci.sync.rules._common import _append_to_last_cell
+    assert _append_to_last_cell("| **Other** | a, b |", ["c", "d"]) == "| **Other** | a, b, c, d |"
+    assert _append_to_last_cell("Models: a, b.", ["c"]) == "Models: a, b, c"

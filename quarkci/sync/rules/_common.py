@@ -130,11 +130,25 @@ def unknown_names(state: AuditState, *, rule: str, category: str, claim_kind: st
     return out
 
 
+def _append_to_last_cell(line: str, names: list[str]) -> str:
+    """``| **Other** | a, b |`` + [c, d] -> ``| **Other** | a, b, c, d |`` (bullets: appended at the end)."""
+    stripped = line.rstrip()
+    tail = line[len(stripped):]
+    addition = ", " + ", ".join(names)
+    if stripped.endswith("|") and stripped.count("|") >= 2:
+        body = stripped[:-1].rstrip()
+        return body + addition + " |" + tail
+    return stripped.rstrip(".") + addition + tail
+
+
 def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
                     noun: str) -> list[Finding]:
     """Upstream items missing from a list the skill presents as complete: ``missing_from_list``.
 
-    One finding per missing item, each with a fix inserting a row after the list's last entry.
+    One finding per missing item. The fix follows the list's shape: a list with one item per line
+    (table rows, bullets) gets one new line per item after its last entry; a list whose last line
+    holds several items (``| **Other** | a, b, c |``) gets the missing names appended to that line,
+    as one fix carried by the first missing item's finding (the others point at it).
     """
     view = state.upstream
     if not view.items(fact_kind):
@@ -144,21 +158,31 @@ def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: 
     for (_skill, _file, section), group in sorted(enumerated_groups(claims).items()):
         listed = {c.value for c in group}
         anchor = anchor_fixes(state, group)
+        last = max(group, key=lambda c: c.line)
+        inline = sum(1 for c in group if c.line == last.line) > 1
+        missing: list[FactItem] = []
         for item in view.items(fact_kind):
-            if item.name in listed:
-                continue
-            listed.add(item.name)  # duplicates (same name in two files) are reported once
+            if item.name not in listed:
+                listed.add(item.name)  # duplicates (same name in two files) are reported once
+                missing.append(item)
+        where = f"'{section}'" if section else "its list"
+        for n, item in enumerate(missing):
             fix = None
             if anchor is not None:
                 a_file, a_line, a_text = anchor
-                fix = Fix(a_file, a_line, a_text,
-                          list_row(a_text, item.name, f"added in {release(view)}; describe before use"),
-                          insert_after=True, description=f"add {noun} `{item.name}` to the list")
-            where = f"'{section}'" if section else "its list"
+                if not inline:
+                    fix = Fix(a_file, a_line, a_text,
+                              list_row(a_text, item.name, f"added in {release(view)}; describe before use"),
+                              insert_after=True, description=f"add {noun} `{item.name}` to the list")
+                elif n == 0:
+                    names = [m.name for m in missing]
+                    fix = Fix(a_file, a_line, a_text, _append_to_last_cell(a_text, names),
+                              description=f"add {len(names)} {noun}s to the list: {', '.join(names)}")
             out.append(make(
-                rule, category, "missing_from_list", max(group, key=lambda c: c.line), subject=f"{section}: {item.name}",
+                rule, category, "missing_from_list", last, subject=f"{section}: {item.name}",
                 skill_says=f"{where} enumerates {len(group)} {noun}s without `{item.name}`",
-                source_says=f"{release(view)} defines {noun} `{item.name}`",
+                source_says=f"{release(view)} defines {noun} `{item.name}`"
+                            + (f" (fixed together with `{missing[0].name}`)" if inline and n else ""),
                 impact=f"an agent following the skill never offers `{item.name}`",
                 source=source_loc(item), fix=fix,
             ))
