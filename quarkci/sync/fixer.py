@@ -7,6 +7,8 @@ line no longer reads as recorded is skipped (the file changed under us), never f
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +97,10 @@ def directory_io(root: Path) -> tuple[Callable[[str], str], Callable[[str, str],
         return (root / file).read_text(encoding="utf-8")
 
     def write(file: str, text: str) -> str:
-        return str(atomic_write_text(root / file, text))
+        target = root / file
+        mode = stat.S_IMODE(target.stat().st_mode)  # atomic writes create 0600 temp files
+        written = atomic_write_text(target, text)
+        os.chmod(written, mode)
+        return str(written)
 
     return read, write

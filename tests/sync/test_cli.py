@@ -76,8 +76,10 @@ def test_json_flag_prints_the_report(wheels, in_tmp, capsys):
 
 def test_fix_applies_mechanical_only_and_is_idempotent(wheels, in_tmp, skills_copy):
     skill = skills_copy / "positive" / "drifty" / "SKILL.md"
+    skill.chmod(0o644)
     before = skill.read_text(encoding="utf-8")
     assert _run(wheels, skills_copy / "positive", in_tmp / "f1", "--fix") == 1  # breaking remains
+    assert skill.stat().st_mode & 0o777 == 0o644  # --fix keeps the file's permissions
     after = skill.read_text(encoding="utf-8")
     assert after != before
     report = json.loads((in_tmp / "f1" / "validation_report.json").read_text(encoding="utf-8"))
