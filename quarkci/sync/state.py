@@ -93,9 +93,14 @@ class AuditState:
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def claims_of(self, *kinds: str) -> Iterable[Claim]:
-        """Claims of the given kinds, in (file, line, value) order."""
+        """Claims of the given kinds about Quark, in (file, line, value) order.
+
+        A flag the extractor attributes to another program (``context["quark"]`` false: pip, docker,
+        nvidia-smi, lm_eval...) says nothing about the release and is left out.
+        """
         wanted = set(kinds)
-        return sorted((c for c in self.claims if c.kind in wanted), key=lambda c: (c.file, c.line, c.value))
+        return sorted((c for c in self.claims if c.kind in wanted and c.context.get("quark", True) is not False),
+                      key=lambda c: (c.file, c.line, c.value))
 
     def line(self, file: str, line: int) -> str | None:
         """The text of 1-based ``line`` of skill file ``file`` (no newline), or None if unreadable."""
