@@ -88,3 +88,14 @@ def test_fact_unverifiable_only_when_the_kind_is_unavailable():
     assert found.change == "not_shown"
     seen = view("1.0", {"schemes": [FactItem("fp8", "t.py", 1)]})
     assert fact_unverifiable.check(state(claims, seen)) == []
+
+
+def test_paths_outside_the_wheel_are_unverifiable_unless_bundled():
+    from quarkci.sync.rules import source_path_unverifiable
+
+    up = view("0.13", {}, files=["quark/_bundled_skills/_legacy_impl/CONTRIBUTING.md"])
+    claims = [claim("path", "skills/_legacy_impl/CONTRIBUTING.md"), claim("path", "skills/_legacy_impl/GONE.md"),
+              claim("path", "docs/source/install.rst"), claim("path", "quark/x.py")]
+    found = source_path_unverifiable.check(state(claims, up))
+    assert sorted(f.subject for f in found) == ["docs/source/install.rst", "skills/_legacy_impl/GONE.md"]
+    assert all(f.change == "not_shown" for f in found)
