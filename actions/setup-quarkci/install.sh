@@ -17,6 +17,11 @@ if [ -x "$venv/bin/quarkci" ] && [ "$(cat "$venv/.quarkci-stamp" 2>/dev/null)" =
 else
   venv_args=()
   if [ "$SYSTEM_SITE" = "true" ]; then venv_args+=(--system-site-packages); fi
+  # Replace only an environment this action made (or an empty directory): never someone else's venv.
+  if [ -e "$venv" ] && [ ! -f "$venv/.quarkci-stamp" ] && [ -n "$(ls -A "$venv")" ]; then
+    echo "::error title=setup-quarkci::$venv exists and was not made by setup-quarkci; not replacing it"
+    exit 1
+  fi
   rm -rf "$venv"
   python3 -m venv "${venv_args[@]}" "$venv"
   pip=("$venv/bin/python" -m pip install --disable-pip-version-check --quiet)

@@ -77,10 +77,7 @@ def annotations(report: dict, workspace: Path, limit: int = MAX_ANNOTATIONS) -> 
             continue
         line = int(location.get("line") or 1)
         title = f"quarkci {finding['kind']}: {finding.get('rule', '')}"
-        message = (
-            f"{finding.get('skill', '')}: {finding.get('subject', '')}: skill says {finding.get('skill_says', '')!r}; "
-            f"source says {finding.get('source_says', '')!r}"
-        )
+        message = f"{finding.get('skill', '')}: {finding.get('skill_says', '')}; upstream: {finding.get('source_says', '')}"
         if len(message) > MESSAGE_LIMIT_CHARS:
             message = message[: MESSAGE_LIMIT_CHARS - 1] + "…"
         lines.append(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,9 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     titles = " ".join(i["title"] for i in issues)
     assert "--ghost_flag" in titles and "--no_such_flag" in titles
     assert fake.writes(), "the first run wrote nothing"
+    # annotations on the skill's lines, from the audit job
+    for line in (15, 19):
+        assert f"::error file={SKILL},line={line},title=quarkci breaking%3A cli-flag-removed::" in first.output
 
     fake.clear_calls()
     again = _run(act, "workflow_dispatch", "upstream-watch.yml",
@@ -123,6 +127,17 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     after = fake.state()
     assert [p["number"] for p in _pulls(after)] == [pr["number"]]
     assert sorted(i["number"] for i in _issues(after)) == sorted(i["number"] for i in issues)
+
+    # once reports/baselines/ records the release, the scheduled watch stops at detection
+    baseline = act.work / "artifacts" / "quarkci-upstream-watch" / "baselines" / f"{UPSTREAM_VERSION}.json"
+    (repo / "reports" / "baselines").mkdir(parents=True, exist_ok=True)
+    shutil.copy(baseline, repo / "reports" / "baselines" / baseline.name)
+    commit(repo, "record the 0.99 baseline")
+    fake.clear_calls()
+    seen = _run(act, "schedule", "upstream-watch.yml", {"schedule": "23 5 * * *"})
+    assert seen.returncode == 0 and seen.job_results == {"Detect a new release": "succeeded"}, _tail(seen)
+    assert f"audit: false (reports/baselines/{UPSTREAM_VERSION}.json exists)" in seen.output
+    assert fake.calls() == []
     assert fake.violations() == []
 
 

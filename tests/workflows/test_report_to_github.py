@@ -23,7 +23,7 @@ def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> 
         "category": "cli_flags",
         "skill": "demo",
         "subject": f"--flag-{n}",
-        "skill_says": f"--flag-{n}",
+        "skill_says": f"passes `--flag-{n}`",
         "source_says": "removed",
         "impact": "the command fails",
         "skill_location": {"file": file, "line": n} if file else None,
@@ -70,11 +70,11 @@ def test_annotations_point_at_skill_lines_most_severe_first(workspace: Path) -> 
     lines = rtg.annotations(_report(findings), workspace)
     assert lines == [
         "::error file=skills/demo/SKILL.md,line=3,title=quarkci breaking%3A rule-3::"
-        "demo: --flag-3: skill says '--flag-3'; source says 'removed'",
+        "demo: passes `--flag-3`; upstream: removed",
         "::warning file=skills/demo/SKILL.md,line=5,title=quarkci semantic%3A rule-5::"
-        "demo: --flag-5: skill says '--flag-5'; source says 'removed'",
+        "demo: passes `--flag-5`; upstream: removed",
         "::notice file=skills/demo/SKILL.md,line=7,title=quarkci mechanical%3A rule-7::"
-        "demo: --flag-7: skill says '--flag-7'; source says 'removed'",
+        "demo: passes `--flag-7`; upstream: removed",
     ]
 
 
@@ -100,10 +100,10 @@ def test_no_annotation_without_a_workspace_file(workspace: Path) -> None:
 
 
 def test_hostile_finding_text_stays_on_one_annotation_line(workspace: Path) -> None:
-    finding = _finding("breaking", 2, subject="x\r\n::error file=evil::pwned %0A", rule="r,1:2")
+    finding = _finding("breaking", 2, skill_says="x\r\n::error file=evil::pwned %0A", rule="r,1:2")
     (line,) = rtg.annotations(_report([finding]), workspace)
     assert "\n" not in line and "\r" not in line
-    assert "demo: x%0D%0A::error file=evil::pwned %250A: skill says" in line
+    assert line.endswith("::demo: x%0D%0A::error file=evil::pwned %250A; upstream: removed")
     assert "title=quarkci breaking%3A r%2C1%3A2::" in line
 
 
