@@ -129,7 +129,7 @@ def test_two_concurrent_runs_leave_no_duplicates(command, tmp_path, monkeypatch,
             args = _setup(gh, tmp_path / f"{attempt}", monkeypatch, command)
             gh.faults = [Fault("timeout", method="GET", path=listing, times=2, delay=0.3)]
             codes: list[int] = []
-            threads = [threading.Thread(target=lambda: codes.append(main(args))) for _ in range(2)]
+            threads = [threading.Thread(target=lambda c=codes, a=args: c.append(main(a))) for _ in range(2)]
             for t in threads:
                 t.start()
             for t in threads:
