@@ -13,52 +13,11 @@ import pytest
 import yaml
 
 from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
+from tests.workflows.conventions import PINNED, uses_lines, violations
 
-PINNED = re.compile(r"^(?P<action>[\w.-]+/[\w.-]+(?:/[\w./-]+)?)@(?P<sha>[0-9a-f]{40})$")
-VERSION_COMMENT = re.compile(r"#\s*v\d+(\.\d+)*\s*$")
 EXPECTED_WORKFLOWS = {"ci.yml", "skill-sync.yml", "upstream-watch.yml", "pr-skill-check.yml",
                       "publish-report.yml", "ptq.yml"}
 EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report"}
-
-
-def _uses_lines(text: str):
-    for line in text.splitlines():
-        match = re.match(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", line)
-        if match:
-            yield match.group(1), match.group(2)
-
-
-def violations(text: str) -> list[str]:
-    """Every convention a workflow or composite action (given as YAML text) breaks, one line each."""
-    document = yaml.safe_load(text)
-    if True in document:
-        document["on"] = document.pop(True)
-    found = []
-    if "jobs" in document:
-        if document.get("permissions") != {}:
-            found.append("top-level permissions are not {}")
-        if "pull_request_target" in (document.get("on") or {}):
-            found.append("pull_request_target trigger")
-        for name, job in document["jobs"].items():
-            if "permissions" not in job:
-                found.append(f"job {name}: no explicit permissions")
-            if "uses" not in job and not (isinstance(job.get("timeout-minutes"), int)
-                                          and 0 < job["timeout-minutes"] <= 360):
-                found.append(f"job {name}: no timeout-minutes (1..360)")
-    for uses, rest in _uses_lines(text):
-        if uses.startswith(("./", "$/")):
-            continue
-        if not PINNED.match(uses):
-            found.append(f"{uses}: not pinned to a full commit SHA")
-        elif not VERSION_COMMENT.search(rest):
-            found.append(f"{uses}: no '# vX' comment")
-    for step in steps_of(document):
-        if str(step.get("uses", "")).startswith("actions/checkout@") and \
-                (step.get("with") or {}).get("persist-credentials") is not False:
-            found.append(f"step {step.get('name')}: checkout persists credentials")
-        if "${{" in step.get("run", ""):
-            found.append(f"step {step.get('name')}: expression inside run")
-    return found
 
 
 def test_the_suite_is_complete(workflows, actions) -> None:
@@ -111,7 +70,7 @@ jobs:
 def test_one_sha_per_third_party_action_across_the_suite() -> None:
     shas: dict[str, set[str]] = {}
     for path in WORKFLOWS + ACTIONS:
-        for uses, _ in _uses_lines(path.read_text(encoding="utf-8")):
+        for uses, _ in uses_lines(path.read_text(encoding="utf-8")):
             if match := PINNED.match(uses):
                 shas.setdefault(match["action"], set()).add(match["sha"])
     assert shas and all(len(v) == 1 for v in shas.values()), shas

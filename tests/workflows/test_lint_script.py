@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.workflows.conftest import ROOT
+from tests.workflows.conventions import violations
 
 SCRIPT = ROOT / "scripts" / "lint_workflows.sh"
 
@@ -71,6 +72,13 @@ def test_a_minimal_tree_is_clean(tmp_path: Path) -> None:
                  ACTION.format(description="description: x", run='echo "ok"'))
     result = _lint(tree)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_consumer_example_is_clean(tmp_path: Path) -> None:
+    example = (Path(__file__).parent / "fixtures" / "consumer" / "quark-skills.yml").read_text(encoding="utf-8")
+    result = _lint(_tree(tmp_path, example))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert violations(example) == []
 
 
 @pytest.mark.parametrize(
