@@ -28,3 +28,17 @@ def test_failure_mid_write_keeps_old_file_and_leaves_no_temp(tmp_path, monkeypat
         atomic_write_bytes(target, b"new")
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["report.json"]
+
+
+def test_new_file_mode_follows_umask_and_existing_mode_is_kept(tmp_path):
+    old = os.umask(0o022)
+    try:
+        fresh = atomic_write_text(tmp_path / "new.md", "x")
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "script.sh"
+        kept.write_text("old")
+        kept.chmod(0o750)
+        atomic_write_text(kept, "new")
+        assert kept.stat().st_mode & 0o777 == 0o750
+    finally:
+        os.umask(old)

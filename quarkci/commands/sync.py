@@ -21,8 +21,8 @@ from quarkci.errors import (
     UpstreamUnreachableError,
 )
 from quarkci.facts import extract_all
-from quarkci.fsutil import atomic_write_text
-from quarkci.report import json_report, lines, markdown, sarif
+from quarkci.report import json_report, lines
+from quarkci.report.write import REPORT_MD, write_reports
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import Claim, Skill
@@ -38,9 +38,6 @@ from quarkci.upstream.resolve import SPEC_HELP, resolve
 
 DEFAULT_UPSTREAM = "amd-quark"
 DEFAULT_OUT = "reports"
-REPORT_MD = "validation_report.md"
-REPORT_JSON = "validation_report.json"
-REPORT_SARIF = "validation_report.sarif"
 
 
 @dataclass(frozen=True)
@@ -150,17 +147,6 @@ def _relative(path: str) -> str:
         return os.path.relpath(path)
     except ValueError:
         return path
-
-
-def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[str, str]:
-    """Render all formats first (the JSON is schema-validated), then write them atomically."""
-    json_text = json_report.render(outcome)
-    md_text = markdown.render(outcome)
-    sarif_text = sarif.render(outcome, prefix)
-    atomic_write_text(out / REPORT_JSON, json_text)
-    atomic_write_text(out / REPORT_MD, md_text)
-    atomic_write_text(out / REPORT_SARIF, sarif_text)
-    return json_text, md_text
 
 
 def blocked(args: Args, reason: str) -> int:

@@ -1,0 +1,33 @@
+"""The one producer of the ``validation_report`` artifact (``.md``, ``.json``, ``.sarif``).
+
+Every format is rendered first (the JSON is validated against its schema while rendering), then
+each file is written atomically, so a failure leaves the previous report intact.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quarkci.fsutil import atomic_write_text
+from quarkci.report import json_report, markdown, sarif
+from quarkci.sync.outcome import SyncOutcome
+
+REPORT_MD = "validation_report.md"
+REPORT_JSON = "validation_report.json"
+REPORT_SARIF = "validation_report.sarif"
+
+
+def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[str, str]:
+    """Render and write ``out/validation_report.{json,md,sarif}``; return (json_text, md_text).
+
+    ``prefix`` is prepended to skill paths in SARIF locations (repository-relative paths).
+    Raises ``jsonschema.ValidationError`` (a bug) before anything is written if the JSON breaks
+    its schema, and ``OSError`` if ``out`` cannot be written.
+    """
+    json_text = json_report.render(outcome)
+    md_text = markdown.render(outcome)
+    sarif_text = sarif.render(outcome, prefix)
+    atomic_write_text(out / REPORT_JSON, json_text)
+    atomic_write_text(out / REPORT_MD, md_text)
+    atomic_write_text(out / REPORT_SARIF, sarif_text)
+    return json_text, md_text
