@@ -188,3 +188,20 @@ def test_non_contiguous_python_list_is_not_a_range(tmp_path: Path) -> None:
     source = DirectorySource(tmp_path)
     (skill,) = discover(source)
     assert extract_claims(skill, source.read_text) == []
+
+
+def test_a_file_labelled_as_a_skeleton_to_write_is_not_an_upstream_path(tmp_path: Path) -> None:
+    skill = tmp_path / "pass-author"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text(
+        "---\nname: pass-author\ndescription: write a pass\n---\n"
+        "# Pass author\n\n"
+        "**Skeleton** (`quark/passes/my_new_pass.py`):\n\n"
+        "```python\nclass MyNewPass: ...\n```\n\n"
+        "See `quark/passes/existing_pass.py` for a finished one.\n",
+        encoding="utf-8",
+    )
+    source = DirectorySource(tmp_path)
+    [found] = discover(source)
+    paths = [(c.value, c.line) for c in extract_claims(found, source.read_text) if c.kind == "path"]
+    assert paths == [("quark/passes/existing_pass.py", 13)]

@@ -5,6 +5,10 @@
   path under a Quark repository tree (``quark/``, ``examples/``,
   ``docs/``, ``tools/``, ``tutorials/``) or a root file (``pyproject.toml``, ``requirements*.txt``,
   ``setup.py``). Skill-local paths (``references/...``, ``scripts/...``) are not upstream claims.
+
+A code span that *labels a file the reader is told to write* (``**ONNX skeleton**
+(`quark/.../onnx_drop_identity.py`):`` before the file's content) names a file to create, not an
+upstream file, so it is no claim; a later ``See `quark/...`.`` in the same paragraph still is.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import heading_path
 from quarkci.skills.frontmatter import path_problem
 from quarkci.skills.model import Skill
+
+# "skeleton", "scaffold", "boilerplate" or "template" directly before the span, at most a few
+# markup characters away: the span names the file being authored.
+_AUTHORED_LABEL = r"\b(?:skeleton|scaffold|boilerplate|template)\W{0,6}`"
 
 UPSTREAM_PATH = re.compile(
     r"^(?:(?:quark|examples|docs|tools|tutorials)/[A-Za-z0-9_.\-/]*[A-Za-z0-9_/]"
@@ -35,7 +43,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     for text in unit.texts():
         for span, line in text.code_spans():
             candidate = span.strip()
-            if _is_upstream(candidate):
+            if _is_upstream(candidate) and not _labels_authored_file(text.text, span):
                 yield Found("path", candidate, line, {"where": "inline", "section": heading_path(text.headings),
                                                       "directory": candidate.endswith("/")})
     for located in unit.commands:
@@ -47,6 +55,10 @@ def extract(unit: Unit) -> Iterator[Found]:
                 yield Found("path", word.text, word.line, {"where": "code", "command": command.name,
                                                            "section": heading_path(located.headings),
                                                            "directory": word.text.endswith("/")})
+
+
+def _labels_authored_file(paragraph: str, span: str) -> bool:
+    return re.search(_AUTHORED_LABEL + re.escape(span) + "`", paragraph, re.IGNORECASE) is not None
 
 
 def _is_upstream(candidate: str) -> bool:
