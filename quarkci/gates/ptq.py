@@ -17,8 +17,8 @@ quantization_config    the export declares no ``quantization_config``           
 coverage               no quantized layer, an unexpected unquantized layer, or a        QUANT_COVERAGE_FAILURE
                        declaration mismatch
 size                   ``size_ratio`` >= ``max_size_ratio`` (default 1.0: not smaller)  SIZE_NOT_REDUCED
-reload                 the loader raised                                                MODEL_UNSUPPORTED
-                       missing / unexpected / mismatched keys                           QUANT_COVERAGE_FAILURE
+reload                 the loader raised, or a forward pass after reload raised         MODEL_UNSUPPORTED
+                       missing / unexpected / mismatched keys, non-finite logits        QUANT_COVERAGE_FAILURE
 metadata               a blocking metadata difference                                   USER_CONFIG_ERROR
 =====================  ==============================================================  ======================
 
@@ -135,14 +135,17 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
     reload = _dict(summary.get("reload"))
     if not reload.get("checked"):
         checks.append(_check("reload", "skipped", "reload not checked"))
-    elif reload.get("error"):
-        checks.append(_check("reload", "fail", f"reload raised: {reload['error']}", FailureClass.MODEL_UNSUPPORTED))
+    elif reload.get("error") or reload.get("forward_error"):
+        what = f"reload raised: {reload['error']}" if reload.get("error") else str(reload["forward_error"])
+        checks.append(_check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED))
     else:
         counts_ = _dict(reload.get("counts"))
         bad = {k: v for k, v in counts_.items() if v}
         if bad or reload.get("ok") is not True:
             example = (reload.get("missing_keys") or reload.get("unexpected_keys") or ["?"])[0]
             what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
+            if reload.get("logits_finite") is False:
+                what += ", non-finite logits"
             checks.append(_check("reload", "fail", f"reload reported {what} (e.g. {example})",
                                  FailureClass.QUANT_COVERAGE_FAILURE))
         else:

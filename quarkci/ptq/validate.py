@@ -13,7 +13,8 @@ Summary shape (``summary_version`` 1; every key always present)::
       "layers": {"total": int, "quantized": {"fp8_e4m3": 14, ...}, "excluded": [names],
                  "unexpected_unquantized": [names], "declaration_mismatch": [{"layer", "reason"}]},
       "metadata": {"expected": [{"field", "source", "output", "reason"}], "blocking": [...]},
-      "reload": {"checked": bool, "ok": bool | null, "error": str | null, "missing_keys": [..],
+      "reload": {"checked": bool, "ok": bool | null, "error": str | null, "forward_error": str | null,
+                 "logits_finite": bool | null, "missing_keys": [..],
                  "unexpected_keys": [..], "mismatched_keys": [..], "task_accuracy": float | null,
                  "source_task_accuracy": float | null},
       "run": run_result.json contents | null
@@ -233,14 +234,14 @@ def _keys(values: Any) -> list[str]:
 def reload_check(output: Path, source: Path) -> dict[str, Any]:
     """Reload ``output`` with transformers (CPU, ``output_loading_info=True``).
 
-    ``ok`` is true only when loading raised nothing and reported no missing, unexpected or
-    mismatched keys. For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
+    ``ok`` is true only when loading raised nothing, reported no missing, unexpected or mismatched
+    keys, and one forward pass ran (else ``forward_error``) with finite logits (``logits_finite``). For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
     addition accuracy is measured too. Exceptions become ``error`` (one line), never tracebacks.
     """
     from quarkci.ptq import quark_api
     from quarkci.ptq.runner import upstream_message
 
-    result: dict[str, Any] = {"checked": True, "ok": None, "error": None, "missing_keys": [],
+    result: dict[str, Any] = {"checked": True, "ok": None, "error": None, "forward_error": None, "logits_finite": None, "missing_keys": [],
                               "unexpected_keys": [], "mismatched_keys": [], "counts": {},
                               "task_accuracy": None, "source_task_accuracy": None}
     quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
@@ -259,20 +260,37 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
         keys = _keys(info.get(key))
         result["counts"][key] = len(keys)
         result[key] = keys[:MAX_KEYS]
-    result["ok"] = not any(result["counts"].values())
+    result["forward_error"], result["logits_finite"] = _forward_smoke(model)
+    result["ok"] = not any(result["counts"].values()) and result["logits_finite"] is True
     task = _json(source / "quarkci_task.json")
-    if task and task.get("task") == "single-digit-addition":
+    if task and task.get("task") == "single-digit-addition" and result["forward_error"] is None:
         from quarkci.ptq.demo import addition_accuracy
 
         result["source_task_accuracy"] = task.get("accuracy")
         try:
             tokenizer = AutoTokenizer.from_pretrained(str(output))
-            model.eval()
             result["task_accuracy"] = addition_accuracy(model, tokenizer)
         except Exception as exc:  # garbage weights can break generation itself
             result["task_accuracy"] = 0.0
             result["task_error"] = upstream_message(exc)
     return result
+
+
+def _forward_smoke(model: Any) -> tuple[str | None, bool | None]:
+    """One forward pass of 8 token ids through the reloaded model: ``(error, logits_finite)``;
+    ``error`` is one line when the pass raised (then ``logits_finite`` is ``None``)."""
+    import torch
+
+    from quarkci.ptq.runner import upstream_message
+
+    vocab = int(getattr(model.config, "vocab_size", 8) or 8)
+    ids = torch.arange(min(8, vocab)).unsqueeze(0) % vocab
+    try:
+        with torch.no_grad():
+            logits = model(input_ids=ids).logits
+    except Exception as exc:  # upstream kernels that cannot run this export
+        return f"forward pass raised: {upstream_message(exc)}", None
+    return None, bool(torch.isfinite(logits.float()).all())
 
 
 def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
@@ -303,7 +321,7 @@ def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
         },
         "layers": None,
         "metadata": {"expected": [], "blocking": []},
-        "reload": {"checked": False, "ok": None, "error": None, "missing_keys": [], "unexpected_keys": [],
+        "reload": {"checked": False, "ok": None, "error": None, "forward_error": None, "logits_finite": None, "missing_keys": [], "unexpected_keys": [],
                    "mismatched_keys": [], "counts": {}, "task_accuracy": None, "source_task_accuracy": None},
         "run": run_result,
     }

@@ -106,6 +106,14 @@ def test_reload_that_raises_is_model_unsupported():
     assert "dequantize expected uint8 input" in result["detail"]
 
 
+def test_reload_forward_failures_are_classified_by_kind():
+    raised = {**_summary()["reload"], "ok": False, "forward_error": "forward pass raised: ValueError: x"}
+    assert evaluate(_summary(reload=raised))["failure_class"] == "MODEL_UNSUPPORTED"
+    garbage = {**_summary()["reload"], "ok": False, "logits_finite": False}
+    result = evaluate(_summary(reload=garbage))
+    assert result["failure_class"] == "QUANT_COVERAGE_FAILURE" and "non-finite logits" in result["detail"]
+
+
 def test_reload_not_checked_is_skipped_not_failed():
     result = evaluate(_summary(reload={"checked": False}))
     assert result["pass"] is True and _status(result, "reload") == "skipped"

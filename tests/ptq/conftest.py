@@ -1,0 +1,91 @@
+"""Session fixtures for the ML tests: one demo model, one Quark import, memoised PTQ runs.
+
+Everything goes through ``quarkci.cli.main`` in this process, so ``quark.torch`` is imported once for
+the whole session and every scheme reuses the same demo model and model analysis.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from quarkci.cli import main
+
+
+@dataclass
+class Pipeline:
+    """Paths and exit codes of one scheme's plan -> manifest -> run -> validate -> gate."""
+
+    scheme: str
+    root: Path
+    run_code: int
+    validate_code: int
+    gate_code: int
+    gate: dict
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "run_manifest.yaml"
+
+    @property
+    def output(self) -> Path:
+        return self.root / "model"
+
+    @property
+    def run_result(self) -> dict:
+        return json.loads((self.root / "run_result.json").read_text())
+
+    @property
+    def summary(self) -> dict:
+        return json.loads((self.root / "validation_summary.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def demo_model(tmp_path_factory) -> Path:
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    pytest.importorskip("quark")
+    import os
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    assert main(["demo-model", "--out", str(out)]) == 0  # 0 means 100 % accuracy was reached
+    return out
+
+
+@pytest.fixture(scope="session")
+def analysis(demo_model, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("intake") / "model_analysis.json"
+    assert main(["ptq", "intake", "--model", str(demo_model), "--out", str(path)]) == 0
+    return path
+
+
+@pytest.fixture(scope="session")
+def pipeline(demo_model, analysis, tmp_path_factory):
+    """``pipeline(scheme)`` runs (once per scheme per session) the whole workflow via the CLI."""
+    done: dict[str, Pipeline] = {}
+
+    def run(scheme: str) -> Pipeline:
+        if scheme in done:
+            return done[scheme]
+        root = tmp_path_factory.mktemp(f"ptq-{scheme}")
+        plan = root / "quant_plan.json"
+        assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0
+        assert main(["ptq", "manifest", "--plan", str(plan), "--out", str(root)]) == 0
+        run_code = main(["ptq", "run", "--manifest", str(root / "run_manifest.yaml"), "--yes"])
+        validate_code = main(["ptq", "validate", "--source", str(demo_model), "--output", str(root / "model"),
+                              "--run-result", str(root / "run_result.json"),
+                              "--out", str(root / "validation_summary.json")])
+        gate_out = root / "gate.json"
+        from quarkci.gates.ptq import evaluate
+
+        gate = evaluate(json.loads((root / "validation_summary.json").read_text()))
+        gate_out.write_text(json.dumps(gate))
+        gate_code = main(["ptq", "gate", "--summary", str(root / "validation_summary.json")])
+        done[scheme] = Pipeline(scheme, root, run_code, validate_code, gate_code, gate)
+        return done[scheme]
+
+    return run
