@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from quarkci.facts import cli_flags, compat, export_formats, model_templates, python, schemes, torch_matrix
+from quarkci.facts import (
+    cli_flags,
+    cli_models,
+    compat,
+    export_formats,
+    model_templates,
+    python,
+    schemes,
+    torch_matrix,
+)
 from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
 from quarkci.upstream.base import Snapshot
 
@@ -20,6 +29,7 @@ EXTRACTORS: dict[str, ModuleType] = {
     cli_flags.KIND: cli_flags,
     export_formats.KIND: export_formats,
     compat.KIND: compat,
+    cli_models.KIND: cli_models,
 }
 assert tuple(EXTRACTORS) == FACT_KINDS, "EXTRACTORS must list every fact kind, in FACT_KINDS order"
 

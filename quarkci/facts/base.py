@@ -2,7 +2,9 @@
 
 Fact kinds (the keys of ``quarkci facts --json``), in order::
 
-    python, torch_matrix, schemes, model_templates, cli_flags, export_formats, compat
+    python, torch_matrix, schemes, model_templates, cli_flags, export_formats, compat, cli_models
+
+(``cli_models`` holds only 0.10's CLI model tables; it is empty from 0.11.)
 
 Every item carries ``name``, ``file`` and ``line`` plus kind-specific ``attrs`` that are flattened
 into the JSON object (``cli_flags`` items carry ``script``, ``action``, ``type``, ``default``,
@@ -24,6 +26,7 @@ FACT_KINDS: tuple[str, ...] = (
     "cli_flags",
     "export_formats",
     "compat",
+    "cli_models",
 )
 
 

@@ -5,10 +5,8 @@ strings and which is registered at import (``for model_type, config in DEFAULT_T
 later ``DEFAULT_TEMPLATES["x"] = {...}`` assignments and ``**other`` splats of module-level dicts are
 followed too. Items: ``registry="DEFAULT_TEMPLATES"``, attrs ``fields`` (the config keys set).
 
-0.10 also keeps model tables in the CLI (``quark/experimental/cli/torch_llm/llm_utils/model_preparation.py``:
-``MODEL_NAME_*_MAP`` dicts keyed by the CLI's own model names, e.g. ``deepseekv2v3``); those become items
-with ``registry="cli_model_map"`` and ``maps`` (which tables name them). From 0.11 the moved
-``quark/torch/utils/llm/model_preparation.py`` holds no model list, so nothing is read there.
+0.10 also keeps model tables in the CLI; those are the separate ``cli_models`` kind
+(:mod:`quarkci.facts.cli_models`), so this kind counts exactly the templates (25 in 0.10).
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ from quarkci.upstream.base import Snapshot
 
 KIND = "model_templates"
 TEMPLATE_PATH = "quark/torch/quantization/config/template.py"
-CLI_MODEL_PREPARATION = "quark/experimental/cli/torch_llm/llm_utils/model_preparation.py"
 REGISTRY = "DEFAULT_TEMPLATES"
 
 
@@ -71,30 +68,8 @@ def _default_templates(tree: ast.Module) -> list[FactItem]:
     return list(items.values())
 
 
-def _cli_model_maps(tree: ast.Module) -> list[FactItem]:
-    first: dict[str, int] = {}
-    maps: dict[str, set[str]] = {}
-    for node in tree.body:
-        found = assigned_name(node)
-        if not found or not found[0].startswith(("MODEL_NAME_", "MOE_MODEL_NAME_")):
-            continue
-        name, value = found
-        if not isinstance(value, ast.Dict):
-            continue
-        pattern_map = name == "MODEL_NAME_PATTERN_MAP"  # HF class pattern -> CLI model name
-        for key, item in zip(value.keys, value.values, strict=True):
-            model = str_const(item) if pattern_map else str_const(key)
-            if model is None:
-                continue
-            where = (item if pattern_map else key).lineno
-            first[model] = min(first.get(model, where), where)
-            maps.setdefault(model, set()).add(name)
-    return [FactItem(m, CLI_MODEL_PREPARATION, first[m], {"registry": "cli_model_map", "maps": sorted(maps[m])})
-            for m in first]
-
-
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
-    """Model-template items (DEFAULT_TEMPLATES keys, plus 0.10's CLI model tables) and unavailable paths."""
+    """Model-template items (the DEFAULT_TEMPLATES keys) and unavailable paths."""
     items: list[FactItem] = []
     unavailable: list[str] = []
     if snapshot.exists(TEMPLATE_PATH):
@@ -103,8 +78,4 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
             items.extend(_default_templates(tree))
     elif not snapshot.covers(TEMPLATE_PATH):
         unavailable.append(TEMPLATE_PATH)
-    if snapshot.exists(CLI_MODEL_PREPARATION):
-        tree = parse(snapshot, CLI_MODEL_PREPARATION)
-        if tree is not None:
-            items.extend(_cli_model_maps(tree))
     return sorted(items), sorted(unavailable)

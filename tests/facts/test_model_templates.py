@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.facts import model_templates
+from quarkci.facts import cli_models, model_templates
 from quarkci.facts._source import parse_text
 
 
@@ -28,7 +28,7 @@ def test_cli_model_maps_of_010_shape():
         'MODEL_NAME_PATTERN_MAP = {"Llama": "llama", "Grok": "grok"}\n'
         'OTHER = {"ignored": 1}\n'
     )
-    items = model_templates._cli_model_maps(parse_text(source, "m.py"))
+    items = cli_models._cli_model_maps(parse_text(source, "m.py"))
     got = {i.name: (i.line, i.attrs["maps"]) for i in items}
     assert got == {
         "llama": (1, ["MODEL_NAME_KV_LAYERS_MAP", "MODEL_NAME_PATTERN_MAP"]),

@@ -38,8 +38,8 @@ def test_scheme_count(facts):
 
 def test_default_templates_count(facts):
     version, found = facts
-    templates = {i.name for i in found.kinds["model_templates"] if i.attrs["registry"] == "DEFAULT_TEMPLATES"}
-    assert len(templates) == TEMPLATES[version]
+    assert len(found.kinds["model_templates"]) == TEMPLATES[version]  # exactly the DEFAULT_TEMPLATES keys
+    assert {i.attrs["registry"] for i in found.kinds["model_templates"]} == {"DEFAULT_TEMPLATES"}
 
 
 def test_requires_python(facts):
@@ -65,8 +65,10 @@ def test_nvfp4_alias_from_012():
 
 def test_010_cli_model_maps_and_export_formats():
     found = extract_all(real_snapshot("0.10"))
-    cli_models = {i.name for i in found.kinds["model_templates"] if i.attrs["registry"] == "cli_model_map"}
+    cli_models = found.names("cli_models")
     assert {"deepseekv2v3", "gemma3_llm", "qwen2moe", "llama"} <= cli_models
+    assert len(found.kinds["model_templates"]) == 25  # the CLI tables are not templates
+    assert extract_all(real_snapshot("0.11")).kinds["cli_models"] == []
     formats = {i.name for i in found.kinds["export_formats"] if i.attrs["kind"] == "format"}
     assert formats == {"onnx", "quark_format", "hf_format", "gguf"}
 

@@ -102,15 +102,16 @@ def anchor_fixes(state: AuditState, claims: list[Claim]) -> tuple[str, int, str]
 
 
 def unknown_names(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
-                  noun: str) -> list[Finding]:
+                  noun: str, also: tuple[str, ...] = ()) -> list[Finding]:
     """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
 
+    Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types).
     Silent when the snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
     """
     view = state.upstream
     if not view.items(fact_kind):
         return []
-    names = view.facts.names(fact_kind)
+    names = view.facts.names(fact_kind).union(*(view.facts.names(kind) for kind in also))
     out = []
     for claim in state.claims_of(claim_kind):
         if claim.value in names:
