@@ -94,8 +94,8 @@ def metadata(snapshot: Snapshot) -> tuple[list[tuple[str, str, int]], str] | Non
     lines = text.splitlines()
     starts: dict[str, list[int]] = {}
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            break  # end of headers; the long description follows
+        if line == "":
+            break  # end of headers; the long description follows (a blank *continuation* line is indented)
         if line[:1] not in " \t" and ":" in line:
             starts.setdefault(line.split(":", 1)[0].lower(), []).append(number)
     seen: dict[str, int] = {}

@@ -31,3 +31,27 @@ def test_metadata_pins_in_wheel(wheel):
             if i.attrs["source"] == "requires-dist"}
     assert pins == {("numpy", ">=2.0", None, "METADATA"), ("torch", "==2.9.0", "ml", "METADATA"),
                     ("transformers", "<5,>=4.50", "cli", "METADATA")}
+
+
+def test_metadata_lines_survive_a_multiline_license_header():
+    """A License header continued over whitespace-only lines must not end the header block."""
+    from quarkci.facts._source import metadata
+
+    text = (
+        "Metadata-Version: 2.4\nName: amd-quark\nLicense: MIT License\n        \n        Permission...\n"
+        "Requires-Python: >=3.11\nRequires-Dist: transformers<5.17,>5; extra == \"cli\"\n\nlong description\n"
+    )
+
+    class _Snap:
+        def exists(self, path):
+            return True
+
+        def read_text(self, path):
+            return text
+
+        def covers(self, path):
+            return True
+
+    headers, _ = metadata(_Snap())
+    lines = {name: line for name, _value, line in headers}
+    assert lines == {"Metadata-Version": 1, "Name": 2, "License": 3, "Requires-Python": 6, "Requires-Dist": 7}
