@@ -1,0 +1,57 @@
+"""Generate ``docs/rules.md`` from the rule registry, so each rule id has exactly one docs anchor.
+
+``python -m quarkci.sync.rules_doc > docs/rules.md`` regenerates it; a test fails when the committed
+file and the registry disagree.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+
+from quarkci.sync.policy import DEFAULT_KINDS
+from quarkci.sync.registry import RULES
+
+
+def _summary(rule: ModuleType) -> str:
+    doc = (rule.__doc__ or "").strip().splitlines()
+    head = doc[0] if doc else ""
+    return head.split(":", 1)[1].strip() if ":" in head else head
+
+
+def render() -> str:
+    """The Markdown of ``docs/rules.md``: one section per rule, in registry order."""
+    out = [
+        "# quarkci drift rules",
+        "",
+        "Generated from `quarkci/sync/registry.py` by `python -m quarkci.sync.rules_doc`; do not edit by hand.",
+        "",
+        "Rules report *what changed* (`removed`, `renamed`, `changed`, `missing_from_list`, `deprecated`,",
+        "`moved`, `not_shown`, ...); the policy turns that into a kind. Default policy:",
+        "",
+        "| change | kind |",
+        "| --- | --- |",
+        *(f"| `{change}` | {kind} |" for change, kind in DEFAULT_KINDS.items()),
+        "",
+        "Override per rule in the audited repository's `.quarkci.yaml` (`sync: kinds: {rule-id: kind}`),",
+        "ignore with `sync: ignore: [...]` or an inline `quarkci: ignore[rule-id]` on the skill line.",
+        "",
+        "| rule | category | description |",
+        "| --- | --- | --- |",
+        *(f"| [`{r.ID}`](#{r.ID}) | {r.CATEGORY} | {r.DESC} |" for r in RULES),
+        "",
+    ]
+    for rule in RULES:
+        out += [f"## {rule.ID}", "", f"- **Category:** {rule.CATEGORY}", f"- **What it checks:** {rule.DESC}."]
+        summary = _summary(rule)
+        if summary and summary != rule.DESC:
+            out.append(f"- **Details:** {summary}")
+        emits = getattr(rule, "EMITS", ())
+        if emits:
+            out.append("- **Emits:** " + ", ".join(f"`{e}`" for e in sorted(emits)))
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())
