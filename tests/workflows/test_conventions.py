@@ -106,7 +106,9 @@ def test_upstream_watch_runs_daily_one_at_a_time_and_delivers(workflows) -> None
     assert workflow["concurrency"]["cancel-in-progress"] is False
     sync = workflow["jobs"]["sync"]
     assert sync["uses"] == "$/.github/workflows/skill-sync.yml"
-    assert sync["with"]["open-pr"] is True and sync["with"]["open-issues"] is True
+    assert sync["with"]["open-issues"] is True
+    assert sync["with"]["open-pr"] == ("${{ vars.QUARKCI_SKILLS != '' && "
+                                       "!startsWith(vars.QUARKCI_SKILLS, 'bundled:') }}")
     assert sync["permissions"] == {"contents": "write", "pull-requests": "write", "issues": "write"}
 
 
