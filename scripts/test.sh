@@ -12,7 +12,10 @@ python -m pip install -q --disable-pip-version-check torch==2.13.0
 python -m pip install -q --disable-pip-version-check -e '.[ml,test]'
 
 echo "== ruff"
-ruff check quarkci tests benchmarks
+ruff check quarkci tests benchmarks actions
+
+echo "== workflows (actionlint + shellcheck + pyflakes, zizmor --offline, check-jsonschema)"
+bash scripts/lint_workflows.sh
 
 echo "== pytest"
 set +e
