@@ -92,7 +92,7 @@ def main() -> int:
         assert quarkci(["ptq", "intake", "--model", str(model), "--out", str(analysis)]) == 0
     counter = iter(range(10**6))
 
-    def quarkci_run(scheme: str) -> None:
+    def quarkci_run(scheme: str) -> float:
         root = work / f"q-{scheme}-{next(counter)}"
         plan = root / "quant_plan.json"
         assert quarkci(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0

@@ -24,8 +24,8 @@ Layer precision is read statically: the safetensors headers of both directories 
 ``quantization_config`` (``config.json``). A linear layer (see :mod:`quarkci.ptq.headers`) is
 *declared* quantized unless a pattern of ``exclude`` matches it; its declared weight dtype(s) come
 from the first matching ``layer_quant_config`` pattern, else ``global_quant_config``. It is
-*observed* quantized when the export stores a ``<layer>.weight_scale`` or a weight dtype that
-differs from the source. Declared and observed are compared, and the stored dtype must be one the
+*observed* quantized when the export stores a ``<layer>.weight_scale`` or a weight dtype that is not
+a float dtype (:data:`FLOAT_DTYPES`; an fp32 -> bf16 cast of an excluded layer is not quantization). Declared and observed are compared, and the stored dtype must be one the
 declared dtype can be stored as (:data:`STORAGE_DTYPES`, from Quark 0.13 exports: fp8 as F8_E4M3,
 int8 as I8, int4 packed into I32, fp4/fp6/mx packed into U8).
 
@@ -63,6 +63,8 @@ STORAGE_DTYPES: dict[str, set[str]] = {
     "mx9": {"U8"},
     "bfp16": {"U8"},
 }
+# unquantized storage: a cast between these (fp32 -> bf16 at load) is not quantization
+FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16"})
 # config.json fields whose change breaks serving: architecture and special tokens
 ARCH_FIELDS = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
                "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
@@ -117,7 +119,7 @@ def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, A
     unexpected: list[str] = []
     mismatch: list[dict[str, str]] = []
     src_layers = source.linear_layers()
-    for name, src_weight in src_layers.items():
+    for name in src_layers:
         out_weight = output.tensors.get(f"{name}.weight")
         if out_weight is None:
             mismatch.append({"layer": name, "reason": "weight missing in the output"})
@@ -125,14 +127,14 @@ def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, A
         override = _matches(name, list(overrides))
         declared = _weight_dtypes(overrides[override]) if override else global_dtypes
         declared_excluded = bool(_matches(name, exclude)) or not declared
-        observed = f"{name}.weight_scale" in output.tensors or out_weight.dtype != src_weight.dtype
+        observed = f"{name}.weight_scale" in output.tensors or out_weight.dtype not in FLOAT_DTYPES
         if observed and declared_excluded:
             why = f"excluded by {_matches(name, exclude)!r}" if _matches(name, exclude) else "not declared"
             mismatch.append({"layer": name, "reason": f"{why} but stored quantized ({out_weight.dtype})"})
         elif observed:
             allowed = set().union(*(STORAGE_DTYPES.get(d, set()) for d in declared))
             unknown = any(d not in STORAGE_DTYPES for d in declared)
-            if out_weight.dtype in allowed or (unknown and out_weight.dtype != src_weight.dtype):
+            if out_weight.dtype in allowed or (unknown and out_weight.dtype not in FLOAT_DTYPES):
                 label = "+".join(declared)
                 quantized[label] = quantized.get(label, 0) + 1
             else:

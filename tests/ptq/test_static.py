@@ -218,6 +218,18 @@ def test_layer_precision_counts_and_mismatches(source, tmp_path):
     assert unexcluded["unexpected_unquantized"] == ["lm_head"]
 
 
+def test_float_cast_of_an_excluded_layer_is_not_quantization(source, tmp_path):
+    # a model loaded as bf16 keeps its excluded lm_head in bf16: excluded, not a mismatch
+    out = _quantized_output(tmp_path, source)
+    tensors = safetensors_numpy.load_file(str(out / "model.safetensors"))
+    tensors["lm_head.weight"] = tensors["lm_head.weight"].astype(np.float16)
+    safetensors_numpy.save_file(tensors, str(out / "model.safetensors"))
+    ckpt_out = read_checkpoint(out)
+    assert ckpt_out.tensors["lm_head.weight"].dtype == "F16"
+    layers = layer_precision(read_checkpoint(source), ckpt_out, ckpt_out.config["quantization_config"])
+    assert layers["excluded"] == ["lm_head"] and layers["declaration_mismatch"] == []
+
+
 def test_layer_missing_in_output_is_a_mismatch(source, tmp_path):
     out = _quantized_output(tmp_path, source, drop=("lm_head.weight",))
     ckpt_out = read_checkpoint(out)
