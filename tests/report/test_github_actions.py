@@ -1,18 +1,15 @@
-"""Unit tests of actions/skill-sync/report_to_github.py (outputs, job summary, annotations, staging)."""
+"""quarkci report github: outputs, job summary, annotations and staging for the skill-sync action."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "actions" / "skill-sync" / "report_to_github.py"
-_spec = importlib.util.spec_from_file_location("report_to_github", SCRIPT)
-rtg = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(rtg)
+from quarkci import cli
+from quarkci.report import github_actions as rtg
 
 
 def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> dict:
@@ -128,7 +125,7 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
     stage = tmp_path / "stage"
 
-    assert rtg.main(["--report-dir", str(report_dir), "--workspace", str(workspace),
+    assert cli.main(["report", "github", "--report-dir", str(report_dir), "--workspace", str(workspace),
                      "--stage-changed", str(stage)]) == 0
 
     matches = re.findall(r"^([\w-]+)<<(ghadelimiter_\w+)\n(.*?)\n\2$", output.read_text(), re.M | re.S)
@@ -148,7 +145,7 @@ def test_missing_report_is_summarised_not_fatal(tmp_path: Path, monkeypatch) -> 
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
-    assert rtg.main(["--report-dir", str(tmp_path / "none")]) == 0
+    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "none")]) == 0
     assert "wrote no report" in step_summary.read_text()
     assert re.search(r"^status<<ghadelimiter_\w+\n\n", output.read_text(), re.M)
 

@@ -1,4 +1,4 @@
-"""Turn a ``quarkci sync`` report directory into GitHub Actions outputs, a job summary and annotations.
+"""GitHub Actions rendering of a ``quarkci sync`` report directory: outputs, job summary, annotations.
 
 Reads ``REPORT_DIR/validation_report.json`` (the wire contract in quarkci/contracts/schemas/
 validation_report.schema.json) and ``validation_report.md``, then:
@@ -12,15 +12,14 @@ validation_report.schema.json) and ``validation_report.md``, then:
 - with ``--stage-changed DIR``, copies the files ``--fix`` rewrote into DIR (relative paths kept) so
   that a later job can deliver them.
 
-Standard library only: it runs under whichever ``python3`` is on PATH. Interim home of this renderer
-until quarkci grows ``quarkci sync --format github``; the workflow YAML only calls it.
-Exit codes: 0 always once arguments parse (a missing report is reported in the summary, and the
-action's next step fails on the sync exit code); 2 for bad arguments.
+Run as ``quarkci report github --report-dir DIR [--stage-changed DIR]`` by the ``skill-sync``
+composite action; the workflow YAML only calls it. Exit code 0 once arguments parse (a missing report
+is reported in the summary, and the action's next step fails on the sync exit code); 2 for bad
+arguments or a changed file outside the workspace.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import secrets
@@ -28,23 +27,15 @@ import shutil
 import sys
 from pathlib import Path, PurePosixPath
 
+from quarkci.errors import BadInputError
+from quarkci.report.lines import escape_data, escape_property
+
 MAX_ANNOTATIONS = 10
 # GitHub rejects a step summary over 1 MiB; keep a margin for the truncation note.
 SUMMARY_LIMIT_BYTES = 1_000_000
 MESSAGE_LIMIT_CHARS = 400
 KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
 LEVEL_BY_KIND = {"breaking": "error", "semantic": "warning", "mechanical": "notice"}
-
-
-def escape_data(text: str) -> str:
-    """Escape a workflow-command message (GitHub's rule: ``%``, CR and LF), so untrusted text cannot
-    end the command and start another one."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a workflow-command property value (message rules plus ``:`` and ``,``)."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _workspace_path(skills_root: str, file: str, workspace: Path) -> str | None:
@@ -143,20 +134,19 @@ def _append_outputs(path: str, values: dict[str, str]) -> None:
             fh.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; see the module docstring."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--report-dir", required=True, type=Path)
-    parser.add_argument("--stage-changed", default="", help="copy --fix output here (empty: skip)")
-    parser.add_argument("--workspace", type=Path, default=Path(os.environ.get("GITHUB_WORKSPACE", ".")))
-    args = parser.parse_args(argv)
+def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
+    """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
+    print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
 
-    report_json = args.report_dir / "validation_report.json"
-    report_md = args.report_dir / "validation_report.md"
+    Returns 0. Raises :class:`~quarkci.errors.BadInputError` for a changed file outside the workspace
+    or missing from it.
+    """
+    report_json = report_dir / "validation_report.json"
+    report_md = report_dir / "validation_report.md"
     report = json.loads(report_json.read_text(encoding="utf-8")) if report_json.is_file() else None
 
     if output_file := os.environ.get("GITHUB_OUTPUT"):
-        _append_outputs(output_file, outputs(report, args.report_dir))
+        _append_outputs(output_file, outputs(report, report_dir))
     if summary_file := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary_file, "a", encoding="utf-8") as fh:
             if report_md.is_file():
@@ -164,15 +154,14 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 fh.write("**quarkci sync wrote no report**: see the step log for the error.\n")
     if report is None:
-        print(f"quarkci: no report in {args.report_dir}", file=sys.stderr)
+        print(f"quarkci: no report in {report_dir}", file=sys.stderr)
         return 0
-    for line in annotations(report, args.workspace):
+    for line in annotations(report, workspace):
         print(line)
-    if args.stage_changed:
-        copied = stage_changed(list(report.get("changed_files") or []), args.workspace, Path(args.stage_changed))
-        print(f"quarkci: staged {len(copied)} changed file(s) in {args.stage_changed}")
+    if stage_to:
+        try:
+            copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
+        except (ValueError, FileNotFoundError) as exc:
+            raise BadInputError(str(exc)) from None
+        print(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
