@@ -10,8 +10,9 @@
   (failure class and upstream message on stderr and in ``run_result.json``), 2 bad input/blocked.
 * ``ptq validate --source DIR --output DIR [--run-result F] [--no-reload] [--out F]`` -> validation
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
-* ``ptq gate --summary F [--max-size-ratio R]``: the verdict JSON on stdout. Exit 0 pass, 1 gate
-  failed, 2 unreadable input (a USER_CONFIG_ERROR verdict is still printed).
+* ``ptq gate --summary F [--max-size-ratio R] [--markdown FILE]``: the verdict JSON on stdout (and a
+  sticky-comment Markdown body). Exit 0 pass, 1 gate failed, 2 unreadable input (a
+  USER_CONFIG_ERROR verdict is still printed).
 
 Every command that writes a file prints its path on stdout, or the document with ``--json``.
 """
@@ -87,6 +88,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--summary", metavar="FILE", help="validation summary JSON")
     p.add_argument("--max-size-ratio", type=float, default=1.0, metavar="R",
                    help="fail with SIZE_NOT_REDUCED when output/source >= R (default 1.0)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the verdict as a sticky-comment Markdown body")
     p.set_defaults(func=run_gate)
 
 
@@ -232,5 +234,10 @@ def run_gate(args: argparse.Namespace) -> int:
         print(f"quarkci: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     verdict = evaluate(summary, max_size_ratio=args.max_size_ratio)
+    if args.markdown:
+        from quarkci.fsutil import atomic_write_text
+        from quarkci.ptq.markdown import render
+
+        atomic_write_text(args.markdown, render(summary if isinstance(summary, dict) else {}, verdict))
     print(json.dumps(verdict, indent=2, sort_keys=True))
     return EXIT_OK if verdict["pass"] else EXIT_FINDINGS

@@ -176,3 +176,18 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert "Traceback" not in captured.err and "unreadable" in captured.err
     assert main(["ptq", "gate", "--summary", str(tmp_path / "missing.json")]) == 2
     assert main(["ptq", "gate"]) == 2
+
+
+def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
+    run = {"status": "failed", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
+           "message": "boom @someone `rm -rf` | x\nsecond line"}
+    summary = tmp_path / "s.json"
+    summary.write_text(json.dumps(_summary(run=run)))
+    md = tmp_path / "gate.md"
+    assert main(["ptq", "gate", "--summary", str(summary), "--markdown", str(md)]) == 1
+    body = md.read_text()
+    assert body.startswith("<!-- quarkci:report:ptq -->\n### quarkci PTQ gate: FAIL (MODEL_UNSUPPORTED)")
+    row = next(line for line in body.splitlines() if line.startswith("| run |"))
+    assert row.count("|") == 5  # the pipe inside the message did not split the row
+    assert "`ptq run failed at export: boom @someone 'rm -rf' / x second line`" in row
+    assert "- size: 0.00 MiB -> 0.00 MiB (ratio 0.260)" in body

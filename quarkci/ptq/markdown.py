@@ -1,0 +1,53 @@
+"""Markdown rendering of a validation summary and its gate verdict, for a sticky PR comment.
+
+The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (DESIGN.md conventions).
+Untrusted text (paths, upstream messages, layer names) is only ever emitted inside code spans with
+backticks and newlines removed, so it cannot render as markup or mention anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MARKER = "<!-- quarkci:report:ptq -->"
+_MAX_CELL = 200
+
+
+def code(value: Any) -> str:
+    """``value`` as a single-line code span (backticks, pipes and newlines neutralised, capped)."""
+    text = " ".join(str(value).split()).replace("`", "'").replace("|", "/")
+    if len(text) > _MAX_CELL:
+        text = text[: _MAX_CELL - 1] + "…"
+    return f"`{text}`" if text else "` `"
+
+
+def _mib(n: Any) -> str:
+    return f"{n / 2**20:.2f} MiB" if isinstance(n, int | float) else "n/a"
+
+
+def render(summary: dict[str, Any], verdict: dict[str, Any]) -> str:
+    """The comment body: verdict line, key figures, then one row per gate check."""
+    ok = verdict.get("pass") is True
+    head = "PASS" if ok else f"FAIL ({verdict.get('failure_class')})"
+    source, output = summary.get("source") or {}, summary.get("output") or {}
+    layers = summary.get("layers") or {}
+    reload = summary.get("reload") or {}
+    ratio = summary.get("size_ratio")
+    quantized = ", ".join(f"{k}: {v}" for k, v in sorted((layers.get("quantized") or {}).items())) or "none"
+    lines = [
+        MARKER,
+        f"### quarkci PTQ gate: {head}",
+        "",
+        f"- scheme: {code(summary.get('scheme') or 'unknown')}",
+        f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
+        + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""),
+        f"- quantized linear layers: {code(quantized)}; excluded {len(layers.get('excluded') or [])}"
+        f" of {layers.get('total', 'n/a')}",
+    ]
+    if isinstance(reload.get("task_accuracy"), int | float):
+        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}")
+    lines += ["", "| check | status | class | detail |", "| --- | --- | --- | --- |"]
+    for check in verdict.get("checks") or []:
+        cls = check.get("failure_class") or ""
+        lines.append(f"| {check.get('name')} | {check.get('status')} | {cls} | {code(check.get('detail', ''))} |")
+    return "\n".join(lines) + "\n"
