@@ -120,22 +120,19 @@ def deliver_comment(repo: Repository, target: Target, number: int, body: str, na
         if dry_run:
             delivery.steps += steps
             return delivery
-        issue = repo.get_issue(number)
         if plan.create:
-            created = issue.create_comment(wanted)
-            delivery.steps.append(steps[0])
+            created = repo.get_issue(number).create_comment(wanted)
+            delivery.steps += steps[:1]
             item.url = created.html_url
             # Recover from a concurrent run or a retried POST: keep the oldest, delete the rest.
             existing, objects = _list(repo, number, name)
             plan = decide_comment(existing, wanted)
-            steps = planned_steps(repo_path, number, plan)
-        for step, cid in [(s, plan.update_id) for s in steps if s.method == "PATCH"]:
-            objects[cid].edit(wanted)  # type: ignore[index,attr-defined]
-            delivery.steps.append(step)
-            item.url = objects[cid].html_url  # type: ignore[index,attr-defined]
+        if plan.update_id is not None:
+            objects[plan.update_id].edit(wanted)  # type: ignore[attr-defined]
+            delivery.steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
         for cid in plan.delete_ids:
             _delete(objects[cid])
             delivery.steps.append(Step("DELETE", f"{repo_path}/issues/comments/{cid}", "delete duplicate comment"))
-        if not plan.create and item.url is None and existing:
+        if existing:
             item.url = objects[existing[0].id].html_url  # type: ignore[attr-defined]
     return delivery

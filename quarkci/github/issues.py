@@ -215,6 +215,7 @@ def want_for(finding: dict[str, Any], version: str) -> WantIssue:
 
 
 def want_summary(rest: Sequence[dict[str, Any]], version: str, max_new: int) -> WantIssue | None:
+    """The one summary issue listing the findings ``rest`` left without an issue; None when empty."""
     if not rest:
         return None
     body = fit_body(_SUMMARY.render(marker=SUMMARY_MARKER, rest=rest, version=version, max_new=max_new))

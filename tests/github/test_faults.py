@@ -2,7 +2,9 @@
 
 Each scenario starts a fresh fake, injects one fault (kind x step), runs the command until it exits 0
 (at most 3 runs: a 422 or an exhausted retry fails a run; the next run must finish the job), then
-checks the final state and that one more run performs zero writes. ``FIGURES`` collects the totals;
+checks the final state and that one more run performs zero writes. For ``timeout`` (the server
+processes the original request after the client gave up) the late write can land after the run has
+finished; the following run cleans it up, so that run is counted too. ``FIGURES`` collects the totals;
 run ``pytest tests/github/test_faults.py -s`` to see them.
 """
 
@@ -103,7 +105,12 @@ def test_fault_at_every_step(command, kind, tmp_path, monkeypatch, capsys):
             for runs in range(1, 4):  # noqa: B007
                 if main(args) == 0:
                     break
-            time.sleep(DELAY if kind == "timeout" else 0)  # let a late original request land
+            if kind == "timeout":
+                # The slowed original request lands after the run ended (it may create a second issue or
+                # comment); the next scheduled run is the one that cleans up, so it counts as a run here.
+                time.sleep(DELAY)
+                assert main(args) == 0
+                runs += 1
             assert gh.faults_injected() == 1, (command, step, kind)
             assert gh.violations == []
             _check_final(gh, command)
@@ -127,7 +134,7 @@ def test_two_concurrent_runs_leave_no_duplicates(command, tmp_path, monkeypatch,
     for attempt in range(3):
         with FakeGitHub(seeded(token=TOKEN)) as gh:
             args = _setup(gh, tmp_path / f"{attempt}", monkeypatch, command)
-            gh.faults = [Fault("timeout", method="GET", path=listing, times=2, delay=0.3)]
+            gh.faults = [Fault("barrier", method="GET", path=listing, times=2, delay=0.9)]
             codes: list[int] = []
             threads = [threading.Thread(target=lambda c=codes, a=args: c.append(main(a))) for _ in range(2)]
             for t in threads:
