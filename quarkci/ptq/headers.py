@@ -99,9 +99,14 @@ def read_checkpoint(model_dir: str | Path, require_config: bool = True) -> Check
     """Read ``config.json`` and every ``*.safetensors`` header under ``model_dir`` (top level only).
 
     Raises :class:`BadInputError` when the directory does not exist, when ``config.json`` is missing
-    and ``require_config`` is true, or when a safetensors header cannot be parsed.
+    and ``require_config`` is true, when a safetensors header cannot be parsed, or when the
+    ``safetensors`` package is not installed.
     """
-    from safetensors import safe_open
+    try:
+        from safetensors import safe_open
+    except ImportError:
+        raise BadInputError("reading safetensors headers needs the 'safetensors' package (pip install -e '.[ml]')") \
+            from None
 
     root = Path(model_dir)
     if not root.is_dir():
