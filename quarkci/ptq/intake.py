@@ -30,15 +30,12 @@ _HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 _MODALITY_KEYS = ("vision_config", "audio_config", "image_config", "video_config")
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
-# module-name fragments of components that are sensitive to quantization, and their kind
+# components that are sensitive to quantization: (kind, predicate on the linear module name)
 _SENSITIVE = (
-    ("lm_head", "lm_head"),
-    ("router", "router_gate"),
-    (".mlp.gate", "router_gate"),
-    ("vision_tower", "vision_tower"),
-    ("visual", "vision_tower"),
-    ("vision_model", "vision_tower"),
-    ("multi_modal_projector", "vision_tower"),
+    ("lm_head", lambda m: m.rsplit(".", 1)[-1] == "lm_head"),
+    ("router_gate", lambda m: m.endswith((".mlp.gate", ".router", ".gate.wg")) or ".router." in m),
+    ("vision_tower", lambda m: any(t in m for t in ("vision_tower", "visual", "vision_model",
+                                                     "multi_modal_projector"))),
 )
 
 
@@ -50,13 +47,7 @@ def _risk(severity: str, code: str, message: str, hint: str | None = None) -> di
 
 
 def _sensitive_kind(module: str) -> str | None:
-    for fragment, kind in _SENSITIVE:
-        if fragment == ".mlp.gate":
-            if module.endswith(".mlp.gate"):
-                return kind
-        elif fragment in module:
-            return kind
-    return None
+    return next((kind for kind, matches in _SENSITIVE if matches(module)), None)
 
 
 def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | None]:

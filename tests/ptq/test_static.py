@@ -259,3 +259,17 @@ def test_metadata_diffs_classify_expected_and_blocking(source, tmp_path):
     for f in out.glob("tokenizer*"):
         f.unlink()
     assert [d["field"] for d in metadata_diffs(source, out)["blocking"]][-1] == "tokenizer"
+
+
+def test_intake_lists_router_gates_and_vision_towers_as_sensitive(tmp_path):
+    tensors = {**_source_tensors(),
+               "model.layers.0.mlp.gate.weight": np.zeros((8, 128), np.float32),  # MoE router
+               "model.layers.0.mlp.experts.gate_up_proj": np.zeros((8, 128, 64), np.float32),  # fused experts
+               "visual.blocks.0.attn.qkv.weight": np.zeros((384, 128), np.float32)}
+    model = _write_model(tmp_path / "moe", tensors, config={**CONFIG, "num_experts": 8})
+    analysis = analyze(str(model), quark_info=INFO)
+    kinds = {c["kind"]: c["examples"] for c in analysis["quantization_targets"]["sensitive_components"]}
+    assert kinds == {"lm_head": ["lm_head"], "router_gate": ["model.layers.0.mlp.gate"],
+                     "vision_tower": ["visual.blocks.0.attn.qkv"]}
+    assert analysis["quantization_targets"]["has_non_linear_experts"] is True
+    assert {r["code"] for r in analysis["risks"]} >= {"moe-model", "fused-experts"}

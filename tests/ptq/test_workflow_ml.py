@@ -40,6 +40,28 @@ def test_demo_model_is_hf_format_and_solves_addition(demo_model):
     assert addition_accuracy(model, AutoTokenizer.from_pretrained(demo_model)) == 1.0
 
 
+def test_demo_model_is_deterministic_for_a_seed(demo_model, tmp_path):
+    import hashlib
+
+    from quarkci.ptq.demo import DemoConfig, build_demo_model
+
+    def digest(seed: int) -> str:
+        out = build_demo_model(tmp_path / f"s{seed}-{len(list(tmp_path.iterdir()))}",
+                               DemoConfig(seed=seed, max_steps=25), progress=lambda _: None).out_dir
+        return hashlib.sha256((out / "model.safetensors").read_bytes()).hexdigest()
+
+    assert digest(0) == digest(0)
+    assert digest(0) != digest(1)
+
+
+def test_demo_model_refuses_a_non_empty_directory(tmp_path, capsys):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "keep.txt").write_text("mine")
+    assert main(["demo-model", "--out", str(tmp_path / "x")]) == 2
+    assert "not an empty directory" in capsys.readouterr().err
+    assert (tmp_path / "x" / "keep.txt").read_text() == "mine"
+
+
 def test_intake_of_the_demo_model(analysis, demo_model):
     doc = json.loads(analysis.read_text())
     assert validate_document(doc, "model_analysis") == []
