@@ -3,7 +3,9 @@
 Branch ``quarkci/skill-sync/<upstream version>`` holds the files ``quarkci sync --fix`` rewrote.
 Commits are made with blobs -> tree -> commit -> ref (``POST /git/blobs``, ``/git/trees``,
 ``/git/commits``, ``POST``/``PATCH /git/refs``); every quarkci commit carries the trailer
-``Quarkci-Sync: <version>``, which is how a human push is recognised.
+``Quarkci-Sync: <version>``, which is how a human push is recognised. Checking the head commit is
+enough: quarkci only ever commits on top of the base or of its own commit, so any commit by someone
+else on the branch is either the head or lies under a head quarkci did not make.
 
 Decision (:func:`decide_pr`, pure, one test per branch):
 
