@@ -8,6 +8,10 @@ Draft 2020-12 validator:
 
 * ``nullable: true`` -> ``type: [T, "null"]`` (and ``null`` added to an ``enum``); a nullable
   schema without ``type`` (``allOf``/``$ref``) becomes ``anyOf: [schema, {type: null}]``;
+* ``oneOf`` -> ``anyOf``: GitHub's description uses ``oneOf`` for overlapping alternatives (the
+  422 body of ``POST /git/blobs`` is ``oneOf: [repository-rule-violation-error, validation-error]``
+  and the first has no required keys, so every validation error matches both and would fail
+  ``oneOf``; ``value: oneOf [nullable string, nullable integer, ...]`` fails for ``null`` likewise);
 * OpenAPI-only keywords (``discriminator``, ``xml``, ``externalDocs``, ``x-*``, ``readOnly``,
   ``writeOnly``, ``deprecated``, ``example``) are dropped;
 * ``#/components/...`` references are resolved by registering the whole (normalised) document as
@@ -58,6 +62,8 @@ def normalise(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     out = {k: normalise(v) for k, v in node.items() if k not in _DROP and not k.startswith("x-")}
+    if "oneOf" in out:
+        out["anyOf"] = out.pop("oneOf")
     if out.pop("nullable", False) is True:
         if "type" in out:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]

@@ -16,12 +16,15 @@ Fault injection (:class:`Fault`): ``500``/``502``/``503``/``504`` (answered befo
 ``secondary-rate-limit`` (403 + ``Retry-After``), ``primary-rate-limit`` (403 +
 ``X-RateLimit-Remaining: 0`` + ``X-RateLimit-Reset``), ``422`` (a validation error, not processed),
 ``timeout`` (the server sleeps ``delay`` seconds, then processes: the client has given up and
-retried, and the late original still lands) and ``lost-response`` (processed, then the server
-sleeps past the client's timeout: the write happened but the client never hears of it).
+retried, and the late original still lands), ``lost-response`` (processed, then the server
+sleeps past the client's timeout: the write happened but the client never hears of it) and
+``barrier`` (the first ``times`` matching requests wait for each other, at most ``delay`` seconds,
+then are processed: two concurrent runs are forced to read the same state before either writes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -38,7 +41,7 @@ from tests.fakegithub.state import RepoState, now_iso
 
 BODY_LIMIT = 65536
 FAULT_KINDS = ("500", "502", "503", "504", "secondary-rate-limit", "primary-rate-limit", "422", "timeout",
-               "lost-response")
+               "lost-response", "barrier")
 _OPENAPI: OpenApi | None = None
 
 
@@ -67,6 +70,7 @@ class Fault:
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault kind {self.kind!r}")
+        self.barrier = threading.Barrier(self.times) if self.kind == "barrier" else None
 
     def take(self, method: str, path: str) -> bool:
         if self.fired >= self.times or self.method not in ("*", method) or not re.search(self.path, path):
@@ -236,11 +240,14 @@ class FakeGitHub:
                 self.violations += [f"request {method} {path}: {p}" for p in problems]
             return 422, shapes.error("Invalid request.", 422, [{"code": "invalid", "message": p} for p in problems]), {}, None
         fault = self._take_fault(method, path)
-        if fault is not None and fault.kind not in ("timeout", "lost-response"):
+        if fault is not None and fault.kind not in ("timeout", "lost-response", "barrier"):
             status, err, headers = self._fault_response(fault)
             return self._checked(op, status, err, headers, fault)
         if fault is not None and fault.kind == "timeout":
             time.sleep(fault.delay)
+        if fault is not None and fault.barrier is not None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                fault.barrier.wait(timeout=fault.delay)
         login = self.state.tokens[token]
         with self.lock:
             try:
