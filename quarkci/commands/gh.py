@@ -61,6 +61,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     comment.add_argument("--pr", type=int, required=True, help="PR (or issue) number")
     comment.add_argument("--body-file", required=True, help="Markdown body ('-' reads stdin)")
     comment.add_argument("--name", default="report", help="sticky comment name (default report)")
+    comment.add_argument("--expect-head-sha", metavar="SHA",
+                         help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
+                              "from an untrusted artifact cannot aim the comment at another PR")
     comment.add_argument("--full-report-url",
                          help="where the full report lives, quoted if the body must be shortened "
                               "(default: this Actions run's URL when known)")
@@ -115,8 +118,21 @@ def _run_comment(args, repo, target):
         raise BadInputError(f"--body-file {args.body_file}: {exc}") from None
     if not body.strip():
         raise BadInputError(f"--body-file {args.body_file} is empty")
+    if args.expect_head_sha:
+        _check_head(repo, target, args.pr, args.expect_head_sha)
     return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run,
                            full_report_url=args.full_report_url or _default_run_url())
+
+
+def _check_head(repo, target, number: int, expected: str) -> None:
+    """Raise :class:`BadInputError` unless PR ``number``'s head commit is ``expected`` (a full SHA)."""
+    from quarkci.github.client import github_errors
+
+    with github_errors(target, f"pull request #{number}"):
+        head = repo.get_pull(number).head.sha
+    if head.lower() != expected.strip().lower():
+        raise BadInputError(f"pull request #{number} is at {head[:12]}, not the audited commit "
+                            f"{expected.strip()[:12]}: refusing to comment")
 
 
 def _run_dispatch(args, repo, target):

@@ -1,13 +1,21 @@
-"""``quarkci report github``: publish a sync report directory to GitHub Actions (outputs, job
-summary, at most 10 annotations on SKILL.md lines, staging of the files ``--fix`` changed)."""
+"""``quarkci report github|markdown``: render an existing sync report for CI.
+
+``github`` publishes a report directory to GitHub Actions (outputs, job summary, at most 10
+annotations on SKILL.md lines, staging of the files ``--fix`` changed); ``markdown`` re-renders
+``validation_report.md`` from the JSON twin, e.g. an untrusted artifact of a fork PR's run.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 
+from quarkci.errors import BadInputError
+from quarkci.fsutil import atomic_write_text
 from quarkci.report.github_actions import publish
+from quarkci.report.markdown import render_json
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,9 +29,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="copy the files --fix changed here, relative paths kept (empty: skip)")
     github.add_argument("--workspace", type=Path, default=Path(os.environ.get("GITHUB_WORKSPACE", ".")),
                         help="repository root the report's skill paths resolve from (default: $GITHUB_WORKSPACE)")
+    github.set_defaults(report_run=_github)
+    markdown = sub.add_parser("markdown", help="re-render validation_report.md from a (possibly untrusted) JSON report")
+    markdown.add_argument("--report-json", required=True, type=Path, help="validation_report.json to read")
+    markdown.add_argument("--out", required=True, type=Path, help="Markdown file to write (atomically)")
+    markdown.set_defaults(report_run=_markdown)
     parser.set_defaults(func=run)
+
+
+def _github(args: argparse.Namespace) -> int:
+    return publish(args.report_dir, args.workspace, args.stage_changed)
+
+
+def _markdown(args: argparse.Namespace) -> int:
+    try:
+        payload = json.loads(args.report_json.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"--report-json {args.report_json}: {exc}") from None
+    if not isinstance(payload, dict):
+        raise BadInputError(f"--report-json {args.report_json}: not a JSON object")
+    atomic_write_text(args.out, render_json(payload))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch ``quarkci report <target>``."""
-    return publish(args.report_dir, args.workspace, args.stage_changed)
+    return args.report_run(args)

@@ -283,3 +283,24 @@ def test_missing_token_and_repo_are_bad_input(ws, gh_run, monkeypatch):
     monkeypatch.setenv("GH_TOKEN", TOKEN)
     code, _, err = gh_run(ws.issues_args("--repo", "not-a-repo"))
     assert code == 2 and "owner/name" in err
+
+
+def test_comment_refuses_a_pr_whose_head_is_not_the_audited_commit(fake, gh_run, tmp_path):
+    """A PR number from an untrusted artifact cannot aim the sticky comment at another PR."""
+    body = tmp_path / "body.md"
+    body.write_text("## Report\n")
+    head = fake.state.commit_files("feature", {"a.md": b"a\n"}, "feature")
+    fake.state.issues["1"] = {"id": 1, "title": "PR", "body": "", "labels": [], "state": "open", "user": "dev",
+                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+                              "closed_at": None, "state_reason": None,
+                              "pull": {"head": "feature", "base": "main", "head_sha": head, "merged_at": None}}
+    fake.state.counters["issue"] = 1
+    args = ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"]
+    code, _out, err = gh_run([*args, "--expect-head-sha", "0" * 40])
+    assert code == 2 and "not the audited commit" in err and err.count("\n") == 1
+    assert fake.state.comments == {}
+    assert all(method == "GET" for method, _ in fake.sequence())
+    fake.clear_log()
+    code, out, _err = gh_run([*args, "--expect-head-sha", head])
+    assert code == 0 and out.startswith("comment: created")
+    assert len(fake.state.comments) == 1

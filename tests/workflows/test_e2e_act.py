@@ -148,9 +148,9 @@ def _pull_request_payload(repo: Path, number: int) -> dict:
             "repository": {"full_name": f"{OWNER}/{REPO}"}}
 
 
-def _workflow_run_payload(number: int | None) -> dict:
+def _workflow_run_payload(number: int | None, head_sha: str) -> dict:
     return {"action": "completed",
-            "workflow_run": {"id": 4242, "event": "pull_request", "conclusion": "failure", "head_sha": "0" * 40,
+            "workflow_run": {"id": 4242, "event": "pull_request", "conclusion": "failure", "head_sha": head_sha,
                              "head_branch": "feature", "head_repository": {"full_name": f"{OWNER}/{REPO}"},
                              "html_url": f"https://github.com/{OWNER}/{REPO}/actions/runs/4242",
                              "pull_requests": [{"number": number}] if number else []}}
@@ -185,8 +185,14 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert (artifact / "pr-number").read_text().strip() == str(number)
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 2
 
+    # negative control: a run whose audited commit is not the PR's head never comments
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number))
+    stale = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, "0" * 40))
+    assert stale.returncode != 0 and "not the audited commit" in stale.output, _tail(stale)
+    assert fake.writes() == [] and _sticky(fake, number) == []
+
+    fake.clear_calls()
+    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"]))
     assert publish.returncode == 0, _tail(publish)
     (comment,) = _sticky(fake, number)
     assert "--ghost_flag" in comment["body"] and "--no_such_flag" in comment["body"]
@@ -202,7 +208,7 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 1
 
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(None))
+    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(None, head["sha"]))
     assert publish.returncode == 0, _tail(publish)
     (edited,) = _sticky(fake, number)
     assert edited["id"] == comment["id"]
@@ -210,7 +216,7 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert fake.writes() == [("PATCH", f"/repos/{OWNER}/{REPO}/issues/comments/{comment['id']}")]
 
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number))
+    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"]))
     assert publish.returncode == 0, _tail(publish)
     assert fake.writes() == [] and len(_sticky(fake, number)) == 1
     assert fake.violations() == []
