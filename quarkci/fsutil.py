@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -37,10 +38,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
             os.fchmod(fh.fileno(), mode)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     return target
 
