@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -225,8 +226,10 @@ def run_gate(args: argparse.Namespace) -> int:
     else:
         try:
             summary = json.loads(Path(args.summary).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problem = f"{args.summary}: unreadable: {exc}"
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            problem = f"{args.summary}: unreadable: {type(exc).__name__}: {str(exc)[:200]}"
+    if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):
+        problem = f"--max-size-ratio must be a positive finite number, not {args.max_size_ratio}"
     if problem:
         verdict = {"gate": "ptq", "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
                    "detail": problem, "checks": []}

@@ -33,6 +33,7 @@ USER_CONFIG_ERROR verdict.
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypedDict
 
 from quarkci.gates.failure_class import FailureClass, most_actionable
@@ -108,8 +109,10 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
     checks.append(_check("output", "pass", f"{output.get('files')} safetensors file(s), {output.get('bytes')} bytes"))
 
     ratio = summary.get("size_ratio")
-    if not isinstance(ratio, int | float) or isinstance(ratio, bool):
-        size = _check("size", "fail", f"size_ratio not a number: {ratio!r}", FailureClass.SIZE_NOT_REDUCED)
+    if not isinstance(ratio, int | float) or isinstance(ratio, bool) or not math.isfinite(ratio) or ratio <= 0:
+        # NaN compares False with everything: without this, a NaN ratio would pass the size check
+        size = _check("size", "fail", f"size_ratio not a positive finite number: {ratio!r}",
+                      FailureClass.SIZE_NOT_REDUCED)
     elif ratio >= max_size_ratio:
         size = _check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio}",
                       FailureClass.SIZE_NOT_REDUCED)

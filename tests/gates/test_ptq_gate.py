@@ -191,3 +191,24 @@ def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
     assert row.count("|") == 5  # the pipe inside the message did not split the row
     assert "`ptq run failed at export: boom @someone 'rm -rf' / x second line`" in row
     assert "- size: 0.00 MiB -> 0.00 MiB (ratio 0.260)" in body
+
+
+@pytest.mark.parametrize("ratio", [float("nan"), float("inf"), -0.5, 0.0])
+def test_non_finite_or_non_positive_size_ratio_fails(ratio):
+    result = evaluate(_summary(size_ratio=ratio))
+    assert result["pass"] is False and result["failure_class"] == "SIZE_NOT_REDUCED"
+
+
+@pytest.mark.parametrize("limit", ["nan", "inf", "-1", "0"])
+def test_a_nan_or_non_positive_threshold_is_bad_input(tmp_path, capsys, limit):
+    summary = tmp_path / "s.json"
+    summary.write_text(json.dumps(_summary(size_ratio=1.5)), encoding="utf-8")
+    assert main(["ptq", "gate", "--summary", str(summary), "--max-size-ratio", limit]) == 2
+    assert "--max-size-ratio must be a positive finite number" in capsys.readouterr().err
+
+
+def test_deeply_nested_summary_is_bad_input_not_a_crash(tmp_path, capsys):
+    summary = tmp_path / "deep.json"
+    summary.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert main(["ptq", "gate", "--summary", str(summary)]) == 2
+    assert "unreadable" in capsys.readouterr().err
