@@ -18,6 +18,9 @@ from quarkci.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
 from quarkci.upstream.base import METADATA_PATH
 
+# The largest file in a real amd-quark wheel is well under 1 MiB; 32 MiB leaves ample room.
+MAX_MEMBER_BYTES = 32 * 1024 * 1024
+
 
 class WheelSnapshot(IndexedSnapshot):
     """An amd-quark ``.whl`` file.
@@ -62,5 +65,9 @@ class WheelSnapshot(IndexedSnapshot):
         super().__init__(version=version, label=label, index=index)
 
     def _load(self, key: str) -> bytes:
+        size = self._zip.getinfo(key).file_size
+        if size > MAX_MEMBER_BYTES:  # a crafted wheel must not make quarkci inflate gigabytes
+            raise BadInputError(f"{self.label}: {key} is {size} bytes uncompressed "
+                                f"(limit {MAX_MEMBER_BYTES}); not a real amd-quark wheel")
         with self._lock:  # ZipFile reads share one file handle
             return self._zip.read(key)

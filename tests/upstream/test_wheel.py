@@ -76,3 +76,13 @@ def test_invalid_version_is_bad_input(tmp_path):
 def test_missing_wheel_is_bad_input(tmp_path):
     with pytest.raises(BadInputError, match="no such wheel"):
         WheelSnapshot(tmp_path / "absent.whl")
+
+
+def test_an_oversized_member_is_refused_before_it_is_inflated(tmp_path, monkeypatch):
+    from quarkci.upstream import wheel as wheel_module
+
+    path = build_mini_wheel(tmp_path, extra={"quark/huge.py": b"#" * 4096})
+    monkeypatch.setattr(wheel_module, "MAX_MEMBER_BYTES", 1024)
+    snapshot = WheelSnapshot(path)
+    with pytest.raises(BadInputError, match="quark/huge.py is 4096 bytes uncompressed"):
+        snapshot.read_bytes("quark/huge.py")
