@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
-from pathlib import Path
 
 from quarkci import __version__
 from quarkci.errors import EXIT_INTERNAL, QuarkciError
@@ -80,12 +80,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("quarkci: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the one place a bug becomes an exit code
-        log = Path(tempfile.gettempdir()) / "quarkci-crash.log"
-        log.write_text(traceback.format_exc(), encoding="utf-8")
-        print(f"quarkci: internal error: {type(exc).__name__}: {exc} (traceback in {log})", file=sys.stderr)
+        where = _log_traceback()
+        print(f"quarkci: internal error: {type(exc).__name__}: {exc} ({where})", file=sys.stderr)
         return EXIT_INTERNAL
     assert isinstance(code, int), f"command {args.command!r} returned {code!r}, not an exit code"
     return code
+
+
+def _log_traceback() -> str:
+    """Write the current traceback to a new private file (never a fixed, symlink-able name); say where."""
+    try:
+        fd, path = tempfile.mkstemp(prefix="quarkci-crash-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(traceback.format_exc())
+    except OSError as exc:
+        return f"traceback not logged: {exc}"
+    return f"traceback in {path}"
 
 
 if __name__ == "__main__":

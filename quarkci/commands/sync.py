@@ -171,8 +171,21 @@ def blocked(args: Args, reason: str) -> int:
     return EXIT_UPSTREAM_UNREACHABLE
 
 
+def check_out_dir(out: Path) -> None:
+    """Fail fast (exit 2), before any audit work and without creating anything, when the report
+    directory is not a writable directory or cannot be created under its nearest existing parent."""
+    existing = out.absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInputError(f"--out {out}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInputError(f"--out {out}: {existing} is not writable")
+
+
 def execute(args: Args, index: PyPIIndex | None = None) -> int:
     """Run the sync described by ``args``; returns the exit code (see module doc)."""
+    check_out_dir(args.out)
     progress(f"resolving upstream {args.upstream}")
     try:
         snapshot = resolve(args.upstream, index)
@@ -193,6 +206,8 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     config = policy.load_config(Path(args.skills) if isinstance(source, DirectorySource) else None)
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
+    if not skills and isinstance(source, DirectorySource):  # a wrong --skills path must not look clean
+        raise BadInputError(f"--skills {args.skills}: no SKILL.md found under it")
     base, base_note = build_baseline(args.baseline, upstream, args.out, index)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")

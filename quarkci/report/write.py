@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quarkci.errors import BadInputError
 from quarkci.fsutil import atomic_write_text
 from quarkci.report import json_report, markdown, sarif
 from quarkci.sync.outcome import SyncOutcome
@@ -22,12 +23,15 @@ def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[st
 
     ``prefix`` is prepended to skill paths in SARIF locations (repository-relative paths).
     Raises ``jsonschema.ValidationError`` (a bug) before anything is written if the JSON breaks
-    its schema, and ``OSError`` if ``out`` cannot be written.
+    its schema, and :class:`~quarkci.errors.BadInputError` if ``out`` cannot be written.
     """
     json_text = json_report.render(outcome)
     md_text = markdown.render(outcome)
     sarif_text = sarif.render(outcome, prefix)
-    atomic_write_text(out / REPORT_JSON, json_text)
-    atomic_write_text(out / REPORT_MD, md_text)
-    atomic_write_text(out / REPORT_SARIF, sarif_text)
+    try:
+        atomic_write_text(out / REPORT_JSON, json_text)
+        atomic_write_text(out / REPORT_MD, md_text)
+        atomic_write_text(out / REPORT_SARIF, sarif_text)
+    except OSError as exc:
+        raise BadInputError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     return json_text, md_text

@@ -192,3 +192,20 @@ def test_pyproject_config_of_the_audited_repo_applies(wheels, in_tmp, skills_cop
     assert _run(wheels, skills_copy / "positive", in_tmp / "p") == 0
     report = json.loads((in_tmp / "p" / "validation_report.json").read_text(encoding="utf-8"))
     assert report["counts"]["breaking"] == 0 and report["counts"]["ignored"] == 4
+
+
+def test_an_empty_skills_directory_is_bad_input_not_a_clean_run(wheels, in_tmp, capsys):
+    empty = in_tmp / "no-skills"
+    empty.mkdir()
+    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
+                 "--skills", str(empty), "--out", str(in_tmp / "r")]) == 2
+    assert "no SKILL.md found" in capsys.readouterr().err
+    assert not (in_tmp / "r").exists()
+
+
+def test_an_out_path_under_a_file_is_bad_input_before_any_work(wheels, in_tmp, capsys):
+    blocker = in_tmp / "afile"
+    blocker.write_text("x")
+    assert main(["sync", "--upstream", str(wheels["0.99"]), "--out", str(blocker / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "is not a directory" in err and "extracting facts" not in err
