@@ -15,21 +15,7 @@ from typing import Any
 
 from quarkci.facts.base import FactItem, FactSet
 from quarkci.skills.model import Claim, Skill
-
-# Top-level trees whose presence a snapshot's ``coverage`` reports (see quarkci.upstream.base.TREES).
-_FILE_TREES = {"pyproject.toml", "requirements.txt"}
-
-
-def tree_of(path: str) -> str:
-    """The coverage tree holding ``path``: ``quark/x.py`` -> ``quark``, ``pyproject.toml`` -> itself,
-    ``METADATA`` / ``*.dist-info/*`` -> ``metadata``."""
-    parts = PurePosixPath(path).parts
-    if not parts:
-        return ""
-    head = parts[0]
-    if head == "METADATA" or head.endswith(".dist-info"):
-        return "metadata"
-    return head
+from quarkci.upstream.base import tree_of
 
 
 @dataclass(frozen=True)

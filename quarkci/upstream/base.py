@@ -20,14 +20,15 @@ METADATA_PATH = "METADATA"
 
 
 def tree_of(path: str) -> str:
-    """The top-level tree holding ``path``: ``"metadata"`` for ``METADATA``, else its first component.
+    """The top-level tree holding ``path``: ``"metadata"`` for ``METADATA`` (and a skill's reference to
+    ``*.dist-info/...``), else its first component.
 
     ``tree_of("quark/torch/x.py") == "quark"``; ``tree_of("pyproject.toml") == "pyproject.toml"``.
     """
-    path = path.lstrip("/")
-    if path == METADATA_PATH:
+    head = path.lstrip("/").split("/", 1)[0]
+    if head == METADATA_PATH or head.endswith(".dist-info"):
         return "metadata"
-    return path.split("/", 1)[0]
+    return head
 
 
 def coverage_of(paths: list[str] | set[str]) -> frozenset[str]:
