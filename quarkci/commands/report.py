@@ -8,10 +8,10 @@ annotations on SKILL.md lines, staging of the files ``--fix`` changed); ``markdo
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 
+from quarkci.contracts.validate import load_document
 from quarkci.errors import BadInputError
 from quarkci.fsutil import atomic_write_text
 from quarkci.report.github_actions import publish
@@ -42,10 +42,7 @@ def _github(args: argparse.Namespace) -> int:
 
 
 def _markdown(args: argparse.Namespace) -> int:
-    try:
-        payload = json.loads(args.report_json.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(f"--report-json {args.report_json}: {exc}") from None
+    payload = load_document(args.report_json)
     if not isinstance(payload, dict):
         raise BadInputError(f"--report-json {args.report_json}: not a JSON object")
     atomic_write_text(args.out, render_json(payload))

@@ -7,7 +7,6 @@ keys: ``upstream.version`` (names the drift branch), ``findings`` and ``changed_
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import jsonschema
 
 from quarkci.contracts.registry import load_schema
+from quarkci.contracts.validate import load_document
 from quarkci.errors import BadInputError
 
 
@@ -46,8 +46,8 @@ def load_report(path: str | Path) -> SyncReport:
     the contract, or lacks ``upstream.version`` (unless the report is a blocked audit).
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = load_document(path)
+    except BadInputError as exc:
         raise BadInputError(f"{path}: cannot read the report: {exc}") from None
     errors = sorted(jsonschema.Draft202012Validator(load_schema("validation_report")).iter_errors(data),
                     key=lambda e: list(e.absolute_path))

@@ -27,6 +27,7 @@ import shutil
 import sys
 from pathlib import Path, PurePosixPath
 
+from quarkci.contracts.validate import load_document
 from quarkci.errors import BadInputError
 from quarkci.report.lines import escape_data, escape_property
 
@@ -138,12 +139,14 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
     print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
 
-    Returns 0. Raises :class:`~quarkci.errors.BadInputError` for a changed file outside the workspace
-    or missing from it.
+    Returns 0. Raises :class:`~quarkci.errors.BadInputError` for an unreadable report JSON (shared
+    loader: size cap, nesting limit) and for a changed file outside the workspace or missing from it.
     """
     report_json = report_dir / "validation_report.json"
     report_md = report_dir / "validation_report.md"
-    report = json.loads(report_json.read_text(encoding="utf-8")) if report_json.is_file() else None
+    report = load_document(report_json) if report_json.is_file() else None
+    if report is not None and not isinstance(report, dict):
+        raise BadInputError(f"{report_json}: not a JSON object")
 
     if output_file := os.environ.get("GITHUB_OUTPUT"):
         _append_outputs(output_file, outputs(report, report_dir))

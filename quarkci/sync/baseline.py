@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quarkci.contracts.validate import load_document
 from quarkci.errors import BadInputError
 from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
 from quarkci.fsutil import atomic_write_text
@@ -77,9 +78,9 @@ def load(path: Path) -> UpstreamView:
     """Read a baseline file. Raises :class:`BadInputError` when it is unreadable, not a baseline,
     or its ``sha256`` does not match its content."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(f"--baseline {path}: cannot read ({str(exc).splitlines()[0]})") from None
+        data = load_document(path)
+    except BadInputError as exc:
+        raise BadInputError(f"--baseline {path}: cannot read ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInputError(f"--baseline {path}: not a quarkci baseline (format {FORMAT})")
     stored = data.pop("sha256", None)
