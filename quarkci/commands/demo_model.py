@@ -2,7 +2,8 @@
 
 Fully offline (``HF_HUB_OFFLINE=1``; the tokenizer is trained locally), deterministic for a given
 ``--seed``, a few seconds on CPU. Exit 0 when the model reached 100 % accuracy, 1 when it did not
-within the step budget (the model is still written), 2 when ``DIR`` exists and is not empty.
+within the step budget (the model is still written), 2 when ``DIR`` exists and is not empty or the
+ML extra is not installed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 from typing import Any
 
 from quarkci.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
+
+ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "accelerate"})
 
 
 def add_parser(subparsers: Any) -> None:
@@ -35,6 +38,11 @@ def run(args: argparse.Namespace) -> int:
         result = build_demo_model(args.out, DemoConfig(seed=args.seed, max_steps=args.max_steps))
     except FileExistsError as exc:
         raise BadInputError(str(exc)) from None
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ML_PACKAGES:
+            raise
+        raise BadInputError(f"demo-model needs the ML extra ({exc.name} is not installed): "
+                            "pip install torch==2.13.0 && pip install -e '.[ml]'") from None
     doc = {"out_dir": str(result.out_dir), "accuracy": result.accuracy, "steps": result.steps,
            "train_seconds": round(result.train_seconds, 3), "parameters": result.parameters}
     print(json.dumps(doc, indent=2, sort_keys=True) if args.json else result.out_dir)
