@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Sequence
 
 from quarkci import __version__
-from quarkci.errors import EXIT_INTERNAL, QuarkciError
+from quarkci.core.errors import EXIT_INTERNAL, QuarkciError
 
 # name -> module; the explicit, ordered registry of subcommands.
 COMMANDS: dict[str, str] = {

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"trim_openapi: error: {exc}", file=sys.stderr)
         return 2
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from quarkci.fsutil import atomic_write_text
+    from quarkci.core.atomic import atomic_write_text
 
     atomic_write_text(args.output, json.dumps(subset, indent=2, sort_keys=True) + "\n")
     print(f"wrote {args.output}: {len(subset['paths'])} paths, "

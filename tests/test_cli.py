@@ -9,7 +9,7 @@ import importlib
 import pytest
 
 from quarkci import cli
-from quarkci.errors import EXIT_INTERNAL, BadInputError, UpstreamUnreachableError
+from quarkci.core.errors import EXIT_INTERNAL, BadInputError, UpstreamUnreachableError
 
 
 def test_every_registered_command_has_a_module_with_the_command_interface():

@@ -18,9 +18,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from quarkci.contracts.registry import ARTIFACTS, get_artifact
-from quarkci.errors import EXIT_FINDINGS, EXIT_OK
-from quarkci.sync.finding import SEVERITY, Finding
+from quarkci.core.artifacts import ARTIFACTS, get_artifact
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
+from quarkci.core.findings import SEVERITY, Finding
 
 
 def add_parser(subparsers: Any) -> None:
@@ -65,7 +65,7 @@ def run_list(args: argparse.Namespace) -> int:
     rows = [
         {"artifact": a.name, "file": a.filename, "format": a.fmt, "producer": a.producer,
          "upstream_producer": a.upstream_producer, "consumers": list(a.consumers),
-         "schema": f"quarkci/contracts/schemas/{a.schema_file}", "fallback": a.fallback}
+         "schema": f"quarkci/core/schemas/{a.schema_file}", "fallback": a.fallback}
         for a in ARTIFACTS.values()
     ]
     if args.json:
@@ -80,8 +80,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     """Validate one file. Returns 0 valid, 1 invalid; raises BadInputError (2) for bad input."""
-    from quarkci.contracts.validate import infer_artifact, load_document, validate_document
-    from quarkci.errors import BadInputError
+    from quarkci.core.documents import infer_artifact, load_document, validate_document
+    from quarkci.core.errors import BadInputError
 
     if Path(args.file).suffix.lower() == ".md":
         raise BadInputError(f"{args.file}: a Markdown report has no schema; validate its JSON twin (.json)")
@@ -103,7 +103,7 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_check_producers(args: argparse.Namespace) -> int:
     """Scan ``--root``/quarkci; returns 1 when any artifact is written outside its producer."""
     from quarkci.contracts.producers import check_producers
-    from quarkci.errors import BadInputError
+    from quarkci.core.errors import BadInputError
 
     root = Path(args.root)
     if not (root / "quarkci").is_dir():

@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any
 
-from quarkci.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
 
 ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "accelerate"})
 

@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 
 REPORT_DEFAULT = "reports/validation_report.json"
 

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from quarkci.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
@@ -238,7 +238,7 @@ def run_gate(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     verdict = evaluate(summary, max_size_ratio=args.max_size_ratio)
     if args.markdown:
-        from quarkci.fsutil import atomic_write_text
+        from quarkci.core.atomic import atomic_write_text
         from quarkci.ptq.markdown import render
 
         atomic_write_text(args.markdown, render(summary if isinstance(summary, dict) else {}, verdict))

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from quarkci.errors import (
+from quarkci.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
     EXIT_OK,

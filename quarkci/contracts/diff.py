@@ -36,17 +36,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from quarkci.contracts.registry import ARTIFACTS, load_schema
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.artifacts import ARTIFACTS, load_schema
+from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
 
 CATEGORY = "contracts"
 BUNDLED_ROOT = "quark/_bundled_skills/"
-OUR_SCHEMA_DIR = "quarkci/contracts/schemas"
+OUR_SCHEMA_DIR = "quarkci/core/schemas"
 _CONTRACT_FILE = re.compile(r"(^|/)contracts/([a-z0-9_]+)\.schema\.json$")
 _JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
-# rule -> what changed (quarkci.sync.finding.CHANGES); the sync policy may reclassify the kind.
+# rule -> what changed (quarkci.core.findings.CHANGES); the sync policy may reclassify the kind.
 RULE_CHANGE: dict[str, str] = {
     "contract-enum-added": "changed",
     "contract-enum-opened": "changed",

@@ -22,9 +22,9 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from quarkci.contracts.registry import ARTIFACTS
-from quarkci.contracts.validate import validate_document, violations
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.artifacts import ARTIFACTS
+from quarkci.core.documents import validate_document, violations
+from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
 
 BUNDLED_ROOT = "quark/_bundled_skills/"

@@ -133,7 +133,7 @@ def validation_report(summary: str, evidence: Sequence[str], next_actions: Seque
     }
 
 
-# artifact name -> builder; keys match quarkci.contracts.registry.ARTIFACTS exactly (tested).
+# artifact name -> builder; keys match quarkci.core.artifacts.ARTIFACTS exactly (tested).
 FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "session_context": session_context,
     "env_context": env_context,

@@ -20,7 +20,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from quarkci.contracts.registry import ARTIFACTS, Artifact
+from quarkci.core.artifacts import ARTIFACTS, Artifact
 
 RULE = "contract-producer"
 

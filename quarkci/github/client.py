@@ -29,7 +29,7 @@ import requests
 from github import Auth, Github, GithubException, GithubRetry
 from github.Repository import Repository
 
-from quarkci.errors import BadInputError, GitHubError
+from quarkci.core.errors import BadInputError, GitHubError
 
 DEFAULT_API_URL = "https://api.github.com"
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")

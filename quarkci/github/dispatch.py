@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from github.Repository import Repository
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.github.client import Target, github_errors
 from quarkci.github.result import Delivery, Item, Step
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 
 SUMMARY_MARKER = "<!-- quarkci:finding-summary -->"
 CLOSED_MARKER = "<!-- quarkci:closed -->"

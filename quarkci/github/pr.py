@@ -48,7 +48,7 @@ from github import GithubException, InputGitTreeElement, UnknownObjectException
 from github.Repository import Repository
 from jinja2 import Environment, StrictUndefined
 
-from quarkci.errors import GitHubError
+from quarkci.core.errors import GitHubError
 from quarkci.github import safe_text
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment

@@ -1,7 +1,7 @@
 """Read the sync output that delivery consumes: ``validation_report.json`` and the files ``--fix`` changed.
 
 The report is validated against the ``validation_report`` contract (JSON Schema Draft 2020-12,
-``quarkci/contracts/schemas/validation_report.schema.json``). Delivery needs, beyond Quark's own
+``quarkci/core/schemas/validation_report.schema.json``). Delivery needs, beyond Quark's own
 keys: ``upstream.version`` (names the drift branch), ``findings`` and ``changed_files``.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import jsonschema
 
-from quarkci.contracts.registry import load_schema
-from quarkci.contracts.validate import load_document
-from quarkci.errors import BadInputError
+from quarkci.core.artifacts import load_schema
+from quarkci.core.documents import load_document
+from quarkci.core.errors import BadInputError
 
 
 @dataclass(frozen=True)

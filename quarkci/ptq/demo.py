@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quarkci.fsutil import atomic_write_text
+from quarkci.core.atomic import atomic_write_text
 
 BOS, EOS, PAD, UNK = "<s>", "</s>", "<pad>", "<unk>"
 SPECIAL_TOKENS = [PAD, BOS, EOS, UNK]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 
 # bytes per element of each safetensors dtype (the header's spelling)
 DTYPE_BYTES: dict[str, float] = {

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quarkci.fsutil import atomic_write_text
+from quarkci.core.atomic import atomic_write_text
 from quarkci.gates.failure_class import FailureClass
 from quarkci.ptq import quark_api
 from quarkci.ptq.plan import CLI_DATASETS

@@ -1,6 +1,6 @@
 """Frozen wire DTOs of ``validation_report.json`` (report_version 1), apart from the internal types.
 
-The wire contract is ``quarkci/contracts/schemas/validation_report.schema.json`` (Quark's required
+The wire contract is ``quarkci/core/schemas/validation_report.schema.json`` (Quark's required
 ``status``/``summary``/``evidence``/``next_actions`` plus optional quarkci fields). Changing a field
 here is a contract change for the GitHub-delivery and Actions consumers.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.findings import Finding, Location
 from quarkci.sync.outcome import SyncOutcome
 
 REPORT_VERSION = 1

@@ -1,6 +1,6 @@
 """GitHub Actions rendering of a ``quarkci sync`` report directory: outputs, job summary, annotations.
 
-Reads ``REPORT_DIR/validation_report.json`` (the wire contract in quarkci/contracts/schemas/
+Reads ``REPORT_DIR/validation_report.json`` (the wire contract in quarkci/core/schemas/
 validation_report.schema.json) and ``validation_report.md``, then:
 
 - appends step outputs to ``$GITHUB_OUTPUT``: status, breaking, semantic, mechanical, unverifiable,
@@ -27,8 +27,8 @@ import shutil
 import sys
 from pathlib import Path, PurePosixPath
 
-from quarkci.contracts.validate import load_document
-from quarkci.errors import BadInputError
+from quarkci.core.documents import load_document
+from quarkci.core.errors import BadInputError
 from quarkci.report.lines import escape_data, escape_property
 
 MAX_ANNOTATIONS = 10
@@ -139,7 +139,7 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
     print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
 
-    Returns 0. Raises :class:`~quarkci.errors.BadInputError` for an unreadable report JSON (shared
+    Returns 0. Raises :class:`~quarkci.core.errors.BadInputError` for an unreadable report JSON (shared
     loader: size cap, nesting limit) and for a changed file outside the workspace or missing from it.
     """
     report_json = report_dir / "validation_report.json"

@@ -18,7 +18,7 @@ SCHEMA = "validation_report.schema.json"
 @cache
 def schema() -> dict[str, Any]:
     """The validation_report JSON Schema (Draft 2020-12) shipped in quarkci.contracts.schemas."""
-    text = resources.files("quarkci.contracts").joinpath("schemas", SCHEMA).read_text(encoding="utf-8")
+    text = resources.files("quarkci.core").joinpath("schemas", SCHEMA).read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 
 _LEVEL = {"breaking": "error", "semantic": "warning", "mechanical": "warning", "unverifiable": "notice"}
 

@@ -8,11 +8,11 @@ from typing import Any
 import jinja2
 import jsonschema
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.report import json_report
 from quarkci.report.dto import build
 from quarkci.report.escape import cell, code, md, plain
-from quarkci.sync.finding import KINDS
+from quarkci.core.findings import KINDS
 from quarkci.sync.outcome import SyncOutcome
 
 TEMPLATE = "validation_report.md.j2"
@@ -54,7 +54,7 @@ def render_json(payload: dict[str, Any]) -> str:
     PR's run: untrusted). Every string goes through the same escaping filters as :func:`render`, so
     the result cannot ping people, inject HTML or break out of code fences.
 
-    Raises :class:`~quarkci.errors.BadInputError` when ``payload`` breaks the validation_report
+    Raises :class:`~quarkci.core.errors.BadInputError` when ``payload`` breaks the validation_report
     schema or lacks a field the report shows.
     """
     try:

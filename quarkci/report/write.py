@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quarkci.errors import BadInputError
-from quarkci.fsutil import atomic_write_text
+from quarkci.core.errors import BadInputError
+from quarkci.core.atomic import atomic_write_text
 from quarkci.report import json_report, markdown, sarif
 from quarkci.sync.outcome import SyncOutcome
 
@@ -23,7 +23,7 @@ def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[st
 
     ``prefix`` is prepended to skill paths in SARIF locations (repository-relative paths).
     Raises ``jsonschema.ValidationError`` (a bug) before anything is written if the JSON breaks
-    its schema, and :class:`~quarkci.errors.BadInputError` if ``out`` cannot be written.
+    its schema, and :class:`~quarkci.core.errors.BadInputError` if ``out`` cannot be written.
     """
     json_text = json_report.render(outcome)
     md_text = markdown.render(outcome)

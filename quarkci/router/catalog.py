@@ -13,7 +13,7 @@ from importlib import resources
 
 import yaml
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 
 DEFAULT_LABEL = "embedded default catalog (Quark 0.13 skill names)"
 _NEGATIVE = re.compile(r"(?i)\b(not for|does not|do not use|not an? |never)\b")

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Protocol
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed

@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 
 from quarkci.sync import policy
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.registry import RULES
 from quarkci.sync.rules import RuleError, Skip
 from quarkci.sync.state import AuditState

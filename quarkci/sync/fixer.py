@@ -1,6 +1,6 @@
 """Apply mechanical fixes to skill files: in place, atomically, idempotently.
 
-Only findings whose kind is ``mechanical`` and that carry a :class:`~quarkci.sync.finding.Fix`
+Only findings whose kind is ``mechanical`` and that carry a :class:`~quarkci.core.findings.Fix`
 are applied; breaking, semantic and unverifiable findings are never touched. A fix whose anchor
 line no longer reads as recorded is skipped (the file changed under us), never forced.
 """
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from quarkci.fsutil import atomic_write_text
-from quarkci.sync.finding import Finding, Fix
+from quarkci.core.atomic import atomic_write_text
+from quarkci.core.findings import Finding, Fix
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ from typing import Any
 
 import yaml
 
-from quarkci.errors import BadInputError
-from quarkci.sync.finding import DRIFT_KINDS, KINDS, SEVERITY, Finding
+from quarkci.core.errors import BadInputError
+from quarkci.core.findings import DRIFT_KINDS, KINDS, SEVERITY, Finding
 from quarkci.sync.registry import FINDING_RULE_IDS as RULE_IDS
 
 DEFAULT_KINDS: dict[str, str] = {

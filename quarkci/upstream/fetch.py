@@ -18,7 +18,7 @@ from pathlib import Path
 from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
-from quarkci.errors import BadInputError, UpstreamUnreachableError
+from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 from quarkci.upstream.pypi import PyPIIndex
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
 from quarkci.upstream.base import METADATA_PATH
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from quarkci.errors import BadInputError, UpstreamUnreachableError
+from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 
 PYPI_JSON_URL = "https://pypi.org/pypi/amd-quark/json"
 TIMEOUT_S = 20

@@ -18,7 +18,7 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.base import Snapshot
 from quarkci.upstream.checkout import CheckoutSnapshot, is_checkout
 from quarkci.upstream.fetch import PROJECT, fetch_wheel

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from quarkci.contracts.diff import diff_contracts
-from quarkci.contracts.registry import ARTIFACTS, load_schema
+from quarkci.core.artifacts import ARTIFACTS, load_schema
 
 SHARED = "quark/_bundled_skills/_legacy_impl/shared/contracts/"
 

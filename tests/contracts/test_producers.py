@@ -37,7 +37,7 @@ def test_the_scan_sees_the_real_producers_writes():
 def test_producer_may_write_its_artifact(tmp_path):
     root = _tree(tmp_path, {
         "quarkci/ptq/plan.py": """
-            from quarkci.fsutil import atomic_write_text
+            from quarkci.core.atomic import atomic_write_text
             def write(out, text):
                 atomic_write_text(out / "quant_plan.json", text)
         """,
@@ -87,7 +87,7 @@ def test_write_through_variables_fstrings_and_imported_constants(tmp_path):
 
 def test_external_artifacts_may_not_be_written_by_quarkci_at_all(tmp_path):
     root = _tree(tmp_path, {"quarkci/router/__init__.py": """
-        from quarkci.fsutil import atomic_write_text
+        from quarkci.core.atomic import atomic_write_text
         def w(out):
             atomic_write_text(out / "env_context.json", "{}")
     """})
@@ -97,7 +97,7 @@ def test_external_artifacts_may_not_be_written_by_quarkci_at_all(tmp_path):
 def test_reads_and_mentions_in_content_are_not_writes(tmp_path):
     root = _tree(tmp_path, {"quarkci/report/md.py": """
         from pathlib import Path
-        from quarkci.fsutil import atomic_write_text
+        from quarkci.core.atomic import atomic_write_text
         def r(out):
             data = Path(out, "quant_plan.json").read_text()
             with open(Path(out) / "run_manifest.yaml") as fh:

@@ -12,8 +12,8 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from quarkci.contracts import fallback
-from quarkci.contracts.registry import ARTIFACTS, load_schema
-from quarkci.contracts.validate import infer_artifact, load_document, validate_document
+from quarkci.core.artifacts import ARTIFACTS, load_schema
+from quarkci.core.documents import infer_artifact, load_document, validate_document
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "contracts"
 POSITIVE = sorted((FIXTURES / "positive").iterdir())
@@ -21,7 +21,7 @@ EXPECTED = yaml.safe_load((FIXTURES / "negative" / "expected.yaml").read_text())
 
 
 def test_schema_directory_holds_exactly_the_registered_artifacts():
-    names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.contracts").joinpath("schemas").iterdir()
+    names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
              if p.name.endswith(".schema.json")}
     assert names == set(ARTIFACTS)
     assert len(ARTIFACTS) == 9

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quarkci.contracts import validate as v
-from quarkci.errors import BadInputError
+from quarkci.core import documents as v
+from quarkci.core.errors import BadInputError
 
 
 @pytest.mark.parametrize("parts, want", [

@@ -182,7 +182,7 @@ class FakeGitHub:
 
     def persist(self) -> None:
         if self.state_file is not None:
-            from quarkci.fsutil import atomic_write_text
+            from quarkci.core.atomic import atomic_write_text
 
             atomic_write_text(self.state_file, json.dumps(self.state.to_json(), indent=1, sort_keys=True))
 

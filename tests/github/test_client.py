@@ -10,7 +10,7 @@ import pytest
 from github.GithubException import GithubException, RateLimitExceededExceedsMaxWait
 from urllib3.response import HTTPResponse
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.github.client import DEFAULT_API_URL, RetryPolicy, api_message, resolve_target, scrub
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.github import markers
 
 

@@ -11,8 +11,8 @@ import pytest
 np = pytest.importorskip("numpy")
 safetensors_numpy = pytest.importorskip("safetensors.numpy")
 
-from quarkci.contracts.validate import validate_document  # noqa: E402
-from quarkci.errors import BadInputError  # noqa: E402
+from quarkci.core.documents import validate_document  # noqa: E402
+from quarkci.core.errors import BadInputError  # noqa: E402
 from quarkci.ptq.headers import read_checkpoint  # noqa: E402
 from quarkci.ptq.intake import analyze, write_analysis  # noqa: E402
 from quarkci.ptq.manifest import build_manifest, quark_cli_argv, write_manifest  # noqa: E402

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from quarkci.cli import main
-from quarkci.contracts.validate import load_document, validate_document
+from quarkci.core.documents import load_document, validate_document
 
 pytestmark = pytest.mark.ml
 

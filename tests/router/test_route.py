@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from quarkci import cli
-from quarkci.contracts.validate import validate_document
+from quarkci.core.documents import validate_document
 from quarkci.router import route
 from quarkci.router.catalog import load_catalog
 from quarkci.router.roles import resolve_roles

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.skills import DirectorySource, SnapshotSource, discover, open_skills
 from quarkci.skills.source import MAX_FILE_BYTES
 

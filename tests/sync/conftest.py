@@ -46,7 +46,7 @@ def skills_copy(tmp_path) -> Path:
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch):
     """Unit tests never reach PyPI: any index lookup raises UpstreamUnreachableError."""
-    from quarkci.errors import UpstreamUnreachableError
+    from quarkci.core.errors import UpstreamUnreachableError
     from quarkci.upstream import pypi
 
     def refuse(url):

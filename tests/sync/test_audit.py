@@ -116,7 +116,7 @@ def test_policy_overrides_and_ignores(wheels, tmp_path):
     {"surprise": 1},
 ])
 def test_bad_config_is_bad_input(bad):
-    from quarkci.errors import BadInputError
+    from quarkci.core.errors import BadInputError
     with pytest.raises(BadInputError):
         policy.parse_config(bad, "cfg")
 
@@ -164,7 +164,7 @@ def test_calibration_round_trip_and_release_diff(wheels, tmp_path):
 
 
 def test_tampered_baseline_is_bad_input(wheels, tmp_path):
-    from quarkci.errors import BadInputError
+    from quarkci.core.errors import BadInputError
     state = _state(wheels, FIXTURES / "skills" / "negative")
     path = save(state.baseline, tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace('"int8"', '"int9"'), encoding="utf-8")

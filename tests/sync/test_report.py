@@ -10,7 +10,7 @@ import pytest
 
 from quarkci.report import json_report, lines, markdown, sarif
 from quarkci.report.escape import ZWSP, code, md
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.findings import Finding, Location
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.policy import FindingSet
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from quarkci.sync.finding import Finding, Fix
+from quarkci.core.findings import Finding, Fix
 from quarkci.sync.fixer import apply_fixes, apply_to_text
 from quarkci.sync.versions import minors, parse_statement, render
 

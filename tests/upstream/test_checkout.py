@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.checkout import CheckoutSnapshot
 from tests.upstream.miniwheel import MINI_CHECKOUT
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quarkci.errors import BadInputError, UpstreamUnreachableError
+from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 from quarkci.upstream import fetch
 from quarkci.upstream.pypi import PyPIIndex
 from tests.upstream.miniwheel import build_mini_wheel

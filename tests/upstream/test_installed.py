@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.installed import InstalledSnapshot
 
 

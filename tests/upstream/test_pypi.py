@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quarkci.errors import BadInputError, UpstreamUnreachableError
+from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 from quarkci.upstream.pypi import PyPIIndex, release_versions
 
 FILE = [{"filename": "x.whl", "yanked": False}]

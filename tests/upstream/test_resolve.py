@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream import fetch
 from quarkci.upstream.checkout import CheckoutSnapshot
 from quarkci.upstream.pypi import PyPIIndex

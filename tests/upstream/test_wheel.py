@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.wheel import WheelSnapshot
 from tests.upstream.miniwheel import build_mini_wheel
 

@@ -1,7 +1,7 @@
 """Drift rules: one module per rule, each with ``ID``, ``DESC``, ``CATEGORY`` and ``check(state)``.
 
 A rule is a pure function of an :class:`~quarkci.sync.state.AuditState` returning
-:class:`~quarkci.sync.finding.Finding` objects with a ``change`` (never a ``kind``: the policy
+:class:`~quarkci.core.findings.Finding` objects with a ``change`` (never a ``kind``: the policy
 layer classifies). Rules never filter, format or write. A rule whose prerequisite is missing
 raises :class:`Skip` (logged, not an error); a crash is wrapped in :class:`RuleError` tagged
 with the rule id. The ordered list of rules lives in :mod:`quarkci.sync.registry`.

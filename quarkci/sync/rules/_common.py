@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from quarkci.facts.base import FactItem
 from quarkci.skills.model import Claim
-from quarkci.sync.finding import Finding, Fix, Location
+from quarkci.core.findings import Finding, Fix, Location
 from quarkci.sync.state import AuditState, UpstreamView
 
 

@@ -6,7 +6,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from quarkci.facts.base import FactItem
 from quarkci.skills.model import Claim
-from quarkci.sync.finding import Finding, Fix
+from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.state import AuditState
 from quarkci.sync.versions import Stated, minors, parse_statement, render

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding, Fix
+from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._flags import resolve
 from quarkci.sync.state import AuditState

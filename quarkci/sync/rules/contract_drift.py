@@ -8,7 +8,7 @@ the policy keeps as the default (the repository config can still override it per
 from __future__ import annotations
 
 from quarkci.contracts.diff import RULE_CHANGE, diff_contracts
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules import Skip
 from quarkci.sync.state import AuditState
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.facts.base import FactItem
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import kind_source, make, release
 from quarkci.sync.state import AuditState
 

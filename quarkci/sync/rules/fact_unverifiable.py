@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.skills.model import CLAIM_KINDS
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import unknown_names
 from quarkci.sync.state import AuditState
 

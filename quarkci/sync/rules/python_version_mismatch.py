@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from quarkci.sync.finding import Finding, Fix
+from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import kind_source, make, release
 from quarkci.sync.state import AuditState
 

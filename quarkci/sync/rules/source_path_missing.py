@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from quarkci.skills.model import Claim
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.findings import Finding, Location
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState, UpstreamView
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.rules.source_path_missing import upstream_path
 from quarkci.sync.state import AuditState

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from quarkci.sync.finding import Finding, Location
+from quarkci.core.findings import Finding, Location
 from quarkci.sync.rules import Skip
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.rules.source_path_missing import upstream_path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.sync.finding import Finding
+from quarkci.core.findings import Finding
 from quarkci.sync.rules import torch_index_tag_unknown, torch_version_mismatch, transformers_version_mismatch
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.rules._versions import stated_of

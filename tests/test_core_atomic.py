@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from quarkci.fsutil import atomic_write_bytes, atomic_write_text
+from quarkci.core.atomic import atomic_write_bytes, atomic_write_text
 
 
 def test_writes_and_creates_parents(tmp_path):

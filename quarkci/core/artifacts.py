@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from quarkci.errors import BadInputError
+from quarkci.core.errors import BadInputError
 
 EXTERNAL = "external:"
 
@@ -50,7 +50,7 @@ class Artifact:
 
     @property
     def schema_file(self) -> str:
-        """File name of the schema inside ``quarkci/contracts/schemas/``."""
+        """File name of the schema inside ``quarkci/core/schemas/``."""
         return f"{self.name}.schema.json"
 
     @property
@@ -173,7 +173,7 @@ def get_artifact(name: str) -> Artifact:
 
 @cache
 def _schema_text(name: str) -> str:
-    return resources.files("quarkci.contracts").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    return resources.files("quarkci.core").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
 
 
 def load_schema(name: str) -> dict[str, Any]:

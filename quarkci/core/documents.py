@@ -1,7 +1,7 @@
-"""Load an artifact document (JSON or YAML) and validate it against its contract.
+"""The one document loader and artifact writer: load JSON/YAML, validate it against its contract, write it.
 
 Every problem is a :class:`Violation` naming the JSON path (``$.steps[0].kind``) so the fix is
-obvious. Parse failures and unreadable files are :class:`~quarkci.errors.BadInputError` (exit 2);
+obvious. Parse failures and unreadable files are :class:`~quarkci.core.errors.BadInputError` (exit 2);
 schema violations are values (the caller decides the exit code).
 """
 
@@ -19,8 +19,9 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from quarkci.contracts.registry import ARTIFACTS, get_artifact, load_schema
-from quarkci.errors import BadInputError
+from quarkci.core.artifacts import ARTIFACTS, get_artifact, load_schema
+from quarkci.core.atomic import atomic_write_text
+from quarkci.core.errors import BadInputError
 
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024  # an artifact is a few KiB; refuse anything absurd before parsing
 _MESSAGE_CHARS = 160
@@ -186,3 +187,60 @@ def _type_name(value: Any) -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --- the one JSON serialisation and the one artifact writer/reader -----------------------------------
+
+
+def dump_json(document: Any, *, ascii_only: bool = False) -> str:
+    """The one JSON text form quarkci writes: keys sorted, 2-space indent, trailing newline.
+
+    Deterministic (same document -> same bytes). ``ascii_only`` escapes non-ASCII characters (for
+    outputs that end up in logs). Raises ``TypeError`` for values JSON cannot represent.
+    """
+    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=ascii_only) + "\n"
+
+
+def write_artifact(contract: str, path: str | Path, document: Any) -> Path:
+    """Write ``document`` as artifact ``contract`` (a name in :data:`quarkci.core.artifacts.ARTIFACTS`).
+
+    The one way an artifact reaches disk: the document is checked against the contract's JSON
+    Schema first (an invalid document is a bug in its producer: ``ValueError``, nothing written),
+    then serialised in the artifact's format (JSON via :func:`dump_json`, YAML in block style with
+    the producer's key order) and written atomically. Returns the written path.
+
+    Raises :class:`BadInputError` for an unknown contract name, ``ValueError`` for an invalid
+    document, ``OSError`` when the directory cannot be written (the old file is left untouched).
+    """
+    artifact = get_artifact(contract)
+    problems = validate_document(document, contract)
+    if problems:
+        raise ValueError(f"{contract}: producer wrote an invalid document: {problems[0]}")
+    if artifact.fmt == "yaml":
+        text = yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+    else:
+        text = dump_json(document)
+    return atomic_write_text(path, text)
+
+
+def write_artifact_text(contract: str, path: str | Path, text: str) -> Path:
+    """Write a rendered twin of artifact ``contract`` (e.g. ``validation_report.md``) atomically.
+
+    The file name must be one of the artifact's registered file names (:attr:`Artifact.filenames`),
+    so every file of an artifact still has one producer. Raises ``ValueError`` otherwise.
+    """
+    artifact = get_artifact(contract)
+    if Path(path).name not in artifact.filenames:
+        raise ValueError(f"{contract}: {Path(path).name!r} is not one of its file names {artifact.filenames}")
+    return atomic_write_text(path, text)
+
+
+def read_artifact(contract: str, path: str | Path) -> Any:
+    """Load ``path`` with :func:`load_document` and check it against artifact ``contract``.
+
+    Returns the parsed document. Raises :class:`BadInputError` (one line: file, JSON path, message)
+    when the file is unreadable, too large, malformed or violates the contract.
+    """
+    document = load_document(path)
+    check_document(document, contract, str(path))
+    return document
