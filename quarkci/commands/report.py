@@ -11,9 +11,9 @@ import argparse
 import os
 from pathlib import Path
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.atomic import atomic_write_text
 from quarkci.report.github_actions import publish
 from quarkci.report.markdown import render_json
 

@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.atomic import atomic_write_text
 from quarkci.ptq import quark_api
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 

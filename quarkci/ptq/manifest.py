@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document, load_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.atomic import atomic_write_text
 from quarkci.ptq.plan import CLI_DATASETS
 
 MANIFEST_FILE = "run_manifest.yaml"

@@ -20,9 +20,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.atomic import atomic_write_text
 from quarkci.ptq import quark_api
 
 PLAN_FILE = "quant_plan.json"

@@ -43,8 +43,8 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.errors import BadInputError
 from quarkci.core.atomic import atomic_write_text
+from quarkci.core.errors import BadInputError
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 
 SUMMARY_VERSION = 1

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quarkci.core.errors import BadInputError
 from quarkci.core.atomic import atomic_write_text
+from quarkci.core.errors import BadInputError
 from quarkci.report import json_report, markdown, sarif
 from quarkci.sync.outcome import SyncOutcome
 

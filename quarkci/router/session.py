@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document, load_document, validate_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.atomic import atomic_write_text
 from quarkci.router.catalog import CatalogSkill
 from quarkci.router.intent import signals
 from quarkci.router.roles import ROLES, resolve_roles

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from quarkci.sync import policy
 from quarkci.core.findings import Finding
+from quarkci.sync import policy
 from quarkci.sync.registry import RULES
 from quarkci.sync.rules import RuleError, Skip
 from quarkci.sync.state import AuditState

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
-from quarkci.core.atomic import atomic_write_text
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.sync.state import UpstreamView
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from quarkci.core.findings import Finding, Fix, Location
 from quarkci.facts.base import FactItem
 from quarkci.skills.model import Claim
-from quarkci.core.findings import Finding, Fix, Location
 from quarkci.sync.state import AuditState, UpstreamView
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
 from quarkci.skills.model import Claim
-from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.state import AuditState
 from quarkci.sync.versions import Stated, minors, parse_statement, render

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quarkci.facts.base import FactItem
 from quarkci.core.findings import Finding
+from quarkci.facts.base import FactItem
 from quarkci.sync.rules._common import kind_source, make, release
 from quarkci.sync.state import AuditState
 

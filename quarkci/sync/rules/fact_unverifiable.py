@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quarkci.skills.model import CLAIM_KINDS
 from quarkci.core.findings import Finding
+from quarkci.skills.model import CLAIM_KINDS
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 

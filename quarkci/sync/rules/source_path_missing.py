@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from quarkci.skills.model import Claim
 from quarkci.core.findings import Finding, Location
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState, UpstreamView
 

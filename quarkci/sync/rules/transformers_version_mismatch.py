@@ -5,8 +5,8 @@ from __future__ import annotations
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from quarkci.facts.base import FactItem
 from quarkci.core.findings import Finding
+from quarkci.facts.base import FactItem
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
