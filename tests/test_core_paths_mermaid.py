@@ -1,0 +1,57 @@
+"""The shared output-path probe and the Mermaid chart builder."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_inside, check_output_dir, check_output_file
+from quarkci.report import mermaid
+
+
+def test_output_dir_probe_leaves_nothing(tmp_path):
+    target = tmp_path / "a" / "b"
+    assert check_output_dir(target, "--out") == target
+    assert list(tmp_path.iterdir()) == []  # the probe neither creates parents nor leaves a file
+
+
+def test_output_dir_that_is_a_file_names_the_flag(tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    with pytest.raises(BadInputError, match=r"^--out .*not a directory"):
+        check_output_dir(f, "--out")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_unwritable_location_is_refused_even_for_root():
+    with pytest.raises(BadInputError, match=r"^--output /proc/x/report.md: cannot write in /proc"):
+        check_output_file("/proc/x/report.md", "--output")
+
+
+def test_output_file_that_is_a_directory(tmp_path):
+    with pytest.raises(BadInputError, match="is a directory"):
+        check_output_file(tmp_path, "--output")
+
+
+def test_check_inside(tmp_path):
+    (tmp_path / "out").mkdir()
+    assert check_inside(tmp_path / "out" / "x.json", tmp_path / "out", "output") == (tmp_path / "out" / "x.json")
+    with pytest.raises(BadInputError, match="outside"):
+        check_inside(tmp_path / "out" / ".." / "config.json", tmp_path / "out", "output")
+
+
+def test_mermaid_labels_are_neutralised():
+    assert mermaid.label('a"]; click x call evil()\n<b>') == "a___ click x call evil__ _b_"
+    assert len(mermaid.label("x" * 100)) == 40
+
+
+def test_bar_chart_shape_and_mismatch():
+    chart = mermaid.bar_chart("Findings", ["s1", "s2"], {"breaking": [1, 0]}, y_label="count")
+    assert chart.splitlines() == ["```mermaid", "xychart-beta", '  title "Findings"', '  x-axis ["s1", "s2"]',
+                                  '  y-axis "count"', "  bar [1, 0]", "```"]
+    assert mermaid.bar_chart("t", [], {}) == ""
+    with pytest.raises(ValueError):
+        mermaid.bar_chart("t", ["a"], {"s": [1, 2]})
+    assert "  line [" in mermaid.line_chart("t", ["0.12", "0.13"], {"b": [0, 2]})
