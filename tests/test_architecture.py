@@ -1,0 +1,168 @@
+"""The package layering of docs/architecture.md, checked over the source with ``ast`` (no import side effects).
+
+Each top-level package under ``quarkci/`` may import only the packages listed for it in ``ALLOWED``; the core
+imports no feature package; no module imports another package's private (``_``-prefixed) module; and the
+package-level import graph has no cycle. A new package gets a line in ``ALLOWED`` and in the table of
+docs/architecture.md ("Packages and what each may import").
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "quarkci"
+
+# package -> the quarkci packages it may import (besides itself). The order of the table in
+# docs/architecture.md; lower layers first. ``commands`` and the CLI sit on top and may import anything.
+ALLOWED: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "upstream": frozenset({"core"}),
+    "facts": frozenset({"core", "upstream"}),
+    "skills": frozenset({"core", "upstream"}),
+    "contracts": frozenset({"core", "upstream"}),
+    "gates": frozenset({"core"}),
+    "sync": frozenset({"core", "upstream", "facts", "skills", "contracts"}),
+    "report": frozenset({"core", "sync"}),
+    "github": frozenset({"core"}),
+    "router": frozenset({"core", "skills"}),
+    "ptq": frozenset({"core", "gates"}),
+    # stage conductors being built: they orchestrate the feature packages below them, never each other
+    "day0": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report",
+                       "github", "router", "ptq"}),
+    "verify": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "report", "github"}),
+}
+TOP = frozenset({"commands", "cli", "__main__", "__init__"})
+
+
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, root: Path = ROOT) -> list[str]:
+    """Absolute names of the quarkci modules ``path`` imports (relative imports resolved)."""
+    module = _module_name(path, root)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            names.append(prefix)
+            # `from pkg import module` names a module too (so `from pkg import _private` is seen)
+            names += [f"{prefix}.{a.name}" for a in node.names if _is_module(f"{prefix}.{a.name}", root)]
+    return [name for name in names if name == "quarkci" or name.startswith("quarkci.")]
+
+
+def _is_module(name: str, root: Path) -> bool:
+    path = root.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _edges(root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
+    """``(importer package, imported package) -> ["a.b -> c.d", ...]`` for every cross-package import."""
+    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        for target in _imports(path, root):
+            a, b = _package(source), _package(target)
+            if a != b and b != "__init__":
+                edges[(a, b)].append(f"{source} -> {target}")
+    return edges
+
+
+def test_every_package_is_declared() -> None:
+    packages = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} - TOP
+    undeclared = sorted(packages - set(ALLOWED))
+    assert not undeclared, (
+        f"declare {undeclared} in tests/test_architecture.py ALLOWED and in docs/architecture.md"
+    )
+
+
+def test_core_imports_no_feature_package() -> None:
+    bad = [line for (a, b), lines in _edges().items() if a == "core" for line in lines]
+    assert bad == []
+
+
+def test_packages_import_only_their_lower_layers() -> None:
+    bad = [
+        line
+        for (a, b), lines in sorted(_edges().items())
+        if a in ALLOWED and b not in ALLOWED[a]
+        for line in lines
+    ]
+    assert bad == [], "imports against the layering of docs/architecture.md:\n" + "\n".join(bad)
+
+
+def test_nothing_reaches_into_another_packages_private_module() -> None:
+    bad = [
+        line
+        for (a, b), lines in sorted(_edges().items())
+        for line in lines
+        if any(part.startswith("_") and not part.startswith("__") for part in line.split(" -> ")[1].split("."))
+    ]
+    assert bad == []
+
+
+def _cycles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for a, b in edges:
+        graph[a].add(b)
+    cycles: list[list[str]] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        for nxt in sorted(graph[node]):
+            if nxt in trail:
+                cycles.append([*trail[trail.index(nxt):], nxt])
+            else:
+                visit(nxt, [*trail, nxt])
+
+    for start in sorted(graph):
+        visit(start, [start])
+    return cycles
+
+
+def test_no_package_level_cycle() -> None:
+    assert _cycles(_edges()) == []
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    """Negative control: a core module reaching into a feature package's private module, relatively."""
+    root = tmp_path / "quarkci"
+    for pkg in ("", "core", "sync"):
+        (root / pkg).mkdir(parents=True, exist_ok=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "sync" / "_inner.py").write_text("from quarkci.core import bad\n")
+    (root / "core" / "bad.py").write_text("from ..sync import _inner\n")
+    edges = _edges(root)
+    assert edges[("core", "sync")] == ["quarkci.core.bad -> quarkci.sync", "quarkci.core.bad -> quarkci.sync._inner"]
+    assert edges[("sync", "core")] == ["quarkci.sync._inner -> quarkci.core", "quarkci.sync._inner -> quarkci.core.bad"]
+    assert _cycles(edges)[0] == ["core", "sync", "core"]
+    assert ("report", "sync") in _edges()  # and the real tree is read
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_allowed_table_has_no_cycle(package: str) -> None:
+    """The declared table itself is a DAG: no package may (transitively) import itself."""
+    seen: set[str] = set()
+    todo = list(ALLOWED[package])
+    while todo:
+        nxt = todo.pop()
+        assert nxt != package, f"{package} can reach itself through ALLOWED"
+        if nxt not in seen:
+            seen.add(nxt)
+            todo += ALLOWED.get(nxt, ())
