@@ -6,8 +6,8 @@ import pytest
 from packaging.specifiers import SpecifierSet
 
 from quarkci.core.findings import Finding, Fix
+from quarkci.skills.claims.phrases import minors, parse_statement, render
 from quarkci.sync.fixer import apply_fixes, apply_to_text
-from quarkci.sync.versions import minors, parse_statement, render
 
 
 @pytest.mark.parametrize("text, spec, lower, upper, style", [

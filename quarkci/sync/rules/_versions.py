@@ -6,10 +6,10 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
+from quarkci.skills.claims.phrases import Stated, minors, parse_statement, render
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.state import AuditState
-from quarkci.sync.versions import Stated, minors, parse_statement, render
 
 
 def stated_of(claim: Claim, state: AuditState) -> Stated | None:
