@@ -4,9 +4,8 @@ Modules, in the order data flows through them:
 
 * :mod:`~quarkci.github.report_input`  read ``validation_report.json`` and the files ``--fix`` changed;
 * :mod:`~quarkci.github.client`        token/API/repo resolution, retry policy, error mapping;
-* :mod:`~quarkci.github.safe_text`     untrusted text -> Markdown that cannot ping, inject HTML or
-  break out of code; :mod:`~quarkci.github.markers` the hidden markers; :mod:`~quarkci.github.fit`
-  the 65,536-character limit;
+* :mod:`~quarkci.github.markers`      the hidden markers (untrusted text is escaped by the one
+  Markdown escaper, :mod:`quarkci.core.escape`); :mod:`~quarkci.github.fit` the 65,536-character limit;
 * :mod:`~quarkci.github.pr`, :mod:`~quarkci.github.issues`, :mod:`~quarkci.github.comment`,
   :mod:`~quarkci.github.dispatch`      one module per delivery: a pure ``decide_*`` function and the
   API helpers that read state and perform the writes;

@@ -41,7 +41,7 @@ from typing import Any
 from github.Repository import Repository
 from jinja2 import Environment, StrictUndefined
 
-from quarkci.github import safe_text
+from quarkci.core import escape
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
@@ -176,7 +176,7 @@ def decide_summary(summary: WantIssue | None, existing: Sequence[ExistingIssue])
 
 _env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
                    trim_blocks=True, lstrip_blocks=True)
-_env.filters.update(code=safe_text.code_span, text=safe_text.inline, block=safe_text.code_block)
+_env.filters.update(code=escape.code, text=escape.plain, block=escape.code_block)
 
 _ISSUE = _env.from_string("""\
 {{ marker }}
@@ -209,7 +209,7 @@ amd-quark {{ version|code }} are waiting for an issue of their own (next runs op
 
 def want_for(finding: dict[str, Any], version: str) -> WantIssue:
     """The issue wanted for one breaking finding (title and body with untrusted text neutralised)."""
-    title = safe_text.title(f"quarkci: breaking drift in {finding['skill']}: {finding['rule']} {finding['subject']}")
+    title = escape.title(f"quarkci: breaking drift in {finding['skill']}: {finding['rule']} {finding['subject']}")
     body = fit_body(_ISSUE.render(marker=finding_marker(finding["fingerprint"]), f=finding, version=version))
     return WantIssue(finding["fingerprint"], title, body)
 

@@ -48,8 +48,8 @@ from github import GithubException, InputGitTreeElement, UnknownObjectException
 from github.Repository import Repository
 from jinja2 import Environment, StrictUndefined
 
+from quarkci.core import escape
 from quarkci.core.errors import GitHubError
-from quarkci.github import safe_text
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
@@ -169,7 +169,7 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
 
 _env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
                    trim_blocks=True, lstrip_blocks=True)
-_env.filters.update(code=safe_text.code_span, text=safe_text.inline)
+_env.filters.update(code=escape.code, text=escape.plain)
 
 _BODY = _env.from_string("""\
 {{ marker }}
@@ -234,7 +234,7 @@ def render_body(report: SyncReport, files: dict[str, bytes], branch: str) -> str
 
 def render_title(report: SyncReport) -> str:
     n = len(report.of_kind("mechanical"))
-    return safe_text.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
+    return escape.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
 
 
 def commit_message(report: SyncReport, files: dict[str, bytes]) -> str:
@@ -387,7 +387,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
     if plan.comment == "close":
         todo.pop(0)
         # Sticky, so a retried POST whose response was lost leaves one comment, not two.
-        closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=safe_text.code_span(
+        closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=escape.code(
             report.version)), CLOSE_COMMENT, dry_run=False, delivery=Delivery("comment", False))
         record += closing.steps
     if plan.pull == "edit":

@@ -1,24 +1,24 @@
 """Markdown rendering of a validation summary and its gate verdict, for a sticky PR comment.
 
 The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (DESIGN.md conventions).
-Untrusted text (paths, upstream messages, layer names) is only ever emitted inside code spans with
-backticks and newlines removed, so it cannot render as markup or mention anyone.
+Untrusted text (paths, upstream messages, layer names) is only ever emitted inside code spans made by the
+one Markdown escaper (:mod:`quarkci.core.escape`), so it cannot render as markup or mention anyone.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from quarkci.core.escape import cell, shorten
+from quarkci.core.escape import code as _span
+
 MARKER = "<!-- quarkci:report:ptq -->"
 _MAX_CELL = 200
 
 
 def code(value: Any) -> str:
-    """``value`` as a single-line code span (backticks, pipes and newlines neutralised, capped)."""
-    text = " ".join(str(value).split()).replace("`", "'").replace("|", "/")
-    if len(text) > _MAX_CELL:
-        text = text[: _MAX_CELL - 1] + "…"
-    return f"`{text}`" if text else "` `"
+    """``value`` as a single-line code span, capped at ``_MAX_CELL`` characters, safe in a table cell."""
+    return cell(_span(shorten(" ".join(str(value).split()), _MAX_CELL)))
 
 
 def _mib(n: Any) -> str:

@@ -29,14 +29,15 @@ from pathlib import Path, PurePosixPath
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
-from quarkci.report.lines import escape_data, escape_property
+from quarkci.core.escape import command_data, command_property, shorten
+from quarkci.core.levels import annotation_level
 
 MAX_ANNOTATIONS = 10
 # GitHub rejects a step summary over 1 MiB; keep a margin for the truncation note.
 SUMMARY_LIMIT_BYTES = 1_000_000
 MESSAGE_LIMIT_CHARS = 400
 KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
-LEVEL_BY_KIND = {"breaking": "error", "semantic": "warning", "mechanical": "notice"}
+ANNOTATED_KINDS = ("breaking", "semantic", "mechanical")  # unverifiable claims are not drift
 
 
 def _workspace_path(skills_root: str, file: str, workspace: Path) -> str | None:
@@ -60,9 +61,9 @@ def annotations(report: dict, workspace: Path, limit: int = MAX_ANNOTATIONS) -> 
     lines: list[str] = []
     skills_root = str(report.get("skills_root") or ".")
     for finding in report.get("findings", []):
-        level = LEVEL_BY_KIND.get(finding.get("kind", ""))
+        kind = finding.get("kind", "")
         location = finding.get("skill_location") or {}
-        if level is None or not location.get("file"):
+        if kind not in ANNOTATED_KINDS or not location.get("file"):
             continue
         path = _workspace_path(skills_root, str(location["file"]), workspace)
         if path is None:
@@ -70,11 +71,10 @@ def annotations(report: dict, workspace: Path, limit: int = MAX_ANNOTATIONS) -> 
         line = int(location.get("line") or 1)
         title = f"quarkci {finding['kind']}: {finding.get('rule', '')}"
         message = f"{finding.get('skill', '')}: {finding.get('skill_says', '')}; upstream: {finding.get('source_says', '')}"
-        if len(message) > MESSAGE_LIMIT_CHARS:
-            message = message[: MESSAGE_LIMIT_CHARS - 1] + "…"
+        message = shorten(message, MESSAGE_LIMIT_CHARS)
         lines.append(
-            f"::{level} file={escape_property(path)},line={line},title={escape_property(title)}::"
-            f"{escape_data(message)}"
+            f"::{annotation_level(kind)} file={command_property(path)},line={line},title={command_property(title)}::"
+            f"{command_data(message)}"
         )
         if len(lines) == limit:
             break

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
+from quarkci.core.escape import command_data, command_property
 from quarkci.core.findings import Finding
-
-_LEVEL = {"breaking": "error", "semantic": "warning", "mechanical": "warning", "unverifiable": "notice"}
+from quarkci.core.levels import annotation_level
 
 
 def canonical(findings: list[Finding] | tuple[Finding, ...]) -> str:
     """One ``path:line:col: message [rule-id]`` line per finding, in report order."""
     return "".join(f.one_line() + "\n" for f in findings)
-
-
-def escape_data(text: str) -> str:
-    """Escape a workflow-command message (GitHub's rule: ``%``, CR and LF), so untrusted text cannot
-    end the command and start another one."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a workflow-command property value (the message rules plus ``:`` and ``,``)."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_annotations(findings: list[Finding] | tuple[Finding, ...], prefix: str = "") -> str:
@@ -32,11 +21,11 @@ def github_annotations(findings: list[Finding] | tuple[Finding, ...], prefix: st
     out = []
     for f in findings:
         loc = f.skill_location
-        props = [f"title={escape_property(f'{f.rule} ({f.kind})')}"]
+        props = [f"title={command_property(f'{f.rule} ({f.kind})')}"]
         if loc is not None:
-            props.insert(0, f"file={escape_property(prefix + loc.file)}")
+            props.insert(0, f"file={command_property(prefix + loc.file)}")
             if loc.line:
                 props.insert(1, f"line={loc.line}")
         message = f"{f.skill_says} -> {f.source_says}"
-        out.append(f"::{_LEVEL.get(f.kind, 'notice')} {','.join(props)}::{escape_data(message)}\n")
+        out.append(f"::{annotation_level(f.kind)} {','.join(props)}::{command_data(message)}\n")
     return "".join(out)

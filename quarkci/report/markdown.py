@@ -9,10 +9,10 @@ import jinja2
 import jsonschema
 
 from quarkci.core.errors import BadInputError
+from quarkci.core.escape import cell, code, md, plain
 from quarkci.core.findings import KINDS
 from quarkci.report import json_report
 from quarkci.report.dto import build
-from quarkci.report.escape import cell, code, md, plain
 from quarkci.sync.outcome import SyncOutcome
 
 TEMPLATE = "validation_report.md.j2"

@@ -6,10 +6,9 @@ import json
 from typing import Any
 
 from quarkci import __version__
+from quarkci.core.levels import sarif_level
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.rules import docs_url
-
-_LEVEL = {"breaking": "error", "semantic": "warning", "mechanical": "note", "unverifiable": "none"}
 
 
 def document(outcome: SyncOutcome, prefix: str = "") -> dict[str, Any]:
@@ -19,7 +18,7 @@ def document(outcome: SyncOutcome, prefix: str = "") -> dict[str, Any]:
     results = []
     for f in findings:
         result: dict[str, Any] = {
-            "ruleId": f"quarkci/{f.rule}", "level": _LEVEL[f.kind],
+            "ruleId": f"quarkci/{f.rule}", "level": sarif_level(f.kind),
             "message": {"text": f"{f.skill_says} -> {f.source_says}. Impact: {f.impact}"},
             "partialFingerprints": {"quarkci/v1": f.fingerprint},
             "properties": {"kind": f.kind, "category": f.category, "skill": f.skill},

@@ -8,9 +8,9 @@ import re
 import jsonschema
 import pytest
 
+from quarkci.core.escape import ZWSP, code, md
 from quarkci.core.findings import Finding, Location
 from quarkci.report import json_report, lines, markdown, sarif
-from quarkci.report.escape import ZWSP, code, md
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.policy import FindingSet
 

@@ -1,39 +1,39 @@
-"""Untrusted text cannot ping, inject HTML, or break out of code (checked by parsing the output)."""
+"""The one Markdown escaper: untrusted text cannot ping, inject HTML, or break out of code (checked by parsing)."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from quarkci.github import safe_text
+from quarkci.core import escape
 from quarkci.github.markers import first_line_marker
 
 md = MarkdownIt("commonmark")
 
 
 def test_mentions_are_defused_everywhere():
-    for render in (safe_text.plain, safe_text.inline, safe_text.code_span, safe_text.title):
+    for render in (escape.plain, escape.md, escape.code, escape.title):
         out = render("ping @octocat and @org/team")
         assert "@octocat" not in out and "@org/team" not in out
         assert "@\u200boctocat" in out
-    assert "a@b" not in safe_text.plain("mail a@b.com")  # harmless over-match, still not a mention
+    assert "a@b" not in escape.plain("mail a@b.com")  # harmless over-match, still not a mention
 
 
 def test_plain_text_renders_no_html_or_links():
-    html = md.render(safe_text.plain('<img src=x onerror=alert(1)> [click](http://evil) ![i](http://t/p.png) **b**'))
+    html = md.render(escape.plain('<img src=x onerror=alert(1)> [click](http://evil) ![i](http://t/p.png) **b**'))
     assert "<img" not in html and "<a " not in html and "<strong>" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
 def test_code_span_cannot_be_closed_by_its_content():
     nasty = "a `` b ``` c"
-    tokens = md.parseInline(safe_text.code_span(nasty))[0].children
+    tokens = md.parseInline(escape.code(nasty))[0].children
     assert [t.type for t in tokens] == ["code_inline"]
-    assert tokens[0].content == nasty
+    assert tokens[0].content == nasty.replace("`", "'")
 
 
 def test_code_block_cannot_be_closed_by_its_content():
     nasty = "line\n```\n# not a heading\n<b>html</b>\n````\n@user"
-    tokens = md.parse(safe_text.code_block(nasty, info="py`evil"))
+    tokens = md.parse(escape.code_block(nasty, info="py`evil"))
     assert [t.type for t in tokens] == ["fence"]
     assert tokens[0].info == "pyevil"
     assert tokens[0].content.startswith("line\n```\n# not a heading")
@@ -41,11 +41,11 @@ def test_code_block_cannot_be_closed_by_its_content():
 
 def test_untrusted_text_cannot_forge_a_marker():
     forged = "<!-- quarkci:finding:0123456789abcdef -->"
-    for render in (safe_text.plain, safe_text.code_span, safe_text.code_block, safe_text.title):
+    for render in (escape.plain, escape.code, escape.code_block, escape.title):
         assert "<!--" not in render(forged)
     assert first_line_marker(forged) == ("finding", "0123456789abcdef")  # the negative control
 
 
 def test_title_is_one_bounded_line():
-    out = safe_text.title("a\nb\r\nc\x00" + "x" * 500, limit=50)
+    out = escape.title("a\nb\r\nc\x00" + "x" * 500, limit=50)
     assert "\n" not in out and "\x00" not in out and len(out) == 50
