@@ -135,10 +135,11 @@ def finding_json(f: Finding) -> dict[str, Any]:
 def run_diff(args: argparse.Namespace) -> int:
     """Print the contract diff against ``--upstream``; exit 1 at or above ``--fail-on``."""
     from quarkci.contracts.diff import diff_contracts
+    from quarkci.sync.policy import classify
     from quarkci.upstream.resolve import resolve
 
     snapshot = resolve(args.upstream)
-    findings = diff_contracts(snapshot, include_deviations=args.all)
+    findings = [classify(f) for f in diff_contracts(snapshot, include_deviations=args.all)]
     if args.json:
         print(json.dumps({"upstream": snapshot.label, "version": snapshot.version,
                           "findings": [finding_json(f) for f in findings]}, indent=2, sort_keys=True))

@@ -46,7 +46,8 @@ OUR_SCHEMA_DIR = "quarkci/core/schemas"
 _CONTRACT_FILE = re.compile(r"(^|/)contracts/([a-z0-9_]+)\.schema\.json$")
 _JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
-# rule -> what changed (quarkci.core.findings.CHANGES); the sync policy may reclassify the kind.
+# rule -> what changed (quarkci.core.findings.CHANGES). The kind is the policy's alone: its default per
+# rule id (quarkci.sync.policy.RULE_KINDS) follows the classification table above.
 RULE_CHANGE: dict[str, str] = {
     "contract-enum-added": "changed",
     "contract-enum-opened": "changed",
@@ -97,11 +98,11 @@ def upstream_contracts(snapshot: Snapshot) -> tuple[dict[str, list[UpstreamContr
         try:
             schema = json.loads(snapshot.read_text(path))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problems.append(_finding("unverifiable", "contract-unreadable", artifact, path, "$",
+            problems.append(_finding("contract-unreadable", artifact, path, "$",
                                      "a JSON Schema", f"unreadable: {exc}", "cannot compare this copy", path))
             continue
         if not isinstance(schema, dict):
-            problems.append(_finding("unverifiable", "contract-unreadable", artifact, path, "$",
+            problems.append(_finding("contract-unreadable", artifact, path, "$",
                                      "a JSON Schema object", f"a {type(schema).__name__}",
                                      "cannot compare this copy", path))
             continue
@@ -120,7 +121,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     grouped, findings = upstream_contracts(snapshot)
     if not grouped:
         findings.append(Finding(
-            kind="unverifiable", rule="contract-none-shipped", change=RULE_CHANGE["contract-none-shipped"], category=CATEGORY, skill="contract:*",
+            rule="contract-none-shipped", change=RULE_CHANGE["contract-none-shipped"], category=CATEGORY, skill="contract:*",
             subject=snapshot.version,
             skill_says=f"quarkci defines {len(ARTIFACTS)} artifact contracts",
             source_says=f"{snapshot.label} ships no contracts under {BUNDLED_ROOT}",
@@ -130,7 +131,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     for artifact, copies in grouped.items():
         if artifact not in ARTIFACTS:
             findings.append(_finding(
-                "mechanical", "contract-unknown-upstream", artifact, copies[0].path, "$",
+                "contract-unknown-upstream", artifact, copies[0].path, "$",
                 "no such artifact in the registry", f"shipped as {copies[0].path}",
                 "quarkci cannot validate this artifact; register it with a schema", None))
             continue
@@ -145,7 +146,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
         for other in copies[1:]:
             if other.schema != copies[0].schema:
                 findings.append(_finding(
-                    "semantic", "contract-upstream-copies-differ", artifact, other.path, other.path,
+                    "contract-upstream-copies-differ", artifact, other.path, other.path,
                     f"one {artifact} contract", f"{copies[0].path} and {other.path} differ",
                     "producers and consumers inside the release may disagree on this artifact", None))
     from quarkci.contracts.examples import example_findings
@@ -155,7 +156,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     for artifact in ARTIFACTS:
         if artifact not in grouped:
             findings.append(_finding(
-                "unverifiable", "contract-not-shipped", artifact, None, "$",
+                "contract-not-shipped", artifact, None, "$",
                 f"quarkci defines {artifact}", f"{snapshot.label} ships no {artifact} contract",
                 "this contract cannot be checked against the release", None))
     return _sorted(findings)
@@ -165,13 +166,15 @@ def _sorted(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.skill, f.rule, f.subject))
 
 
-def _finding(kind: str, rule: str, artifact: str, source_file: str | None, subject: str,
-             ours: str, theirs: str, impact: str, upstream_path: str | None, **extra: Any) -> Finding:
-    change = RULE_CHANGE[rule]
+def _finding(rule: str, artifact: str, source_file: str | None, subject: str,
+             ours: str, theirs: str, impact: str, upstream_path: str | None, change: str | None = None,
+             **extra: Any) -> Finding:
+    """A contract finding with what changed; its kind is left to the policy (quarkci.sync.policy)."""
+    change = change or RULE_CHANGE[rule]
     if rule == "contract-enum-value-extra" and extra.get("successor"):
         change = "renamed"
     return Finding(
-        kind=kind, rule=rule, change=change, category=CATEGORY, skill=f"contract:{artifact}", subject=subject,
+        rule=rule, change=change, category=CATEGORY, skill=f"contract:{artifact}", subject=subject,
         skill_says=ours, source_says=theirs, impact=impact,
         skill_location=Location(f"{OUR_SCHEMA_DIR}/{artifact}.schema.json"),
         source_location=Location(source_file) if source_file else None,
@@ -273,9 +276,9 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
                   ) -> Iterator[Finding]:
     deliberate, deliberate_values = _deviation(o)
 
-    def make(kind: str, rule: str, subject: str, ours: str, theirs: str, impact: str, dev: bool = False,
-             successor: str | None = None) -> Finding:
-        return _finding(kind, rule, artifact, up, subject, ours, theirs, impact, up, deviation=dev,
+    def make(rule: str, subject: str, ours: str, theirs: str, impact: str, dev: bool = False,
+             successor: str | None = None, change: str | None = None) -> Finding:
+        return _finding(rule, artifact, up, subject, ours, theirs, impact, up, change, deviation=dev,
                         successor=successor)
 
     # types
@@ -283,12 +286,12 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
     if ttypes is not None:
         if otypes is not None and ttypes - otypes:
             lost = sorted(ttypes - otypes)
-            yield make("breaking", "contract-type-narrowed", f"{path} type",
+            yield make("contract-type-narrowed", f"{path} type",
                        f"accepts {', '.join(sorted(otypes))}", f"also accepts {', '.join(lost)}",
                        f"a document upstream writes with {path} as {lost[0]} fails quarkci validation")
         extra = sorted((otypes or set(_JSON_TYPES)) - ttypes - ({"integer"} if "number" in ttypes else set()))
         if extra:
-            yield make("semantic", "contract-type-widened", f"{path} type",
+            yield make("contract-type-widened", f"{path} type",
                        f"also accepts {', '.join(extra)}", f"accepts only {', '.join(sorted(ttypes))}",
                        f"a document quarkci accepts with {path} as {extra[0]} fails upstream validation",
                        dev=deliberate)
@@ -301,17 +304,17 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
             pattern = re.compile(o["pattern"])
             rejected = [v for v in tenum if isinstance(v, str) and not pattern.search(v)]
             for v in rejected:
-                yield make("breaking", "contract-enum-value-rejected", f"{path} = {v}",
+                yield make("contract-enum-value-rejected", f"{path} = {v}",
                            f"pattern {o['pattern']}", f"allows {v!r}",
                            f"upstream documents with {path} = {v!r} fail quarkci validation")
-            yield make("semantic", "contract-enum-opened", f"{path} enum",
+            yield make("contract-enum-opened", f"{path} enum",
                        f"any value matching {o['pattern']}", f"one of {_fmt(tenum)}",
                        f"quarkci may write {path} values that upstream consumers reject", dev=deliberate)
             known = o.get("examples") if isinstance(o.get("examples"), list) else []
             yield from _enum_findings(path, known, [v for v in tenum if v not in rejected],
                                       deliberate, deliberate_values, make, closed=False)
     elif isinstance(oenum, list):
-        yield make("semantic", "contract-enum-added", f"{path} enum", f"one of {_fmt(oenum)}",
+        yield make("contract-enum-added", f"{path} enum", f"one of {_fmt(oenum)}",
                    "any value", f"upstream documents with other {path} values fail quarkci validation",
                    dev=deliberate)
     # required fields and modelled properties (objects only)
@@ -322,31 +325,32 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
     for name in sorted(treq - oreq):
         field = _child(path, name)
         if name in oprops:
-            yield make("mechanical", "contract-required-optional", f"{field} required",
+            yield make("contract-required-optional", f"{field} required",
                        f"{field} is optional", f"{field} is required",
                        f"a quarkci producer may omit {field}; upstream consumers reject that")
         else:
-            yield make("breaking", "contract-required-unknown", f"{field} required",
+            yield make("contract-required-unknown", f"{field} required",
                        f"{field} is not defined", f"{field} is required",
                        f"quarkci never writes {field}; upstream consumers reject every such document")
     for name in sorted(oreq - treq):
         field = _child(path, name)
-        yield make("semantic", "contract-required-extra", f"{field} required",
+        yield make("contract-required-extra", f"{field} required",
                    f"{field} is required", f"{field} is optional",
                    f"upstream documents without {field} fail quarkci validation", dev=deliberate)
     oclosed, tclosed = o.get("additionalProperties") is False, t.get("additionalProperties") is False
     for name in sorted(set(tprops) - set(oprops)):
         field = _child(path, name)
-        kind = "breaking" if oclosed else "mechanical"
-        yield make(kind, "contract-property-unmodelled", field, f"{field} is not modelled",
+        # a closed object rejects what upstream documents carry ("removed"); an open one just skips it
+        yield make("contract-property-unmodelled", field, f"{field} is not modelled",
                    f"{field} is defined", "quarkci does not check this field" if not oclosed
-                   else f"upstream documents with {field} fail quarkci validation (closed object)")
+                   else f"upstream documents with {field} fail quarkci validation (closed object)",
+                   change="removed" if oclosed else None)
     if tclosed and not oclosed and (tprops or oprops):
-        yield make("semantic", "contract-object-opened", f"{path} additionalProperties",
+        yield make("contract-object-opened", f"{path} additionalProperties",
                    "extra fields allowed", "extra fields rejected",
                    f"quarkci may accept {path} fields that upstream rejects", dev=deliberate)
     if oclosed and not tclosed and (tprops or oprops):
-        yield make("breaking", "contract-object-closed", f"{path} additionalProperties",
+        yield make("contract-object-closed", f"{path} additionalProperties",
                    "extra fields rejected", "extra fields allowed",
                    f"upstream documents with extra {path} fields fail quarkci validation")
 
@@ -359,11 +363,11 @@ def _enum_findings(path: str, ours: list[Any], theirs: list[Any], deliberate: bo
     for raw in sorted(theirs_set - ours_set):
         value = json.loads(raw)
         if closed:
-            yield make("breaking", "contract-enum-value-missing", f"{path} = {value}",
+            yield make("contract-enum-value-missing", f"{path} = {value}",
                        f"one of {_fmt(ours)}", f"also allows {value!r}",
                        f"upstream documents with {path} = {value!r} fail quarkci validation")
         else:
-            yield make("mechanical", "contract-enum-value-unknown", f"{path} = {value}",
+            yield make("contract-enum-value-unknown", f"{path} = {value}",
                        f"known values {_fmt(ours)}", f"allows {value!r}",
                        f"quarkci accepts {value!r} but does not list it as a known value")
     for raw in sorted(ours_set - theirs_set):
@@ -371,7 +375,7 @@ def _enum_findings(path: str, ours: list[Any], theirs: list[Any], deliberate: bo
         dev = deliberate and ("*" in deliberate_values or value in deliberate_values)
         closest = difflib.get_close_matches(str(value), [str(v) for v in theirs], n=1, cutoff=0.6)
         hint = f"; closest upstream value: {closest[0]!r}" if closest else ""
-        yield make("semantic", "contract-enum-value-extra", f"{path} = {value}",
+        yield make("contract-enum-value-extra", f"{path} = {value}",
                    f"{'allows' if closed else 'knows'} {value!r}", f"one of {_fmt(theirs)}{hint}",
                    f"a document with {path} = {value!r} fails upstream validation", dev=dev,
                    successor=closest[0] if closest else None)

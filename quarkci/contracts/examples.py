@@ -90,7 +90,7 @@ def example_findings(snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, 
         if theirs:
             more = f" (+{len(theirs) - 1} more)" if len(theirs) > 1 else ""
             out.append(Finding(
-                kind="semantic", rule="contract-upstream-example-invalid", change="changed", category="contracts",
+                rule="contract-upstream-example-invalid", change="changed", category="contracts",
                 skill=ex.skill, subject=f"{ex.artifact} example", skill_location=where,
                 source_location=Location(contract_path) if contract_path else None,
                 skill_says=f"documents a {ex.artifact} example",
@@ -101,7 +101,7 @@ def example_findings(snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, 
         elif ours:
             more = f" (+{len(ours) - 1} more)" if len(ours) > 1 else ""
             out.append(Finding(
-                kind="breaking", rule="contract-example-rejected", change="changed", category="contracts",
+                rule="contract-example-rejected", change="changed", category="contracts",
                 skill=ex.skill, subject=f"{ex.artifact} example", skill_location=where,
                 source_location=Location(contract_path) if contract_path else None,
                 skill_says=f"documents a {ex.artifact} example valid under the release's contract",

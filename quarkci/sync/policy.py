@@ -48,6 +48,32 @@ DEFAULT_KINDS: dict[str, str] = {
     "entry_point_changed": "semantic",
     "not_shown": "unverifiable",
 }
+# Per-rule defaults that take precedence over the change table: the contract-* ids, whose kind depends on
+# the direction of the difference (who would reject whose documents; see quarkci.contracts.diff).
+# contract-property-unmodelled is left to its change: "removed" (our closed object rejects the field)
+# -> breaking, "missing_from_list" (our open object does not check it) -> mechanical.
+RULE_KINDS: dict[str, str] = {
+    "contract-type-narrowed": "breaking",
+    "contract-type-widened": "semantic",
+    "contract-enum-value-rejected": "breaking",
+    "contract-enum-opened": "semantic",
+    "contract-enum-added": "semantic",
+    "contract-enum-value-missing": "breaking",
+    "contract-enum-value-unknown": "mechanical",
+    "contract-enum-value-extra": "semantic",
+    "contract-required-optional": "mechanical",
+    "contract-required-unknown": "breaking",
+    "contract-required-extra": "semantic",
+    "contract-object-opened": "semantic",
+    "contract-object-closed": "breaking",
+    "contract-unknown-upstream": "mechanical",
+    "contract-upstream-copies-differ": "semantic",
+    "contract-upstream-example-invalid": "semantic",
+    "contract-example-rejected": "breaking",
+    "contract-not-shipped": "unverifiable",
+    "contract-unreadable": "unverifiable",
+    "contract-none-shipped": "unverifiable",
+}
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")
 _INLINE = re.compile(r"quarkci:\s*ignore\[([a-z0-9,\s-]+)\]")
 
@@ -179,11 +205,16 @@ class FindingSet:
         return fail_on != "none" and highest is not None and SEVERITY[highest] >= SEVERITY[fail_on]
 
 
-def classify(finding: Finding, config: Config) -> Finding:
-    """Set ``kind`` from the default table (or the kind a delegated rule such as contract-* documents
-    in its own table), then the config's per-rule override (drift only: an unverifiable finding is
-    never turned into drift, nor drift into unverifiable)."""
-    kind = finding.kind or DEFAULT_KINDS[finding.change]
+def default_kind(rule: str, change: str) -> str:
+    """The kind a finding gets before any config: :data:`RULE_KINDS` for the rule, else its change's."""
+    return RULE_KINDS.get(rule) or DEFAULT_KINDS[change]
+
+
+def classify(finding: Finding, config: Config = Config()) -> Finding:
+    """Set ``kind``, the one place a finding is classified: :func:`default_kind`, then the config's
+    per-rule override (drift only: an unverifiable finding is never turned into drift, nor drift into
+    unverifiable). A kind the detector set is ignored: rules never classify."""
+    kind = default_kind(finding.rule, finding.change)
     if kind != "unverifiable" and finding.rule in config.kinds:
         kind = config.kinds[finding.rule]
     return replace(finding, kind=kind)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-from quarkci.sync.policy import DEFAULT_KINDS
+from quarkci.sync.policy import DEFAULT_KINDS, RULE_KINDS
 from quarkci.sync.registry import RULES
 
 
@@ -40,16 +40,23 @@ def render() -> str:
         "| --- | --- | --- |",
         *(f"| [`{r.ID}`](#{r.ID}) | {r.CATEGORY} | {r.DESC} |" for r in RULES),
         "",
+        "A rule that delegates (`contract-drift`) emits findings under ids of their own; each has its own",
+        "section below, after the rule's, with its default kind.",
+        "",
     ]
     for rule in RULES:
         out += [f"## {rule.ID}", "", f"- **Category:** {rule.CATEGORY}", f"- **What it checks:** {rule.DESC}."]
         summary = _summary(rule)
         if summary and summary != rule.DESC:
             out.append(f"- **Details:** {summary}")
-        emits = getattr(rule, "EMITS", ())
+        emits = getattr(rule, "EMITS", {})
         if emits:
-            out.append("- **Emits:** " + ", ".join(f"`{e}`" for e in sorted(emits)))
+            out.append("- **Emits:** " + ", ".join(f"[`{e}`](#{e})" for e in sorted(emits)))
         out.append("")
+        for emitted in sorted(emits):
+            out += [f"## {emitted}", "", f"- **Emitted by:** [`{rule.ID}`](#{rule.ID})",
+                    f"- **Category:** {rule.CATEGORY}", f"- **What it checks:** {emits[emitted]}.",
+                    f"- **Default kind:** {RULE_KINDS.get(emitted, 'by change (see the details)')}", ""]
     return "\n".join(out)
 
 

@@ -7,8 +7,16 @@ import json
 
 import pytest
 
-from quarkci.contracts.diff import diff_contracts
+from quarkci.contracts import diff
 from quarkci.core.artifacts import ARTIFACTS, load_schema
+from quarkci.sync.policy import classify
+
+
+
+def diff_contracts(snapshot, include_deviations: bool = False):
+    """The contract diff as the policy classifies it (the diff itself sets no kind)."""
+    return [classify(f) for f in diff.diff_contracts(snapshot, include_deviations=include_deviations)]
+
 
 SHARED = "quark/_bundled_skills/_legacy_impl/shared/contracts/"
 

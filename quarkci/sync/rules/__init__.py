@@ -9,7 +9,15 @@ with the rule id. The ordered list of rules lives in :mod:`quarkci.sync.registry
 
 from __future__ import annotations
 
-DOCS_BASE = "docs/rules.md#"
+import logging
+import os
+from urllib.parse import urlsplit
+
+# Where docs/rules.md is published: SARIF ``helpUri`` needs an absolute URL. A fork points it at its own
+# copy with the environment variable QUARKCI_DOCS_URL (e.g. https://github.com/ORG/quarkci/blob/main/docs/rules.md).
+DEFAULT_DOCS_URL = "https://github.com/amd/quarkci/blob/main/docs/rules.md"
+DOCS_URL_ENV = "QUARKCI_DOCS_URL"
+_log = logging.getLogger(__name__)
 
 
 class Skip(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -24,6 +32,20 @@ class RuleError(Exception):
         self.rule = rule
 
 
+def docs_base() -> str:
+    """The absolute URL of docs/rules.md: ``$QUARKCI_DOCS_URL`` when it is an absolute http(s) URL
+    without a fragment (anything else is logged and ignored), else :data:`DEFAULT_DOCS_URL`."""
+    value = os.environ.get(DOCS_URL_ENV, "").strip()
+    if value:
+        parts = urlsplit(value)
+        if parts.scheme in ("https", "http") and parts.netloc and not parts.fragment and len(value) <= 2048:
+            return value
+        _log.warning("%s is not an absolute http(s) URL without a #fragment; using %s", DOCS_URL_ENV,
+                     DEFAULT_DOCS_URL)
+    return DEFAULT_DOCS_URL
+
+
 def docs_url(rule_id: str) -> str:
-    """Docs anchor of a rule, derived from its id so the id and the docs never drift apart."""
-    return DOCS_BASE + rule_id
+    """Absolute URL of a rule's section in docs/rules.md, derived from its id so the id and the docs
+    never drift apart (the section heading is the id: GitHub's anchor of ``## <id>`` is ``#<id>``)."""
+    return f"{docs_base()}#{rule_id}"
