@@ -12,7 +12,6 @@ from quarkci.core.artifacts import ARTIFACTS, load_schema
 from quarkci.sync.policy import classify
 
 
-
 def diff_contracts(snapshot, include_deviations: bool = False):
     """The contract diff as the policy classifies it (the diff itself sets no kind)."""
     return [classify(f) for f in diff.diff_contracts(snapshot, include_deviations=include_deviations)]
