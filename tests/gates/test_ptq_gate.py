@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -188,8 +189,8 @@ def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
     body = md.read_text()
     assert body.startswith("<!-- quarkci:report:ptq -->\n### quarkci PTQ gate: FAIL (MODEL_UNSUPPORTED)")
     row = next(line for line in body.splitlines() if line.startswith("| run |"))
-    assert row.count("|") == 5  # the pipe inside the message did not split the row
-    assert "`ptq run failed at export: boom @someone 'rm -rf' / x second line`" in row
+    assert len(re.findall(r"(?<!\\)\|", row)) == 5  # the pipe inside the message is escaped: no new cell
+    assert "`ptq run failed at export: boom @\u200bsomeone 'rm -rf' \\| x second line`" in row
     assert "- size: 0.00 MiB -> 0.00 MiB (ratio 0.260)" in body
 
 
