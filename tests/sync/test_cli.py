@@ -56,9 +56,9 @@ def test_golden_reports_are_byte_identical(wheels, in_tmp, capsys):
         assert first == (in_tmp / "out2" / name).read_bytes(), name
     if os.environ.get("QUARKCI_UPDATE_GOLDEN"):
         GOLDEN.mkdir(exist_ok=True)
-        for name in ("validation_report.md", "validation_report.json"):
+        for name in ("validation_report.md", "validation_report.json", "validation_report.sarif"):
             shutil.copy(in_tmp / "out1" / name, GOLDEN / name)
-    for name in ("validation_report.md", "validation_report.json"):
+    for name in ("validation_report.md", "validation_report.json", "validation_report.sarif"):
         assert (in_tmp / "out1" / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(encoding="utf-8")
     document = json.loads((in_tmp / "out1" / "validation_report.json").read_text(encoding="utf-8"))
     validate(document)
