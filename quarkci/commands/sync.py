@@ -47,7 +47,7 @@ class Args:
     upstream: str
     skills: str | None
     baseline: str | None
-    calibrate: bool
+    record_baseline: bool
     fix: bool
     out: Path
     json: bool
@@ -67,8 +67,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--baseline", default=None, metavar="FILE|SPEC",
                    help="a stored baseline JSON or an upstream spec (default: the previous release, "
                         "from OUT/baselines/<version>.json when recorded)")
-    p.add_argument("--calibrate", action="store_true",
-                   help="record OUT/baselines/<upstream version>.json (also done when no baseline exists)")
+    p.add_argument("--record-baseline", "--calibrate", dest="record_baseline", action="store_true",
+                   help="record OUT/baselines/<upstream version>.json (also done when no baseline exists); "
+                        "--calibrate is the deprecated spelling")
     p.add_argument("--fix", action="store_true", help="apply mechanical fixes to the SKILL.md files in place")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help="report directory (default: reports/)")
     p.add_argument("--json", action="store_true", help="print the JSON report on stdout")
@@ -226,7 +227,7 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
             state = AuditState(skills, claims, upstream, base, source.read_text)
             result = audit(state, config)
     calibrated = None
-    if args.calibrate or base is None:
+    if args.record_baseline or base is None:
         calibrated = _relative(str(baselines.save(upstream, args.out / "baselines")))
         progress(f"recorded baseline {calibrated}")
     diff = tuple(baselines.diff(base, upstream, skills, claims)) if base is not None else ()
@@ -256,5 +257,5 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
 def run(args: argparse.Namespace) -> int:
     """argparse entry point: typed args, then :func:`execute`."""
     return execute(Args(upstream=args.upstream, skills=args.skills, baseline=args.baseline,
-                        calibrate=args.calibrate, fix=args.fix, out=Path(args.out), json=args.json,
+                        record_baseline=args.record_baseline, fix=args.fix, out=Path(args.out), json=args.json,
                         fail_on=args.fail_on))

@@ -1,6 +1,6 @@
 """Expected failures and the exit-code contract.
 
-Exit codes (see DESIGN.md "Conventions"):
+Exit codes (see docs/architecture.md "Conventions"):
 
 ====  ==========================================================================
 code  meaning

@@ -1,7 +1,7 @@
 """Findings: the typed result of comparing a skill's claims with an upstream snapshot's facts.
 
 A rule reports *what changed* (``change``); the policy layer (``quarkci.sync.policy``) decides the
-``kind`` from DESIGN.md's default table, possibly overridden by the audited repository's config:
+``kind`` from its default table (docs/architecture.md), possibly overridden by the audited repository's config:
 
 * ``breaking``     the skill references something that no longer exists (never auto-fixed);
 * ``semantic``     a behaviour or workflow assumption changed (needs a human);
@@ -21,7 +21,7 @@ KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
 DRIFT_KINDS = ("breaking", "semantic", "mechanical")
 SEVERITY = {"none": 99, "breaking": 3, "semantic": 2, "mechanical": 1, "unverifiable": 0}
 
-# What a rule observed. The policy maps each to a kind (DESIGN.md "Default classification policy").
+# What a rule observed. The policy maps each to a kind (docs/architecture.md, Policy).
 CHANGES = (
     "removed",            # referenced item (flag, scheme, model template, export format, file) is gone
     "renamed",            # gone, but with a known successor

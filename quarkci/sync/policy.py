@@ -1,6 +1,6 @@
 """The classification policy: rule observations -> kinds, config overrides and ignores, exit code.
 
-Default table (DESIGN.md "Default classification policy")::
+Default table (docs/architecture.md "Data flow", Policy)::
 
     removed                                               -> breaking
     renamed, changed, missing_from_list                   -> mechanical
