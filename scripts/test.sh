@@ -14,6 +14,9 @@ python -m pip install -q --disable-pip-version-check -e '.[ml,test]'
 echo "== ruff"
 ruff check quarkci tests benchmarks actions
 
+echo "== mypy --strict (config: pyproject.toml [tool.mypy])"
+mypy --strict quarkci
+
 echo "== workflows (actionlint + shellcheck + pyflakes, zizmor --offline, check-jsonschema)"
 bash scripts/lint_workflows.sh
 

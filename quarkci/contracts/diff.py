@@ -310,7 +310,8 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
             yield make("contract-enum-opened", f"{path} enum",
                        f"any value matching {o['pattern']}", f"one of {_fmt(tenum)}",
                        f"quarkci may write {path} values that upstream consumers reject", dev=deliberate)
-            known = o.get("examples") if isinstance(o.get("examples"), list) else []
+            examples = o.get("examples")
+            known: list[Any] = examples if isinstance(examples, list) else []
             yield from _enum_findings(path, known, [v for v in tenum if v not in rejected],
                                       deliberate, deliberate_values, make, closed=False)
     elif isinstance(oenum, list):

@@ -118,7 +118,7 @@ def _literal_artifact(node: ast.AST, bound: dict[str, Artifact]) -> Artifact | N
     return None
 
 
-def _assignments(body: list[ast.stmt] | ast.AST, bound: dict[str, Artifact]) -> dict[str, Artifact]:
+def _assignments(body: ast.AST, bound: dict[str, Artifact]) -> dict[str, Artifact]:
     """Names bound (transitively) to an artifact file name by assignments within ``body``."""
     nodes = [n for n in ast.walk(body) if isinstance(n, ast.Assign | ast.AnnAssign | ast.NamedExpr)]
     result = dict(bound)
@@ -187,7 +187,7 @@ def _destinations(call: ast.Call) -> list[ast.AST]:
     """
     func = call.func
     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    receiver = [func.value] if isinstance(func, ast.Attribute) else []
+    receiver: list[ast.AST] = [func.value] if isinstance(func, ast.Attribute) else []
     if name in ("atomic_write_text", "atomic_write_bytes"):
         return [d for d in (_arg(call, 0, "path"),) if d is not None]
     if name in ("write_text", "write_bytes", "symlink_to", "hardlink_to"):
@@ -200,6 +200,7 @@ def _destinations(call: ast.Call) -> list[ast.AST]:
     if name in ("dump", "safe_dump"):  # json.dump(obj, fp) / yaml.safe_dump(obj, stream)
         return [d for d in (_arg(call, 1, "fp") or _arg(call, 1, "stream"),) if d is not None]
     if name == "open":
+        target: ast.AST | None
         if receiver and not _is_module(receiver[0], "io"):  # Path(...).open("w")
             mode, target = _arg(call, 0, "mode"), receiver[0]
         else:

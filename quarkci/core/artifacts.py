@@ -179,4 +179,5 @@ def _schema_text(name: str) -> str:
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed JSON Schema (Draft 2020-12) of artifact ``name`` (a fresh copy each call)."""
     get_artifact(name)
-    return json.loads(_schema_text(name))
+    schema: dict[str, Any] = json.loads(_schema_text(name))
+    return schema

@@ -166,7 +166,7 @@ def _message(error: ValidationError) -> str:
     if error.validator == "type":
         return f"expected {_types(error.validator_value)}, got {_type_name(error.instance)}"
     if error.validator == "enum":
-        return f"{_short(error.instance)} is not one of {', '.join(map(repr, error.validator_value))}"
+        return f"{_short(error.instance)} is not one of {', '.join(map(repr, error.validator_value))}"  # type: ignore[arg-type]  # an enum's value is a list
     if error.validator == "const":
         return f"must be {error.validator_value!r}, got {_short(error.instance)}"
     if error.validator == "additionalProperties" and error.validator_value is False:

@@ -34,7 +34,7 @@ def _cli_model_maps(tree: ast.Module) -> list[FactItem]:
             model = str_const(item) if pattern_map else str_const(key)
             if model is None:
                 continue
-            where = (item if pattern_map else key).lineno
+            where = item.lineno if pattern_map or key is None else key.lineno
             first[model] = min(first.get(model, where), where)
             maps.setdefault(model, set()).add(name)
     return [FactItem(m, CLI_MODEL_PREPARATION, first[m], {"registry": "cli_model_map", "maps": sorted(maps[m])})

@@ -25,8 +25,7 @@ REGISTRY = "DEFAULT_TEMPLATES"
 def _dict_entries(value: ast.AST, module_dicts: dict[str, ast.Dict]) -> list[tuple[str, int, ast.AST]]:
     """``(key, line, value)`` of a dict literal, following ``**NAME`` splats of module-level dicts."""
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
-        out = [(k.arg, k.value.lineno, k.value) for k in value.keywords if k.arg]
-        return out
+        return [(k.arg, k.value.lineno, k.value) for k in value.keywords if k.arg]
     if not isinstance(value, ast.Dict):
         return []
     out: list[tuple[str, int, ast.AST]] = []
@@ -62,8 +61,8 @@ def _default_templates(tree: ast.Module) -> list[FactItem]:
         elif isinstance(node, ast.Assign):  # DEFAULT_TEMPLATES["x"] = {...}
             for target in node.targets:
                 if (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
-                        and target.value.id == REGISTRY and (key := str_const(target.slice))):
-                    items[key] = FactItem(key, TEMPLATE_PATH, node.lineno,
+                        and target.value.id == REGISTRY and (name := str_const(target.slice))):
+                    items[name] = FactItem(name, TEMPLATE_PATH, node.lineno,
                                           {"registry": REGISTRY, "fields": _fields(node.value)})
     return list(items.values())
 

@@ -68,7 +68,7 @@ def first_line_marker(body: str | None) -> tuple[str, str] | None:
 
 def has_line(body: str | None, marker: str) -> bool:
     """True when ``marker`` is a whole line of ``body`` (used for the closed/duplicate markers)."""
-    return bool(body) and marker in body.replace("\r\n", "\n").split("\n")
+    return body is not None and marker in body.replace("\r\n", "\n").split("\n")
 
 
 def sync_branch(version: str) -> str:

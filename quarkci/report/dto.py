@@ -69,7 +69,8 @@ class ReportV1:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON types (tuples become lists)."""
-        return _plain(asdict(self))
+        plain: dict[str, Any] = _plain(asdict(self))
+        return plain
 
 
 def _plain(value: Any) -> Any:

@@ -18,14 +18,14 @@ is reported in the summary, and the action's next step fails on the sync exit co
 arguments or a changed file outside the workspace.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: this module's public `annotations()` would shadow it.
 import json
 import os
 import secrets
 import shutil
 import sys
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
@@ -51,7 +51,7 @@ def _workspace_path(skills_root: str, file: str, workspace: Path) -> str | None:
     return rel.as_posix() if candidate.is_file() else None
 
 
-def annotations(report: dict, workspace: Path, limit: int = MAX_ANNOTATIONS) -> list[str]:
+def annotations(report: dict[str, Any], workspace: Path, limit: int = MAX_ANNOTATIONS) -> list[str]:
     """Build at most ``limit`` workflow-command lines for the report's findings.
 
     Only breaking, semantic and mechanical findings whose ``skill_location`` names a file inside
@@ -90,7 +90,7 @@ def summary(markdown: str, limit_bytes: int = SUMMARY_LIMIT_BYTES) -> str:
     return cut + "\n\n_Report cut to fit the job summary; the full report is in the workflow artifact._\n"
 
 
-def outputs(report: dict | None, report_dir: Path) -> dict[str, str]:
+def outputs(report: dict[str, Any] | None, report_dir: Path) -> dict[str, str]:
     """Map a report (None when none was written) to the action's step outputs."""
     if report is None:
         return {"status": "", "changed-files": "[]", "report-md": "", "report-json": ""}

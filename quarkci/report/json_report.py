@@ -19,7 +19,8 @@ SCHEMA = "validation_report.schema.json"
 def schema() -> dict[str, Any]:
     """The validation_report JSON Schema (Draft 2020-12) shipped in quarkci.contracts.schemas."""
     text = resources.files("quarkci.core").joinpath("schemas", SCHEMA).read_text(encoding="utf-8")
-    return json.loads(text)
+    document: dict[str, Any] = json.loads(text)
+    return document
 
 
 def validate(document: dict[str, Any]) -> None:

@@ -36,7 +36,7 @@ class RouteResult:
 def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] | None:
     if path is None:
         return None
-    document = load_document(path)
+    document: dict[str, Any] = load_document(path)
     check_document(document, artifact, f"{flag} {path}")
     return document
 

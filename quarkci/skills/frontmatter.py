@@ -104,5 +104,6 @@ def _mapping_value(root: yaml.Node | None, key: str) -> yaml.Node | None:
         return None
     for key_node, value_node in root.value:
         if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
+            node: yaml.Node = value_node
+            return node
     return None

@@ -28,7 +28,8 @@ def _http_json(url: str) -> dict[str, Any]:
     request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "quarkci"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:  # noqa: S310 - https only
-            return json.loads(response.read().decode("utf-8"))
+            document: dict[str, Any] = json.loads(response.read().decode("utf-8"))
+            return document
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise UpstreamUnreachableError(f"PyPI is unreachable ({url}): {reason}") from None

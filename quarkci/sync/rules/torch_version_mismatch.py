@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from packaging.specifiers import SpecifierSet
+
 from quarkci.core.findings import Finding
+from quarkci.facts.base import FactItem
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
 
@@ -11,7 +14,7 @@ DESC = "A PyTorch version range in the skill differs from the torch requirement 
 CATEGORY = "torch_matrix"
 
 
-def requirement(state: AuditState):
+def requirement(state: AuditState) -> tuple[FactItem, SpecifierSet] | None:
     """The release's declared ``torch`` requirement (METADATA / pyproject), as (item, SpecifierSet)."""
     for item in state.upstream.items("torch_matrix"):
         source = str(item.attrs.get("source") or item.file)

@@ -64,10 +64,10 @@ def check(state: AuditState) -> list[Finding]:
         # statements with an upper bound say which transformers releases Quark works with.
         if stated is None or claim.context.get("model_types") or not stated.upper:
             continue
-        if mode == "pin":
+        if mode == "pin" and isinstance(value, SpecifierSet):
             finding = mismatch(state, claim, stated, value, item, rule=ID, category=CATEGORY,
                                product="transformers", major=_MAJORS)
-        elif stated.upper and value not in stated.spec:
+        elif isinstance(value, Version) and stated.upper and value not in stated.spec:
             finding = make(
                 ID, CATEGORY, "changed", claim, subject=f"transformers {stated.text or claim.value} in {claim.file}",
                 skill_says=f"transformers {stated.text}",

@@ -41,6 +41,7 @@ def check(state: AuditState) -> list[Finding]:
     Skipped when the old file is gone (source-path-missing reports it, with the new home).
     """
     moved = moves(state)
+    assert state.baseline is not None  # moves() skips the rule without one
     out = []
     for claim in state.claims_of("path"):
         path = upstream_path(claim)
