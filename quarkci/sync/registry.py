@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from quarkci.contracts.rules import RULES as CONTRACT_RULES
 from quarkci.sync.rules import (
     cli_flag_default_changed,
     cli_flag_deprecated,
@@ -54,6 +55,7 @@ RULES: tuple[ModuleType, ...] = (
 
 RULE_IDS: tuple[str, ...] = tuple(r.ID for r in RULES)
 assert len(set(RULE_IDS)) == len(RULE_IDS), "duplicate rule id"
-# Every id a finding may carry: rule ids plus the ids a delegating rule emits (e.g. contract-*).
+# Every id a finding may carry: rule ids, the ids a delegating rule emits, and the contract comparison's
+# ids (quarkci.contracts.rules; `quarkci contracts diff`).
 FINDING_RULE_IDS: frozenset[str] = frozenset(RULE_IDS) | frozenset(
-    rid for r in RULES for rid in getattr(r, "EMITS", ()))
+    rid for r in RULES for rid in getattr(r, "EMITS", ())) | frozenset(CONTRACT_RULES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
+from quarkci.contracts.rules import RULES as CONTRACT_RULES
 from quarkci.sync.policy import DEFAULT_KINDS, RULE_KINDS
 from quarkci.sync.registry import RULES
 
@@ -40,8 +41,8 @@ def render() -> str:
         "| --- | --- | --- |",
         *(f"| [`{r.ID}`](#{r.ID}) | {r.CATEGORY} | {r.DESC} |" for r in RULES),
         "",
-        "A rule that delegates (`contract-drift`) emits findings under ids of their own; each has its own",
-        "section below, after the rule's, with its default kind.",
+        "The contract comparison (`quarkci contracts diff`) emits findings under ids of its own; each has",
+        "its own section after the rules', with its default kind.",
         "",
     ]
     for rule in RULES:
@@ -49,14 +50,18 @@ def render() -> str:
         summary = _summary(rule)
         if summary and summary != rule.DESC:
             out.append(f"- **Details:** {summary}")
-        emits = getattr(rule, "EMITS", {})
+        emits = getattr(rule, "EMITS", ())
         if emits:
             out.append("- **Emits:** " + ", ".join(f"[`{e}`](#{e})" for e in sorted(emits)))
         out.append("")
-        for emitted in sorted(emits):
-            out += [f"## {emitted}", "", f"- **Emitted by:** [`{rule.ID}`](#{rule.ID})",
-                    f"- **Category:** {rule.CATEGORY}", f"- **What it checks:** {emits[emitted]}.",
-                    f"- **Default kind:** {RULE_KINDS.get(emitted, 'by change (see the details)')}", ""]
+    rule_ids = {rule.ID for rule in RULES}
+    out += ["# Contract comparison ids", ""]
+    for cid in sorted(set(CONTRACT_RULES) - rule_ids):
+        by = ["`quarkci contracts diff`"] + [f"the sync rule [`{r.ID}`](#{r.ID})" for r in RULES
+                                             if cid in getattr(r, "EMITS", ())]
+        out += [f"## {cid}", "", "- **Category:** contracts", f"- **What it checks:** {CONTRACT_RULES[cid]}.",
+                f"- **Emitted by:** {', '.join(by)}",
+                f"- **Default kind:** {RULE_KINDS.get(cid, 'by change: removed -> breaking, else mechanical')}", ""]
     return "\n".join(out)
 
 
