@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 
+from quarkci.core.documents import dump_json
 from quarkci.report.dto import build
 from quarkci.sync.outcome import SyncOutcome
 
@@ -33,4 +34,4 @@ def render(outcome: SyncOutcome) -> str:
     identical input. Raises ``jsonschema.ValidationError`` (a bug) when the DTO breaks the schema."""
     document = build(outcome).to_json()
     validate(document)
-    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(document)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from quarkci import __version__
+from quarkci.core.documents import dump_json
 from quarkci.core.levels import sarif_level
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.rules import docs_url
@@ -42,4 +42,4 @@ def document(outcome: SyncOutcome, prefix: str = "") -> dict[str, Any]:
 
 
 def render(outcome: SyncOutcome, prefix: str = "") -> str:
-    return json.dumps(document(outcome, prefix), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(document(outcome, prefix))
