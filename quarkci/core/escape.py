@@ -103,12 +103,12 @@ def shorten(text: str, limit: int) -> str:
 
 # --- workflow commands ------------------------------------------------------------------------------------
 
-def command_data(text: str) -> str:
+def escape_data(text: str) -> str:
     """Escape a workflow-command message (GitHub's rule: ``%``, CR and LF), so untrusted text cannot
     end the command and start another one."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def command_property(text: str) -> str:
+def escape_property(text: str) -> str:
     """Escape a workflow-command property value (the message rules plus ``:`` and ``,``)."""
-    return command_data(text).replace(":", "%3A").replace(",", "%2C")
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")

@@ -29,7 +29,7 @@ from typing import Any
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.escape import command_data, command_property, shorten
+from quarkci.core.escape import escape_data, escape_property, shorten
 from quarkci.core.levels import annotation_level
 
 MAX_ANNOTATIONS = 10
@@ -73,8 +73,8 @@ def annotations(report: dict[str, Any], workspace: Path, limit: int = MAX_ANNOTA
         message = f"{finding.get('skill', '')}: {finding.get('skill_says', '')}; upstream: {finding.get('source_says', '')}"
         message = shorten(message, MESSAGE_LIMIT_CHARS)
         lines.append(
-            f"::{annotation_level(kind)} file={command_property(path)},line={line},title={command_property(title)}::"
-            f"{command_data(message)}"
+            f"::{annotation_level(kind)} file={escape_property(path)},line={line},title={escape_property(title)}::"
+            f"{escape_data(message)}"
         )
         if len(lines) == limit:
             break

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quarkci.core.escape import command_data, command_property
+from quarkci.core.escape import escape_data, escape_property
 from quarkci.core.findings import Finding
 from quarkci.core.levels import annotation_level
 
@@ -21,11 +21,11 @@ def github_annotations(findings: list[Finding] | tuple[Finding, ...], prefix: st
     out = []
     for f in findings:
         loc = f.skill_location
-        props = [f"title={command_property(f'{f.rule} ({f.kind})')}"]
+        props = [f"title={escape_property(f'{f.rule} ({f.kind})')}"]
         if loc is not None:
-            props.insert(0, f"file={command_property(prefix + loc.file)}")
+            props.insert(0, f"file={escape_property(prefix + loc.file)}")
             if loc.line:
                 props.insert(1, f"line={loc.line}")
         message = f"{f.skill_says} -> {f.source_says}"
-        out.append(f"::{annotation_level(f.kind)} {','.join(props)}::{command_data(message)}\n")
+        out.append(f"::{annotation_level(f.kind)} {','.join(props)}::{escape_data(message)}\n")
     return "".join(out)

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from quarkci import cli
-from quarkci.core.escape import command_data, command_property
 from quarkci.report import github_actions as rtg
 
 
@@ -59,8 +58,8 @@ def workspace(tmp_path: Path) -> Path:
 
 def test_escaping_neutralises_workflow_commands() -> None:
     hostile = "a%b\r\n::add-mask::x,y:z"
-    assert command_data(hostile) == "a%25b%0D%0A::add-mask::x,y:z"
-    assert command_property(hostile) == "a%25b%0D%0A%3A%3Aadd-mask%3A%3Ax%2Cy%3Az"
+    assert rtg.escape_data(hostile) == "a%25b%0D%0A::add-mask::x,y:z"
+    assert rtg.escape_property(hostile) == "a%25b%0D%0A%3A%3Aadd-mask%3A%3Ax%2Cy%3Az"
 
 
 def test_annotations_point_at_skill_lines_most_severe_first(workspace: Path) -> None:
