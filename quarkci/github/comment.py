@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from github import GithubException
-from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from quarkci.github.client import Target, github_errors
@@ -86,9 +85,9 @@ def planned_steps(repo_path: str, number: int, plan: CommentPlan) -> list[Step]:
     return steps
 
 
-def _list(repo: Repository, number: int, name: str) -> tuple[list[ExistingComment], dict[int, IssueComment]]:
+def _list(repo: Repository, number: int, name: str) -> tuple[list[ExistingComment], dict[int, object]]:
     objects = {c.id: c for c in repo.get_issue(number).get_comments()}
-    existing = [ExistingComment(i, c.body or "") for i, c in objects.items()]
+    existing = [ExistingComment(i, c.body or "") for i, c in objects.items()]  # type: ignore[attr-defined]
     return marked(existing, name), objects
 
 
@@ -129,11 +128,11 @@ def deliver_comment(repo: Repository, target: Target, number: int, body: str, na
             existing, objects = _list(repo, number, name)
             plan = decide_comment(existing, wanted)
         if plan.update_id is not None:
-            objects[plan.update_id].edit(wanted)
+            objects[plan.update_id].edit(wanted)  # type: ignore[attr-defined]
             delivery.steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
         for cid in plan.delete_ids:
             _delete(objects[cid])
             delivery.steps.append(Step("DELETE", f"{repo_path}/issues/comments/{cid}", "delete duplicate comment"))
         if existing:
-            item.url = objects[existing[0].id].html_url
+            item.url = objects[existing[0].id].html_url  # type: ignore[attr-defined]
     return delivery

@@ -1,13 +1,13 @@
 """The hidden markers and trailers by which quarkci recognises what it wrote on GitHub.
 
 A marker is an HTML comment on the **first line** of a body; only the first line is read, so a
-marker-looking string quoted further down (untrusted text, see :mod:`quarkci.core.escape`)
+marker-looking string quoted further down (untrusted text, see :mod:`quarkci.github.safe_text`)
 never counts.
 
 ===============================================  =================================================
 marker / trailer                                 meaning
 ===============================================  =================================================
-``<!-- quarkci:report:<name> -->``               sticky comment ``name`` (docs/architecture.md "Conventions")
+``<!-- quarkci:report:<name> -->``               sticky comment ``name`` (DESIGN.md "Markers")
 ``<!-- quarkci:finding:<fingerprint> -->``       the issue for one breaking finding
 ``<!-- quarkci:finding-summary -->``             the one issue summarising findings over --max-new
 ``<!-- quarkci:skill-sync:<version> -->``        the drift pull request for one upstream version
@@ -68,7 +68,7 @@ def first_line_marker(body: str | None) -> tuple[str, str] | None:
 
 def has_line(body: str | None, marker: str) -> bool:
     """True when ``marker`` is a whole line of ``body`` (used for the closed/duplicate markers)."""
-    return body is not None and marker in body.replace("\r\n", "\n").split("\n")
+    return bool(body) and marker in body.replace("\r\n", "\n").split("\n")
 
 
 def sync_branch(version: str) -> str:
