@@ -13,13 +13,14 @@ fact kind, plus removed and added files) and maps each to the skills it touches.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import dump_json, load_document
+from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -34,7 +35,7 @@ _RANGE_KINDS = {"python", "torch_matrix", "compat"}
 
 def canonical(data: Any) -> str:
     """The canonical JSON text used for hashing and writing (sorted keys, 2-space indent, final newline)."""
-    return dump_json(data)
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
 def to_json(view: UpstreamView) -> dict[str, Any]:
