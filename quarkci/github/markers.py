@@ -7,7 +7,7 @@ never counts.
 ===============================================  =================================================
 marker / trailer                                 meaning
 ===============================================  =================================================
-``<!-- quarkci:report:<name> -->``               sticky comment ``name`` (DESIGN.md "Markers")
+``<!-- quarkci:report:<name> -->``               sticky comment ``name`` (docs/architecture.md "Conventions")
 ``<!-- quarkci:finding:<fingerprint> -->``       the issue for one breaking finding
 ``<!-- quarkci:finding-summary -->``             the one issue summarising findings over --max-new
 ``<!-- quarkci:skill-sync:<version> -->``        the drift pull request for one upstream version

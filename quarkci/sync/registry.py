@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from quarkci.contracts.rules import RULES as CONTRACT_RULES
+from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
 from quarkci.sync.rules import (
     cli_flag_default_changed,
     cli_flag_deprecated,
@@ -55,7 +55,8 @@ RULES: tuple[ModuleType, ...] = (
 
 RULE_IDS: tuple[str, ...] = tuple(r.ID for r in RULES)
 assert len(set(RULE_IDS)) == len(RULE_IDS), "duplicate rule id"
-# Every id a finding may carry: rule ids, the ids a delegating rule emits, and the contract comparison's
-# ids (quarkci.contracts.rules; `quarkci contracts diff`).
+# Every id a finding may carry: rule ids plus the ids a delegating rule emits. The contract-* ids of
+# `quarkci contracts diff` stay accepted in a repository's sync config (they were sync findings before
+# that comparison moved out of the skill audit), so existing `.quarkci.yaml` files keep loading.
 FINDING_RULE_IDS: frozenset[str] = frozenset(RULE_IDS) | frozenset(
-    rid for r in RULES for rid in getattr(r, "EMITS", ())) | frozenset(CONTRACT_RULES)
+    rid for r in RULES for rid in getattr(r, "EMITS", ())) | frozenset(CONTRACT_RULE_IDS)

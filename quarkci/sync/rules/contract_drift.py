@@ -1,10 +1,8 @@
 """contract-drift: our artifact contracts vs the JSON contracts the release ships with its skills.
 
 Delegates to :func:`quarkci.contracts.diff.diff_contracts`, whose findings carry their own rule ids
-(``contract-*``, listed in ``quarkci.contracts.diff.RULE_CHANGE``) and a change, never a kind: the
-policy's per-rule defaults (``quarkci.sync.policy.RULE_KINDS``) classify them by direction, and the
-repository config can override them per rule id. Each id is registered in :mod:`quarkci.contracts.rules`
-(with what it means) and documented in its own section of docs/rules.md.
+(``contract-*``, listed in ``quarkci.contracts.diff.RULE_CHANGE``) and a direction-aware kind that
+the policy keeps as the default (the repository config can still override it per rule id).
 """
 
 from __future__ import annotations
