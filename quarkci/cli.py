@@ -15,7 +15,6 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
-from types import ModuleType
 
 from quarkci import __version__
 from quarkci.core.errors import EXIT_INTERNAL, QuarkciError
@@ -42,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"quarkci: error: {message}\n")
 
 
-def _load(name: str) -> ModuleType:
+def _load(name: str):
     return importlib.import_module(COMMANDS[name])
 
 
