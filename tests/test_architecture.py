@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,7 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+@cache
 def _edges(root: Path = ROOT) -> dict[tuple[str, str], list[str]]:
     """``(importer package, imported package) -> ["a.b -> c.d", ...]`` for every cross-package import."""
     edges: dict[tuple[str, str], list[str]] = defaultdict(list)
