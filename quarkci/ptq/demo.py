@@ -21,6 +21,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,7 @@ def corpus() -> list[str]:
     return [f"{prompt_text(a, b)} {answer_text(a, b)}" for a, b in problems()]
 
 
-def train_tokenizer():
+def train_tokenizer() -> Any:
     """Train a WordLevel tokenizer on :func:`corpus`; return a ``PreTrainedTokenizerFast``.
 
     Vocabulary: the 4 special tokens, the digits, ``+`` and ``=`` (16 tokens). The
@@ -106,7 +107,7 @@ def train_tokenizer():
     )
 
 
-def _encode_examples(tokenizer) -> tuple[Any, Any, Any]:
+def _encode_examples(tokenizer: Any) -> tuple[Any, Any, Any]:
     """Left-padded full examples + EOS: (input_ids, attention_mask, labels with -100 off-answer)."""
     import torch
 
@@ -124,7 +125,7 @@ def _encode_examples(tokenizer) -> tuple[Any, Any, Any]:
     return ids, mask, lab
 
 
-def addition_accuracy(model, tokenizer, max_new_tokens: int = 3) -> float:
+def addition_accuracy(model: Any, tokenizer: Any, max_new_tokens: int = 3) -> float:
     """Greedy-decode every problem and return the fraction answered exactly (0.0–1.0).
 
     Works on any causal LM with ``generate`` (the fp32 source or a reloaded quantized export).
@@ -150,7 +151,7 @@ def addition_accuracy(model, tokenizer, max_new_tokens: int = 3) -> float:
 
 
 def build_demo_model(out_dir: str | os.PathLike[str], config: DemoConfig | None = None,
-                     progress=None) -> DemoResult:
+                     progress: Callable[[str], object] | None = None) -> DemoResult:
     """Train the demo model and save it in Hugging Face format (safetensors) under ``out_dir``.
 
     Deterministic for a given ``config.seed`` on one machine (seeded torch/python RNGs, one

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
@@ -22,7 +23,7 @@ class Found:
     kind: str
     value: str
     line: int
-    context: dict = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
