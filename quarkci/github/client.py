@@ -55,7 +55,7 @@ class RetryPolicy:
             total=self.total,
             backoff_factor=self.backoff_factor,
             backoff_max=self.backoff_max,
-            retry_after_max=self.retry_after_max,  # a float works (PyGithub's own hint says so now)
+            retry_after_max=self.retry_after_max,  # type: ignore[arg-type]  # float works, int is typed
             secondary_rate_wait=self.secondary_rate_wait,
             max_rate_limit_wait=self.max_rate_limit_wait,
             status_forcelist=[500, 502, 503, 504],
