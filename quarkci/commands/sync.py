@@ -61,16 +61,19 @@ def add_parser(subparsers) -> None:
                     "validation_report.md/.json (exit 0 clean, 1 findings at or above --fail-on, "
                     "2 bad input, 3 upstream unreachable: a blocked-audit report is still written).")
     p.add_argument("--upstream", default=DEFAULT_UPSTREAM, metavar="SPEC",
-                   help=f"{SPEC_HELP} (default: newest amd-quark on PyPI)")
+                   help=f"the Quark release to audit against: {SPEC_HELP} (default: newest amd-quark on PyPI)")
     p.add_argument("--skills", default=None, metavar="DIR|bundled:SPEC",
-                   help="skills to audit (default: the upstream release's bundled skills)")
+                   help="skills to audit: a directory holding SKILL.md files, or bundled:SPEC for a release's "
+                        "bundled skills (default: the upstream release's bundled skills)")
     p.add_argument("--baseline", default=None, metavar="FILE|SPEC",
-                   help="a stored baseline JSON or an upstream spec (default: the previous release, "
+                   help="a stored baseline JSON file or an upstream spec (default: the previous release, "
                         "from OUT/baselines/<version>.json when recorded)")
     p.add_argument("--calibrate", action="store_true",
                    help="record OUT/baselines/<upstream version>.json (also done when no baseline exists)")
-    p.add_argument("--fix", action="store_true", help="apply mechanical fixes to the SKILL.md files in place")
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help="report directory (default: reports/)")
+    p.add_argument("--fix", action="store_true",
+                   help="apply mechanical fixes to the SKILL.md files in place (needs --skills DIR)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                   help="report directory: validation_report.md/.json/.sarif and baselines/ (default: reports/)")
     p.add_argument("--json", action="store_true", help="print the JSON report on stdout")
     p.add_argument("--fail-on", default="breaking", choices=FAIL_ON,
                    help="exit 1 when a finding of this kind or worse exists (default: breaking)")
