@@ -74,7 +74,12 @@ def version_text() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a usage error (one line already printed) is an exit code like any other;
+        if not exc.code:       # --help and --version still exit
+            raise
+        return exc.code if isinstance(exc.code, int) else 2
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="quarkci: %(levelname)s: %(message)s",

@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 _RST_LITERAL = re.compile(r"``([^`]+)``")
+_ARGUMENT = re.compile(r"^argument (\S+): ")
 _EXIT_BAD_INPUT = 2  # quarkci.core.errors.EXIT_BAD_INPUT (kept literal: this module imports nothing of quarkci)
 
 
@@ -75,6 +77,7 @@ class Parser(argparse.ArgumentParser):
         self.hard_breaks[old] = (new, message)
 
     def error(self, message: str) -> NoReturn:
+        message = _ARGUMENT.sub(r"\1: ", " ".join(message.split()))  # "argument --out: x" -> "--out: x"
         self.exit(_EXIT_BAD_INPUT, f"quarkci: error: {message}\n")
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
@@ -125,3 +128,144 @@ def walk(parser: argparse.ArgumentParser,
     for name, sub in subparsers(parser).items():
         found += walk(sub, (*path, name))
     return found
+
+
+# ---------------------------------------------------------------------------------------------
+# argparse ``type=`` checks: run while parsing, so a bad value is refused before any work, in one
+# line that argparse prefixes with the option ("argument --out: ..."). Each returns the value as given.
+
+
+_FLAG = "\0flag"  # placeholder passed as the option name to checks that name it; stripped by _reason
+
+
+def _reason(exc: Exception) -> argparse.ArgumentTypeError:
+    """The one-line reason of a quarkci error, without the option name the caller put first."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return argparse.ArgumentTypeError(text.removeprefix(_FLAG + " "))
+
+
+
+def output_dir(value: str) -> str:
+    """A directory quarkci may create or write into (probed by creating a temporary file there)."""
+    from quarkci.core.errors import BadInputError
+    from quarkci.core.paths import check_output_dir
+
+    try:
+        check_output_dir(value, _FLAG)
+    except BadInputError as exc:
+        raise _reason(exc) from None
+    return value
+
+
+def output_file(value: str) -> str:
+    """A file path quarkci may create or replace (its directory is probed by creating a temporary file)."""
+    from quarkci.core.errors import BadInputError
+    from quarkci.core.paths import check_output_file
+
+    try:
+        check_output_file(value, _FLAG)
+    except BadInputError as exc:
+        raise _reason(exc) from None
+    return value
+
+
+def input_file(value: str) -> str:
+    """An existing regular file."""
+    path = Path(value)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{value}: no such file")
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{value}: not a regular file")
+    return value
+
+
+def input_file_or_stdin(value: str) -> str:
+    """An existing regular file, or ``-`` for standard input."""
+    return value if value == "-" else input_file(value)
+
+
+def input_dir(value: str) -> str:
+    """An existing directory."""
+    path = Path(value)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{value}: no such directory")
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value}: not a directory")
+    return value
+
+
+def upstream_spec(value: str) -> str:
+    """An upstream spec (amd-quark==X, amd-quark, a wheel, a Quark checkout, installed), checked offline."""
+    from quarkci.core.errors import BadInputError
+    from quarkci.upstream.resolve import check_spec
+
+    try:
+        check_spec(value, _FLAG)
+    except BadInputError as exc:
+        raise _reason(exc) from None
+    return value
+
+
+def skills_spec(value: str) -> str:
+    """``DIR`` (an existing directory) or ``bundled:SPEC`` (an upstream spec, checked offline)."""
+    if value.startswith("bundled:"):
+        spec = value.removeprefix("bundled:").strip()
+        if not spec:
+            raise argparse.ArgumentTypeError(f"{value}: missing upstream spec after 'bundled:'")
+        try:
+            upstream_spec(spec)
+        except argparse.ArgumentTypeError as exc:
+            raise argparse.ArgumentTypeError(f"bundled:{exc}") from None
+        return value
+    if not value.strip():
+        raise argparse.ArgumentTypeError("empty (expected DIR or bundled:SPEC)")
+    return input_dir(value)
+
+
+def baseline_spec(value: str) -> str:
+    """A stored baseline ``.json`` file (must exist) or an upstream spec (checked offline)."""
+    path = Path(value)
+    if value.endswith(".json") or (path.is_file() and not value.endswith(".whl")):
+        return input_file(value)
+    try:
+        return upstream_spec(value)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (expected a baseline .json file or an upstream spec)") from None
+
+
+def positive_int(value: str) -> int:
+    """An integer >= 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r}: not an integer") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value}: must be >= 1")
+    return number
+
+
+def non_negative_int(value: str) -> int:
+    """An integer >= 0."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r}: not an integer") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value}: must be >= 0")
+    return number
+
+
+def repository(value: str) -> str:
+    """A GitHub repository as ``owner/name``."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        raise argparse.ArgumentTypeError(f"{value!r}: expected owner/name")
+    return value
+
+
+def as_path(check: Callable[[str], str]) -> Callable[[str], Path]:
+    """``check`` returning a :class:`~pathlib.Path` (for commands whose code takes paths)."""
+    def convert(value: str) -> Path:
+        return Path(check(value))
+
+    convert.__name__ = check.__name__
+    return convert

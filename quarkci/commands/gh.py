@@ -21,13 +21,14 @@ import os
 import sys
 from pathlib import Path
 
+from quarkci.commands import _args
 from quarkci.core.errors import BadInputError
 
 REPORT_DEFAULT = "reports/validation_report.json"
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--repo", metavar="OWNER/NAME", help="the repository (default: $GITHUB_REPOSITORY)")
+    p.add_argument("--repo", metavar="OWNER/NAME", type=_args.repository, help="the repository (default: $GITHUB_REPOSITORY)")
     p.add_argument("--api-url", metavar="URL",
                    help="REST API base URL (default: $GITHUB_API_URL or https://api.github.com)")
     p.add_argument("--dry-run", action="store_true", help="print the planned writes, perform none")
@@ -42,9 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     pr = sub.add_parser("pr", help="create/update/close the one drift PR (Git Data API)")
     _common(pr)
-    pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE",
+    pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
                     help=f"validation report JSON (default: {REPORT_DEFAULT})")
-    pr.add_argument("--root", default=".", metavar="DIR", help="checkout holding the changed files (default: .)")
+    pr.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="checkout holding the changed files (default: .)")
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
     pr.add_argument("--label", action="append", metavar="LABEL",
                     help="PR label (repeatable; default: quarkci, skill-sync)")
@@ -52,19 +53,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
-    issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE",
+    issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
                         help=f"validation report JSON (default: {REPORT_DEFAULT})")
     issues.add_argument("--label", action="append", metavar="LABEL",
                         help="issue label (repeatable; the first one finds quarkci's issues; "
                              "default: quarkci-drift, breaking)")
-    issues.add_argument("--max-new", type=int, default=10, metavar="N",
+    issues.add_argument("--max-new", type=_args.non_negative_int, default=10, metavar="N",
                         help="new issues per run, an integer >= 0; the rest go in one summary issue (default: 10)")
     issues.set_defaults(func=run, gh_run=_run_issues)
 
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
-    comment.add_argument("--pr", type=int, required=True, metavar="N", help="PR (or issue) number")
-    comment.add_argument("--body-file", required=True, metavar="FILE", help="Markdown body ('-' reads stdin)")
+    comment.add_argument("--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number")
+    comment.add_argument("--body-file", required=True, metavar="FILE", type=_args.input_file_or_stdin, help="Markdown body ('-' reads stdin)")
     comment.add_argument("--name", default="report", metavar="NAME",
                          help="sticky comment name: letters, digits, '-', '_' (default: report)")
     comment.add_argument("--expect-head-sha", metavar="SHA",

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from quarkci.commands import _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
@@ -42,14 +43,14 @@ def add_parser(subparsers: Any) -> None:
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
     p.add_argument("--model", required=True, metavar="DIR|HF_ID",
                    help="the model to analyse: a local Hugging Face model directory or a Hub id")
-    p.add_argument("--output", dest="out", default="model_analysis.json", metavar="FILE",
+    p.add_argument("--output", dest="out", default="model_analysis.json", metavar="FILE", type=_args.output_file,
                    help="where to write the model analysis JSON")
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the analysis on stdout")
     p.set_defaults(func=run_intake)
 
     p = sub.add_parser("plan", help="model_analysis.json + scheme -> quant_plan.json")
-    p.add_argument("--analysis", required=True, metavar="FILE", help="model_analysis.json written by ptq intake")
+    p.add_argument("--analysis", required=True, metavar="FILE", type=_args.input_file, help="model_analysis.json written by ptq intake")
     p.add_argument("--scheme", required=True, metavar="SCHEME", help="an LLMTemplate scheme, e.g. fp8, int4_wo_128")
     p.add_argument("--algo", metavar="A[,B]", help="quantization algorithm(s), comma-separated, e.g. awq, gptq "
                                                   "(default: none)")
@@ -60,45 +61,46 @@ def add_parser(subparsers: Any) -> None:
                    help="per-pattern scheme override (repeatable; default: none)")
     p.add_argument("--calib-dataset", metavar="NAME|FILE",
                    help="calibration data: pileval, wikitext, cnn_dailymail or a text file (default: Quark's)")
-    p.add_argument("--num-calib-data", type=int, metavar="N", help="number of calibration samples (default: Quark's)")
-    p.add_argument("--seq-len", type=int, metavar="N", help="calibration sequence length in tokens (default: Quark's)")
-    p.add_argument("--batch-size", type=int, metavar="N", help="calibration batch size in samples (default: Quark's)")
+    p.add_argument("--num-calib-data", type=_args.positive_int, metavar="N", help="number of calibration samples (default: Quark's)")
+    p.add_argument("--seq-len", type=_args.positive_int, metavar="N", help="calibration sequence length in tokens (default: Quark's)")
+    p.add_argument("--batch-size", type=_args.positive_int, metavar="N", help="calibration batch size in samples (default: Quark's)")
     p.add_argument("--dtype", default="auto", metavar="DTYPE",
                    help="model load dtype: auto, float32, bfloat16 or float16 (default: auto)")
     p.add_argument("--device", default="auto", metavar="DEVICE",
                    help="auto (cuda when available), cpu or cuda (default: auto)")
-    p.add_argument("--output", dest="out", default="quant_plan.json", metavar="FILE",
+    p.add_argument("--output", dest="out", default="quant_plan.json", metavar="FILE", type=_args.output_file,
                    help="where to write the quantization plan JSON")
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the plan on stdout")
     p.set_defaults(func=run_plan)
 
     p = sub.add_parser("manifest", help="quant_plan.json -> run_manifest.yaml with exact commands")
-    p.add_argument("--plan", required=True, metavar="FILE", help="quant_plan.json written by ptq plan")
-    p.add_argument("--out", required=True, metavar="DIR",
+    p.add_argument("--plan", required=True, metavar="FILE", type=_args.input_file, help="quant_plan.json written by ptq plan")
+    p.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
                    help="directory for run_manifest.yaml and the run records")
-    p.add_argument("--checkpoint", dest="output_dir", metavar="DIR",
+    p.add_argument("--checkpoint", dest="output_dir", metavar="DIR", type=_args.output_dir,
                    help="where ptq run will write the quantized model (default: OUT/model)")
     p.deprecate("--output-dir", "--checkpoint")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON on stdout")
     p.set_defaults(func=run_manifest)
 
     p = sub.add_parser("run", help="execute a manifest with amd-quark (needs --yes)")
-    p.add_argument("--manifest", required=True, metavar="FILE", help="run_manifest.yaml written by ptq manifest")
+    p.add_argument("--manifest", required=True, metavar="FILE", type=_args.input_file, help="run_manifest.yaml written by ptq manifest")
     p.add_argument("--yes", action="store_true", help="explicit approval to execute the recorded plan")
     p.add_argument("--json", action="store_true", help="print the run result on stdout")
     p.set_defaults(func=run_run)
 
     p = sub.add_parser("validate", help="source + quantized checkpoint -> validation summary JSON")
-    p.add_argument("--source", required=True, metavar="DIR", help="the original (unquantized) model directory")
-    p.add_argument("--checkpoint", required=True, metavar="DIR",
+    p.add_argument("--source", required=True, metavar="DIR", type=_args.input_dir, help="the original (unquantized) model directory")
+    p.add_argument("--checkpoint", required=True, metavar="DIR", type=_args.input_dir,
                    help="the quantized model directory written by ptq run")
     p.hard_break("--output", "--checkpoint",
                  "--output no longer names the quantized model: pass it as --checkpoint DIR "
                  "(--output FILE is now where the summary is written)")
-    p.add_argument("--run-result", metavar="FILE", help="run_result.json written by ptq run (default: none)")
+    p.add_argument("--run-result", metavar="FILE", type=_args.input_file, help="run_result.json written by ptq run (default: none)")
     p.add_argument("--no-reload", action="store_true", help="skip the transformers reload check")
     p.add_argument("--output", dest="out", default="validation_summary.json", metavar="FILE",
+                   type=_args.output_file,
                    help="where to write the validation summary JSON")
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the summary on stdout")
@@ -109,7 +111,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--max-size-ratio", type=float, default=1.0, metavar="R",
                    help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
                         "(default: 1.0)")
-    p.add_argument("--markdown", metavar="FILE",
+    p.add_argument("--markdown", metavar="FILE", type=_args.output_file,
                    help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)")
     p.set_defaults(func=run_gate)
 

@@ -13,17 +13,20 @@ import argparse
 import json
 from typing import Any
 
+from quarkci.commands import _args
+
 
 def add_parser(subparsers: Any) -> None:
     """Register ``route`` on the top-level subparsers."""
     parser = subparsers.add_parser("route", help="route a goal to a Quark skill; write session_context.json",
                                    description=__doc__.splitlines()[0])
     parser.add_argument("goal", metavar="GOAL", help="what you want to do, in your own words")
-    parser.add_argument("--env-context", metavar="FILE", help="env_context.json from environment preflight (default: none)")
-    parser.add_argument("--workspace-context", metavar="FILE", help="workspace_context.json from workspace validation (default: none)")
-    parser.add_argument("--session-context", metavar="FILE", help="an existing session_context.json to carry forward (default: none)")
-    parser.add_argument("--skills", metavar="DIR|bundled:SPEC", help="skills catalog (default: embedded 0.13 names)")
+    parser.add_argument("--env-context", metavar="FILE", type=_args.input_file, help="env_context.json from environment preflight (default: none)")
+    parser.add_argument("--workspace-context", metavar="FILE", type=_args.input_file, help="workspace_context.json from workspace validation (default: none)")
+    parser.add_argument("--session-context", metavar="FILE", type=_args.input_file, help="an existing session_context.json to carry forward (default: none)")
+    parser.add_argument("--skills", metavar="DIR|bundled:SPEC", type=_args.skills_spec, help="skills catalog (default: embedded 0.13 names)")
     parser.add_argument("--output", dest="out", default="session_context.json", metavar="FILE",
+                        type=_args.output_file,
                         help="where to write the session context JSON")
     parser.deprecate("--out", "--output")
     parser.add_argument("--json", action="store_true", help="print the session context JSON on stdout")

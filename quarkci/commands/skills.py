@@ -14,6 +14,7 @@ import argparse
 import json
 from typing import Any
 
+from quarkci.commands import _args
 from quarkci.skills import discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
@@ -27,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
     actions.required = True
     for name, helptext in (("list", "every SKILL.md with its references"), ("claims", "every claim with file:line")):
         action = actions.add_parser(name, help=helptext)
-        action.add_argument("--skills", required=True, metavar="SPEC", help="skills to read: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
+        action.add_argument("--skills", required=True, metavar="SPEC", type=_args.skills_spec, help="skills to read: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
         action.add_argument("--json", action="store_true", help="machine output on stdout")
         if name == "claims":
             action.add_argument("--kind", choices=sorted(CLAIM_KINDS), help="only claims of this kind (default: every kind)")

@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from quarkci.commands import _args
 from quarkci.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -60,19 +61,19 @@ def add_parser(subparsers) -> None:
         description="Audit agent skills against an upstream Quark release and write "
                     "validation_report.md/.json (exit 0 clean, 1 findings at or above --fail-on, "
                     "2 bad input, 3 upstream unreachable: a blocked-audit report is still written).")
-    p.add_argument("--upstream", default=DEFAULT_UPSTREAM, metavar="SPEC",
+    p.add_argument("--upstream", default=DEFAULT_UPSTREAM, metavar="SPEC", type=_args.upstream_spec,
                    help=f"the Quark release to audit against: {SPEC_HELP} (default: newest amd-quark on PyPI)")
-    p.add_argument("--skills", default=None, metavar="DIR|bundled:SPEC",
+    p.add_argument("--skills", default=None, metavar="DIR|bundled:SPEC", type=_args.skills_spec,
                    help="skills to audit: a directory holding SKILL.md files, or bundled:SPEC for a release's "
                         "bundled skills (default: the upstream release's bundled skills)")
-    p.add_argument("--baseline", default=None, metavar="FILE|SPEC",
+    p.add_argument("--baseline", default=None, metavar="FILE|SPEC", type=_args.baseline_spec,
                    help="a stored baseline JSON file or an upstream spec (default: the previous release, "
                         "from OUT/baselines/<version>.json when recorded)")
     p.add_argument("--calibrate", action="store_true",
                    help="record OUT/baselines/<upstream version>.json (also done when no baseline exists)")
     p.add_argument("--fix", action="store_true",
                    help="apply mechanical fixes to the SKILL.md files in place (needs --skills DIR)")
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", type=_args.output_dir,
                    help="report directory: validation_report.md/.json/.sarif and baselines/ (default: reports/)")
     p.add_argument("--json", action="store_true", help="print the JSON report on stdout")
     p.add_argument("--fail-on", default="breaking", choices=FAIL_ON,
@@ -123,7 +124,7 @@ def build_baseline(spec: str | None, upstream: UpstreamView, out: Path,
         if path.suffix == ".json" or path.is_file() and not spec.endswith(".whl"):
             return baselines.load(path), f"baseline file {spec}"
         progress(f"resolving baseline {spec}")
-        return build_view(spec, resolve(spec)), f"baseline {spec}"
+        return build_view(spec, resolve(spec, flag="--baseline")), f"baseline {spec}"
     try:
         previous = (index or PyPIIndex()).previous(upstream.version)
     except (UpstreamUnreachableError, BadInputError) as exc:
