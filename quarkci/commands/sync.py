@@ -14,13 +14,13 @@ from pathlib import Path
 
 from quarkci.commands import _args
 from quarkci.core.errors import (
-    EXIT_BAD_INPUT,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UPSTREAM_UNREACHABLE,
     BadInputError,
     UpstreamUnreachableError,
 )
+from quarkci.core.paths import check_output_dir
 from quarkci.facts import extract_all
 from quarkci.report import json_report, lines
 from quarkci.report.write import REPORT_MD, write_reports
@@ -175,21 +175,29 @@ def blocked(args: Args, reason: str) -> int:
     return EXIT_UPSTREAM_UNREACHABLE
 
 
-def check_out_dir(out: Path) -> None:
-    """Fail fast (exit 2), before any audit work and without creating anything, when the report
-    directory is not a writable directory or cannot be created under its nearest existing parent."""
-    existing = out.absolute()
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise BadInputError(f"--out {out}: {existing} is not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise BadInputError(f"--out {out}: {existing} is not writable")
+def check_args(args: Args) -> None:
+    """Refuse bad input (exit 2) before any network step, Quark read or write: an unwritable ``--out``
+    (probed by creating a file), ``--fix`` without ``--skills DIR``, and a ``--skills DIR`` holding no
+    SKILL.md or only unreadable ones. (Spec syntax is checked while parsing: quarkci.commands._args.)"""
+    check_output_dir(args.out, "--out")
+    local = args.skills is not None and not args.skills.startswith("bundled:")
+    if args.fix and not local:
+        raise BadInputError("--fix needs --skills DIR (bundled skills are read-only)")
+    if local:
+        require_readable(discover(open_skills(args.skills)), f"--skills {args.skills}")
+
+
+def require_readable(skills: list[Skill], label: str) -> None:
+    """Raise :class:`BadInputError` when ``skills`` is empty or none of them could be read."""
+    if not skills:
+        raise BadInputError(f"{label}: no SKILL.md found under it")
+    if all(s.error for s in skills):
+        raise BadInputError(f"{label}: none of the {len(skills)} skills is readable ({skills[0].error})")
 
 
 def execute(args: Args, index: PyPIIndex | None = None) -> int:
     """Run the sync described by ``args``; returns the exit code (see module doc)."""
-    check_out_dir(args.out)
+    check_args(args)
     progress(f"resolving upstream {args.upstream}")
     try:
         snapshot = resolve(args.upstream, index)
@@ -210,8 +218,8 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     config = policy.load_config(Path(args.skills) if isinstance(source, DirectorySource) else None)
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
-    if not skills and isinstance(source, DirectorySource):  # a wrong --skills path must not look clean
-        raise BadInputError(f"--skills {args.skills}: no SKILL.md found under it")
+    if isinstance(source, DirectorySource) or skills:  # a wrong --skills path must not look clean
+        require_readable(skills, f"--skills {skills_label}")
     base, base_note = build_baseline(args.baseline, upstream, args.out, index)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")
@@ -249,11 +257,9 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     else:
         sys.stdout.write(lines.canonical(result.findings.drift()))
         print(f"{json_report.build(outcome).summary} -> {args.out / REPORT_MD}")
-    for skill in skills:
+    for skill in skills:  # each is also a skill-unreadable finding: --fail-on decides the exit code
         if skill.error:
-            print(f"quarkci: error: {skill.path}: {skill.error}", file=sys.stderr)
-    if any(s.error for s in skills):
-        return EXIT_BAD_INPUT
+            print(f"quarkci: skill unreadable: {skill.path}: {skill.error}", file=sys.stderr)
     return EXIT_FINDINGS if result.findings.fails(args.fail_on) else EXIT_OK
 
 

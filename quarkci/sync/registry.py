@@ -19,6 +19,7 @@ from quarkci.sync.rules import (
     scheme_count_mismatch,
     scheme_list_incomplete,
     scheme_unknown,
+    skill_unreadable,
     source_path_missing,
     source_path_unverifiable,
     torch_index_tag_unknown,
@@ -29,6 +30,7 @@ from quarkci.sync.rules import (
 )
 
 RULES: tuple[ModuleType, ...] = (
+    skill_unreadable,
     source_path_missing,
     source_path_unverifiable,
     upstream_fact_moved,
