@@ -223,7 +223,9 @@ def skills_spec(value: str) -> str:
 
 
 def baseline_spec(value: str) -> str:
-    """A stored baseline ``.json`` file (must exist) or an upstream spec (checked offline)."""
+    """A stored baseline ``.json`` file (must exist), ``none``, or an upstream spec (checked offline)."""
+    if value == "none":
+        return value
     path = Path(value)
     if value.endswith(".json") or (path.is_file() and not value.endswith(".whl")):
         return input_file(value)

@@ -39,6 +39,7 @@ from quarkci.upstream.resolve import SPEC_HELP, resolve
 
 DEFAULT_UPSTREAM = "amd-quark"
 DEFAULT_OUT = "reports"
+NO_BASELINE = "none"
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,9 @@ def add_parser(subparsers) -> None:
                    help="skills to audit: a directory holding SKILL.md files, or bundled:SPEC for a release's "
                         "bundled skills (default: the upstream release's bundled skills)")
     p.add_argument("--baseline", default=None, metavar="FILE|SPEC", type=_args.baseline_spec,
-                   help="a stored baseline JSON file or an upstream spec (default: the previous release, "
-                        "from OUT/baselines/<version>.json when recorded)")
+                   help="a stored baseline JSON file, an upstream spec, or 'none' to skip the release diff "
+                        "(offline runs) (default: the previous release, from OUT/baselines/<version>.json "
+                        "when recorded)")
     p.add_argument("--calibrate", action="store_true",
                    help="record OUT/baselines/<upstream version>.json (also done when no baseline exists)")
     p.add_argument("--fix", action="store_true",
@@ -119,6 +121,8 @@ def build_baseline(spec: str | None, upstream: UpstreamView, out: Path,
     An explicit baseline that cannot be read is bad input; a default one that cannot be reached
     leaves the run without a baseline (calibration mode).
     """
+    if spec == NO_BASELINE:  # offline runs (the pre-commit hook): audit the release alone
+        return None, "no baseline (--baseline none): the release diff is skipped"
     if spec is not None:
         path = Path(spec)
         if path.suffix == ".json" or path.is_file() and not spec.endswith(".whl"):
