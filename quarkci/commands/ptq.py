@@ -92,8 +92,9 @@ def add_parser(subparsers: Any) -> None:
 
     p = sub.add_parser("validate", help="source + quantized checkpoint -> validation summary JSON")
     p.add_argument("--source", required=True, metavar="DIR", type=_args.input_dir, help="the original (unquantized) model directory")
-    p.add_argument("--checkpoint", required=True, metavar="DIR", type=_args.input_dir,
-                   help="the quantized model directory written by ptq run")
+    p.add_argument("--checkpoint", required=True, metavar="DIR",
+                   help="the quantized model directory written by ptq run (a missing one is recorded in the "
+                        "summary for the gate, not refused)")
     p.hard_break("--output", "--checkpoint",
                  "--output no longer names the quantized model: pass it as --checkpoint DIR "
                  "(--output FILE is now where the summary is written)")
