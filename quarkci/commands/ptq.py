@@ -98,7 +98,8 @@ def add_parser(subparsers: Any) -> None:
     p.hard_break("--output", "--checkpoint",
                  "--output no longer names the quantized model: pass it as --checkpoint DIR "
                  "(--output FILE is now where the summary is written)")
-    p.add_argument("--run-result", metavar="FILE", type=_args.input_file, help="run_result.json written by ptq run (default: none)")
+    p.add_argument("--run-result", metavar="FILE",
+                   help="run_result.json written by ptq run; a missing file is read as no run result (default: none)")
     p.add_argument("--no-reload", action="store_true", help="skip the transformers reload check")
     p.add_argument("--output", dest="out", default="validation_summary.json", metavar="FILE",
                    type=_args.output_file,
