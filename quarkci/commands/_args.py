@@ -20,9 +20,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from quarkci.core.errors import EXIT_BAD_INPUT
+
 _RST_LITERAL = re.compile(r"``([^`]+)``")
 _ARGUMENT = re.compile(r"^argument (\S+): ")
-_EXIT_BAD_INPUT = 2  # quarkci.core.errors.EXIT_BAD_INPUT (kept literal: this module imports nothing of quarkci)
 
 
 def plain(text: str) -> str:
@@ -78,7 +79,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         message = _ARGUMENT.sub(r"\1: ", " ".join(message.split()))  # "argument --out: x" -> "--out: x"
-        self.exit(_EXIT_BAD_INPUT, f"quarkci: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, f"quarkci: error: {message}\n")
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
