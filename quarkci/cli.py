@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Sequence
 
 from quarkci import __version__
+from quarkci.commands.arguments import Parser
 from quarkci.core.errors import EXIT_INTERNAL, QuarkciError
 
 # name -> module; the explicit, ordered registry of subcommands.
@@ -31,14 +32,9 @@ COMMANDS: dict[str, str] = {
     "route": "quarkci.commands.route",
     "demo-model": "quarkci.commands.demo_model",
     "ptq": "quarkci.commands.ptq",
+    "completion": "quarkci.commands.completion",
 }
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line and exit code 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"quarkci: error: {message}\n")
 
 
 def _load(name: str):
@@ -47,10 +43,11 @@ def _load(name: str):
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every registered subcommand."""
-    parser = _Parser(prog="quarkci", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"quarkci {__version__}")
+    parser = Parser(prog="quarkci", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=version_text(),
+                        help="print quarkci's version and the installed amd-quark's, then exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name in COMMANDS:
         try:
@@ -60,13 +57,30 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.add_parser(sub)
+    parser.set_defaults(root_parser=parser)  # commands that describe the CLI itself (completion) read it
     return parser
+
+
+def version_text() -> str:
+    """``quarkci X (amd-quark Y)``: read from package metadata, never by importing quark."""
+    from importlib import metadata
+
+    try:
+        quark = f"amd-quark {metadata.version('amd-quark')}"
+    except metadata.PackageNotFoundError:
+        quark = "amd-quark not installed"
+    return f"quarkci {__version__} ({quark})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a usage error (one line already printed) is an exit code like any other;
+        if not exc.code:       # --help and --version still exit
+            raise
+        return exc.code if isinstance(exc.code, int) else 2
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="quarkci: %(levelname)s: %(message)s",

@@ -7,9 +7,20 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 # shellcheck disable=SC1091
 . .venv/bin/activate
-# torch first and pinned: a CPU build lies on disk; anything unpinned would pull a CUDA build.
-python -m pip install -q --disable-pip-version-check torch==2.13.0
-python -m pip install -q --disable-pip-version-check -e '.[ml,test]'
+# torch first and pinned to its CPU build (the +cpu local version): from a local index or wheel directory
+# when the machine has one, else from PyTorch's CPU index, tried once with a short timeout so an
+# unreachable index costs seconds, not minutes. A plain `torch==2.13.0` from PyPI is the CUDA build
+# (several GB of NVIDIA packages). GPU runner: TORCH_SPEC=torch==2.13.0 and
+# TORCH_INDEX_URL=https://download.pytorch.org/whl/rocm6.4 (or .../whl/cu128); see README "Set-up".
+TORCH_SPEC=${TORCH_SPEC:-torch==2.13.0+cpu}
+TORCH_INDEX_URL=${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}
+PIP=(python -m pip install --disable-pip-version-check --progress-bar off)
+echo "== installing $TORCH_SPEC (pip output follows; a download is several hundred MB)"
+SECONDS=0
+"${PIP[@]}" --extra-index-url "$TORCH_INDEX_URL" --timeout 10 --retries 0 "$TORCH_SPEC"
+echo "== installing quarkci with the ml and test extras (after ${SECONDS}s)"
+"${PIP[@]}" -e '.[ml,test]'
+echo "== set-up done in ${SECONDS}s"
 
 echo "== ruff"
 ruff check quarkci tests benchmarks actions

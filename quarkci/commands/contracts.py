@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from quarkci.commands import arguments as _args
 from quarkci.core.artifacts import ARTIFACTS, get_artifact
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
 from quarkci.core.findings import SEVERITY, Finding
@@ -35,18 +36,18 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run_list)
 
     p = sub.add_parser("validate", help="validate a JSON/YAML artifact against its contract")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--artifact", metavar="NAME", help=f"artifact (default: from the file name): {', '.join(ARTIFACTS)}")
+    p.add_argument("file", metavar="FILE", type=_args.input_file, help="the JSON or YAML document to validate")
+    p.add_argument("--artifact", metavar="NAME", choices=list(ARTIFACTS), help=f"artifact name, one of {', '.join(ARTIFACTS)} (default: from the file name)")
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.set_defaults(func=run_validate)
 
     p = sub.add_parser("check-producers", help="fail when code outside an artifact's producer writes it")
-    p.add_argument("--root", default=".", metavar="DIR", help="repository root holding quarkci/ (default: .)")
+    p.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="repository root holding quarkci/ (default: .)")
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.set_defaults(func=run_check_producers)
 
     p = sub.add_parser("diff", help="compare our contracts with those shipped in a Quark release")
-    p.add_argument("--upstream", required=True, metavar="SPEC", help="amd-quark==X | path/to/x.whl | checkout | installed")
+    p.add_argument("--upstream", required=True, metavar="SPEC", type=_args.upstream_spec, help="the Quark release: amd-quark==X | path/to/x.whl | path/to/checkout | installed")
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.add_argument("--all", action="store_true", help="also list differences our schemas mark as deliberate")
     p.add_argument("--fail-on", default="breaking", choices=["breaking", "semantic", "mechanical", "none"],

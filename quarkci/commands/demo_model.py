@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any
 
+from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
 
 ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "accelerate"})
@@ -22,9 +23,10 @@ def add_parser(subparsers: Any) -> None:
     """Register ``demo-model`` on the top-level subparsers."""
     p = subparsers.add_parser("demo-model", help="build the tiny offline demo model (HF format, safetensors)",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, metavar="DIR", help="new or empty directory")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=600, metavar="N", help="training step budget (default 600)")
+    p.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
+                   help="new or empty directory for the model, tokenizer and config files")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed, an integer (default: 0)")
+    p.add_argument("--max-steps", type=_args.positive_int, default=600, metavar="N", help="training step budget in optimizer steps (default: 600)")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     p.set_defaults(func=run)
 

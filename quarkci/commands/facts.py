@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from quarkci.commands import arguments as _args
 from quarkci.facts import EXTRACTORS, extract_all
 from quarkci.facts.base import FACT_KINDS, FactSet
 from quarkci.upstream.resolve import SPEC_HELP, resolve
@@ -23,10 +24,10 @@ def add_parser(subparsers: Any) -> None:
     """Register ``facts`` on the top-level subparsers."""
     parser = subparsers.add_parser("facts", help="print the static facts of an upstream Quark release",
                                    description=__doc__.splitlines()[0])
-    parser.add_argument("--upstream", default="amd-quark", metavar="SPEC",
-                        help=f"{SPEC_HELP} (default: the newest amd-quark on PyPI)")
+    parser.add_argument("--upstream", default="amd-quark", metavar="SPEC", type=_args.upstream_spec,
+                        help=f"the Quark release: {SPEC_HELP} (default: the newest amd-quark on PyPI)")
     parser.add_argument("--kind", action="append", choices=list(EXTRACTORS), metavar="KIND",
-                        help=f"only these fact kinds (repeatable): {', '.join(FACT_KINDS)}")
+                        help=f"only these fact kinds (repeatable): {', '.join(FACT_KINDS)} (default: every kind)")
     parser.add_argument("--json", action="store_true", help="print the FactSet JSON on stdout")
     parser.set_defaults(func=run)
 

@@ -21,14 +21,16 @@ import os
 import sys
 from pathlib import Path
 
+from quarkci.commands import arguments as _args
 from quarkci.core.errors import BadInputError
 
 REPORT_DEFAULT = "reports/validation_report.json"
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--repo", help="owner/name (default: $GITHUB_REPOSITORY)")
-    p.add_argument("--api-url", help="REST API base (default: $GITHUB_API_URL or https://api.github.com)")
+    p.add_argument("--repo", metavar="OWNER/NAME", type=_args.repository, help="the repository (default: $GITHUB_REPOSITORY)")
+    p.add_argument("--api-url", metavar="URL",
+                   help="REST API base URL (default: $GITHUB_API_URL or https://api.github.com)")
     p.add_argument("--dry-run", action="store_true", help="print the planned writes, perform none")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
 
@@ -41,39 +43,46 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     pr = sub.add_parser("pr", help="create/update/close the one drift PR (Git Data API)")
     _common(pr)
-    pr.add_argument("--report", default=REPORT_DEFAULT, help=f"validation report JSON (default {REPORT_DEFAULT})")
-    pr.add_argument("--root", default=".", help="checkout holding the changed files (default .)")
-    pr.add_argument("--base", help="base branch (default: the repository's default branch)")
-    pr.add_argument("--label", action="append", help="PR label (repeatable; default quarkci, skill-sync)")
+    pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
+                    help=f"validation report JSON (default: {REPORT_DEFAULT})")
+    pr.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="checkout holding the changed files (default: .)")
+    pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
+    pr.add_argument("--label", action="append", metavar="LABEL",
+                    help="PR label (repeatable; default: quarkci, skill-sync)")
     pr.set_defaults(func=run, gh_run=_run_pr)
 
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
-    issues.add_argument("--report", default=REPORT_DEFAULT, help=f"validation report JSON (default {REPORT_DEFAULT})")
-    issues.add_argument("--label", action="append",
+    issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
+                        help=f"validation report JSON (default: {REPORT_DEFAULT})")
+    issues.add_argument("--label", action="append", metavar="LABEL",
                         help="issue label (repeatable; the first one finds quarkci's issues; "
-                             "default quarkci-drift, breaking)")
-    issues.add_argument("--max-new", type=int, default=10, help="new issues per run; the rest in one summary (10)")
+                             "default: quarkci-drift, breaking)")
+    issues.add_argument("--max-new", type=_args.non_negative_int, default=10, metavar="N",
+                        help="new issues per run, an integer >= 0; the rest go in one summary issue (default: 10)")
     issues.set_defaults(func=run, gh_run=_run_issues)
 
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
-    comment.add_argument("--pr", type=int, required=True, help="PR (or issue) number")
-    comment.add_argument("--body-file", required=True, help="Markdown body ('-' reads stdin)")
-    comment.add_argument("--name", default="report", help="sticky comment name (default report)")
+    comment.add_argument("--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number")
+    comment.add_argument("--body-file", required=True, metavar="FILE", type=_args.input_file_or_stdin, help="Markdown body ('-' reads stdin)")
+    comment.add_argument("--name", default="report", metavar="NAME",
+                         help="sticky comment name: letters, digits, '-', '_' (default: report)")
     comment.add_argument("--expect-head-sha", metavar="SHA",
                          help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
                               "from an untrusted artifact cannot aim the comment at another PR")
-    comment.add_argument("--full-report-url",
+    comment.add_argument("--full-report-url", metavar="URL",
                          help="where the full report lives, quoted if the body must be shortened "
                               "(default: this Actions run's URL when known)")
     comment.set_defaults(func=run, gh_run=_run_comment)
 
     dispatch = sub.add_parser("dispatch", help="trigger a workflow_dispatch run")
     _common(dispatch)
-    dispatch.add_argument("--workflow", required=True, help="workflow file name (e.g. release.yml) or id")
-    dispatch.add_argument("--ref", required=True, help="branch or tag to run on")
-    dispatch.add_argument("--input", action="append", default=[], metavar="KEY=VALUE", help="workflow input")
+    dispatch.add_argument("--workflow", required=True, metavar="FILE|ID",
+                          help="workflow file name (e.g. release.yml) or numeric id")
+    dispatch.add_argument("--ref", required=True, metavar="REF", help="branch or tag to run on")
+    dispatch.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
+                          help="workflow input (repeatable; default: none)")
     dispatch.set_defaults(func=run, gh_run=_run_dispatch)
 
 

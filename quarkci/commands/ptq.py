@@ -1,14 +1,14 @@
 """``quarkci ptq``: the PTQ workflow on real amd-quark (intake, plan, manifest, run, validate, gate).
 
-* ``ptq intake --model DIR|HF_ID [--out F]`` -> ``model_analysis.json`` (static: config.json and
+* ``ptq intake --model DIR|HF_ID [--output F]`` -> ``model_analysis.json`` (static: config.json and
   safetensors headers; no weights loaded). Exit 0 (also for a partial analysis), 2 bad input.
-* ``ptq plan --analysis F --scheme S [--algo A] [--kv-cache fp8] [--exclude PATTERN ...] [--out F]``
+* ``ptq plan --analysis F --scheme S [--algo A] [--kv-cache fp8] [--exclude PATTERN ...] [--output F]``
   -> ``quant_plan.json`` (scheme checked against the installed Quark). Exit 0, 2 bad input.
-* ``ptq manifest --plan F --out DIR [--output-dir DIR]`` -> ``DIR/run_manifest.yaml``. Exit 0.
+* ``ptq manifest --plan F --out DIR [--checkpoint DIR]`` -> ``DIR/run_manifest.yaml``. Exit 0.
 * ``ptq run --manifest F --yes``: runs PTQ in-process; refuses without ``--yes`` (exit 2). Writes
   the export, ``run_result.json`` and the manifest's status. Exit 0 succeeded, 1 upstream failure
   (failure class and upstream message on stderr and in ``run_result.json``), 2 bad input/blocked.
-* ``ptq validate --source DIR --output DIR [--run-result F] [--no-reload] [--out F]`` -> validation
+* ``ptq validate --source DIR --checkpoint DIR [--run-result F] [--no-reload] [--output F]`` -> validation
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
 * ``ptq gate --summary F [--max-size-ratio R] [--markdown FILE]``: the verdict JSON on stdout (and a
   sticky-comment Markdown body). Exit 0 pass, 1 gate failed, 2 unreadable input (a
@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
@@ -40,56 +41,80 @@ def add_parser(subparsers: Any) -> None:
     sub.required = True
 
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
-    p.add_argument("--model", required=True, metavar="DIR|HF_ID")
-    p.add_argument("--out", default="model_analysis.json", metavar="FILE")
+    p.add_argument("--model", required=True, metavar="DIR|HF_ID",
+                   help="the model to analyse: a local Hugging Face model directory or a Hub id")
+    p.add_argument("--output", dest="out", default="model_analysis.json", metavar="FILE", type=_args.output_file,
+                   help="where to write the model analysis JSON")
+    p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the analysis on stdout")
     p.set_defaults(func=run_intake)
 
     p = sub.add_parser("plan", help="model_analysis.json + scheme -> quant_plan.json")
-    p.add_argument("--analysis", required=True, metavar="FILE")
+    p.add_argument("--analysis", required=True, metavar="FILE", type=_args.input_file, help="model_analysis.json written by ptq intake")
     p.add_argument("--scheme", required=True, metavar="SCHEME", help="an LLMTemplate scheme, e.g. fp8, int4_wo_128")
-    p.add_argument("--algo", metavar="A[,B]", help="quantization algorithm(s), e.g. awq, gptq")
-    p.add_argument("--kv-cache", metavar="SCHEME", help="KV-cache scheme (fp8)")
-    p.add_argument("--exclude", nargs="+", default=[], metavar="PATTERN", help="extra layer patterns to exclude")
+    p.add_argument("--algo", metavar="A[,B]", help="quantization algorithm(s), comma-separated, e.g. awq, gptq "
+                                                  "(default: none)")
+    p.add_argument("--kv-cache", metavar="SCHEME", help="KV-cache scheme, e.g. fp8 (default: not quantized)")
+    p.add_argument("--exclude", nargs="+", default=[], metavar="PATTERN",
+                   help="extra layer name patterns to exclude, e.g. '*lm_head' (default: the template's)")
     p.add_argument("--layer-scheme", nargs=2, action="append", default=[], metavar=("PATTERN", "SCHEME"),
-                   help="per-pattern scheme override (repeatable)")
-    p.add_argument("--calib-dataset", metavar="NAME|FILE", help="pileval, wikitext, cnn_dailymail or a text file")
-    p.add_argument("--num-calib-data", type=int, metavar="N")
-    p.add_argument("--seq-len", type=int, metavar="N")
-    p.add_argument("--batch-size", type=int, metavar="N")
-    p.add_argument("--dtype", default="auto", help="model load dtype: auto, float32, bfloat16, float16")
-    p.add_argument("--device", default="auto", help="auto (cuda when available), cpu or cuda")
-    p.add_argument("--out", default="quant_plan.json", metavar="FILE")
+                   help="per-pattern scheme override (repeatable; default: none)")
+    p.add_argument("--calib-dataset", metavar="NAME|FILE",
+                   help="calibration data: pileval, wikitext, cnn_dailymail or a text file (default: Quark's)")
+    p.add_argument("--num-calib-data", type=_args.positive_int, metavar="N", help="number of calibration samples (default: Quark's)")
+    p.add_argument("--seq-len", type=_args.positive_int, metavar="N", help="calibration sequence length in tokens (default: Quark's)")
+    p.add_argument("--batch-size", type=_args.positive_int, metavar="N", help="calibration batch size in samples (default: Quark's)")
+    p.add_argument("--dtype", default="auto", metavar="DTYPE",
+                   help="model load dtype: auto, float32, bfloat16 or float16 (default: auto)")
+    p.add_argument("--device", default="auto", metavar="DEVICE",
+                   help="auto (cuda when available), cpu or cuda (default: auto)")
+    p.add_argument("--output", dest="out", default="quant_plan.json", metavar="FILE", type=_args.output_file,
+                   help="where to write the quantization plan JSON")
+    p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the plan on stdout")
     p.set_defaults(func=run_plan)
 
     p = sub.add_parser("manifest", help="quant_plan.json -> run_manifest.yaml with exact commands")
-    p.add_argument("--plan", required=True, metavar="FILE")
-    p.add_argument("--out", required=True, metavar="DIR", help="directory for the manifest and run records")
-    p.add_argument("--output-dir", metavar="DIR", help="quantized model directory (default: OUT/model)")
+    p.add_argument("--plan", required=True, metavar="FILE", type=_args.input_file, help="quant_plan.json written by ptq plan")
+    p.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
+                   help="directory for run_manifest.yaml and the run records")
+    p.add_argument("--checkpoint", dest="output_dir", metavar="DIR", type=_args.output_dir,
+                   help="where ptq run will write the quantized model (default: OUT/model)")
+    p.deprecate("--output-dir", "--checkpoint")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON on stdout")
     p.set_defaults(func=run_manifest)
 
     p = sub.add_parser("run", help="execute a manifest with amd-quark (needs --yes)")
-    p.add_argument("--manifest", required=True, metavar="FILE")
+    p.add_argument("--manifest", required=True, metavar="FILE", type=_args.input_file, help="run_manifest.yaml written by ptq manifest")
     p.add_argument("--yes", action="store_true", help="explicit approval to execute the recorded plan")
     p.add_argument("--json", action="store_true", help="print the run result on stdout")
     p.set_defaults(func=run_run)
 
-    p = sub.add_parser("validate", help="source + quantized output -> validation summary JSON")
-    p.add_argument("--source", required=True, metavar="DIR")
-    p.add_argument("--output", required=True, metavar="DIR")
-    p.add_argument("--run-result", metavar="FILE", help="run_result.json written by ptq run")
+    p = sub.add_parser("validate", help="source + quantized checkpoint -> validation summary JSON")
+    p.add_argument("--source", required=True, metavar="DIR", type=_args.input_dir, help="the original (unquantized) model directory")
+    p.add_argument("--checkpoint", required=True, metavar="DIR",
+                   help="the quantized model directory written by ptq run (a missing one is recorded in the "
+                        "summary for the gate, not refused)")
+    p.hard_break("--output", "--checkpoint",
+                 "--output no longer names the quantized model: pass it as --checkpoint DIR "
+                 "(--output FILE is now where the summary is written)")
+    p.add_argument("--run-result", metavar="FILE",
+                   help="run_result.json written by ptq run; a missing file is read as no run result (default: none)")
     p.add_argument("--no-reload", action="store_true", help="skip the transformers reload check")
-    p.add_argument("--out", default="validation_summary.json", metavar="FILE")
+    p.add_argument("--output", dest="out", default="validation_summary.json", metavar="FILE",
+                   type=_args.output_file,
+                   help="where to write the validation summary JSON")
+    p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the summary on stdout")
     p.set_defaults(func=run_validate)
 
     p = sub.add_parser("gate", help="validation summary -> {pass, failure_class, detail, checks}")
-    p.add_argument("--summary", metavar="FILE", help="validation summary JSON")
+    p.add_argument("--summary", required=True, metavar="FILE", help="validation summary JSON written by ptq validate")
     p.add_argument("--max-size-ratio", type=float, default=1.0, metavar="R",
-                   help="fail with SIZE_NOT_REDUCED when output/source >= R (default 1.0)")
-    p.add_argument("--markdown", metavar="FILE", help="also write the verdict as a sticky-comment Markdown body")
+                   help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
+                        "(default: 1.0)")
+    p.add_argument("--markdown", metavar="FILE", type=_args.output_file,
+                   help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)")
     p.set_defaults(func=run_gate)
 
 
@@ -155,7 +180,7 @@ def _plan_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--dtype", args.dtype]
     if args.device != "auto":
         argv += ["--device", args.device]
-    return [*argv, "--out", str(Path(args.out).resolve())]
+    return [*argv, "--output", str(Path(args.out).resolve())]
 
 
 def run_manifest(args: argparse.Namespace) -> int:
@@ -208,7 +233,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
     _offline_hub()
     run_result = load_run_result(args.run_result) if args.run_result else None
-    summary = summarize(args.source, args.output, run_result=run_result, reload=not args.no_reload)
+    summary = summarize(args.source, args.checkpoint, run_result=run_result, reload=not args.no_reload)
     path = write_summary(summary, args.out)
     _emit(args, path, summary)
     return EXIT_OK

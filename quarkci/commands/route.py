@@ -1,8 +1,8 @@
 """``quarkci route "<goal>"``: route a goal to the smallest Quark skill and write session_context.json.
 
 ``quarkci route GOAL [--env-context F] [--workspace-context F] [--session-context F]
-[--skills DIR|bundled:SPEC] [--out FILE] [--json]``. Prints the routing reason (or, with ``--json``,
-the document) and writes ``--out`` (default ``session_context.json``) atomically. No route yet is
+[--skills DIR|bundled:SPEC] [--output FILE] [--json]``. Prints the routing reason (or, with ``--json``,
+the document) and writes ``--output`` (default ``session_context.json``) atomically. No route yet is
 ``workflow: "undecided"`` with the interpretations in ``open_questions``. Exit 0; 2 for bad input
 (empty/over-long goal, unreadable or invalid context file, unknown skills spec): one line, no file.
 """
@@ -13,17 +13,22 @@ import argparse
 import json
 from typing import Any
 
+from quarkci.commands import arguments as _args
+
 
 def add_parser(subparsers: Any) -> None:
     """Register ``route`` on the top-level subparsers."""
     parser = subparsers.add_parser("route", help="route a goal to a Quark skill; write session_context.json",
                                    description=__doc__.splitlines()[0])
     parser.add_argument("goal", metavar="GOAL", help="what you want to do, in your own words")
-    parser.add_argument("--env-context", metavar="FILE", help="env_context.json from environment preflight")
-    parser.add_argument("--workspace-context", metavar="FILE", help="workspace_context.json from workspace validation")
-    parser.add_argument("--session-context", metavar="FILE", help="an existing session_context.json to carry forward")
-    parser.add_argument("--skills", metavar="DIR|bundled:SPEC", help="skills catalog (default: embedded 0.13 names)")
-    parser.add_argument("--out", default="session_context.json", metavar="FILE", help="where to write the context")
+    parser.add_argument("--env-context", metavar="FILE", type=_args.input_file, help="env_context.json from environment preflight (default: none)")
+    parser.add_argument("--workspace-context", metavar="FILE", type=_args.input_file, help="workspace_context.json from workspace validation (default: none)")
+    parser.add_argument("--session-context", metavar="FILE", type=_args.input_file, help="an existing session_context.json to carry forward (default: none)")
+    parser.add_argument("--skills", metavar="DIR|bundled:SPEC", type=_args.skills_spec, help="skills catalog (default: embedded 0.13 names)")
+    parser.add_argument("--output", dest="out", default="session_context.json", metavar="FILE",
+                        type=_args.output_file,
+                        help="where to write the session context JSON")
+    parser.deprecate("--out", "--output")
     parser.add_argument("--json", action="store_true", help="print the session context JSON on stdout")
     parser.set_defaults(func=run)
 

@@ -12,14 +12,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from quarkci.commands import arguments as _args
 from quarkci.core.errors import (
-    EXIT_BAD_INPUT,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UPSTREAM_UNREACHABLE,
     BadInputError,
     UpstreamUnreachableError,
 )
+from quarkci.core.paths import check_output_dir
 from quarkci.facts import extract_all
 from quarkci.report import json_report, lines
 from quarkci.report.write import REPORT_MD, write_reports
@@ -38,6 +39,7 @@ from quarkci.upstream.resolve import SPEC_HELP, resolve
 
 DEFAULT_UPSTREAM = "amd-quark"
 DEFAULT_OUT = "reports"
+NO_BASELINE = "none"
 
 
 @dataclass(frozen=True)
@@ -60,18 +62,22 @@ def add_parser(subparsers) -> None:
         description="Audit agent skills against an upstream Quark release and write "
                     "validation_report.md/.json (exit 0 clean, 1 findings at or above --fail-on, "
                     "2 bad input, 3 upstream unreachable: a blocked-audit report is still written).")
-    p.add_argument("--upstream", default=DEFAULT_UPSTREAM, metavar="SPEC",
-                   help=f"{SPEC_HELP} (default: newest amd-quark on PyPI)")
-    p.add_argument("--skills", default=None, metavar="DIR|bundled:SPEC",
-                   help="skills to audit (default: the upstream release's bundled skills)")
-    p.add_argument("--baseline", default=None, metavar="FILE|SPEC",
-                   help="a stored baseline JSON or an upstream spec (default: the previous release, "
-                        "from OUT/baselines/<version>.json when recorded)")
-    p.add_argument("--record-baseline", "--calibrate", dest="record_baseline", action="store_true",
-                   help="record OUT/baselines/<upstream version>.json (also done when no baseline exists); "
-                        "--calibrate is the deprecated spelling")
-    p.add_argument("--fix", action="store_true", help="apply mechanical fixes to the SKILL.md files in place")
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help="report directory (default: reports/)")
+    p.add_argument("--upstream", default=DEFAULT_UPSTREAM, metavar="SPEC", type=_args.upstream_spec,
+                   help=f"the Quark release to audit against: {SPEC_HELP} (default: newest amd-quark on PyPI)")
+    p.add_argument("--skills", default=None, metavar="DIR|bundled:SPEC", type=_args.skills_spec,
+                   help="skills to audit: a directory holding SKILL.md files, or bundled:SPEC for a release's "
+                        "bundled skills (default: the upstream release's bundled skills)")
+    p.add_argument("--baseline", default=None, metavar="FILE|SPEC", type=_args.baseline_spec,
+                   help="a stored baseline JSON file, an upstream spec, or 'none' to skip the release diff "
+                        "(offline runs) (default: the previous release, from OUT/baselines/<version>.json "
+                        "when recorded)")
+    p.add_argument("--record-baseline", dest="record_baseline", action="store_true",
+                   help="record OUT/baselines/<upstream version>.json (also done when no baseline exists)")
+    p.deprecate("--calibrate", "--record-baseline")
+    p.add_argument("--fix", action="store_true",
+                   help="apply mechanical fixes to the SKILL.md files in place (needs --skills DIR)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", type=_args.output_dir,
+                   help="report directory: validation_report.md/.json/.sarif and baselines/ (default: reports/)")
     p.add_argument("--json", action="store_true", help="print the JSON report on stdout")
     p.add_argument("--fail-on", default="breaking", choices=FAIL_ON,
                    help="exit 1 when a finding of this kind or worse exists (default: breaking)")
@@ -116,12 +122,14 @@ def build_baseline(spec: str | None, upstream: UpstreamView, out: Path,
     An explicit baseline that cannot be read is bad input; a default one that cannot be reached
     leaves the run without a baseline (calibration mode).
     """
+    if spec == NO_BASELINE:  # offline runs (the pre-commit hook): audit the release alone
+        return None, "no baseline (--baseline none): the release diff is skipped"
     if spec is not None:
         path = Path(spec)
         if path.suffix == ".json" or path.is_file() and not spec.endswith(".whl"):
             return baselines.load(path), f"baseline file {spec}"
         progress(f"resolving baseline {spec}")
-        return build_view(spec, resolve(spec)), f"baseline {spec}"
+        return build_view(spec, resolve(spec, flag="--baseline")), f"baseline {spec}"
     try:
         previous = (index or PyPIIndex()).previous(upstream.version)
     except (UpstreamUnreachableError, BadInputError) as exc:
@@ -172,21 +180,29 @@ def blocked(args: Args, reason: str) -> int:
     return EXIT_UPSTREAM_UNREACHABLE
 
 
-def check_out_dir(out: Path) -> None:
-    """Fail fast (exit 2), before any audit work and without creating anything, when the report
-    directory is not a writable directory or cannot be created under its nearest existing parent."""
-    existing = out.absolute()
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise BadInputError(f"--out {out}: {existing} is not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise BadInputError(f"--out {out}: {existing} is not writable")
+def check_args(args: Args) -> None:
+    """Refuse bad input (exit 2) before any network step, Quark read or write: an unwritable ``--out``
+    (probed by creating a file), ``--fix`` without ``--skills DIR``, and a ``--skills DIR`` holding no
+    SKILL.md or only unreadable ones. (Spec syntax is checked while parsing: quarkci.commands.arguments.)"""
+    check_output_dir(args.out, "--out")
+    local = args.skills is not None and not args.skills.startswith("bundled:")
+    if args.fix and not local:
+        raise BadInputError("--fix needs --skills DIR (bundled skills are read-only)")
+    if local:
+        require_readable(discover(open_skills(args.skills)), f"--skills {args.skills}")
+
+
+def require_readable(skills: list[Skill], label: str) -> None:
+    """Raise :class:`BadInputError` when ``skills`` is empty or none of them could be read."""
+    if not skills:
+        raise BadInputError(f"{label}: no SKILL.md found under it")
+    if all(s.error for s in skills):
+        raise BadInputError(f"{label}: none of the {len(skills)} skills is readable ({skills[0].error})")
 
 
 def execute(args: Args, index: PyPIIndex | None = None) -> int:
     """Run the sync described by ``args``; returns the exit code (see module doc)."""
-    check_out_dir(args.out)
+    check_args(args)
     progress(f"resolving upstream {args.upstream}")
     try:
         snapshot = resolve(args.upstream, index)
@@ -207,8 +223,8 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     config = policy.load_config(Path(args.skills) if isinstance(source, DirectorySource) else None)
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
-    if not skills and isinstance(source, DirectorySource):  # a wrong --skills path must not look clean
-        raise BadInputError(f"--skills {args.skills}: no SKILL.md found under it")
+    if isinstance(source, DirectorySource) or skills:  # a wrong --skills path must not look clean
+        require_readable(skills, f"--skills {skills_label}")
     base, base_note = build_baseline(args.baseline, upstream, args.out, index)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")
@@ -246,11 +262,9 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     else:
         sys.stdout.write(lines.canonical(result.findings.drift()))
         print(f"{json_report.build(outcome).summary} -> {args.out / REPORT_MD}")
-    for skill in skills:
+    for skill in skills:  # each is also a skill-unreadable finding: --fail-on decides the exit code
         if skill.error:
-            print(f"quarkci: error: {skill.path}: {skill.error}", file=sys.stderr)
-    if any(s.error for s in skills):
-        return EXIT_BAD_INPUT
+            print(f"quarkci: skill unreadable: {skill.path}: {skill.error}", file=sys.stderr)
     return EXIT_FINDINGS if result.findings.fails(args.fail_on) else EXIT_OK
 
 

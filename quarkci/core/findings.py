@@ -31,6 +31,7 @@ CHANGES = (
     "moved",              # the fact moved to another upstream file
     "entry_point_changed",  # the workflow's entry point changed
     "not_shown",          # the snapshot cannot show the fact: unverifiable
+    "unreadable",         # the skill itself cannot be read or parsed: it cannot be used
 )
 
 

@@ -126,7 +126,7 @@ def open_skills(spec: str) -> SkillSource:
             raise BadInputError("--skills bundled:SPEC: missing upstream spec after 'bundled:'")
         from quarkci.upstream.resolve import resolve  # lazy: only bundled specs need snapshots
 
-        return SnapshotSource(resolve(upstream))
+        return SnapshotSource(resolve(upstream, flag="--skills bundled:SPEC"))
     path = Path(spec)
     if not path.exists():
         raise BadInputError(f"--skills {spec}: no such directory")

@@ -6,6 +6,7 @@ Default table (docs/architecture.md "Data flow", Policy)::
     renamed, changed, missing_from_list                   -> mechanical
     deprecated, moved, entry_point_changed                -> semantic
     not_shown                                             -> unverifiable (never drift)
+    unreadable (the skill cannot be used)                 -> breaking
 
 The audited repository may override it in ``.quarkci.yaml`` (top-level ``sync:``) or in
 ``pyproject.toml`` under ``[tool.quarkci.sync]``::
@@ -47,6 +48,7 @@ DEFAULT_KINDS: dict[str, str] = {
     "moved": "semantic",
     "entry_point_changed": "semantic",
     "not_shown": "unverifiable",
+    "unreadable": "breaking",
 }
 # Per-rule defaults that take precedence over the change table: the contract-* ids, whose kind depends on
 # the direction of the difference (who would reject whose documents; see quarkci.contracts.diff).
@@ -140,7 +142,8 @@ def parse_config(data: Any, source: str) -> Config:
 
 def load_config(skills_dir: Path | None) -> Config:
     """Find the audited repository's config: the nearest ``.quarkci.yaml`` or ``pyproject.toml``
-    with ``[tool.quarkci]`` from ``skills_dir`` upwards, stopping at a ``.git`` directory.
+    with ``[tool.quarkci]`` from ``skills_dir`` upwards to the repository root (the nearest folder
+    holding ``.git``); outside a repository only ``skills_dir`` itself is looked at (never up to ``/``).
 
     Returns the defaults when there is none (bundled skills have none). Raises
     :class:`BadInputError` when a config file is unreadable or invalid.
@@ -148,7 +151,9 @@ def load_config(skills_dir: Path | None) -> Config:
     if skills_dir is None:
         return Config()
     here = skills_dir.resolve()
-    for folder in (here, *here.parents):
+    chain = (here, *here.parents)
+    root = next((i for i, folder in enumerate(chain) if (folder / ".git").exists()), 0)
+    for folder in chain[:root + 1]:
         yml = folder / ".quarkci.yaml"
         if yml.is_file():
             try:
@@ -168,8 +173,6 @@ def load_config(skills_dir: Path | None) -> Config:
                 if not isinstance(table, dict):
                     raise BadInputError(f"{toml}: [tool.quarkci] must be a table")
                 return parse_config(table.get("sync"), f"{toml} [tool.quarkci]")
-        if (folder / ".git").exists():
-            break
     return Config()
 
 

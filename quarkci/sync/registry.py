@@ -20,6 +20,7 @@ from quarkci.sync.rules import (
     scheme_count_mismatch,
     scheme_list_incomplete,
     scheme_unknown,
+    skill_unreadable,
     source_path_missing,
     source_path_unverifiable,
     torch_index_tag_unknown,
@@ -30,6 +31,7 @@ from quarkci.sync.rules import (
 )
 
 RULES: tuple[ModuleType, ...] = (
+    skill_unreadable,
     source_path_missing,
     source_path_unverifiable,
     upstream_fact_moved,

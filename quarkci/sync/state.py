@@ -95,7 +95,7 @@ class AuditState:
             if self.read_skill_file is not None:
                 try:
                     text = self.read_skill_file(file)
-                except (OSError, UnicodeDecodeError, KeyError):
+                except (OSError, ValueError, KeyError):  # ValueError: SkillFileError, UnicodeDecodeError
                     text = ""
             self._lines[file] = text.splitlines()
         lines = self._lines[file]

@@ -29,22 +29,22 @@ from quarkci.upstream.wheel import WheelSnapshot
 SPEC_HELP = "amd-quark==X | amd-quark | path/to/x.whl | path/to/quark-checkout | installed"
 
 
-def pinned_version(spec: str) -> str | None:
+def pinned_version(spec: str, flag: str = "--upstream") -> str | None:
     """``"0.13"`` for ``"amd-quark==0.13"``, None for a bare ``"amd-quark"``.
 
-    Raises :class:`BadInputError` for any other requirement (other names, ranges, wildcards).
+    Raises :class:`BadInputError` naming ``flag`` for any other requirement (other names, ranges, wildcards).
     """
     try:
         req = Requirement(spec)
     except InvalidRequirement as exc:
-        raise BadInputError(f"--upstream {spec!r}: not a valid requirement ({exc})") from None
+        raise BadInputError(f"{flag} {spec!r}: not a valid requirement ({exc})") from None
     if canonicalize_name(req.name) != PROJECT:
-        raise BadInputError(f"--upstream {spec!r}: only {PROJECT} is supported")
+        raise BadInputError(f"{flag} {spec!r}: only {PROJECT} is supported")
     specs = list(req.specifier)
     if not specs:
         return None
     if len(specs) != 1 or specs[0].operator != "==" or "*" in specs[0].version or req.extras or req.marker:
-        raise BadInputError(f"--upstream {spec!r}: pin one exact release, e.g. {PROJECT}==0.13")
+        raise BadInputError(f"{flag} {spec!r}: pin one exact release, e.g. {PROJECT}==0.13")
     return specs[0].version
 
 
@@ -59,30 +59,47 @@ def _is_requirement(spec: str) -> bool:
     return True
 
 
-def resolve(spec: str, index: PyPIIndex | None = None) -> Snapshot:
-    """Return the snapshot named by ``spec`` (see the module docstring).
+def check_spec(spec: str, flag: str = "--upstream") -> None:
+    """Check ``spec`` (given with option ``flag``) without the network: its syntax, and for a path that
+    it is a wheel or a Quark checkout. A pinned release's existence on PyPI is checked by :func:`resolve`.
 
-    Raises :class:`BadInputError` for an unknown spec, a missing path, a non-wheel file, a non-checkout
-    directory or a release that does not exist; :class:`UpstreamUnreachableError` when PyPI is needed
-    and cannot be reached.
+    Raises :class:`BadInputError` with one line naming ``flag``.
     """
     spec = spec.strip()
     if not spec:
-        raise BadInputError(f"--upstream is empty; expected {SPEC_HELP}")
+        raise BadInputError(f"{flag} is empty; expected {SPEC_HELP}")
+    if spec == "installed":
+        return
+    path = Path(spec).expanduser()
+    if not path.exists() and _is_requirement(spec):
+        pinned_version(spec, flag)
+    elif path.is_file():
+        if path.suffix != ".whl":
+            raise BadInputError(f"{flag} {spec}: a file that is not a .whl; expected {SPEC_HELP}")
+    elif path.is_dir():
+        if not is_checkout(path):
+            raise BadInputError(f"{flag} {spec}: directory is not a Quark checkout (no quark/ package)")
+    else:
+        raise BadInputError(f"{flag} {spec!r}: no such file or directory; expected {SPEC_HELP}")
+
+
+def resolve(spec: str, index: PyPIIndex | None = None, flag: str = "--upstream") -> Snapshot:
+    """Return the snapshot named by ``spec`` (see the module docstring), given with option ``flag``.
+
+    Raises :class:`BadInputError` naming ``flag`` for an unknown spec, a missing path, a non-wheel file,
+    a non-checkout directory (see :func:`check_spec`) or a release that does not exist;
+    :class:`UpstreamUnreachableError` when PyPI is needed and cannot be reached.
+    """
+    check_spec(spec, flag)
+    spec = spec.strip()
     if spec == "installed":
         return InstalledSnapshot()
     path = Path(spec).expanduser()
     if not path.exists() and _is_requirement(spec):
-        version = pinned_version(spec) or str((index or PyPIIndex()).newest())
+        version = pinned_version(spec, flag) or str((index or PyPIIndex()).newest())
         snapshot = WheelSnapshot(fetch_wheel(version, index=index))
         snapshot.label = f"{PROJECT}=={snapshot.version} (PyPI wheel)"  # the release's own spelling
         return snapshot
     if path.is_file():
-        if path.suffix != ".whl":
-            raise BadInputError(f"--upstream {spec}: a file that is not a .whl; expected {SPEC_HELP}")
         return WheelSnapshot(path)
-    if path.is_dir():
-        if not is_checkout(path):
-            raise BadInputError(f"--upstream {spec}: directory is not a Quark checkout (no quark/ package)")
-        return CheckoutSnapshot(path)
-    raise BadInputError(f"--upstream {spec!r}: no such file or directory; expected {SPEC_HELP}")
+    return CheckoutSnapshot(path)

@@ -52,7 +52,7 @@ def test_validate_json_output(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["contracts", "validate", "{tmp}/plan.json"], "cannot tell the artifact"),
-    (["contracts", "validate", "{tmp}/x.json", "--artifact", "quantplan"], "unknown artifact 'quantplan'"),
+    (["contracts", "validate", "{tmp}/x.json", "--artifact", "quantplan"], "--artifact: invalid choice: 'quantplan'"),
     (["contracts", "validate", "{tmp}/bad.quant_plan.json"], "invalid JSON at line 1"),
     (["contracts", "validate", "{tmp}/bad.run_manifest.yaml"], "invalid YAML at line"),
     (["contracts", "check-producers", "--root", "{tmp}"], "no quarkci/ package"),

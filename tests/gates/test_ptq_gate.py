@@ -176,7 +176,7 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert json.loads(captured.out)["failure_class"] == "USER_CONFIG_ERROR"
     assert "Traceback" not in captured.err and "unreadable" in captured.err
     assert main(["ptq", "gate", "--summary", str(tmp_path / "missing.json")]) == 2
-    assert main(["ptq", "gate"]) == 2
+    assert main(["ptq", "gate"]) == 2  # --summary is required: argparse's one-line usage error
 
 
 def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):

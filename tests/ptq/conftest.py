@@ -76,7 +76,7 @@ def pipeline(demo_model, analysis, tmp_path_factory):
         assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0
         assert main(["ptq", "manifest", "--plan", str(plan), "--out", str(root)]) == 0
         run_code = main(["ptq", "run", "--manifest", str(root / "run_manifest.yaml"), "--yes"])
-        validate_code = main(["ptq", "validate", "--source", str(demo_model), "--output", str(root / "model"),
+        validate_code = main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(root / "model"),
                               "--run-result", str(root / "run_result.json"),
                               "--out", str(root / "validation_summary.json")])
         gate_out = root / "gate.json"

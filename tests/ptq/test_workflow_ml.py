@@ -132,7 +132,7 @@ def test_copy_of_the_source_is_size_not_reduced(demo_model, tmp_path, capsys):
     copy = tmp_path / "copy"
     shutil.copytree(demo_model, copy)
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--output", str(copy), "--out", str(summary)]) == 0
+    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(copy), "--out", str(summary)]) == 0
     capsys.readouterr()
     assert main(["ptq", "gate", "--summary", str(summary)]) == 1
     verdict = json.loads(capsys.readouterr().out)
@@ -147,7 +147,7 @@ def test_tampered_quantization_config_is_coverage_failure(pipeline, demo_model, 
     config["quantization_config"]["exclude"] = ["lm_head", "*mlp*"]  # claims the MLPs were left alone
     (tampered / "config.json").write_text(json.dumps(config))
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--output", str(tampered), "--no-reload",
+    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(tampered), "--no-reload",
                  "--out", str(summary)]) == 0
     capsys.readouterr()
     assert main(["ptq", "gate", "--summary", str(summary)]) == 1
@@ -166,7 +166,7 @@ def test_reload_with_missing_keys_fails(pipeline, demo_model, tmp_path, capsys):
     del tensors["model.layers.0.mlp.down_proj.weight_scale"]
     save_file(tensors, broken / "model.safetensors", metadata={"format": "pt"})
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--output", str(broken),
+    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(broken),
                  "--out", str(summary)]) == 0
     reload = json.loads(summary.read_text())["reload"]
     assert reload["ok"] is False

@@ -14,7 +14,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "golden"
 def test_rerendered_markdown_is_byte_identical_to_the_golden_report(tmp_path):
     out = tmp_path / "re.md"
     assert cli.main(["report", "markdown", "--report-json", str(GOLDEN / "validation_report.json"),
-                     "--out", str(out)]) == 0
+                     "--output", str(out)]) == 0
     assert out.read_bytes() == (GOLDEN / "validation_report.md").read_bytes()
 
 
@@ -27,7 +27,7 @@ def test_hostile_strings_in_an_artifact_cannot_ping_inject_html_or_break_fences(
     src = tmp_path / "r.json"
     src.write_text(json.dumps(report), encoding="utf-8")
     out = tmp_path / "re.md"
-    assert cli.main(["report", "markdown", "--report-json", str(src), "--out", str(out)]) == 0
+    assert cli.main(["report", "markdown", "--report-json", str(src), "--output", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert "@octocat" not in text
     assert "<img" not in text
@@ -39,10 +39,10 @@ def test_a_json_that_is_not_a_report_is_exit_2_and_writes_nothing(tmp_path, caps
     src = tmp_path / "r.json"
     src.write_text(json.dumps({"status": "great"}), encoding="utf-8")
     out = tmp_path / "re.md"
-    assert cli.main(["report", "markdown", "--report-json", str(src), "--out", str(out)]) == 2
+    assert cli.main(["report", "markdown", "--report-json", str(src), "--output", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("quarkci: error: not a quarkci validation report") and err.count("\n") == 1
     assert not out.exists()
     src.write_text("{not json", encoding="utf-8")
-    assert cli.main(["report", "markdown", "--report-json", str(src), "--out", str(out)]) == 2
+    assert cli.main(["report", "markdown", "--report-json", str(src), "--output", str(out)]) == 2
     assert not out.exists()

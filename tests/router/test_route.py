@@ -63,14 +63,14 @@ def test_routing_is_deterministic(tmp_path):
     outs = []
     for i in range(2):
         out = tmp_path / f"s{i}.json"
-        assert cli.main(["route", "帮我把 Qwen3-8B 量化成 FP8", "--out", str(out)]) == 0
+        assert cli.main(["route", "帮我把 Qwen3-8B 量化成 FP8", "--output", str(out)]) == 0
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
 
 
 def test_cli_writes_a_valid_document_and_prints_the_reason(tmp_path, capsys):
     out = tmp_path / "session_context.json"
-    assert cli.main(["route", "I want to set up Quark", "--out", str(out)]) == 0
+    assert cli.main(["route", "I want to set up Quark", "--output", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "no route yet" in printed and "open question" in printed
     doc = json.loads(out.read_text())
@@ -96,7 +96,7 @@ def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, argv, messag
     subs = {"missing": str(tmp_path / "nope.json"), "bad_json": str(bad_json), "wrong_type": str(wrong)}
     argv = [a.format(**subs) for a in argv]
     out = tmp_path / "session_context.json"
-    assert cli.main([*argv, "--out", str(out)]) == 2
+    assert cli.main([*argv, "--output", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message.format(**subs) in err
     assert not out.exists()
@@ -125,13 +125,13 @@ def test_stated_hardware_is_not_written_inline_but_flagged_unconfirmed():
 def test_unwritable_out_is_bad_input(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert cli.main(["route", "install quark", "--out", str(blocker / "sub" / "s.json")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert cli.main(["route", "install quark", "--output", str(blocker / "sub" / "s.json")]) == 2
+    assert "--output" in (err := capsys.readouterr().err) and "is not a directory" in err
 
 
 def test_json_output_equals_the_written_file(tmp_path, capsys):
     out = tmp_path / "s.json"
-    assert cli.main(["route", "run ONNX PTQ end to end on resnet50.onnx", "--json", "--out", str(out)]) == 0
+    assert cli.main(["route", "run ONNX PTQ end to end on resnet50.onnx", "--json", "--output", str(out)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(out.read_text())
     assert printed["workflow"] == "quark-onnx-ptq" and printed["route"]["next_skill"] == "quark-env-preflight"

@@ -79,3 +79,23 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
 def test_bundled_without_spec_is_bad_input(capsys) -> None:
     code, _, err = _run(["skills", "list", "--skills", "bundled:"], capsys)
     assert code == 2 and "missing upstream spec" in err
+
+
+def test_claims_names_unreadable_skills_and_exits_1(tmp_path, capsys) -> None:
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
+    code, out, err = _run(["skills", "claims", "--skills", str(tmp_path), "--json"], capsys)
+    assert code == 1
+    payload = json.loads(out)
+    assert payload["skills"] == 2 and [u["path"] for u in payload["unreadable"]] == ["bad/SKILL.md"]
+    assert err.count("\n") == 1 and "bad/SKILL.md" in err and "binary" in err
+
+
+def test_claims_with_no_readable_skill_is_bad_input(tmp_path, capsys) -> None:
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
+    code, out, err = _run(["skills", "claims", "--skills", str(tmp_path)], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--skills" in err and "none of the 1 skills is readable" in err

@@ -136,18 +136,21 @@ def test_no_baseline_means_calibration(wheels, in_tmp):
 @pytest.mark.parametrize("argv, message", [
     (["--upstream", "no/such/path.whl"], "no such file"),
     (["--upstream", "amd-quark>=1"], "pin one exact release"),
-    (["--baseline", "missing-baseline.json"], "cannot read"),
+    (["--baseline", "missing-baseline.json"], "--baseline: missing-baseline.json: no such file"),
+    (["--baseline", "garbage"], "--baseline: 'garbage': only amd-quark is supported"),
+    (["--skills", "bundled:foo"], "--skills: bundled:'foo': only amd-quark is supported"),
+    (["--out", "/proc/quarkci-x"], "--out: /proc/quarkci-x: cannot write in /proc"),
     (["--skills", "no-such-skills-dir"], "no such directory"),
 ])
 def test_bad_input_is_one_line_and_exit_2(wheels, in_tmp, capsys, argv, message):
-    args = {"--upstream": str(wheels["0.99"]), "--skills": str(FIXTURES / "skills" / "negative")}
+    args = {"--upstream": str(wheels["0.99"]), "--skills": str(FIXTURES / "skills" / "negative"),
+            "--out": str(in_tmp / "bad")}
     args.update(dict(zip(argv[::2], argv[1::2], strict=True)))
     flat = [x for kv in args.items() for x in kv]
-    assert main(["sync", *flat, "--out", str(in_tmp / "bad")]) == 2
+    assert main(["sync", *flat]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert any(message in line for line in err), err
-    assert "Traceback" not in "\n".join(err)
-    assert not (in_tmp / "bad" / "validation_report.json").exists()
+    assert len(err) == 1 and message in err[0], err  # one line, before any progress line (no work started)
+    assert not (in_tmp / "bad").exists()
 
 
 def test_not_a_zip_wheel_is_bad_input(in_tmp, capsys):
@@ -158,21 +161,32 @@ def test_not_a_zip_wheel_is_bad_input(in_tmp, capsys):
     assert not (in_tmp / "bad").exists()
 
 
-def test_malformed_skill_is_listed_not_fatal(wheels, in_tmp, skills_copy, capsys):
+def test_malformed_skill_is_a_breaking_finding_and_fail_on_decides(wheels, in_tmp, skills_copy, capsys):
     broken = skills_copy / "negative" / "broken" / "SKILL.md"
     broken.parent.mkdir()
     broken.write_text("---\nname: [unclosed\n---\n# broken\n", encoding="utf-8")
     (skills_copy / "negative" / "binary").mkdir()
     (skills_copy / "negative" / "binary" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
-    code = _run(wheels, skills_copy / "negative", in_tmp / "m")
-    assert code == 2
+    assert _run(wheels, skills_copy / "negative", in_tmp / "m") == 1  # breaking findings, --fail-on breaking
     report = json.loads((in_tmp / "m" / "validation_report.json").read_text(encoding="utf-8"))
     errors = {s["path"]: s["error"] for s in report["skills"] if s["error"]}
     assert set(errors) == {"broken/SKILL.md", "binary/SKILL.md"}
-    assert report["status"] == "partial"
-    assert [f for f in report["findings"] if f["kind"] != "unverifiable"] == []  # the clean skill still clean
+    drift = [(f["rule"], f["kind"], f["subject"]) for f in report["findings"] if f["kind"] != "unverifiable"]
+    assert drift == [("skill-unreadable", "breaking", "binary/SKILL.md"),
+                     ("skill-unreadable", "breaking", "broken/SKILL.md")]  # the clean skill still clean
     err = capsys.readouterr().err
     assert "broken/SKILL.md" in err and "Traceback" not in err
+    assert _run(wheels, skills_copy / "negative", in_tmp / "n", "--fail-on", "none") == 0
+
+
+def test_no_readable_skill_at_all_is_bad_input_before_any_work(wheels, in_tmp, capsys):
+    skills = in_tmp / "skills"
+    (skills / "binary").mkdir(parents=True)
+    (skills / "binary" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
+    assert _run(wheels, skills, in_tmp / "r") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "--skills" in err[0] and "none of the 1 skills is readable" in err[0]
+    assert not (in_tmp / "r").exists()
 
 
 def test_unreachable_baseline_spec_also_blocks(wheels, in_tmp):
