@@ -20,7 +20,7 @@ from quarkci.core.errors import (
     BadInputError,
     UpstreamUnreachableError,
 )
-from quarkci.facts import extract_all
+from quarkci.facts.cache import facts_of
 from quarkci.report import json_report, lines
 from quarkci.report.write import REPORT_MD, write_reports
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
@@ -87,7 +87,7 @@ def progress(message: str) -> None:
 
 def build_view(spec: str, snapshot: Snapshot) -> UpstreamView:
     """Facts + file list of a live snapshot."""
-    facts = extract_all(snapshot)
+    facts = facts_of(snapshot)
     return UpstreamView(spec=spec, kind=snapshot.kind, facts=facts, files=frozenset(snapshot.files()),
                         complete=snapshot.kind == "checkout", snapshot=snapshot)
 

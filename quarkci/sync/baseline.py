@@ -59,19 +59,7 @@ def save(view: UpstreamView, directory: Path) -> Path:
 
 
 def _facts_from_json(data: dict[str, Any]) -> FactSet:
-    kinds: dict[str, list[FactItem]] = {}
-    unavailable: dict[str, list[str]] = {}
-    for kind in FACT_KINDS:
-        block = data.get(kind) or {}
-        items = []
-        for raw in block.get("items", []):
-            attrs = {k: v for k, v in raw.items() if k not in ("name", "file", "line")}
-            items.append(FactItem(str(raw["name"]), str(raw["file"]), int(raw["line"]), attrs))
-        kinds[kind] = sorted(items)
-        if block.get("unavailable"):
-            unavailable[kind] = list(block["unavailable"])
-    return FactSet(version=str(data["version"]), label=str(data.get("source", "")),
-                   coverage=frozenset(data.get("coverage", [])), kinds=kinds, unavailable=unavailable)
+    return FactSet.from_json(data)
 
 
 def load(path: Path) -> UpstreamView:
