@@ -206,8 +206,9 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     config = policy.load_config(Path(args.skills) if isinstance(source, DirectorySource) else None)
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
-    if not skills and isinstance(source, DirectorySource):  # a wrong --skills path must not look clean
-        raise BadInputError(f"--skills {args.skills}: no SKILL.md found under it")
+    if not skills:  # a wrong --skills path, an empty directory or a release without bundled skills
+        flag = f"--skills {args.skills}" if args.skills is not None else "--skills (default: bundled skills)"
+        raise BadInputError(f"{flag}: no SKILL.md found in {skills_label}; 0 skills would be audited")
     base, base_note = build_baseline(args.baseline, upstream, args.out, index)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")

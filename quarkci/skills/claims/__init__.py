@@ -11,8 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from quarkci.skills.claims import commands as sh
-from quarkci.skills.claims import exports, flags, models, paths, schemes, versions
+from quarkci.skills.claims import (
+    defaults,
+    dependencies,
+    exports,
+    flags,
+    models,
+    paths,
+    python_api,
+    schemes,
+    structured,
+    versions,
+)
+from quarkci.skills.claims.context import markers
 from quarkci.skills.claims.unit import Found, Inference, Unit
+from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.skills.source import SkillFileError
 
@@ -26,6 +39,10 @@ EXTRACTORS: dict[str, Extractor] = {
     "versions": versions.extract,
     "exports": exports.extract,
     "paths": paths.extract,
+    "python_api": python_api.extract,
+    "structured": structured.extract,
+    "dependencies": dependencies.extract,
+    "defaults": defaults.extract,
 }
 REFERENCE_SUFFIXES = (".md", ".markdown")
 
@@ -57,7 +74,7 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         unit.quark_cli_subcommand = next(iter(subcommands)) if len(subcommands) == 1 else None
     for unit in units:
         for extractor in EXTRACTORS.values():
-            found.extend((unit.file, f) for f in extractor(unit))
+            found.extend((unit.file, _with_markers(unit, f)) for f in extractor(unit))
     claims: dict[tuple[str, str, str, int], Claim] = {}
     for file, f in found:
         assert f.kind in CLAIM_KINDS, f"extractor produced unknown claim kind {f.kind!r}"
@@ -89,3 +106,24 @@ def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
     if len(scripts) == 1:
         return Inference(next(iter(scripts)), "source_knowledge")
     return Inference(None, None, tuple(sorted(scripts)))
+
+
+def _with_markers(unit: Unit, found: Found) -> Found:
+    """``found`` with the context markers (historical, negative, non_exhaustive, releases) of the
+    text around its line (see :mod:`quarkci.skills.claims.context`); an extractor's own markers win."""
+    own: list[str] = []
+    lead, section = "", ""
+    for block in unit.blocks:
+        if isinstance(block, Text):
+            if block.kind != "heading" and block.line <= found.line <= block.line + block.text.count("\n"):
+                own.append(block.text)
+                lead, section = lead or block.lead, heading_path(block.headings)
+        elif isinstance(block, Code):
+            lines = block.text.split("\n")
+            if block.first_line <= found.line < block.first_line + len(lines):
+                own.append(lines[found.line - block.first_line])
+                lead, section = block.lead, heading_path(block.headings)
+    found_markers = markers(" ".join(own), lead, section)
+    if not found_markers:
+        return found
+    return Found(found.kind, found.value, found.line, {**found_markers, **found.context})

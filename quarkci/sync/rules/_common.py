@@ -72,21 +72,24 @@ def enumerated_groups(claims: Iterable[Claim]) -> dict[tuple[str, str, str], lis
     return groups
 
 
-_TABLE_CELL = re.compile(r"\|")
 
 
-def list_row(anchor: str, name: str, note: str) -> str:
+def list_row(anchor: str, name: str, note: str, column_of: str | None = None) -> str:
     """A new list entry for ``name`` written in the style of ``anchor`` (the list's last line).
 
-    Table rows keep the column count (first cell the name in a code span, second ``note``);
-    bullets keep their marker and indentation; anything else becomes a ``- `name``` bullet.
+    Table rows keep the column count and put the name (in a code span) in the column where
+    ``column_of`` (an item of the anchor row) sits, first column when absent; the other cells stay
+    empty (a note cannot be placed truthfully in a column whose meaning is unknown). Bullets keep
+    their marker and indentation and carry ``note``; anything else becomes a ``- `name``` bullet.
     """
     stripped = anchor.strip()
     indent = anchor[: len(anchor) - len(anchor.lstrip())]
     if stripped.startswith("|") and stripped.endswith("|"):
-        cells = len(_TABLE_CELL.findall(stripped)) - 1
-        row = [f"`{name}`", note] + [""] * max(cells - 2, 0)
-        return indent + "| " + " | ".join(row[:max(cells, 1)]) + " |"
+        cells = [c.strip() for c in stripped[1:-1].split("|")]
+        column = next((i for i, c in enumerate(cells) if column_of and column_of in c), 0)
+        row = [""] * len(cells)
+        row[column] = f"`{name}`"
+        return indent + "| " + " | ".join(row) + " |"
     bullet = re.match(r"([-*+]|\d+[.)])\s", stripped)
     marker = bullet.group(1) if bullet else "-"
     if marker[0].isdigit():
@@ -167,13 +170,17 @@ def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: 
                 listed.add(item.name)  # duplicates (same name in two files) are reported once
                 missing.append(item)
         where = f"'{section}'" if section else "its list"
+        base = state.baseline
         for n, item in enumerate(missing):
             fix = None
             if anchor is not None:
                 a_file, a_line, a_text = anchor
                 if not inline:
-                    fix = Fix(a_file, a_line, a_text,
-                              list_row(a_text, item.name, f"added in {release(view)}; describe before use"),
+                    # true by construction: new since the baseline when the baseline lacks it; else no date
+                    new = base is not None and base.items(fact_kind) and item.name not in base.facts.names(fact_kind)
+                    note = (f"new since amd-quark {base.version}; describe before use" if new and base is not None
+                            else "describe before use")
+                    fix = Fix(a_file, a_line, a_text, list_row(a_text, item.name, note, last.value),
                               insert_after=True, description=f"add {noun} `{item.name}` to the list")
                 elif n == 0:
                     names = [m.name for m in missing]

@@ -40,7 +40,7 @@ def target_of(claim: Claim) -> Target:
     for word in words:
         if word.endswith(".py"):
             return Target(PurePosixPath(word).name, PurePosixPath(word).name)
-    return Target(command, None)
+    return Target(words[0], None)
 
 
 def option_strings(item: FactItem) -> set[str]:
@@ -62,12 +62,15 @@ def script_of(item: FactItem) -> str:
 
 
 def flags_for(view: UpstreamView, target: Target) -> list[FactItem]:
-    """The flag facts of ``target``'s script (all flags when the target is any script)."""
+    """The flag facts of ``target``'s command: the items whose ``script`` is the command label
+    (``quark-cli onnx-ptq``, ``quark-quant-perf``: every CLI the release holds), else those of the
+    script file of that basename; all flags when the target is any script."""
     items = view.items("cli_flags")
     if target.any_script:
         return list(items)
-    if target.basename is None:
-        return []
+    labelled = [i for i in items if i.attrs.get("script") == target.label]
+    if labelled or target.basename is None:
+        return labelled
     return [i for i in items if script_of(i) == target.basename]
 
 
@@ -166,6 +169,11 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
     new = successor(flag, items, base_items)
     if new is not None:
         return Resolution("renamed", target, new, was)
+    sub = claim.context.get("subcommand")
+    if sub and target.basename is None and not target.any_script:
+        # `quark-quant-perf eval --x`: a subcommand the program dispatches itself, with its own parser
+        return Resolution("not_shown", target, reason=f"`{target.label} {sub}` is dispatched at run time; "
+                          "its parser's flags are not read statically")
     if target.any_script and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py")):
         # A flag in prose may belong to the example script this snapshot does not hold.
         return Resolution("not_shown", target, reason="not defined by any CLI this snapshot holds, and "
