@@ -5,7 +5,8 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
 
 * ``names``: every name bound at module level (classes, functions, assignments, imports, including
   those inside top-level ``if``/``try`` blocks), sorted: exactly what ``from M import X`` resolves;
-* ``public``: ``__all__`` when it is a literal list, else the names without a leading underscore;
+* ``public``: ``__all__`` when it is a literal list, else the names without a leading underscore that
+  the module defines or imports from ``quark`` (re-exports; ``import json`` is not Quark's API);
 * ``all``: the literal ``__all__`` (None when absent or computed);
 * ``star``: the modules ``from X import *`` pulls in (absolute dotted names), resolved by the reader;
 * ``getattr``: True when the module defines a module-level ``__getattr__`` (PEP 562): names it
@@ -47,28 +48,29 @@ def absolute_module(module: str, is_package: bool, level: int, target: str | Non
     return ".".join([*base, target] if target else base)
 
 
-def _bound(body: list[ast.stmt], module: str, is_package: bool) -> Iterator[tuple[str, str | None]]:
-    """(name, star-import module or None) for every module-level binding of ``body``."""
+def _bound(body: list[ast.stmt], module: str, is_package: bool) -> Iterator[tuple[str, str | None, bool]]:
+    """(name, star-import module or None, own) for every module-level binding of ``body``; ``own`` is
+    True for a definition or an import from ``quark`` (a re-export), False for a third-party import."""
     for node in body:
         if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node.name, None
+            yield node.name, None, True
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 for sub in ast.walk(target):
                     if isinstance(sub, ast.Name):
-                        yield sub.id, None
+                        yield sub.id, None, True
         elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
-            yield node.target.id, None
+            yield node.target.id, None, True
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                yield (alias.asname or alias.name.split(".")[0]), None
+                yield (alias.asname or alias.name.split(".")[0]), None, alias.name.startswith("quark.")
         elif isinstance(node, ast.ImportFrom):
             source = absolute_module(module, is_package, node.level, node.module)
             for alias in node.names:
                 if alias.name == "*":
-                    yield "*", source
+                    yield "*", source, True
                 else:
-                    yield alias.asname or alias.name, None
+                    yield alias.asname or alias.name, None, source == "quark" or source.startswith("quark.")
         elif isinstance(node, ast.If):
             yield from _bound(node.body + node.orelse, module, is_package)
         elif isinstance(node, ast.Try):
@@ -95,15 +97,18 @@ def module_item(path: str, text: str) -> FactItem | None:
         return None
     module = module_name(path)
     names: set[str] = set()
+    own: set[str] = set()
     star: set[str] = set()
-    for name, source in _bound(tree.body, module, path.endswith("/__init__.py")):
+    for name, source, is_own in _bound(tree.body, module, path.endswith("/__init__.py")):
         if name == "*":
             if source:
                 star.add(source)
         else:
             names.add(name)
+            if is_own:
+                own.add(name)
     declared = _literal_all(tree)
-    public = declared if declared is not None else sorted(n for n in names if not n.startswith("_"))
+    public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
     return FactItem(module, path, 1, {
         "names": sorted(names), "public": sorted(set(public)), "all": declared,
         "star": sorted(star), "getattr": "__getattr__" in names,

@@ -63,6 +63,8 @@ def _cell(text: Text, enumerates: bool, heading_total: int | None, heading_line:
         "enumerates": (enumerates or total is not None) and not partial,
         "count_claimed": total,
         "count_line": total_line,
+        "headers": list(cell.headers),
+        "column": cell.column,
     }
     for item in text.text.split(","):
         name = re.sub(r"[*`]", "", item).strip()

@@ -60,7 +60,10 @@ def expand(name: str) -> list[str]:
 
 def _names(raw: str) -> list[str]:
     # a parameter name (`quant_scheme`, `layer_quant_scheme`, `quant_config`) is no scheme name
-    return [n for n in expand(raw.strip()) if SCHEME_NAME.match(n) and not re.search(r"scheme|config", n)]
+    return [n for n in expand(raw.strip()) if SCHEME_NAME.match(n) and not _PARAMETER.search(n)]
+
+
+_PARAMETER = re.compile(r"(?:^|_)quant_scheme$|^schemes?$|_config$|^config$")
 
 
 _EXAMPLE_INTRO = re.compile(r"\b(?:e\.g\.|for example|such as|like)[,:]?", re.IGNORECASE)
@@ -106,7 +109,8 @@ def _table(text: Text) -> Iterator[Found]:
     candidates = [(s, line) for s, line in spans] or [(text.text, text.line)]
     for raw, line in candidates:
         for name in _names(raw):
-            yield Found("scheme", name, line, _context(text, "table"))
+            yield Found("scheme", name, line, {**_context(text, "table"), "headers": list(cell.headers),
+                                               "column": cell.column})
 
 
 def _list_item(text: Text) -> Iterator[Found]:
