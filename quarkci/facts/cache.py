@@ -71,7 +71,7 @@ def facts_of(snapshot: Snapshot) -> FactSet:
     facts = extract_all(snapshot)
     if entry is not None:
         try:
-            atomic_write_text(entry, json.dumps(facts.to_json(), sort_keys=True) + "\n")
+            atomic_write_text(entry, json.dumps(facts.to_json()) + "\n")  # key order kept: output is byte-stable
         except OSError as exc:
             log.warning("facts cache %s not written (%s)", entry, exc)
     return facts

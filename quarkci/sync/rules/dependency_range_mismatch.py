@@ -92,7 +92,7 @@ def check(state: AuditState) -> list[Finding]:
             fix = Fix(claim.file, claim.line, line, line.replace(text, str(spec), 1),
                       description=f"{package} {text} -> {spec}")
         out.append(make(
-            ID, CATEGORY, "changed", claim, subject=f"{package} {claim.value} in {claim.file}",
+            ID, CATEGORY, "changed", claim, subject=f"{package} {claim.value} in {claim.file}:{claim.line}",
             skill_says=f"{package} {text or claim.value}",
             source_says=f"{release(state.upstream)} requires {package} `{spec}` ({extras}; "
                         f"{item.file}:{item.line})",
