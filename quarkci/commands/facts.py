@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from quarkci.facts import EXTRACTORS, extract_all
-from quarkci.facts.cache import facts_of
 from quarkci.facts.base import FACT_KINDS, FactSet
+from quarkci.facts.cache import facts_of
 from quarkci.upstream.resolve import SPEC_HELP, resolve
 
 _NAMES_SHOWN = 8

@@ -6,6 +6,7 @@ from types import ModuleType
 
 from quarkci.sync.rules import (
     api_name_removed,
+    cli_flag_choice_invalid,
     cli_flag_default_changed,
     cli_flag_deprecated,
     cli_flag_removed,
@@ -39,6 +40,7 @@ RULES: tuple[ModuleType, ...] = (
     cli_flag_renamed,
     cli_flag_deprecated,
     cli_flag_default_changed,
+    cli_flag_choice_invalid,
     cli_flag_unverifiable,
     scheme_unknown,
     scheme_list_incomplete,

@@ -35,10 +35,13 @@ def index_of(view: UpstreamView) -> ApiIndex:
     return hit[1]
 
 
-def public_names(view: UpstreamView) -> dict[str, str]:
-    """``{public name: first module exporting it}`` of a release."""
+def public_names(view: UpstreamView, top_level: bool = False) -> dict[str, str]:
+    """``{public name: first module exporting it}`` of a release; with ``top_level`` only the framework
+    packages users import from (``quark``, ``quark.torch``, ``quark.onnx``...: packages at most two deep)."""
     out: dict[str, str] = {}
     for item in sorted(view.items("public_api")):
+        if top_level and not (item.file.endswith("/__init__.py") and item.name.count(".") <= 1):
+            continue
         for name in item.attrs.get("public", []):
             out.setdefault(str(name), item.name)
     return out

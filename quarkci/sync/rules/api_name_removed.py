@@ -16,8 +16,9 @@ CATEGORY = "public_api"
 
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per ``python_name`` claim resolving in the baseline but not upstream; a bare
-    CamelCase name (```ModelExporter```) counts when the baseline exported it publicly and no module of
-    this release does. Skipped without a baseline; silent when either side shows no ``public_api``."""
+    CamelCase name (```ModelExporter```) counts when a framework package of the baseline (``quark``,
+    ``quark.torch``, ``quark.onnx``...) exported it and none of this release does. Skipped without a
+    baseline; silent when either side shows no ``public_api``."""
     if state.baseline is None:
         raise Skip("needs a baseline")
     view, base = state.upstream, state.baseline
@@ -29,16 +30,20 @@ def check(state: AuditState) -> list[Finding]:
     out = []
     for claim in state.claims_of("python_name"):
         if claim.context.get("form") == "bare":
-            now_public = now_public if now_public is not None else public_names(view)
-            was_public = was_public if was_public is not None else public_names(base)
+            now_public = now_public if now_public is not None else public_names(view, top_level=True)
+            was_public = was_public if was_public is not None else public_names(base, top_level=True)
             name = claim.value
             if name in now_public or name not in was_public:
                 continue
             module = was_public[name]
+            elsewhere = public_names(view).get(name)
             out.append(make(ID, CATEGORY, "removed", claim, skill_says=f"tells users to use `{name}`",
-                            source_says=f"{release(view)} exports no `{name}` from any module; "
-                                        f"amd-quark {base.version} had `{module}.{name}`",
-                            impact=f"code written from the skill fails: `{name}` cannot be imported",
+                            source_says=f"{release(view)} exports no `{name}` from its framework packages; "
+                                        f"amd-quark {base.version} had `{module}.{name}`"
+                                        + (f" (only `{elsewhere}.{name}` remains, a different module)"
+                                           if elsewhere else ""),
+                            impact=f"code written from the skill fails: `from {module} import {name}` raises "
+                                   "ImportError",
                             source=Location(base_index.modules[module].file, 1)))
             continue
         res = resolve(claim, index)
