@@ -186,10 +186,9 @@ def check_out_dir(out: Path) -> None:
 def execute(args: Args, index: PyPIIndex | None = None) -> int:
     """Run the sync described by ``args``; returns the exit code (see module doc)."""
     check_out_dir(args.out)
-    if args.skills is not None and not args.skills.startswith("bundled:"):
-        if not discover(open_skills(args.skills)):  # before any download: an empty directory is bad input
-            raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {args.skills}; "
-                                "0 skills would be audited")
+    # before any download: an empty --skills directory is bad input
+    if args.skills is not None and not args.skills.startswith("bundled:") and not discover(open_skills(args.skills)):
+        raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {args.skills}; 0 skills would be audited")
     progress(f"resolving upstream {args.upstream}")
     try:
         snapshot = resolve(args.upstream, index)

@@ -8,7 +8,6 @@ import time
 import pytest
 
 from quarkci.facts import cache as facts_cache
-from quarkci.facts import public_api
 from quarkci.facts.public_api import ApiIndex, module_item
 
 
