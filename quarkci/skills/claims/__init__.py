@@ -113,17 +113,33 @@ def _with_markers(unit: Unit, found: Found) -> Found:
     text around its line (see :mod:`quarkci.skills.claims.context`); an extractor's own markers win."""
     own: list[str] = []
     lead, section = "", ""
-    for block in unit.blocks:
+    for block in _blocks_at(unit).get(found.line, ()):
         if isinstance(block, Text):
-            if block.kind != "heading" and block.line <= found.line <= block.line + block.text.count("\n"):
-                own.append(block.text)
-                lead, section = lead or block.lead, heading_path(block.headings)
+            own.append(block.text)
+            lead, section = lead or block.lead, heading_path(block.headings)
         elif isinstance(block, Code):
-            lines = block.text.split("\n")
-            if block.first_line <= found.line < block.first_line + len(lines):
-                own.append(lines[found.line - block.first_line])
-                lead, section = block.lead, heading_path(block.headings)
+            own.append(block.text.split("\n")[found.line - block.first_line])
+            lead, section = block.lead, heading_path(block.headings)
     found_markers = markers(" ".join(own), lead, section)
     if not found_markers:
         return found
     return Found(found.kind, found.value, found.line, {**found_markers, **found.context})
+
+
+def _blocks_at(unit: Unit) -> dict[int, list[Text | Code]]:
+    """``{line: blocks covering it}`` of a unit (headings left out), built once per unit."""
+    cached = getattr(unit, "_blocks_at", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    out: dict[int, list[Text | Code]] = {}
+    for block in unit.blocks:
+        if isinstance(block, Text):
+            if block.kind == "heading":
+                continue
+            first, last = block.line, block.line + block.text.count("\n")
+        else:
+            first, last = block.first_line, block.first_line + block.text.count("\n")
+        for line in range(first, last + 1):
+            out.setdefault(line, []).append(block)
+    unit._blocks_at = out  # type: ignore[attr-defined]
+    return out

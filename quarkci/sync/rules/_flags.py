@@ -68,10 +68,30 @@ def flags_for(view: UpstreamView, target: Target) -> list[FactItem]:
     items = view.items("cli_flags")
     if target.any_script:
         return list(items)
-    labelled = [i for i in items if i.attrs.get("script") == target.label]
+    by_label, by_basename = _index(view)
+    labelled = by_label.get(target.label, [])
     if labelled or target.basename is None:
-        return labelled
-    return [i for i in items if script_of(i) == target.basename]
+        return list(labelled)
+    return list(by_basename.get(target.basename, []))
+
+
+_INDEXES: dict[int, tuple[UpstreamView, dict[str, list[FactItem]], dict[str, list[FactItem]]]] = {}
+
+
+def _index(view: UpstreamView) -> tuple[dict[str, list[FactItem]], dict[str, list[FactItem]]]:
+    """Flag facts of ``view`` by command label and by script basename (built once per view object)."""
+    hit = _INDEXES.get(id(view))
+    if hit is None or hit[0] is not view:
+        if len(_INDEXES) > 32:
+            _INDEXES.clear()
+        by_label: dict[str, list[FactItem]] = {}
+        by_basename: dict[str, list[FactItem]] = {}
+        for item in view.items("cli_flags"):
+            by_label.setdefault(str(item.attrs.get("script")), []).append(item)
+            by_basename.setdefault(script_of(item), []).append(item)
+        hit = (view, by_label, by_basename)
+        _INDEXES[id(view)] = hit
+    return hit[1], hit[2]
 
 
 def find_flag(items: list[FactItem], flag: str) -> FactItem | None:
