@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -90,8 +91,8 @@ def skill_chart(findings: list[Any]) -> str:
             counts[_field(f, "kind")] += 1
     ranked = sorted(per, key=lambda s: (-sum(per[s].values()), s))[:MAX_CHART_SKILLS]
     names = [s.rsplit("/", 1)[-1] for s in ranked]
-    return mermaid.bar_chart("Drift findings per skill", names,
-                             {k: [float(per[s][k]) for s in ranked] for k in drift}, "findings")
+    series: dict[str, Sequence[float]] = {k: [float(per[s][k]) for s in ranked] for k in drift}
+    return mermaid.bar_chart("Drift findings per skill", names, series, "findings")
 
 
 def unverifiable_groups(findings: list[Any]) -> list[dict[str, Any]]:

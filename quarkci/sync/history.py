@@ -13,6 +13,7 @@ plus :func:`to_json` / :func:`to_markdown` (a Mermaid chart via :mod:`quarkci.re
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,8 +89,8 @@ def to_json(timeline: Timeline) -> dict[str, Any]:
 def chart(timeline: Timeline) -> str:
     """A Mermaid bar chart: x = releases, one bar series per drift kind (breaking, semantic, mechanical)."""
     versions = [p.version for p in timeline.points]
-    series = {kind: [float(p.counts.get(kind, 0)) for p in timeline.points] for kind in KINDS
-              if kind != "unverifiable"}
+    series: dict[str, Sequence[float]] = {kind: [float(p.counts.get(kind, 0)) for p in timeline.points]
+                                          for kind in KINDS if kind != "unverifiable"}
     return mermaid.bar_chart("Drift per release", versions, series, "findings")
 
 

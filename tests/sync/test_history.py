@@ -79,8 +79,9 @@ def test_bad_range_is_exit_2_before_any_download(capsys, tmp_path, monkeypatch):
 
 
 def test_history_command_writes_both_files(tmp_path, monkeypatch, capsys):
-    import quarkci.commands.history as command
     from packaging.version import Version
+
+    import quarkci.commands.history as command
 
     monkeypatch.setattr(command, "releases", lambda low, high, index=None: [Version("0.12.post1"), Version("0.13")])
     assert main(["history", "--from", "0.12.post1", "--to", "0.13", "--out", str(tmp_path), "--json"]) == 0

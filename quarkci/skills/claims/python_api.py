@@ -17,7 +17,8 @@ Placeholders (``quark.<module>``) and dunder attributes (``quark.__version__``) 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import heading_path
@@ -41,7 +42,7 @@ def _names(raw: str) -> list[str]:
     return out
 
 
-def _imports(text: str, line_of: callable, where: str, section: str) -> Iterator[Found]:  # type: ignore[valid-type]
+def _imports(text: str, line_of: Callable[[int], int], where: str, section: str) -> Iterator[Found]:
     for match in _FROM.finditer(text):
         module = match.group("module")
         for name in _names(match.group("names")):
@@ -60,6 +61,14 @@ def _imports(text: str, line_of: callable, where: str, section: str) -> Iterator
                              "text": match.group(0).strip()})
 
 
+def _line_in(text: str, first_line: int, offset: int) -> int:
+    return first_line + text.count("\n", 0, offset)
+
+
+def _same_line(line: int, _offset: int) -> int:
+    return line
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_name`` claims of ``unit`` (see the module docstring)."""
     for code in unit.codes():
@@ -67,15 +76,14 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         section = heading_path(code.headings)
         text = code.text
-        yield from _imports(text, lambda offset, c=code, t=text: c.first_line + t.count("\n", 0, offset),
-                            "code", section)
+        yield from _imports(text, partial(_line_in, text, code.first_line), "code", section)
     for block in unit.texts():
         if block.kind == "heading":
             continue
         section = heading_path(block.headings)
         for span, line in block.code_spans():
             if "import " in span:
-                yield from _imports(span, lambda _offset, ln=line: ln, "inline", section)
+                yield from _imports(span, partial(_same_line, line), "inline", section)
                 continue
             for match in _REFERENCE.finditer(span):
                 yield from _reference(match.group(0), line, "inline", section)
