@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
+
 from quarkci.sync.rules import (
     api_name_removed,
     cli_flag_choice_invalid,
@@ -62,6 +64,8 @@ RULES: tuple[ModuleType, ...] = (
 
 RULE_IDS: tuple[str, ...] = tuple(r.ID for r in RULES)
 assert len(set(RULE_IDS)) == len(RULE_IDS), "duplicate rule id"
-# Every id a finding may carry: rule ids plus the ids a delegating rule emits (e.g. contract-*).
+# Every id a finding may carry: rule ids plus the ids a delegating rule emits. The contract-* ids of
+# `quarkci contracts diff` stay accepted in a repository's sync config (they were sync findings before
+# that comparison moved out of the skill audit), so existing `.quarkci.yaml` files keep loading.
 FINDING_RULE_IDS: frozenset[str] = frozenset(RULE_IDS) | frozenset(
-    rid for r in RULES for rid in getattr(r, "EMITS", ()))
+    rid for r in RULES for rid in getattr(r, "EMITS", ())) | frozenset(CONTRACT_RULE_IDS)
