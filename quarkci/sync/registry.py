@@ -5,7 +5,6 @@ from __future__ import annotations
 from types import ModuleType
 
 from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
-
 from quarkci.sync.rules import (
     api_name_removed,
     cli_flag_choice_invalid,
