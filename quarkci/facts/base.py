@@ -81,6 +81,12 @@ class FactSet:
         for item in sorted(self.kinds.get("dependencies", []), key=lambda i: (str(i.attrs.get("extra", "")), i.name)):
             by_extra.setdefault(str(item.attrs.get("extra", "")), {})[item.name] = str(item.attrs.get("specifier", ""))
         out["dependencies"]["by_extra"] = by_extra  # {extra ("" = core): {package: specifier}}
+        commands: dict[str, list[str]] = {}
+        for item in self.kinds.get("cli_flags", []):
+            files = commands.setdefault(str(item.attrs.get("script", item.file)), [])
+            if item.file not in files:
+                files.append(item.file)
+        out["cli_flags"]["commands"] = {k: sorted(v) for k, v in sorted(commands.items())}  # every CLI read
         return out
 
     @classmethod

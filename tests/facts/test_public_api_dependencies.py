@@ -50,6 +50,10 @@ def test_real_0_13_public_api_dependencies_and_all_clis():
     scripts = {i.attrs["script"] for i in facts.kinds["cli_flags"]}
     assert {"quark-cli torch-llm-ptq", "quark-cli onnx-ptq", "quark-cli torch-mixed-precision",
             "quark-quant-perf"} <= scripts
+    commands = facts.to_json()["cli_flags"]["commands"]
+    # the parser of `quark-cli onnx-ptq` is found under quark_onnx/ (not a missing onnx_ptq.py next to main.py)
+    assert commands["quark-cli onnx-ptq"] == ["quark/experimental/cli/quark_onnx/onnx_ptq.py"]
+    assert "quark/experimental/torch/quant_perf/cli.py" in commands["quark-quant-perf"]
     default = next(i for i in facts.kinds["cli_flags"]
                    if i.attrs["script"] == "quark-cli torch-llm-ptq" and i.name == "--num_calib_data")
     assert default.attrs["default"] == 512
