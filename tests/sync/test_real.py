@@ -46,6 +46,11 @@ def test_release_diff_0_12_post1_to_0_13(report):
     # the packaged CLI gained --template_file and lost nothing
     flags = {(ch, n) for cat, ch, n in changes if cat == "cli_flags" and n.startswith("quark-cli torch-llm-ptq ")}
     assert flags == {("added", "quark-cli torch-llm-ptq --template_file")}
+    # a dependency change touches only the skills stating a range for that package (issue 14): the lint
+    # and quant-perf pins touch none; onnxruntime touches the ONNX install skill that pins it
+    deps = {c["name"]: c["skills"] for c in d["release_diff"] if c["category"] == "dependencies"}
+    assert deps["pyspelling"] == [] and deps["anthropic"] == []
+    assert deps["onnxruntime"] == ["_legacy_impl/l1-atomic/onnx/quark-onnx-install"]
     # every CLI of the wheel is read: 0.13 adds the quark-quant-perf console script and its flags
     assert ("cli_flags", "added", "quark-quant-perf --model") in changes
     # public names per module: Config is back in quark.torch.quantization.config.config (an alias in 0.13)

@@ -193,8 +193,10 @@ def test_not_supported_python_314_is_true_on_older_releases(tmp_path, version):
 def test_statement_scoped_to_older_releases_is_not_checked_against_0_13(tmp_path):
     body = "For `amd-quark>=0.11,<0.12` use Python 3.10, 3.11 or 3.12.\n"
     assert "python-version-mismatch" not in _rules(_audit(tmp_path, body, "0.13"))
-    # ... and is checked against a release inside its scope (0.11.2: Requires-Python >=3.9.0,<3.13)
-    assert "python-version-mismatch" in _rules(_audit(tmp_path, body, "0.11.2"))
+    # ... and is checked against a release inside its scope (0.11.2: Requires-Python >=3.9.0,<3.13), never
+    # rewritten (a scoped statement keeps its own release's wording)
+    (scoped,) = _rules(_audit(tmp_path, body, "0.11.2"))["python-version-mismatch"]
+    assert scoped.fix is None
 
 
 def test_a_spec_range_fix_keeps_both_bounds(tmp_path):
