@@ -203,3 +203,11 @@ def test_a_spec_range_fix_keeps_both_bounds(tmp_path):
     # 0.13: Requires-Python >=3.11,<3.14 with classifiers 3.11-3.13 (they agree): an exact rewrite exists
     (py,) = _rules(_audit(tmp_path, "Requires Python `>=3.10,<3.13`.\n", "0.13"))["python-version-mismatch"]
     assert py.fix is not None and "`>=3.11,<3.14`" in py.fix.new
+
+
+def test_missing_package_is_named_in_the_message(tmp_path):
+    # quark/shapeshifter/ does not exist in 0.11.2 (it does in 0.13)
+    body = "Run `quark.shapeshifter.shapeshifter(config)`.\n"
+    (bad,) = _rules(_audit(tmp_path, body, "0.11.2"))["python-import-unresolved"]
+    assert "no module `quark.shapeshifter`" in bad.source_says
+    assert "python-import-unresolved" not in _rules(_audit(tmp_path, body, "0.13"))

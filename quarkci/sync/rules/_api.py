@@ -56,9 +56,8 @@ def resolve(claim: Claim, index: ApiIndex) -> Resolved:
         module, name = claim.value, None
     elif form == "dotted":
         split = index.split(claim.value)
-        if split is None:
-            parts = claim.value.split(".")
-            return Resolved("no_module", ".".join(parts[:-1]) or claim.value, parts[-1] if len(parts) > 1 else None)
+        if split is None:  # not even `quark.<first>` is a module: that first package is what is missing
+            return Resolved("no_module", ".".join(claim.value.split(".")[:2]), None)
         module, rest = split
         name = rest[0] if rest else None
     else:
