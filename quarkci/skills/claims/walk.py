@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it.token import Token
 
@@ -54,7 +55,7 @@ class Text:
     def code_spans(self) -> Iterator[tuple[str, int]]:
         """Yield (content, line) for each inline code span, in order."""
         cursor = 0
-        for content, offset in _code_spans(self.text):
+        for content, offset in _spans_of(self.text):
             cursor = max(cursor, offset)
             yield content, self.line_at(cursor)
 
@@ -142,6 +143,12 @@ class _Table:
         self.column += 1
         header = self.headers[column] if column < len(self.headers) else ""
         return Cell(header, column, self.row, self.headers, is_header)
+
+
+@lru_cache(maxsize=8192)
+def _spans_of(text: str) -> tuple[tuple[str, int], ...]:
+    """:func:`_code_spans` of ``text``, memoised (every extractor walks the same spans)."""
+    return tuple(_code_spans(text))
 
 
 def _code_spans(text: str) -> Iterator[tuple[str, int]]:

@@ -45,6 +45,20 @@ def target_of(claim: Claim) -> Target:
 
 def option_strings(item: FactItem) -> set[str]:
     """Every option string of a flag fact (its name plus aliases recorded in attrs)."""
+    key = id(item)
+    hit = _OPTIONS.get(key)
+    if hit is None or hit[0] is not item:
+        if len(_OPTIONS) > 100_000:
+            _OPTIONS.clear()
+        hit = (item, frozenset(_option_strings(item)))
+        _OPTIONS[key] = hit
+    return set(hit[1])
+
+
+_OPTIONS: dict[int, tuple[FactItem, frozenset[str]]] = {}
+
+
+def _option_strings(item: FactItem) -> set[str]:
     names = {item.name}
     for key in ("option_strings", "options", "aliases"):
         value = item.attrs.get(key)
