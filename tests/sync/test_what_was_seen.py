@@ -211,3 +211,8 @@ def test_missing_package_is_named_in_the_message(tmp_path):
     (bad,) = _rules(_audit(tmp_path, body, "0.11.2"))["python-import-unresolved"]
     assert "no module `quark.shapeshifter`" in bad.source_says
     assert "python-import-unresolved" not in _rules(_audit(tmp_path, body, "0.13"))
+
+
+def test_migration_note_naming_the_old_api_is_not_drift(tmp_path):
+    body = "Use `export_safetensors` instead of `ModelExporter` (the class was removed in 0.11).\n"
+    assert "api-name-removed" not in _rules(_audit(tmp_path, body, "0.13", "0.10"))

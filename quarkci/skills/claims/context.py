@@ -5,7 +5,8 @@ introduces its block, table or list, and its heading path) and returns the marke
 ``context`` carries:
 
 * ``historical``: the text presents it as past ("this no longer works:", "removed in 0.11",
-  "previously", "old API") — not checked against the release (it says it is gone);
+  "previously", "old API", "replaced by", "instead of") — not checked against the release (it says it is
+  gone; in "use X instead of Y" both are left unchecked: precision over recall);
 * ``negative``: the text says not to use it or that it is not supported ("do not use", "not supported");
 * ``non_exhaustive``: a list or table said to be partial ("not exhaustive", "for example", "e.g.",
   "see ... for all") — never taken as a complete enumeration;
@@ -25,7 +26,7 @@ from packaging.version import InvalidVersion, Version
 _HISTORICAL = re.compile(
     r"\b(?:no longer (?:works?|exists?|supported|available|valid)|(?:was|were|has been|have been) removed"
     r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
-    r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed)\b",
+    r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of)\b",
     re.IGNORECASE)
 _NEGATIVE = re.compile(r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
                        r"|not compatible|incompatible)\b", re.IGNORECASE)
