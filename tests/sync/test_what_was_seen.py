@@ -29,10 +29,11 @@ def _view(version: str) -> UpstreamView:
 
 
 def _audit(tmp_path: Path, body: str, upstream: str, baseline: str | None = None,
-           name: str = "probe") -> list[Finding]:
+           name: str = "probe", description: str = "probe") -> list[Finding]:
     skill = tmp_path / "skills" / name
     skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(f"---\nname: {name}\ndescription: probe\n---\n\n{body}", encoding="utf-8")
+    (skill / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}",
+                                    encoding="utf-8")
     source = DirectorySource(tmp_path / "skills")
     skills, claims = read_skills(source)
     state = AuditState(skills, claims, _view(upstream), _view(baseline) if baseline else None, source.read_text)
@@ -216,3 +217,11 @@ def test_missing_package_is_named_in_the_message(tmp_path):
 def test_migration_note_naming_the_old_api_is_not_drift(tmp_path):
     body = "Use `export_safetensors` instead of `ModelExporter` (the class was removed in 0.11).\n"
     assert "api-name-removed" not in _rules(_audit(tmp_path, body, "0.13", "0.10"))
+
+
+def test_frontmatter_description_is_read(tmp_path):
+    description = ">\n  Drives `quark.torch.utils.llm.LLMTemplate` for Python 3.10 to 3.12."
+    findings = _rules(_audit(tmp_path, "Body.\n", "0.13", description=description))
+    (bad,) = findings["python-import-unresolved"]
+    assert bad.skill_location is not None and bad.skill_location.line == 4  # the folded scalar's first line
+    assert "python-version-mismatch" in findings

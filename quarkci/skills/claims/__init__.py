@@ -60,6 +60,9 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         return []
     found: list[tuple[str, Found]] = [(skill.path, f) for f in paths.from_frontmatter(skill)]
     units = [Unit(skill.path, skill.body, skill.body_line)]
+    description = _description_unit(skill, read)
+    if description is not None:
+        found.extend((skill.path, f) for extract in _DESCRIPTION_EXTRACTORS for f in extract(description))
     for ref in skill.references:
         if not ref.lower().endswith(REFERENCE_SUFFIXES):
             continue
@@ -143,3 +146,24 @@ def _blocks_at(unit: Unit) -> dict[int, list[Text | Code]]:
             out.setdefault(line, []).append(block)
     unit._blocks_at = out  # type: ignore[attr-defined]
     return out
+
+
+# What a frontmatter description can state that a release can check (its prose is read like the body's).
+_DESCRIPTION_EXTRACTORS: tuple[Extractor, ...] = (versions.extract, python_api.extract, dependencies.extract)
+
+
+def _description_unit(skill: Skill, read: Callable[[str], str]) -> Unit | None:
+    """The frontmatter ``description`` as a Markdown unit with its SKILL.md lines (a folded ``>``/``|``
+    scalar starts on the next line), or None when the skill has no string description."""
+    description = skill.frontmatter.get("description")
+    if not isinstance(description, str) or not description.strip():
+        return None
+    try:
+        lines = read(skill.path).splitlines()
+    except (SkillFileError, OSError, UnicodeDecodeError):
+        return None
+    for number, line in enumerate(lines[1: skill.body_line], start=2):
+        if line.startswith("description:"):
+            folded = line.split(":", 1)[1].strip()[:1] in (">", "|")
+            return Unit(skill.path, description, number + 1 if folded else number)
+    return None
