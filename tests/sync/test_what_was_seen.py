@@ -225,3 +225,11 @@ def test_frontmatter_description_is_read(tmp_path):
     (bad,) = findings["python-import-unresolved"]
     assert bad.skill_location is not None and bad.skill_location.line == 4  # the folded scalar's first line
     assert "python-version-mismatch" in findings
+
+
+def test_a_skills_own_example_is_checked_against_the_release_contract(tmp_path):
+    # 0.13 ships contracts/run_manifest.schema.json requiring (among others) `inputs`; this example lacks it
+    body = "## Outputs: run_manifest.yaml\n\n```yaml\nworkflow: quark-torch-ptq\n```\n"
+    (bad,) = _rules(_audit(tmp_path, body, "0.13"))["contract-upstream-example-invalid"]
+    assert bad.kind == "semantic" and bad.skill_location is not None
+    assert bad.skill_location.file == "probe/SKILL.md" and "rejects it" in bad.source_says

@@ -5,7 +5,7 @@ contract rejects (real skill drift; the comparison of quarkci's schemas with ups
 from __future__ import annotations
 
 from quarkci.contracts.diff import upstream_contracts
-from quarkci.contracts.examples import example_findings
+from quarkci.contracts.examples import BUNDLED_ROOT, example_findings
 from quarkci.core.findings import Finding
 from quarkci.sync.rules import Skip
 from quarkci.sync.state import AuditState
@@ -15,9 +15,26 @@ DESC = "A skill's documented example (## Outputs: <artifact>) fails the contract
 CATEGORY = "contracts"
 
 
+class _AuditedSkills:
+    """The audited SKILL.md files seen through the two snapshot methods the example reader uses, under
+    the bundled-skills prefix it expects (so a ``--skills DIR`` audit checks the user's own examples)."""
+
+    def __init__(self, state: AuditState) -> None:
+        self._state = state
+        self._paths = {BUNDLED_ROOT + s.path: s.path for s in state.skills if s.error is None}
+
+    def files(self, prefix: str = "") -> list[str]:
+        return sorted(p for p in self._paths if p.startswith(prefix))
+
+    def read_text(self, path: str) -> str:
+        if path not in self._paths or self._state.read_skill_file is None:
+            raise FileNotFoundError(path)
+        return self._state.read_skill_file(self._paths[path])
+
+
 def check(state: AuditState) -> list[Finding]:
-    """Examples of the release's bundled skills that its own contract rejects; only for the skills
-    being audited (matched by skill name). Skipped for stored facts (no files to read)."""
+    """Examples in the audited skills that the contract the release ships for their artifact rejects.
+    Skipped for stored facts (the release's contract files are needed); silent before 0.13 (no contracts)."""
     snapshot = state.upstream.snapshot
     if snapshot is None:
         raise Skip("needs the upstream snapshot itself, not stored facts")
@@ -25,14 +42,5 @@ def check(state: AuditState) -> list[Finding]:
     if not grouped:
         return []
     shared = {a: (copies[0].path, copies[0].schema) for a, copies in grouped.items()}
-    audited = {s.name for s in state.skills} | {s.id for s in state.skills}
-    return [f for f in example_findings(snapshot, shared)
-            if f.rule == ID and f.skill in audited and _same_file(f, state)]
-
-
-def _same_file(finding: Finding, state: AuditState) -> bool:
-    """The example's SKILL.md is one of the audited files (a renamed copy elsewhere is not ours)."""
-    loc = finding.skill_location
-    if loc is None:
-        return False
-    return any(s.path == loc.file for s in state.skills)
+    # `skill` stays the frontmatter name the example reader gives, as before: fingerprints are unchanged
+    return [f for f in example_findings(_AuditedSkills(state), shared) if f.rule == ID]  # type: ignore[arg-type]
