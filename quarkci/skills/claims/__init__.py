@@ -113,7 +113,8 @@ def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
 
 def _with_markers(unit: Unit, found: Found) -> Found:
     """``found`` with the context markers (historical, negative, non_exhaustive, releases) of the
-    text around its line (see :mod:`quarkci.skills.claims.context`); an extractor's own markers win."""
+    text around its line (see :mod:`quarkci.skills.claims.context`) and that text itself (``around``, at
+    most 200 characters); an extractor's own context keys win."""
     own: list[str] = []
     lead, section = "", ""
     for block in _blocks_at(unit).get(found.line, ()):
@@ -123,9 +124,10 @@ def _with_markers(unit: Unit, found: Found) -> Found:
         elif isinstance(block, Code):
             own.append(block.text.split("\n")[found.line - block.first_line])
             lead, section = block.lead, heading_path(block.headings)
-    found_markers = markers(" ".join(own), lead, section)
-    if not found_markers:
-        return found
+    around = " ".join(" ".join(own).split())
+    found_markers = markers(around, lead, section)
+    if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
+        found_markers["around"] = around if len(around) <= 200 else around[:199] + "…"
     return Found(found.kind, found.value, found.line, {**found_markers, **found.context})
 
 
