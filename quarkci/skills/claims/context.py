@@ -105,9 +105,3 @@ def in_scope(context: dict[str, Any], version: str) -> bool:
     except (InvalidSpecifier, InvalidVersion):
         return True
 
-
-def sentence_at(text: str, offset: int) -> str:
-    """The sentence of ``text`` holding ``offset`` (split on ``. `` / newline-blank / ``;``)."""
-    start = max(text.rfind(". ", 0, offset), text.rfind("\n\n", 0, offset), text.rfind("; ", 0, offset))
-    ends = [i for i in (text.find(". ", offset), text.find("\n\n", offset), text.find("; ", offset)) if i >= 0]
-    return text[start + 1 if start >= 0 else 0: min(ends) + 1 if ends else len(text)].strip()
