@@ -23,6 +23,7 @@ from quarkci.core.errors import EXIT_INTERNAL, QuarkciError
 # name -> module; the explicit, ordered registry of subcommands.
 COMMANDS: dict[str, str] = {
     "sync": "quarkci.commands.sync",
+    "history": "quarkci.commands.history",
     "report": "quarkci.commands.report",
     "facts": "quarkci.commands.facts",
     "upstream": "quarkci.commands.upstream",

@@ -52,6 +52,12 @@ CASES: list[tuple[str, list[str], str]] = [
     ("sync-fix-bundled", ["sync", "--fix", "--out", "{d}/r"], "--fix"),
     ("sync-fail-on-unknown", ["sync", "--fail-on", "bogus"], "--fail-on"),
     ("sync-unknown-flag", ["sync", "--bogus-flag"], "--bogus-flag"),
+    # history
+    ("history-from-garbage", ["history", "--from", "garbage", "--out", "{d}/r"], "--from"),
+    ("history-from-after-to", ["history", "--from", "0.13", "--to", "0.11", "--out", "{d}/r"], "--from"),
+    ("history-out-proc", ["history", "--out", "/proc/quarkci-x"], "--out"),
+    ("history-skills-missing", ["history", "--skills", "{d}/none"], "--skills"),
+    ("history-skills-empty-dir", ["history", "--skills", "{d}/emptydir", "--out", "{d}/r"], "--skills"),
     # facts, upstream, contracts
     ("facts-upstream-other-project", ["facts", "--upstream", "foo"], "--upstream"),
     ("facts-kind-unknown", ["facts", "--kind", "flavours"], "--kind"),

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
+from quarkci.core import mermaid
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_inside, check_output_dir, check_output_file
-from quarkci.report import mermaid
 
 
 def test_output_dir_probe_leaves_nothing(tmp_path):

@@ -15,6 +15,7 @@ from typing import Any
 from quarkci.commands import arguments as _args
 from quarkci.facts import EXTRACTORS, extract_all
 from quarkci.facts.base import FACT_KINDS, FactSet
+from quarkci.facts.cache import facts_of
 from quarkci.upstream.resolve import SPEC_HELP, resolve
 
 _NAMES_SHOWN = 8
@@ -58,6 +59,6 @@ def run(args: argparse.Namespace) -> int:
     """Resolve ``--upstream``, extract the facts and print them. Returns 0."""
     kinds = [k for k in FACT_KINDS if k in (args.kind or FACT_KINDS)]
     snapshot = resolve(args.upstream)
-    facts = extract_all(snapshot, kinds)
+    facts = facts_of(snapshot) if kinds == list(FACT_KINDS) else extract_all(snapshot, kinds)
     print(to_json_text(facts, args.kind) if args.json else to_table(facts, kinds), end="")
     return 0

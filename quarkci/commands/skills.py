@@ -1,7 +1,9 @@
 """``quarkci skills``: discover skills and print the claims they make.
 
 ``quarkci skills list --skills SPEC [--json]`` lists every SKILL.md (with parse errors as values);
-``quarkci skills claims --skills SPEC [--json] [--kind K]`` prints every claim with file:line.
+``quarkci skills claims --skills SPEC [--json] [--kind K]`` prints every claim with file:line;
+``quarkci skills export --skills SPEC --out DIR`` copies a skill set (e.g. the bundled skills of a
+release, which are read-only) into a new directory where ``quarkci sync --skills DIR --fix`` can edit them.
 ``SPEC`` is ``DIR`` or ``bundled:UPSTREAM`` (e.g. ``bundled:amd-quark==0.13``). JSON output is
 deterministic (sorted keys, skills by path, claims by file/line). Exit 0; 2 for bad input (a
 missing directory, an unknown kind); 3 when ``bundled:`` cannot reach PyPI. An empty directory is
@@ -14,11 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from quarkci.commands import arguments as _args
+from quarkci.core.atomic import atomic_write_bytes
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
-from quarkci.skills import discover, open_skills
+from quarkci.skills import DirectorySource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
 
@@ -36,6 +40,40 @@ def add_parser(subparsers: Any) -> None:
         if name == "claims":
             action.add_argument("--kind", choices=sorted(CLAIM_KINDS), help="only claims of this kind (default: every kind)")
         action.set_defaults(func=run)
+    export = actions.add_parser("export", help="copy a skill set (e.g. a release's bundled skills) to a new "
+                                               "directory, to audit and --fix there")
+    export.add_argument("--skills", required=True, metavar="SPEC", type=_args.skills_spec,
+                        help="skills to copy: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
+    export.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
+                        help="new or empty directory to write the skill files into")
+    export.set_defaults(func=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Copy every file of ``--skills`` into ``--out`` (which must be new or empty). Exit 2 when it is not."""
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BadInputError(f"--out {out}: exists and is not an empty directory")
+    source = open_skills(args.skills)
+    files = source.files()
+    if not any(f == "SKILL.md" or f.endswith("/SKILL.md") for f in files):
+        raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {source.label}")
+    for rel in files:
+        target = out / rel
+        if not target.resolve().is_relative_to(out.resolve()):
+            raise BadInputError(f"--skills {args.skills}: {rel!r} escapes the output directory")
+        atomic_write_bytes(target, _read_bytes(source, rel))
+    print(f"wrote {len(files)} files of {source.label} to {out}")
+    return 0
+
+
+def _read_bytes(source: Any, rel: str) -> bytes:
+    """The exact bytes of a skill file (text or not) from a snapshot or a directory source."""
+    if isinstance(source, SnapshotSource):
+        return source.snapshot.read_bytes(source.prefix + rel)
+    if isinstance(source, DirectorySource):
+        return (source.root / rel).read_bytes()
+    return source.read_text(rel).encode("utf-8")
 
 
 def run(args: argparse.Namespace) -> int:

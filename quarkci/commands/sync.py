@@ -21,7 +21,7 @@ from quarkci.core.errors import (
     UpstreamUnreachableError,
 )
 from quarkci.core.paths import check_output_dir
-from quarkci.facts import extract_all
+from quarkci.facts.cache import facts_of
 from quarkci.report import json_report, lines
 from quarkci.report.write import REPORT_MD, write_reports
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
@@ -94,7 +94,7 @@ def progress(message: str) -> None:
 
 def build_view(spec: str, snapshot: Snapshot) -> UpstreamView:
     """Facts + file list of a live snapshot."""
-    facts = extract_all(snapshot)
+    facts = facts_of(snapshot)
     return UpstreamView(spec=spec, kind=snapshot.kind, facts=facts, files=frozenset(snapshot.files()),
                         complete=snapshot.kind == "checkout", snapshot=snapshot)
 
@@ -195,7 +195,7 @@ def check_args(args: Args) -> None:
 def require_readable(skills: list[Skill], label: str) -> None:
     """Raise :class:`BadInputError` when ``skills`` is empty or none of them could be read."""
     if not skills:
-        raise BadInputError(f"{label}: no SKILL.md found under it")
+        raise BadInputError(f"{label}: no SKILL.md found in it; 0 skills would be audited")
     if all(s.error for s in skills):
         raise BadInputError(f"{label}: none of the {len(skills)} skills is readable ({skills[0].error})")
 
@@ -223,8 +223,10 @@ def _audit(args: Args, snapshot: Snapshot, index: PyPIIndex | None) -> int:
     config = policy.load_config(Path(args.skills) if isinstance(source, DirectorySource) else None)
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
-    if isinstance(source, DirectorySource) or skills:  # a wrong --skills path must not look clean
-        require_readable(skills, f"--skills {skills_label}")
+    if not skills:  # a wrong --skills path, an empty directory or a release without bundled skills
+        flag = f"--skills {args.skills}" if args.skills is not None else "--skills (default: bundled skills)"
+        raise BadInputError(f"{flag}: no SKILL.md found in {skills_label}; 0 skills would be audited")
+    require_readable(skills, f"--skills {skills_label}")
     base, base_note = build_baseline(args.baseline, upstream, args.out, index)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")

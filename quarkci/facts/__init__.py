@@ -12,8 +12,10 @@ from quarkci.facts import (
     cli_flags,
     cli_models,
     compat,
+    dependencies,
     export_formats,
     model_templates,
+    public_api,
     python,
     schemes,
     torch_matrix,
@@ -30,6 +32,8 @@ EXTRACTORS: dict[str, ModuleType] = {
     export_formats.KIND: export_formats,
     compat.KIND: compat,
     cli_models.KIND: cli_models,
+    public_api.KIND: public_api,
+    dependencies.KIND: dependencies,
 }
 assert tuple(EXTRACTORS) == FACT_KINDS, "EXTRACTORS must list every fact kind, in FACT_KINDS order"
 

@@ -2,7 +2,11 @@
 
 Fact kinds (the keys of ``quarkci facts --json``), in order::
 
-    python, torch_matrix, schemes, model_templates, cli_flags, export_formats, compat, cli_models
+    python, torch_matrix, schemes, model_templates, cli_flags, export_formats, compat, cli_models,
+    public_api, dependencies
+
+(``public_api``: one item per module under ``quark/`` with its bound and public names;
+``dependencies``: one item per ``Requires-Dist``, and ``by_extra`` in the JSON.)
 
 (``cli_models`` holds only 0.10's CLI model tables; it is empty from 0.11.)
 
@@ -27,6 +31,8 @@ FACT_KINDS: tuple[str, ...] = (
     "export_formats",
     "compat",
     "cli_models",
+    "public_api",
+    "dependencies",
 )
 
 
@@ -71,7 +77,35 @@ class FactSet:
                 "items": [item.to_json() for item in sorted(self.kinds.get(kind, []))],
                 "unavailable": sorted(self.unavailable.get(kind, [])),
             }
+        by_extra: dict[str, dict[str, str]] = {}
+        for item in sorted(self.kinds.get("dependencies", []), key=lambda i: (str(i.attrs.get("extra", "")), i.name)):
+            by_extra.setdefault(str(item.attrs.get("extra", "")), {})[item.name] = str(item.attrs.get("specifier", ""))
+        out["dependencies"]["by_extra"] = by_extra  # {extra ("" = core): {package: specifier}}
+        commands: dict[str, list[str]] = {}
+        for item in self.kinds.get("cli_flags", []):
+            files = commands.setdefault(str(item.attrs.get("script", item.file)), [])
+            if item.file not in files:
+                files.append(item.file)
+        out["cli_flags"]["commands"] = {k: sorted(v) for k, v in sorted(commands.items())}  # every CLI read
         return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FactSet:
+        """Inverse of :meth:`to_json` (kinds absent from ``data`` are empty). Raises KeyError/TypeError/
+        ValueError on a malformed document."""
+        kinds: dict[str, list[FactItem]] = {}
+        unavailable: dict[str, list[str]] = {}
+        for kind in FACT_KINDS:
+            block = data.get(kind) or {}
+            items = []
+            for raw in block.get("items", []):
+                attrs = {k: v for k, v in raw.items() if k not in ("name", "file", "line")}
+                items.append(FactItem(str(raw["name"]), str(raw["file"]), int(raw["line"]), attrs))
+            kinds[kind] = sorted(items)
+            if block.get("unavailable"):
+                unavailable[kind] = list(block["unavailable"])
+        return cls(version=str(data["version"]), label=str(data.get("source", "")),
+                   coverage=frozenset(data.get("coverage", [])), kinds=kinds, unavailable=unavailable)
 
 
 class FactExtractor(Protocol):

@@ -1,7 +1,8 @@
 """CLI flags: every ``add_argument`` call, on any receiver (parser, group, subparser...).
 
-Scripts read (from :data:`SCRIPTS`): the packaged CLI ``quark/experimental/cli/torch_llm_ptq.py``
-(``quark-cli torch-llm-ptq``) and, in a checkout, every ``quantize_quark.py`` (the LLM PTQ example,
+Scripts read: every CLI the release holds (:func:`commands`: each ``[console_scripts]`` entry point,
+and each ``quark-cli`` subcommand registered in its main module, e.g. ``quark-cli torch-llm-ptq`` from
+``quark/experimental/cli/torch_llm_ptq.py``, ``quark-cli onnx-ptq``, ``quark-quant-perf``) and, in a checkout, every ``quantize_quark.py`` (the LLM PTQ example,
 ``examples/torch/language_modeling/llm_ptq/quantize_quark.py``). A wheel does not ship ``examples/``,
 so that script is reported unavailable there.
 
@@ -14,10 +15,13 @@ e.g. ``type="lambda s: s.split(',')"``), ``deprecated`` (``"deprecat"`` in the h
 from __future__ import annotations
 
 import ast
+import configparser
+import tomllib
 
-from quarkci.facts._source import parse, str_const, text_of, value_of
+from quarkci.facts._source import parse, read, str_const, text_of, value_of
 from quarkci.facts.base import FactItem
-from quarkci.upstream.base import Snapshot
+from quarkci.facts.public_api import absolute_module, module_name
+from quarkci.upstream.base import ENTRY_POINTS_PATH, Snapshot
 
 KIND = "cli_flags"
 PACKAGED_CLI = "quark/experimental/cli/torch_llm_ptq.py"
@@ -27,7 +31,7 @@ SCRIPTS = {PACKAGED_CLI: "quark-cli torch-llm-ptq", EXAMPLE_SCRIPT_NAME: "quanti
 _KEYWORDS = ("action", "type", "default", "choices", "nargs", "required", "metavar", "dest")
 
 
-def flags_in(tree: ast.Module, path: str, script: str) -> list[FactItem]:
+def flags_in(tree: ast.AST, path: str, script: str) -> list[FactItem]:
     """One item per ``<any>.add_argument(...)`` call in ``tree``."""
     items: list[FactItem] = []
     for node in ast.walk(tree):
@@ -48,15 +52,139 @@ def flags_in(tree: ast.Module, path: str, script: str) -> list[FactItem]:
     return items
 
 
+def _module_path(snapshot: Snapshot, module: str) -> str | None:
+    base = module.replace(".", "/")
+    for path in (f"{base}.py", f"{base}/__init__.py"):
+        if snapshot.exists(path):
+            return path
+    return None
+
+
+def _imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """Local name -> dotted origin (``mod`` or ``mod.attr``) of every import anywhere in ``tree``."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                out[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            source = absolute_module(module, is_package, node.level, node.module)
+            for alias in node.names:
+                if alias.name != "*":
+                    out[alias.asname or alias.name] = f"{source}.{alias.name}"
+    return out
+
+
+def _defining_module(snapshot: Snapshot, origin: str) -> tuple[str, str | None] | None:
+    """``pkg.mod.Name`` -> (path of pkg/mod.py, "Name"); ``pkg.mod`` (a module) -> (its path, None)."""
+    if (path := _module_path(snapshot, origin)) is not None:
+        return path, None
+    head, _, attr = origin.rpartition(".")
+    if head and (path := _module_path(snapshot, head)) is not None:
+        return path, attr
+    return None
+
+
+def _flags_of(snapshot: Snapshot, path: str, label: str, seen: set[str] | None = None) -> list[FactItem]:
+    """Flags registered by the module ``path`` and, one level deep, by the quark functions it imports
+    and calls (``add_eval_profile_args(parser)``)."""
+    tree = parse(snapshot, path)
+    if tree is None:
+        return []
+    items = flags_in(tree, path, label)
+    seen = (seen or set()) | {path}
+    imports = _imports(tree, module_name(path), path.endswith("/__init__.py"))
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    for name in sorted(called & set(imports)):
+        found = _defining_module(snapshot, imports[name]) if imports[name].startswith("quark.") else None
+        if found is None or found[0] in seen or found[1] is None:
+            continue
+        helper = parse(snapshot, found[0])
+        for node in helper.body if helper else []:
+            if isinstance(node, ast.FunctionDef) and node.name == found[1]:
+                items.extend(flags_in(node, found[0], label))
+    return items
+
+
+def console_scripts(snapshot: Snapshot) -> dict[str, str]:
+    """``{script name: "module:function"}`` of the release's ``[console_scripts]`` entry points
+    (wheel/installed ``entry_points.txt``, or a checkout's ``[project.scripts]``)."""
+    text = read(snapshot, ENTRY_POINTS_PATH)
+    if text is not None:
+        parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return {}
+        return dict(parser["console_scripts"]) if parser.has_section("console_scripts") else {}
+    pyproject = read(snapshot, "pyproject.toml")
+    if pyproject is None:
+        return {}
+    try:
+        scripts = tomllib.loads(pyproject).get("project", {}).get("scripts", {})
+    except tomllib.TOMLDecodeError:
+        return {}
+    return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}
+
+
+def subcommands(snapshot: Snapshot, path: str) -> dict[str, str]:
+    """``{subcommand: module path}`` of a main module that registers subparsers, read statically:
+    ``x = subparsers.add_parser("name", ...)`` followed by a call passing ``x`` (``Cls.register_subcommand(x)``
+    or ``mod.Cls.register_subcommand(x)``) whose receiver is imported from a quark module."""
+    tree = parse(snapshot, path)
+    if tree is None:
+        return {}
+    imports = _imports(tree, module_name(path), path.endswith("/__init__.py"))
+    parsers: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                and node.value.func.attr == "add_parser" and (sub := str_const(node.value.args[0] if node.value.args
+                                                                                else None))):
+            parsers[node.targets[0].id] = sub
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+            continue
+        sub = parsers.get(node.args[0].id)
+        receiver = node.func
+        while isinstance(receiver, ast.Attribute):
+            receiver = receiver.value
+        if sub is None or not isinstance(receiver, ast.Name) or receiver.id not in imports:
+            continue
+        found = _defining_module(snapshot, imports[receiver.id])
+        if found is not None:
+            out.setdefault(sub, found[0])
+    return out
+
+
+def commands(snapshot: Snapshot) -> dict[str, str]:
+    """``{command label: module path}`` for every CLI of the release: each console script, and for a
+    script with subcommands each ``"<script> <sub>"`` (``quark-cli torch-llm-ptq``)."""
+    out: dict[str, str] = {}
+    for script, target in sorted(console_scripts(snapshot).items()):
+        path = _module_path(snapshot, target.split(":", 1)[0].strip())
+        if path is None:
+            continue
+        subs = subcommands(snapshot, path)
+        for sub, module in sorted(subs.items()):
+            out[f"{script} {sub}"] = module
+        if not subs:
+            out[script] = path
+    if snapshot.exists(PACKAGED_CLI) and PACKAGED_CLI not in out.values():
+        out[SCRIPTS[PACKAGED_CLI]] = PACKAGED_CLI  # a release without entry points we can read
+    return out
+
+
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
-    """Flag items of the packaged CLI and any ``quantize_quark.py``, plus unavailable script paths."""
+    """Flag items of every CLI the release holds (see :func:`commands`) and of any ``quantize_quark.py``,
+    plus unavailable script paths. ``attrs["script"]`` is the command label."""
     items: list[FactItem] = []
     unavailable: list[str] = []
-    if snapshot.exists(PACKAGED_CLI):
-        tree = parse(snapshot, PACKAGED_CLI)
-        if tree is not None:
-            items.extend(flags_in(tree, PACKAGED_CLI, SCRIPTS[PACKAGED_CLI]))
-    elif not snapshot.covers(PACKAGED_CLI):
+    for label, path in commands(snapshot).items():
+        items.extend(_flags_of(snapshot, path, label))
+    if not snapshot.exists(PACKAGED_CLI) and not snapshot.covers(PACKAGED_CLI):
         unavailable.append(PACKAGED_CLI)
     examples = [p for p in snapshot.files() if p.rsplit("/", 1)[-1] == EXAMPLE_SCRIPT_NAME]
     for path in examples:

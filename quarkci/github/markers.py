@@ -1,7 +1,7 @@
 """The hidden markers and trailers by which quarkci recognises what it wrote on GitHub.
 
 A marker is an HTML comment on the **first line** of a body; only the first line is read, so a
-marker-looking string quoted further down (untrusted text, see :mod:`quarkci.github.safe_text`)
+marker-looking string quoted further down (untrusted text, see :mod:`quarkci.core.escape`)
 never counts.
 
 ===============================================  =================================================

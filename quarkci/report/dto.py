@@ -146,7 +146,14 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
                    "longer has; edit them by hand.")
     fixable = sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
     if fixable:
-        out.append(f"Run `quarkci sync --fix` to apply {fixable} mechanical fixes, then review the diff.")
+        spec = outcome.upstream[0]
+        if outcome.skills_root.startswith("bundled:"):
+            out.append(f"Bundled skills are read-only: copy them with `quarkci skills export --skills "
+                       f"bundled:{spec} --out skills-fix`, then run `quarkci sync --upstream {spec} "
+                       f"--skills skills-fix --fix` to apply {fixable} mechanical fixes there and review the diff.")
+        else:
+            out.append(f"Run `quarkci sync --upstream {spec} --skills {outcome.skills_root} --fix` to apply "
+                       f"{fixable} mechanical fixes, then review the diff.")
     if c["semantic"]:
         out.append(f"Review {c['semantic']} semantic findings: behaviour or workflow assumptions changed.")
     if c["unverifiable"]:

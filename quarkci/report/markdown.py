@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 import jinja2
 import jsonschema
 
+from quarkci.core import mermaid
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import cell, code, md, plain
 from quarkci.core.findings import KINDS
@@ -68,10 +70,54 @@ def render_json(payload: dict[str, Any]) -> str:
         raise BadInputError(f"validation report lacks a field the Markdown shows: {exc}") from None
 
 
+# Every status a report can carry, defined once (the footer of every report lists them).
+STATUSES = {
+    "success": "no drift: every checkable claim matches the release (unverifiable claims are not drift)",
+    "partial": "semantic or mechanical drift only, or some skill files could not be read: nothing is known "
+               "to break, but the skills are out of date",
+    "failed": "breaking drift (a skill tells users to run something the release rejects), or the audit "
+              "was blocked (upstream unreachable)",
+}
+MAX_CHART_SKILLS = 20
+
+
+def skill_chart(findings: list[Any]) -> str:
+    """A Mermaid bar chart of drift finding counts per skill (most first, at most 20 skills), one bar
+    series per drift kind; "" when there is no drift. Skill names are escaped by :mod:`mermaid`."""
+    drift = [k for k in KINDS if k != "unverifiable"]
+    per: dict[str, dict[str, int]] = {}
+    for f in findings:
+        if _field(f, "kind") in drift:
+            counts = per.setdefault(str(_field(f, "skill")), dict.fromkeys(drift, 0))
+            counts[_field(f, "kind")] += 1
+    ranked = sorted(per, key=lambda s: (-sum(per[s].values()), s))[:MAX_CHART_SKILLS]
+    names = [s.rsplit("/", 1)[-1] for s in ranked]
+    series: dict[str, Sequence[float]] = {k: [float(per[s][k]) for s in ranked] for k in drift}
+    return mermaid.bar_chart("Drift findings per skill", names, series, "findings")
+
+
+def unverifiable_groups(findings: list[Any]) -> list[dict[str, Any]]:
+    """Unverifiable findings grouped by rule (largest first): count, one reason, up to 3 examples."""
+    groups: dict[str, list[Any]] = {}
+    for f in findings:
+        if _field(f, "kind") == "unverifiable":
+            groups.setdefault(str(_field(f, "rule")), []).append(f)
+    out = []
+    for rule, items in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+        reasons: dict[str, int] = {}
+        for f in items:
+            reasons[str(_field(f, "source_says"))] = reasons.get(str(_field(f, "source_says")), 0) + 1
+        reason = max(reasons, key=lambda r: (reasons[r], r))
+        out.append({"rule": rule, "count": len(items), "reason": reason, "reasons": len(reasons),
+                    "examples": [f"{_field(f, 'skill')}: {_field(f, 'skill_says')}" for f in items[:3]]})
+    return out
+
+
 def _render(report: Any) -> str:
     sections = []
+    findings = list(_field(report, "findings"))
     for kind in KINDS:
-        items = [f for f in _field(report, "findings") if _field(f, "kind") == kind]
+        items = [f for f in findings if _field(f, "kind") == kind]
         sections.append({"kind": kind, "title": SECTION_TITLES[kind], "findings": items})
     release_diff = _field(report, "release_diff")
     text = environment().get_template(TEMPLATE).render(
@@ -79,5 +125,7 @@ def _render(report: Any) -> str:
         touched=[c for c in release_diff if c["skills"]],
         untouched=sum(1 for c in release_diff if not c["skills"]),
         broken=[s for s in _field(report, "skills") if s["error"]],
+        chart=skill_chart(findings), unverifiable=unverifiable_groups(findings), statuses=STATUSES,
+        fixable=sum(1 for f in findings if _field(f, "kind") == "mechanical" and _field(f, "fix")),
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,9 @@ FORMAT = "quarkci-baseline/1"
 # Attributes compared to decide that an item "changed" (line numbers and help wording do not count).
 _IGNORED_ATTRS = {"help", "statement", "raw"}
 # Fact kinds whose items are requirements (version ranges) rather than named things.
-_RANGE_KINDS = {"python", "torch_matrix", "compat"}
+_RANGE_KINDS = {"python", "torch_matrix"}
+# Fact kinds whose items are per-package requirements: a change touches the skills stating that package.
+_PACKAGE_KINDS = {"compat", "dependencies"}
 
 
 def canonical(data: Any) -> str:
@@ -59,19 +62,7 @@ def save(view: UpstreamView, directory: Path) -> Path:
 
 
 def _facts_from_json(data: dict[str, Any]) -> FactSet:
-    kinds: dict[str, list[FactItem]] = {}
-    unavailable: dict[str, list[str]] = {}
-    for kind in FACT_KINDS:
-        block = data.get(kind) or {}
-        items = []
-        for raw in block.get("items", []):
-            attrs = {k: v for k, v in raw.items() if k not in ("name", "file", "line")}
-            items.append(FactItem(str(raw["name"]), str(raw["file"]), int(raw["line"]), attrs))
-        kinds[kind] = sorted(items)
-        if block.get("unavailable"):
-            unavailable[kind] = list(block["unavailable"])
-    return FactSet(version=str(data["version"]), label=str(data.get("source", "")),
-                   coverage=frozenset(data.get("coverage", [])), kinds=kinds, unavailable=unavailable)
+    return FactSet.from_json(data)
 
 
 def load(path: Path) -> UpstreamView:
@@ -121,7 +112,18 @@ def _key(kind: str, item: FactItem) -> str:
     return item.name
 
 
+def _api_change(old: FactItem, new: FactItem) -> tuple[str, str]:
+    """(before, after) of a module whose public names changed: the removed and the added names."""
+    was, now = set(old.attrs.get("public", [])), set(new.attrs.get("public", []))
+    removed, added = sorted(was - now), sorted(now - was)
+    return (f"{new.name}: removed {', '.join(removed) or 'nothing'}",
+            f"{new.name}: added {', '.join(added) or 'nothing'}")
+
+
 def _describe(kind: str, item: FactItem) -> str:
+    if kind == "public_api":
+        names = item.attrs.get("public", [])
+        return f"{item.file} ({len(names)} public names)"
     attrs = {k: v for k, v in sorted(item.attrs.items()) if k not in _IGNORED_ATTRS and v not in (None, "", [])}
     shown = ", ".join(f"{k}={v!r}" for k, v in attrs.items() if k != "script")
     return f"{item.file}:{item.line}" + (f" ({shown})" if shown else "")
@@ -145,6 +147,12 @@ def _touches(skill_refs: dict[str, set[str]], skill_claims: dict[str, set[tuple[
     hit = {s for s, refs in skill_refs.items() if refs & files}
     if kind in _RANGE_KINDS:  # a requirement change touches every skill stating that requirement
         hit |= {s for s, claims in skill_claims.items() if any(k == kind for k, _ in claims)}
+    elif kind in _PACKAGE_KINDS:  # only skills stating a range for that very package (not lint's mypy pin)
+        package = re.split(r"[<>=!~ ]", name, maxsplit=1)[0]
+        hit = {s for s, claims in skill_claims.items() if ("package", package) in claims}
+    elif kind == "public_api":  # a module's names changed: skills importing from or referencing it
+        hit |= {s for s, claims in skill_claims.items()
+                if any(k == kind and (v == name or v.startswith(name + ".")) for k, v in claims)}
     else:
         hit |= {s for s, claims in skill_claims.items() if (kind, plain) in claims}
     return tuple(sorted(hit))
@@ -165,6 +173,9 @@ def diff(base: UpstreamView, current: UpstreamView, skills: list[Skill], claims:
         fact_kind = CLAIM_KINDS.get(claim.kind, "")
         if fact_kind:
             skill_claims.setdefault(claim.skill, set()).add((fact_kind, claim.value))
+        package = claim.context.get("package")
+        if claim.kind in ("transformers_version", "dependency") and isinstance(package, str):
+            skill_claims.setdefault(claim.skill, set()).add(("package", package))
     out: list[Change] = []
     for kind in FACT_KINDS:
         before = _index(kind, base.facts.kinds.get(kind, []))
@@ -178,6 +189,11 @@ def diff(base: UpstreamView, current: UpstreamView, skills: list[Skill], claims:
             elif new is None and old is not None:
                 out.append(Change(kind, "removed", name, _describe(kind, old), None,
                                   _touches(skill_refs, skill_claims, kind, name, files)))
+            elif kind == "public_api" and old is not None and new is not None:
+                if set(old.attrs.get("public", [])) != set(new.attrs.get("public", [])):
+                    before_text, after_text = _api_change(old, new)
+                    out.append(Change(kind, "changed", name, before_text, after_text,
+                                      _touches(skill_refs, skill_claims, kind, name, files)))
             elif old is not None and new is not None and (
                     old.file != new.file or _comparable(old) != _comparable(new)):
                 out.append(Change(kind, "changed", name, _describe(kind, old), _describe(kind, new),

@@ -250,7 +250,8 @@ def apply(findings: list[Finding], config: Config,
         if reason is None and _inline_ignored(finding, line_of):
             reason = f"inline quarkci: ignore[{finding.rule}]"
         if reason is not None:
-            ignored.append((finding, reason))
+            if all(f.fingerprint != finding.fingerprint for f, _ in ignored):  # counted once
+                ignored.append((finding, reason))
             continue
         kept[finding.fingerprint] = finding
     return FindingSet(tuple(sorted(kept.values(), key=lambda f: f.sort_key())),

@@ -6,16 +6,20 @@ from types import ModuleType
 
 from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
 from quarkci.sync.rules import (
+    api_name_removed,
+    cli_flag_choice_invalid,
     cli_flag_default_changed,
     cli_flag_deprecated,
     cli_flag_removed,
     cli_flag_renamed,
     cli_flag_unverifiable,
-    contract_drift,
+    contract_upstream_example_invalid,
+    dependency_range_mismatch,
     export_format_unknown,
     fact_unverifiable,
     model_list_incomplete,
     model_type_unknown,
+    python_import_unresolved,
     python_version_mismatch,
     scheme_count_mismatch,
     scheme_list_incomplete,
@@ -39,6 +43,7 @@ RULES: tuple[ModuleType, ...] = (
     cli_flag_renamed,
     cli_flag_deprecated,
     cli_flag_default_changed,
+    cli_flag_choice_invalid,
     cli_flag_unverifiable,
     scheme_unknown,
     scheme_list_incomplete,
@@ -50,9 +55,12 @@ RULES: tuple[ModuleType, ...] = (
     torch_version_mismatch,
     torch_index_tag_unknown,
     transformers_version_mismatch,
+    dependency_range_mismatch,
+    python_import_unresolved,
+    api_name_removed,
     version_unverifiable,
     fact_unverifiable,
-    contract_drift,
+    contract_upstream_example_invalid,
 )
 
 RULE_IDS: tuple[str, ...] = tuple(r.ID for r in RULES)

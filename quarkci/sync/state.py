@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from quarkci.facts.base import FactItem, FactSet
+from quarkci.skills.claims.context import in_scope
 from quarkci.skills.model import Claim, Skill
 from quarkci.upstream.base import tree_of
 
@@ -82,10 +83,14 @@ class AuditState:
         """Claims of the given kinds about Quark, in (file, line, value) order.
 
         A flag the extractor attributes to another program (``context["quark"]`` false: pip, docker,
-        nvidia-smi, lm_eval...) says nothing about the release and is left out.
+        nvidia-smi, lm_eval...) says nothing about the release and is left out; so is a claim its text
+        presents as historical ("this no longer works:") or scopes to releases other than this one
+        ("for `amd-quark>=0.11,<0.12` ..."), see :mod:`quarkci.skills.claims.context`.
         """
         wanted = set(kinds)
-        return sorted((c for c in self.claims if c.kind in wanted and c.context.get("quark", True) is not False),
+        version = self.upstream.version
+        return sorted((c for c in self.claims if c.kind in wanted and c.context.get("quark", True) is not False
+                       and not c.context.get("historical") and in_scope(c.context, version)),
                       key=lambda c: (c.file, c.line, c.value))
 
     def line(self, file: str, line: int) -> str | None:

@@ -17,6 +17,8 @@ TREES = ("quark", "metadata", "examples", "docs", "tools", "pyproject.toml", "re
 
 # The virtual path under which a wheel's / installed dist's ``*.dist-info/METADATA`` is exposed.
 METADATA_PATH = "METADATA"
+# The virtual path of ``*.dist-info/entry_points.txt`` (console scripts), where the snapshot has one.
+ENTRY_POINTS_PATH = "ENTRY_POINTS"
 
 
 def tree_of(path: str) -> str:
@@ -26,7 +28,7 @@ def tree_of(path: str) -> str:
     ``tree_of("quark/torch/x.py") == "quark"``; ``tree_of("pyproject.toml") == "pyproject.toml"``.
     """
     head = path.lstrip("/").split("/", 1)[0]
-    if head == METADATA_PATH or head.endswith(".dist-info"):
+    if head in (METADATA_PATH, ENTRY_POINTS_PATH) or head.endswith(".dist-info"):
         return "metadata"
     return head
 

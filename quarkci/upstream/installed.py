@@ -13,7 +13,7 @@ from packaging.version import Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
-from quarkci.upstream.base import METADATA_PATH
+from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH
 
 DIST_NAME = "amd-quark"
 
@@ -48,13 +48,18 @@ class InstalledSnapshot(IndexedSnapshot):
                         index["quark/" + file.relative_to(root).as_posix()] = file
         self._metadata = dist.read_text("METADATA") or ""
         index[METADATA_PATH] = None  # served from the dist, see _load
+        self._entry_points = dist.read_text("entry_points.txt")
+        if self._entry_points is not None:
+            index[ENTRY_POINTS_PATH] = ENTRY_POINTS_PATH
         version = str(Version(dist.version))
         location = Path(str(dist.locate_file(""))).resolve()
         super().__init__(version=version, label=f"installed amd-quark {version} ({location})", index=index)
 
-    def _load(self, key: Path | None) -> bytes:
+    def _load(self, key: Path | str | None) -> bytes:
         if key is None:
             return self._metadata.encode("utf-8")
+        if key == ENTRY_POINTS_PATH:
+            return (self._entry_points or "").encode("utf-8")
         try:
             return key.read_bytes()
         except FileNotFoundError:

@@ -1,7 +1,7 @@
 """A PyPI wheel of amd-quark, read straight from its zip (never extracted, imported or executed).
 
 Paths are the wheel's own (``quark/...``); the ``*.dist-info/METADATA`` file is exposed under the
-virtual path ``METADATA`` and the other ``*.dist-info`` files are left out. The version comes from
+virtual path ``METADATA``, ``entry_points.txt`` under ``ENTRY_POINTS``, and the other ``*.dist-info`` files are left out. The version comes from
 METADATA (the ``Version`` header), normalised with :mod:`packaging.version`.
 """
 
@@ -16,7 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
-from quarkci.upstream.base import METADATA_PATH
+from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH
 
 # The largest file in a real amd-quark wheel is well under 1 MiB; 32 MiB leaves ample room.
 MAX_MEMBER_BYTES = 32 * 1024 * 1024
@@ -50,6 +50,8 @@ class WheelSnapshot(IndexedSnapshot):
             if top.endswith(".dist-info"):
                 if name == f"{top}/METADATA":
                     metadata = name
+                elif name == f"{top}/entry_points.txt":
+                    index[ENTRY_POINTS_PATH] = name
                 continue
             index[name] = name
         if metadata is None:

@@ -51,8 +51,12 @@ def test_requires_python(facts):
 def test_cli_flags_have_script_and_primary_names(facts):
     _version, found = facts
     flags = found.kinds["cli_flags"]
-    assert flags and all(i.attrs["script"] == "quark-cli torch-llm-ptq" for i in flags)
-    assert {"--model_dir", "--quant_scheme", "--output_dir"} <= found.names("cli_flags")
+    packaged = [i for i in flags if i.attrs["script"] == "quark-cli torch-llm-ptq"]
+    assert packaged and all(i.file == "quark/experimental/cli/torch_llm_ptq.py" for i in packaged)
+    assert {"--model_dir", "--quant_scheme", "--output_dir"} <= {i.name for i in packaged}
+    # every CLI the wheel holds: each flag belongs to a quark-cli subcommand or a console script
+    assert all(i.attrs["script"].startswith(("quark-cli ", "quark-quant-perf", "quark-skills")) for i in flags)
+    assert any(i.attrs["script"] == "quark-cli onnx-ptq" for i in flags)
 
 
 def test_nvfp4_alias_from_012():

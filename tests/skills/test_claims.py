@@ -57,6 +57,10 @@ POSITIVE = [
     ("ptq-runner/SKILL.md", 41, "scheme", "fp8"),
     ("ptq-runner/SKILL.md", 44, "export_format", "gguf"),
     ("ptq-runner/SKILL.md", 44, "path", "quark/torch/export/api.py"),
+    ("ptq-runner/references/api.md", 4, "python_name", "quark.torch.LLMTemplate"),
+    ("ptq-runner/references/api.md", 7, "cli_flag", "--num_calib_data"),
+    ("ptq-runner/references/api.md", 7, "cli_flag_default", "--num_calib_data=512"),
+    ("ptq-runner/references/api.md", 8, "dependency", ">=1.22.2"),
     ("ptq-runner/references/notes.md", 3, "torch_version", "rocm6.3"),
     ("ptq-runner/references/notes.md", 5, "cli_flag", "--num_calib_data"),
 ]

@@ -23,7 +23,7 @@ def test_list_json(capsys) -> None:
     assert code == 0 and payload["count"] == 3
     assert [s["id"] for s in payload["skills"]] == ["adapter", "model-list", "ptq-runner"]
     runner = payload["skills"][2]
-    assert runner["references"] == ["ptq-runner/references/notes.md"]
+    assert runner["references"] == ["ptq-runner/references/api.md", "ptq-runner/references/notes.md"]
     assert runner["source_knowledge"][0] == "quark/torch/quantization/config/template.py"
 
 
@@ -73,7 +73,7 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
                   if c["skill"] not in theirs]
     _, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
     from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
-    assert from_wheel == from_dir and len(from_dir) == 31
+    assert from_wheel == from_dir and len(from_dir) == 35  # + 4 from references/api.md
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

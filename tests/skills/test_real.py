@@ -58,7 +58,8 @@ def test_0_13_claims_by_kind(bundled):
     counts = Counter(c.kind for c in claims)
     # every kind is found in the real skills; the totals below are what the extractors give today
     assert set(counts) == {"cli_flag", "scheme", "scheme_count", "model_type", "model_type_count", "python_version",
-                           "torch_version", "transformers_version", "export_format", "path"}
+                           "torch_version", "transformers_version", "export_format", "path", "python_name",
+                           "dependency", "cli_flag_default"}
     assert counts["scheme_count"] == 1 and counts["model_type_count"] == 1
     assert counts["model_type"] == 36
     assert counts["path"] >= 157  # 157 source_knowledge entries + inline upstream paths

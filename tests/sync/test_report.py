@@ -36,6 +36,10 @@ def test_md_escape_neutralises_mentions_html_links_and_fences():
 
 def test_markdown_report_has_no_raw_untrusted_markup():
     text = markdown.render(_outcome())
+    # the report's own Mermaid chart is the only fence; its labels are escaped by report.mermaid
+    chart = re.search(r"^```mermaid\n(?:[^`\n]*\n)*?```$", text, re.M)
+    assert chart is not None and "<" not in chart.group(0) and "`" not in chart.group(0).strip("`")
+    text = text.replace(chart.group(0), "")
     assert "@octocat" not in text and "@team" not in text and "```" not in text
     assert "\n# heading" not in text
     # outside code spans (where Markdown shows text literally) no HTML tag survives
@@ -67,3 +71,26 @@ def test_canonical_line_and_sarif():
     (result,) = log["runs"][0]["results"]
     assert result["ruleId"] == "quarkci/scheme-unknown" and result["level"] == "error"
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "skills/evil/SKILL.md"
+
+
+def test_skill_chart_escapes_skill_names_and_counts_drift_only():
+    hostile = 'x"] --> click <b>@team</b> `y`'
+    findings = [Finding("scheme-unknown", "removed", "schemes", hostile, "s", "a", "b", "c", kind="breaking"),
+                Finding("scheme-unknown", "removed", "schemes", hostile, "t", "a", "b", "c", kind="breaking"),
+                Finding("fact-unverifiable", "not_shown", "x", "other", "u", "a", "b", "c", kind="unverifiable")]
+    chart = markdown.skill_chart(findings)
+    assert chart.count("bar [") == 3 and "bar [2]" in chart  # one series per drift kind, one skill
+    body = chart.split("\n", 1)[1].rsplit("```", 1)[0]
+    assert '"]' not in body.replace('"]\n', "") and "<" not in body and "`" not in body
+    assert "other" not in chart  # unverifiable findings are not drift
+
+
+def test_ignored_findings_are_counted_once():
+    from quarkci.sync.policy import Config, Ignore, apply
+
+    f = Finding("scheme-unknown", "removed", "schemes", "s", "old", "a", "b", "c",
+                skill_location=Location("s/SKILL.md", 3))
+    twice = [f, Finding("scheme-unknown", "removed", "schemes", "s", "old", "a", "b", "c",
+                        skill_location=Location("s/SKILL.md", 9))]
+    result = apply(twice, Config(ignore=(Ignore(rule="scheme-unknown"),)))
+    assert result.findings == () and len(result.ignored) == 1

@@ -11,8 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from quarkci.skills.claims import commands as sh
-from quarkci.skills.claims import exports, flags, models, paths, schemes, versions
+from quarkci.skills.claims import (
+    defaults,
+    dependencies,
+    exports,
+    flags,
+    models,
+    paths,
+    python_api,
+    schemes,
+    structured,
+    versions,
+)
+from quarkci.skills.claims.context import markers
 from quarkci.skills.claims.unit import Found, Inference, Unit
+from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.skills.source import SkillFileError
 
@@ -26,6 +39,10 @@ EXTRACTORS: dict[str, Extractor] = {
     "versions": versions.extract,
     "exports": exports.extract,
     "paths": paths.extract,
+    "python_api": python_api.extract,
+    "structured": structured.extract,
+    "dependencies": dependencies.extract,
+    "defaults": defaults.extract,
 }
 REFERENCE_SUFFIXES = (".md", ".markdown")
 
@@ -43,6 +60,9 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         return []
     found: list[tuple[str, Found]] = [(skill.path, f) for f in paths.from_frontmatter(skill)]
     units = [Unit(skill.path, skill.body, skill.body_line)]
+    description = _description_unit(skill, read)
+    if description is not None:
+        found.extend((skill.path, f) for extract in _DESCRIPTION_EXTRACTORS for f in extract(description))
     for ref in skill.references:
         if not ref.lower().endswith(REFERENCE_SUFFIXES):
             continue
@@ -57,7 +77,7 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         unit.quark_cli_subcommand = next(iter(subcommands)) if len(subcommands) == 1 else None
     for unit in units:
         for extractor in EXTRACTORS.values():
-            found.extend((unit.file, f) for f in extractor(unit))
+            found.extend((unit.file, _with_markers(unit, f)) for f in extractor(unit))
     claims: dict[tuple[str, str, str, int], Claim] = {}
     for file, f in found:
         assert f.kind in CLAIM_KINDS, f"extractor produced unknown claim kind {f.kind!r}"
@@ -89,3 +109,63 @@ def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
     if len(scripts) == 1:
         return Inference(next(iter(scripts)), "source_knowledge")
     return Inference(None, None, tuple(sorted(scripts)))
+
+
+def _with_markers(unit: Unit, found: Found) -> Found:
+    """``found`` with the context markers (historical, negative, non_exhaustive, releases) of the
+    text around its line (see :mod:`quarkci.skills.claims.context`) and that text itself (``around``, at
+    most 200 characters); an extractor's own context keys win."""
+    own: list[str] = []
+    lead, section = "", ""
+    for block in _blocks_at(unit).get(found.line, ()):
+        if isinstance(block, Text):
+            own.append(block.text)
+            lead, section = lead or block.lead, heading_path(block.headings)
+        elif isinstance(block, Code):
+            own.append(block.text.split("\n")[found.line - block.first_line])
+            lead, section = block.lead, heading_path(block.headings)
+    around = " ".join(" ".join(own).split())
+    found_markers = markers(around, lead, section)
+    if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
+        found_markers["around"] = around if len(around) <= 200 else around[:199] + "…"
+    return Found(found.kind, found.value, found.line, {**found_markers, **found.context})
+
+
+def _blocks_at(unit: Unit) -> dict[int, list[Text | Code]]:
+    """``{line: blocks covering it}`` of a unit (headings left out), built once per unit."""
+    cached = getattr(unit, "_blocks_at", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    out: dict[int, list[Text | Code]] = {}
+    for block in unit.blocks:
+        if isinstance(block, Text):
+            if block.kind == "heading":
+                continue
+            first, last = block.line, block.line + block.text.count("\n")
+        else:
+            first, last = block.first_line, block.first_line + block.text.count("\n")
+        for line in range(first, last + 1):
+            out.setdefault(line, []).append(block)
+    unit._blocks_at = out  # type: ignore[attr-defined]
+    return out
+
+
+# What a frontmatter description can state that a release can check (its prose is read like the body's).
+_DESCRIPTION_EXTRACTORS: tuple[Extractor, ...] = (versions.extract, python_api.extract, dependencies.extract)
+
+
+def _description_unit(skill: Skill, read: Callable[[str], str]) -> Unit | None:
+    """The frontmatter ``description`` as a Markdown unit with its SKILL.md lines (a folded ``>``/``|``
+    scalar starts on the next line), or None when the skill has no string description."""
+    description = skill.frontmatter.get("description")
+    if not isinstance(description, str) or not description.strip():
+        return None
+    try:
+        lines = read(skill.path).splitlines()
+    except (SkillFileError, OSError, UnicodeDecodeError):
+        return None
+    for number, line in enumerate(lines[1: skill.body_line], start=2):
+        if line.startswith("description:"):
+            folded = line.split(":", 1)[1].strip()[:1] in (">", "|")
+            return Unit(skill.path, description, number + 1 if folded else number)
+    return None

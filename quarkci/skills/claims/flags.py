@@ -15,6 +15,7 @@ out (argparse adds it; it is no claim about Quark's options).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims import commands as sh
@@ -47,6 +48,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                     "inferred_from": inferred_from,
                     "values": list(flag.values),
                     "candidates": list(candidates),
+                    "subcommand": _subcommand(command),
                 },
             )
 
@@ -61,3 +63,13 @@ def _is_quark(name: str | None, candidates: tuple[str, ...] | list[str]) -> bool
 
 def _quark_name(name: str) -> bool:
     return name.startswith(sh.QUARK_CLI) or sh.Command(name, (), 0).is_quark
+
+
+def _subcommand(command: sh.Command) -> str | None:
+    """The first argument of a program other than ``quark-cli`` when it is a bare word placed before any
+    option (``quark-quant-perf eval --from-session ...`` -> ``eval``): a subcommand the program may
+    dispatch itself."""
+    if not command.name or command.name.startswith(sh.QUARK_CLI) or not command.args:
+        return None
+    first = command.args[0].text
+    return first if re.fullmatch(r"[a-z][a-z0-9-]*", first) else None

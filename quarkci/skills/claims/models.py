@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from quarkci.skills.claims.context import partial_list
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -40,12 +41,13 @@ def extract(unit: Unit) -> Iterator[Found]:
                 yield Found("model_type_count", match.group(1), line,
                             {"section": heading_path(text.headings), "where": "paragraph"})
         elif text.kind == "table" and section is not None:
-            yield from _cell(text, section.enumerates or section.count is not None, section.count, section.line,
-                             counts.get(heading_path(text.headings)))
+            partial = partial_list(text.lead, section.heading)
+            yield from _cell(text, (section.enumerates or section.count is not None) and not partial,
+                             section.count, section.line, counts.get(heading_path(text.headings)), partial)
 
 
 def _cell(text: Text, enumerates: bool, heading_total: int | None, heading_line: int,
-          paragraph_total: tuple[int, int] | None) -> Iterator[Found]:
+          paragraph_total: tuple[int, int] | None, partial: bool = False) -> Iterator[Found]:
     cell = text.cell
     if cell is None or cell.is_header or clean_cell(cell.header) not in MODEL_HEADERS:
         return
@@ -58,9 +60,11 @@ def _cell(text: Text, enumerates: bool, heading_total: int | None, heading_line:
     context = {
         "where": "table",
         "section": heading_path(text.headings),
-        "enumerates": enumerates or total is not None,
+        "enumerates": (enumerates or total is not None) and not partial,
         "count_claimed": total,
         "count_line": total_line,
+        "headers": list(cell.headers),
+        "column": cell.column,
     }
     for item in text.text.split(","):
         name = re.sub(r"[*`]", "", item).strip()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -74,6 +75,12 @@ def _widen(version: str) -> str:
 
 def minors(spec: SpecifierSet, majors: int | tuple[int, ...], top: int = 100) -> list[str]:
     """The ``M.N`` releases (M in ``majors``, N < ``top``) that ``spec`` admits, in version order."""
+    return list(_minors(str(spec), majors, top))
+
+
+@lru_cache(maxsize=1024)
+def _minors(spec_text: str, majors: int | tuple[int, ...], top: int) -> tuple[str, ...]:
+    spec = SpecifierSet(spec_text)
     out = []
     for major in (majors,) if isinstance(majors, int) else majors:
         for n in range(top):
@@ -82,7 +89,7 @@ def minors(spec: SpecifierSet, majors: int | tuple[int, ...], top: int = 100) ->
                     out.append(f"{major}.{n}")
             except InvalidVersion:  # pragma: no cover - f-string versions are always valid
                 continue
-    return out
+    return tuple(out)
 
 
 def render(stated: Stated, versions: list[str], upstream: SpecifierSet | None = None) -> str:

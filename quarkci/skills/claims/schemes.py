@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims import commands as sh
+from quarkci.skills.claims.context import partial_list
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -41,6 +42,7 @@ def extract(unit: Unit) -> Iterator[Found]:
         elif text.kind == "paragraph":
             yield from _list_item(text)
             yield from _paragraph_count(text)
+            yield from _examples(text)
     yield from _flag_values(unit)
 
 
@@ -57,15 +59,43 @@ def expand(name: str) -> list[str]:
 
 
 def _names(raw: str) -> list[str]:
-    return [n for n in expand(raw.strip()) if SCHEME_NAME.match(n)]
+    # a parameter name (`quant_scheme`, `layer_quant_scheme`, `quant_config`) is no scheme name
+    return [n for n in expand(raw.strip()) if SCHEME_NAME.match(n) and not _PARAMETER.search(n)]
+
+
+_PARAMETER = re.compile(r"(?:^|_)quant_scheme$|^schemes?$|_config$|^config$")
+
+
+_EXAMPLE_INTRO = re.compile(r"\b(?:e\.g\.|for example|such as|like)[,:]?", re.IGNORECASE)
+_MENTIONS_SCHEME = re.compile(r"quant_scheme|\bschemes?\b", re.IGNORECASE)
+
+
+def _examples(text: Text) -> Iterator[Found]:
+    """Schemes given as examples of a scheme value: ```quant_scheme` — quantization scheme (e.g.,
+    `w_fp8_a_fp8`, `w_int4_a_bf16`)``: code spans after "e.g."/"such as"/"for example" in a text that
+    speaks of schemes (``context["where"] = "example"``; never an enumeration)."""
+    if text.in_list and list_section(text.headings, TOPIC) is not None:
+        return  # the list-item reader owns lists under a schemes heading
+    for intro in _EXAMPLE_INTRO.finditer(text.text):
+        before = text.text[max(0, intro.start() - 120): intro.start()]
+        if not _MENTIONS_SCHEME.search(before):
+            continue
+        end = min([i for i in (text.text.find(")", intro.end()), text.text.find(". ", intro.end()),
+                               text.text.find("\n\n", intro.end())) if i >= 0] or [len(text.text)])
+        for span in re.finditer(r"`([^`]+)`", text.text[intro.end(): end]):
+            for name in _names(span.group(1)):
+                if "_" in name:
+                    yield Found("scheme", name, text.line_at(intro.end() + span.start()),
+                                {**_context(text, "example"), "enumerates": False})
 
 
 def _context(text: Text, where: str) -> dict:
     section = list_section(text.headings, TOPIC)
+    partial = partial_list(text.lead, section.heading if section else "")
     return {
         "where": where,
         "section": heading_path(text.headings),
-        "enumerates": bool(section and section.enumerates),
+        "enumerates": bool(section and section.enumerates) and not partial,
         "count_claimed": section.count if section else None,
         "count_line": section.line if section and section.count is not None else None,
     }
@@ -79,7 +109,8 @@ def _table(text: Text) -> Iterator[Found]:
     candidates = [(s, line) for s, line in spans] or [(text.text, text.line)]
     for raw, line in candidates:
         for name in _names(raw):
-            yield Found("scheme", name, line, _context(text, "table"))
+            yield Found("scheme", name, line, {**_context(text, "table"), "headers": list(cell.headers),
+                                               "column": cell.column})
 
 
 def _list_item(text: Text) -> Iterator[Found]:

@@ -34,10 +34,10 @@ _PKG = r"(?P<pkg>python|pytorch|torch|transformers)"
 _V = r"\d+(?:\.\d+)+"
 _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
 _V1 = r"\d+(?:\.\d+)*"  # inside an explicit specifier a bare major ("transformers>5") is a version
-_SPEC = rf"{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*(?![\d.])"
+_SPEC = rf"{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*(?!\d|\.\d)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("spec", re.compile(rf"(?<![\w-]){_PKG}\s*(?:version\s*)?(?P<spec>{_SPEC})", re.IGNORECASE)),
-    ("range", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?![\d.])", re.IGNORECASE)),
+    ("range", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?!\d|\.\d)", re.IGNORECASE)),
     ("floor", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s+or\s+(?:newer|later|higher|above|greater)", re.IGNORECASE)),
     ("plus", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\+", re.IGNORECASE)),
     ("list", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<items>{_V}(?:\s*,\s*{_V})+(?:\s*,?\s*(?:or|and)\s+{_V})?|{_V}\s+(?:or|and)\s+{_V})",
@@ -91,6 +91,8 @@ def _prose(text: Text) -> Iterator[Found]:
                        "text": match.group(0), "where": text.kind, "section": section}
             if models:
                 context["model_types"] = models
+            if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40): match.start()]):
+                context["negative"] = True
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
     for match in _INDEX_TAG.finditer(text.text):
         yield Found("torch_version", match.group("tag"), text.line_at(match.start()),

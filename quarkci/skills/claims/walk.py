@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it.token import Token
 
@@ -46,6 +47,7 @@ class Text:
     kind: str  # "paragraph" | "heading" | "table"
     cell: Cell | None = None
     in_list: bool = False  # a paragraph inside a list item
+    lead: str = ""  # the paragraph introducing this table or list (same section), "" when none
 
     def line_at(self, offset: int) -> int:
         return self.line + self.text.count("\n", 0, max(offset, 0))
@@ -53,7 +55,7 @@ class Text:
     def code_spans(self) -> Iterator[tuple[str, int]]:
         """Yield (content, line) for each inline code span, in order."""
         cursor = 0
-        for content, offset in _code_spans(self.text):
+        for content, offset in _spans_of(self.text):
             cursor = max(cursor, offset)
             yield content, self.line_at(cursor)
 
@@ -66,6 +68,7 @@ class Code:
     text: str
     first_line: int
     headings: tuple[Heading, ...]
+    lead: str = ""  # the paragraph right before the block in the same section ("this no longer works:")
 
 
 Block = Text | Code
@@ -79,7 +82,11 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
     stack: list[Heading] = []
     table: _Table | None = None
     list_depth = 0
+    lead = ""  # the last paragraph outside lists in this section
+    list_lead = ""  # the lead of the list being walked
     for index, token in enumerate(tokens):
+        if token.type in ("bullet_list_open", "ordered_list_open") and list_depth == 0:
+            list_lead = lead
         if token.type == "list_item_open":
             list_depth += 1
         elif token.type == "list_item_close":
@@ -91,6 +98,7 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
                 stack.pop()
             blocks.append(Text(inline.content, heading.line, tuple(stack), "heading"))
             stack.append(heading)
+            lead = ""
         elif token.type == "table_open":
             table = _Table()
         elif token.type == "table_close":
@@ -99,13 +107,16 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
             table.start_row(tokens, index)
         elif token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open"):
             cell = table.cell(tokens[index - 1].type == "th_open")
-            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell))
+            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
         elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
-            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "paragraph", None, list_depth > 0))
+            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "paragraph", None, list_depth > 0,
+                               lead=list_lead if list_depth > 0 else lead))
+            if list_depth == 0:
+                lead = token.content
         elif token.type in ("fence", "code_block"):
             info = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
             offset = 1 if token.type == "fence" else 0
-            blocks.append(Code(info, token.content, doc.line_of(token, offset), tuple(stack)))
+            blocks.append(Code(info, token.content, doc.line_of(token, offset), tuple(stack), lead))
     return blocks
 
 
@@ -132,6 +143,12 @@ class _Table:
         self.column += 1
         header = self.headers[column] if column < len(self.headers) else ""
         return Cell(header, column, self.row, self.headers, is_header)
+
+
+@lru_cache(maxsize=8192)
+def _spans_of(text: str) -> tuple[tuple[str, int], ...]:
+    """:func:`_code_spans` of ``text``, memoised (every extractor walks the same spans)."""
+    return tuple(_code_spans(text))
 
 
 def _code_spans(text: str) -> Iterator[tuple[str, int]]:

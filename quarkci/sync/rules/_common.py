@@ -72,21 +72,33 @@ def enumerated_groups(claims: Iterable[Claim]) -> dict[tuple[str, str, str], lis
     return groups
 
 
-_TABLE_CELL = re.compile(r"\|")
 
 
-def list_row(anchor: str, name: str, note: str) -> str:
+_NOTE_HEADER = re.compile(r"\b(?:description|notes?|comments?|remarks?|details?|status)\b", re.IGNORECASE)
+
+
+def list_row(anchor: str, name: str, note: str, column: int | None = None,
+             headers: list[str] | tuple[str, ...] = ()) -> str:
     """A new list entry for ``name`` written in the style of ``anchor`` (the list's last line).
 
-    Table rows keep the column count (first cell the name in a code span, second ``note``);
-    bullets keep their marker and indentation; anything else becomes a ``- `name``` bullet.
+    Table rows keep the anchor's column count: the name (in a code span) goes in ``column`` (the
+    column the list's names sit in; first when unknown) and ``note`` in the first other column whose
+    header (``headers``) reads Description/Notes/Comment/Remarks/Details/Status; every other cell stays
+    empty, since nothing true is known for it. Bullets keep their marker and indentation and carry
+    ``note``; anything else becomes a ``- `name``` bullet.
     """
     stripped = anchor.strip()
     indent = anchor[: len(anchor) - len(anchor.lstrip())]
     if stripped.startswith("|") and stripped.endswith("|"):
-        cells = len(_TABLE_CELL.findall(stripped)) - 1
-        row = [f"`{name}`", note] + [""] * max(cells - 2, 0)
-        return indent + "| " + " | ".join(row[:max(cells, 1)]) + " |"
+        cells = [c.strip() for c in stripped[1:-1].split("|")]
+        at = column if column is not None and 0 <= column < len(cells) else 0
+        row = [""] * len(cells)
+        row[at] = f"`{name}`"
+        described = next((i for i, h in enumerate(headers) if i != at and i < len(cells) and _NOTE_HEADER.search(h)),
+                         None)
+        if described is not None and note:
+            row[described] = note
+        return indent + "| " + " | ".join(row) + " |"
     bullet = re.match(r"([-*+]|\d+[.)])\s", stripped)
     marker = bullet.group(1) if bullet else "-"
     if marker[0].isdigit():
@@ -167,13 +179,20 @@ def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: 
                 listed.add(item.name)  # duplicates (same name in two files) are reported once
                 missing.append(item)
         where = f"'{section}'" if section else "its list"
+        base = state.baseline
         for n, item in enumerate(missing):
             fix = None
             if anchor is not None:
                 a_file, a_line, a_text = anchor
                 if not inline:
+                    # true by construction: new since the baseline when the baseline lacks it; else no date
+                    new = base is not None and base.items(fact_kind) and item.name not in base.facts.names(fact_kind)
+                    note = (f"new since amd-quark {base.version}; describe before use" if new and base is not None
+                            else "describe before use")
+                    column = last.context.get("column")
                     fix = Fix(a_file, a_line, a_text,
-                              list_row(a_text, item.name, f"added in {release(view)}; describe before use"),
+                              list_row(a_text, item.name, note, column if isinstance(column, int) else None,
+                                       tuple(last.context.get("headers") or ())),
                               insert_after=True, description=f"add {noun} `{item.name}` to the list")
                 elif n == 0:
                     names = [m.name for m in missing]

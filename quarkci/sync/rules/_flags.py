@@ -40,11 +40,25 @@ def target_of(claim: Claim) -> Target:
     for word in words:
         if word.endswith(".py"):
             return Target(PurePosixPath(word).name, PurePosixPath(word).name)
-    return Target(command, None)
+    return Target(words[0], None)
 
 
 def option_strings(item: FactItem) -> set[str]:
     """Every option string of a flag fact (its name plus aliases recorded in attrs)."""
+    key = id(item)
+    hit = _OPTIONS.get(key)
+    if hit is None or hit[0] is not item:
+        if len(_OPTIONS) > 100_000:
+            _OPTIONS.clear()
+        hit = (item, frozenset(_option_strings(item)))
+        _OPTIONS[key] = hit
+    return set(hit[1])
+
+
+_OPTIONS: dict[int, tuple[FactItem, frozenset[str]]] = {}
+
+
+def _option_strings(item: FactItem) -> set[str]:
     names = {item.name}
     for key in ("option_strings", "options", "aliases"):
         value = item.attrs.get(key)
@@ -62,13 +76,36 @@ def script_of(item: FactItem) -> str:
 
 
 def flags_for(view: UpstreamView, target: Target) -> list[FactItem]:
-    """The flag facts of ``target``'s script (all flags when the target is any script)."""
+    """The flag facts of ``target``'s command: the items whose ``script`` is the command label
+    (``quark-cli onnx-ptq``, ``quark-quant-perf``: every CLI the release holds), else those of the
+    script file of that basename; all flags when the target is any script."""
     items = view.items("cli_flags")
     if target.any_script:
         return list(items)
-    if target.basename is None:
-        return []
-    return [i for i in items if script_of(i) == target.basename]
+    by_label, by_basename = _index(view)
+    labelled = by_label.get(target.label, [])
+    if labelled or target.basename is None:
+        return list(labelled)
+    return list(by_basename.get(target.basename, []))
+
+
+_INDEXES: dict[int, tuple[UpstreamView, dict[str, list[FactItem]], dict[str, list[FactItem]]]] = {}
+
+
+def _index(view: UpstreamView) -> tuple[dict[str, list[FactItem]], dict[str, list[FactItem]]]:
+    """Flag facts of ``view`` by command label and by script basename (built once per view object)."""
+    hit = _INDEXES.get(id(view))
+    if hit is None or hit[0] is not view:
+        if len(_INDEXES) > 32:
+            _INDEXES.clear()
+        by_label: dict[str, list[FactItem]] = {}
+        by_basename: dict[str, list[FactItem]] = {}
+        for item in view.items("cli_flags"):
+            by_label.setdefault(str(item.attrs.get("script")), []).append(item)
+            by_basename.setdefault(script_of(item), []).append(item)
+        hit = (view, by_label, by_basename)
+        _INDEXES[id(view)] = hit
+    return hit[1], hit[2]
 
 
 def find_flag(items: list[FactItem], flag: str) -> FactItem | None:
@@ -166,6 +203,11 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
     new = successor(flag, items, base_items)
     if new is not None:
         return Resolution("renamed", target, new, was)
+    sub = claim.context.get("subcommand")
+    if sub and target.basename is None and not target.any_script:
+        # `quark-quant-perf eval --x`: a subcommand the program dispatches itself, with its own parser
+        return Resolution("not_shown", target, reason=f"`{target.label} {sub}` is dispatched at run time; "
+                          "its parser's flags are not read statically")
     if target.any_script and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py")):
         # A flag in prose may belong to the example script this snapshot does not hold.
         return Resolution("not_shown", target, reason="not defined by any CLI this snapshot holds, and "

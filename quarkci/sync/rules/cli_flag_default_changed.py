@@ -1,9 +1,11 @@
-"""cli-flag-default-changed: a flag the skill uses changed its default, choices or type since the baseline."""
+"""cli-flag-default-changed: a flag the skill uses changed its default, choices or type since the baseline,
+or a default the skill states ("`--num_calib_data` defaults to 128") is not the release's default."""
 
 from __future__ import annotations
 
-from quarkci.core.findings import Finding
-from quarkci.sync.rules import Skip
+from dataclasses import replace
+
+from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._flags import find_flag, flags_for, resolve
 from quarkci.sync.state import AuditState
@@ -14,11 +16,54 @@ CATEGORY = "cli_flags"
 FIELDS = ("default", "choices", "type", "action", "nargs")
 
 
-def check(state: AuditState) -> list[Finding]:
-    """One ``changed`` finding per (flag claim, changed field) between baseline and upstream facts."""
-    if state.baseline is None:
-        raise Skip("needs a baseline")
+def _same(stated: str, actual: object) -> bool:
+    """A stated default (text) equals the parser's default (a literal, or source text)."""
+    if actual is None:
+        return stated.lower() in ("none", "null")
+    if isinstance(actual, bool):
+        return stated.lower() == str(actual).lower()
+    if isinstance(actual, int | float):
+        try:
+            return float(stated) == float(actual)
+        except ValueError:
+            return False
+    return stated.strip("'\"") == str(actual).strip("'\"")
+
+
+def stated_defaults(state: AuditState) -> list[Finding]:
+    """``changed`` per ``cli_flag_default`` claim whose value differs from the default in the parser of
+    the command the flag belongs to; the fix rewrites the value when it occurs once on the line."""
     out = []
+    for claim in state.claims_of("cli_flag_default"):
+        flag, stated = str(claim.context.get("flag")), str(claim.context.get("default"))
+        as_flag = replace(claim, kind="cli_flag", value=flag)
+        res = resolve(as_flag, state.upstream, state.baseline)
+        if res.status not in ("present", "deprecated") or res.item is None or "default" not in res.item.attrs:
+            continue
+        actual = res.item.attrs.get("default")
+        if res.item.attrs.get("action") in ("store_true", "store_false") or _same(stated, actual):
+            continue
+        line = state.line(claim.file, claim.line)
+        fix = None
+        if line is not None and isinstance(actual, int | float | str) and line.count(stated) == 1:
+            fix = Fix(claim.file, claim.line, line, line.replace(stated, str(actual), 1),
+                      description=f"{flag} default {stated} -> {actual}")
+        out.append(make(
+            ID, CATEGORY, "changed", claim, subject=f"{res.target.label} {flag} default {stated}",
+            skill_says=f"`{flag}` defaults to {stated}",
+            source_says=f"{release(state.upstream)}: {res.target.label} `{flag}` defaults to {actual!r}",
+            impact=f"a run relying on the stated default uses {actual!r} instead",
+            source=source_loc(res.item), fix=fix,
+        ))
+    return out
+
+
+def check(state: AuditState) -> list[Finding]:
+    """One ``changed`` finding per (flag claim, changed field) between baseline and upstream facts, and
+    one per stated default that the release's parser contradicts (no baseline needed for those)."""
+    out = stated_defaults(state)
+    if state.baseline is None:
+        return out
     seen: set[tuple[str, str, str]] = set()
     for claim in state.claims_of("cli_flag"):
         res = resolve(claim, state.upstream, state.baseline)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quarkci.core.findings import Finding
 from quarkci.facts.base import FactItem
 from quarkci.sync.rules._common import kind_source, make, release
+from quarkci.sync.rules._flags import resolve as resolve_flag
 from quarkci.sync.state import AuditState
 
 ID = "export-format-unknown"
@@ -44,6 +47,18 @@ def check(state: AuditState) -> list[Finding]:
     keys = offered(items)
     out = []
     for claim in state.claims_of("export_format"):
+        if claim.context.get("where") == "flag":
+            # a `--model_export X` value belongs to that command's parser: cli-flag-choice-invalid checks it
+            # where the parser is in the release; for an absent script it is unverifiable, not an unknown format
+            as_flag = replace(claim, kind="cli_flag", value=str(claim.context.get("flag", "--model_export")))
+            res = resolve_flag(as_flag, view, state.baseline)
+            if res.status != "removed" or res.target.any_script:
+                if res.status == "not_shown":
+                    out.append(make(ID, CATEGORY, "not_shown", claim,
+                                    skill_says=f"passes `{claim.value}` to {res.target.label}",
+                                    source_says=f"{release(view)}: cannot tell; {res.reason}",
+                                    impact="unknown until the command runs"))
+                continue
         key = _key(claim.value)
         if key in keys or any(key in k for k in keys if len(key) >= 4):
             continue

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quarkci.core.findings import Finding
+from quarkci.skills.claims.phrases import minors
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
 
@@ -20,13 +23,27 @@ def check(state: AuditState) -> list[Finding]:
     upstream = spec_of(item) if item is not None else None
     if item is None or upstream is None:
         return []
+    classifiers = sorted((i.name for i in state.upstream.items("python") if i.attrs.get("source") == "classifier"),
+                         key=lambda v: tuple(int(p) for p in v.split(".")))
+    admitted = minors(upstream, 3)
+    disagree = bool(classifiers) and [v for v in admitted if v in classifiers] != admitted
     out = []
     for claim in state.claims_of("python_version"):
         stated = stated_of(claim, state)
         if stated is None:
             continue
+        if claim.context.get("negative") and stated.upper and not stated.lower:
+            # "Not supported: Python 3.14+" is false only when the release admits one of those versions
+            said_unsupported = set(minors(stated.spec, 3)) ^ set(minors(upstream.__class__(""), 3))
+            if not said_unsupported & set(admitted):
+                continue
         found = mismatch(state, claim, stated, upstream, item, rule=ID, category=CATEGORY,
                          product="Python", major=3)
+        if found is not None and disagree:
+            # Requires-Python admits versions the classifiers do not list (0.11.2: 3.9 allowed, yet
+            # `import quark.torch` fails there): say so, and make no fix rather than pick the looser one
+            found = replace(found, fix=None, source_says=found.source_says
+                            + f"; its classifiers list only Python {', '.join(classifiers)}: the two disagree")
         if found is not None:
             out.append(found)
     return out

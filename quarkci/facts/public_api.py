@@ -1,0 +1,169 @@
+"""Public API: for every module under ``quark/``, the names an ``import`` of it can reach.
+
+Read with :mod:`ast`, never imported. One item per module, named by its dotted path
+(``quark.torch.utils.llm``; a package is named by its directory, read from ``__init__.py``). Attrs:
+
+* ``names``: every name bound at module level (classes, functions, assignments, imports, including
+  those inside top-level ``if``/``try`` blocks), sorted: exactly what ``from M import X`` resolves;
+* ``public``: ``__all__`` when it is a literal list, else the names without a leading underscore that
+  the module defines or imports from ``quark`` (re-exports; ``import json`` is not Quark's API);
+* ``all``: the literal ``__all__`` (None when absent or computed);
+* ``star``: the modules ``from X import *`` pulls in (absolute dotted names), resolved by the reader;
+* ``getattr``: True when the module defines a module-level ``__getattr__`` (PEP 562): names it
+  serves cannot be known statically, so a missing name there is unverifiable, never removed.
+
+Submodules are reachable from their package too (``from quark.torch import export``): the rules
+check :data:`ITEMS` by module name before the names of the parent.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from quarkci.facts._source import read
+from quarkci.facts.base import FactItem
+from quarkci.upstream.base import Snapshot
+
+KIND = "public_api"
+ROOT = "quark/"
+_SKIPPED_DIRS = ("/_bundled_skills/",)
+
+
+def module_name(path: str) -> str:
+    """``quark/torch/utils/llm/__init__.py`` -> ``quark.torch.utils.llm``; ``quark/a/b.py`` -> ``quark.a.b``."""
+    stem = path[:-3]
+    if stem.endswith("/__init__"):
+        stem = stem[: -len("/__init__")]
+    return stem.replace("/", ".")
+
+
+def absolute_module(module: str, is_package: bool, level: int, target: str | None) -> str:
+    """The absolute module of a relative ``from`` import inside ``module``."""
+    if level == 0:
+        return target or ""
+    parts = module.split(".")
+    base = parts if is_package else parts[:-1]
+    base = base[: len(base) - (level - 1)] if level > 1 else base
+    return ".".join([*base, target] if target else base)
+
+
+def _bound(body: list[ast.stmt], module: str, is_package: bool) -> Iterator[tuple[str, str | None, bool]]:
+    """(name, star-import module or None, own) for every module-level binding of ``body``; ``own`` is
+    True for a definition or an import from ``quark`` (a re-export), False for a third-party import."""
+    for node in body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node.name, None, True
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        yield sub.id, None, True
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
+            yield node.target.id, None, True
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield (alias.asname or alias.name.split(".")[0]), None, alias.name.startswith("quark.")
+        elif isinstance(node, ast.ImportFrom):
+            source = absolute_module(module, is_package, node.level, node.module)
+            for alias in node.names:
+                if alias.name == "*":
+                    yield "*", source, True
+                else:
+                    yield alias.asname or alias.name, None, source == "quark" or source.startswith("quark.")
+        elif isinstance(node, ast.If):
+            yield from _bound(node.body + node.orelse, module, is_package)
+        elif isinstance(node, ast.Try):
+            blocks = node.body + node.orelse + node.finalbody + [s for h in node.handlers for s in h.body]
+            yield from _bound(blocks, module, is_package)
+        elif isinstance(node, ast.With):
+            yield from _bound(node.body, module, is_package)
+
+
+def _literal_all(tree: ast.Module) -> list[str] | None:
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                and isinstance(node.value, ast.List | ast.Tuple)):
+            names = [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            return names if len(names) == len(node.value.elts) else None
+    return None
+
+
+def module_item(path: str, text: str) -> FactItem | None:
+    """The item of one module file (None when it is not valid Python)."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError):
+        return None
+    module = module_name(path)
+    names: set[str] = set()
+    own: set[str] = set()
+    star: set[str] = set()
+    for name, source, is_own in _bound(tree.body, module, path.endswith("/__init__.py")):
+        if name == "*":
+            if source:
+                star.add(source)
+        else:
+            names.add(name)
+            if is_own:
+                own.add(name)
+    declared = _literal_all(tree)
+    public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
+    return FactItem(module, path, 1, {
+        "names": sorted(names), "public": sorted(set(public)), "all": declared,
+        "star": sorted(star), "getattr": "__getattr__" in names,
+    })
+
+
+def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
+    """One item per ``quark/**.py`` (bundled skills' helper scripts excluded); unavailable: ``quark/``
+    when the snapshot does not hold that tree."""
+    items: list[FactItem] = []
+    for path in snapshot.files(ROOT):
+        if not path.endswith(".py") or any(d in path for d in _SKIPPED_DIRS):
+            continue
+        text = read(snapshot, path)
+        item = module_item(path, text) if text is not None else None
+        if item is not None:
+            items.append(item)
+    unavailable = [] if snapshot.covers("quark/__init__.py") else ["quark/"]
+    return sorted(items), unavailable
+
+
+class ApiIndex:
+    """Lookups over the ``public_api`` items of one release (modules by name, star re-exports followed)."""
+
+    def __init__(self, items: list[FactItem]) -> None:
+        self.modules: dict[str, FactItem] = {i.name: i for i in items}
+
+    def __bool__(self) -> bool:
+        return bool(self.modules)
+
+    def has_module(self, module: str) -> bool:
+        return module in self.modules
+
+    def resolves(self, module: str, name: str, _depth: int = 0) -> bool | None:
+        """True when ``from module import name`` works; False when it does not; None when the module
+        has a ``__getattr__`` (unknowable). ``module`` must exist (see :meth:`has_module`)."""
+        if f"{module}.{name}" in self.modules:
+            return True  # a submodule
+        item = self.modules.get(module)
+        if item is None:
+            return False
+        if name in item.attrs.get("names", []):
+            return True
+        if _depth < 8:
+            for source in item.attrs.get("star", []):
+                if source in self.modules and self.resolves(source, name, _depth + 1):
+                    return True
+        return None if item.attrs.get("getattr") else False
+
+    def split(self, dotted: str) -> tuple[str, list[str]] | None:
+        """``quark.a.b.Name.attr`` -> (longest existing module prefix, remaining parts); None if no
+        prefix (beyond ``quark``) is a module."""
+        parts = dotted.split(".")
+        for cut in range(len(parts), 1, -1):
+            head = ".".join(parts[:cut])
+            if head in self.modules:
+                return head, parts[cut:]
+        return None

@@ -1,0 +1,107 @@
+"""The context that decides whether (and how) a claim is checked against a release.
+
+:func:`markers` reads the words around a claim (its own sentence or cell, the paragraph that
+introduces its block, table or list, and its heading path) and returns the markers a claim's
+``context`` carries:
+
+* ``historical``: the text presents it as past ("this no longer works:", "removed in 0.11",
+  "previously", "old API", "replaced by", "instead of") — not checked against the release (it says it is
+  gone; in "use X instead of Y" both are left unchecked: precision over recall);
+* ``negative``: the text says not to use it or that it is not supported ("do not use", "not supported");
+* ``non_exhaustive``: a list or table said to be partial ("not exhaustive", "for example", "e.g.",
+  "see ... for all") — never taken as a complete enumeration;
+* ``releases``: a :class:`~packaging.specifiers.SpecifierSet` string when the statement is scoped to
+  some releases (``for `amd-quark>=0.11,<0.12` ...``, "in amd-quark 0.10", "Quark 0.11 and earlier");
+  it is checked only against a release inside that scope and never rewritten to another release.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+_HISTORICAL = re.compile(
+    r"\b(?:no longer (?:works?|exists?|supported|available|valid)|(?:was|were|has been|have been) removed"
+    r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
+    r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of)\b",
+    re.IGNORECASE)
+_NEGATIVE = re.compile(r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
+                       r"|not compatible|incompatible)\b", re.IGNORECASE)
+_NON_EXHAUSTIVE = re.compile(r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|for example"
+                             r"|e\.g\.|such as|among others|some of|a few|see [^.]{0,80}\bfor (?:all|the full|"
+                             r"a complete|the complete|more))", re.IGNORECASE)
+# A list or table said to be partial: decides "enumerates" (stricter than ``_NON_EXHAUSTIVE``,
+# whose "e.g." often introduces one example inside a complete list's prose).
+PARTIAL_LIST = re.compile(r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|not a complete"
+                          r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection of"
+                          r"|some examples)", re.IGNORECASE)
+
+
+def partial_list(*texts: str) -> bool:
+    """True when any of ``texts`` (heading, introducing paragraph) says the list is partial."""
+    return any(PARTIAL_LIST.search(t) for t in texts if t)
+
+
+_SCOPE_SPEC = re.compile(r"amd-quark\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*(?:\.post\d+)?\s*,?\s*)+)", re.IGNORECASE)
+_SCOPE_WORDS = re.compile(
+    r"\b(?:in|for|with|on|from)\s+(?:amd-)?quark\s+(?:v(?:ersion)?\s*)?(?P<v>\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
+    r"(?:\s+(?P<dir>and|or)\s+(?P<rel>earlier|older|before|later|newer|above))?", re.IGNORECASE)
+
+
+def release_scope(text: str) -> str | None:
+    """The releases a statement is scoped to, as a specifier string; None when it names none."""
+    if m := _SCOPE_SPEC.search(text):
+        try:
+            return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")).rstrip(",")))
+        except InvalidSpecifier:
+            return None
+    if m := _SCOPE_WORDS.search(text):
+        version = m.group("v")
+        try:
+            Version(version)
+        except InvalidVersion:
+            return None
+        rel = (m.group("rel") or "").lower()
+        if rel in ("earlier", "older", "before"):
+            return f"<={version}"
+        if rel in ("later", "newer", "above"):
+            return f">={version}"
+        return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
+    return None
+
+
+def markers(own: str, lead: str = "", section: str = "") -> dict[str, Any]:
+    """Markers of a claim whose own sentence/cell/line is ``own``, introduced by ``lead`` (the
+    paragraph before its block/list/table) under the heading path ``section``.
+
+    ``historical`` reads ``own`` and ``lead``; ``non_exhaustive`` all three; ``negative`` ``own``
+    (and ``section``, e.g. a "Not supported" heading); ``releases`` ``own``, then ``lead``, then ``section``.
+    """
+    out: dict[str, Any] = {}
+    if _HISTORICAL.search(own) or _HISTORICAL.search(lead):
+        out["historical"] = True
+    if _NEGATIVE.search(own) or _NEGATIVE.search(section):
+        out["negative"] = True
+    if _NON_EXHAUSTIVE.search(own) or _NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section):
+        out["non_exhaustive"] = True
+    for text in (own, lead, section):
+        scope = release_scope(text)
+        if scope:
+            out["releases"] = scope
+            break
+    return out
+
+
+def in_scope(context: dict[str, Any], version: str) -> bool:
+    """True when a claim with ``context`` speaks about release ``version`` (no scope: every release)."""
+    scope = context.get("releases")
+    if not scope:
+        return True
+    try:
+        return SpecifierSet(str(scope)).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return True
+

@@ -1,0 +1,105 @@
+"""``python_name`` claims: the Quark Python names a skill tells users to import or call.
+
+Recognised (value; ``context["form"]``):
+
+* ``from quark.a.b import X, Y as Z`` (one claim per name, parenthesised multi-line lists too) and
+  ``import quark.a.b`` in any code block line (Python, shell ``python -c "..."``, heredocs) and in
+  inline code spans: ``quark.a.b.X`` (``from``) and ``quark.a.b`` (``import``), with
+  ``context["module"]`` and ``context["name"]``;
+* a dotted reference ``quark.a.b.X`` (optionally ``.method(...)``) in an inline code span or in prose:
+  ``dotted`` (the reader splits module and attribute against the release);
+* a bare CamelCase name in an inline code span of prose (``Use `ModelExporter` to ...``): ``bare``,
+  checked only as a name a previous release exported publicly (see ``api-name-removed``).
+
+Placeholders (``quark.<module>``) and dunder attributes (``quark.__version__``) are no claims.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import heading_path
+
+_DOTTED = r"quark(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_FROM = re.compile(rf"(?<![\w.])from\s+(?P<module>{_DOTTED})\s+import\s+(?P<names>\([^)]*\)?|[^;#\n\"']+)")
+_IMPORT = re.compile(rf"(?<![\w.])import\s+(?P<modules>{_DOTTED}(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)")
+_REFERENCE = re.compile(r"(?<![\w./-])quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_BARE = re.compile(r"^(?P<name>[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)(?:\(\))?$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SKIPPED_CODE = frozenset({"json", "yaml", "yml", "toml", "text", "txt", "diff", "console", "output"})
+
+
+def _names(raw: str) -> list[str]:
+    body = raw.strip().strip("()").replace("\\\n", " ")
+    out = []
+    for part in body.split(","):
+        name = part.strip().split(" as ")[0].strip()
+        if _NAME.match(name) and name != "*":
+            out.append(name)
+    return out
+
+
+def _imports(text: str, line_of: Callable[[int], int], where: str, section: str) -> Iterator[Found]:
+    for match in _FROM.finditer(text):
+        module = match.group("module")
+        for name in _names(match.group("names")):
+            yield Found("python_name", f"{module}.{name}", line_of(match.start()),
+                        {"form": "from", "module": module, "name": name, "where": where, "section": section,
+                         "text": match.group(0).strip()})
+    for match in _IMPORT.finditer(text):
+        if text[max(0, match.start() - 40): match.start()].rstrip().endswith(tuple("abcdefghijklmnopqrstuvwxyz_")) \
+                and re.search(r"from\s+\S+\s*$", text[max(0, match.start() - 80): match.start()]):
+            continue  # the `import` of a `from X import` statement
+        for part in match.group("modules").split(","):
+            module = part.strip().split(" as ")[0].strip()
+            if module.startswith("quark"):
+                yield Found("python_name", module, line_of(match.start()),
+                            {"form": "import", "module": module, "name": None, "where": where, "section": section,
+                             "text": match.group(0).strip()})
+
+
+def _line_in(text: str, first_line: int, offset: int) -> int:
+    return first_line + text.count("\n", 0, offset)
+
+
+def _same_line(line: int, _offset: int) -> int:
+    return line
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    """``python_name`` claims of ``unit`` (see the module docstring)."""
+    for code in unit.codes():
+        if code.info in _SKIPPED_CODE:
+            continue
+        section = heading_path(code.headings)
+        text = code.text
+        yield from _imports(text, partial(_line_in, text, code.first_line), "code", section)
+    for block in unit.texts():
+        if block.kind == "heading":
+            continue
+        section = heading_path(block.headings)
+        for span, line in block.code_spans():
+            if "import " in span:
+                yield from _imports(span, partial(_same_line, line), "inline", section)
+                continue
+            for match in _REFERENCE.finditer(span):
+                yield from _reference(match.group(0), line, "inline", section)
+            bare = _BARE.match(span.strip())
+            if bare and block.kind == "paragraph":
+                yield Found("python_name", bare.group("name"), line,
+                            {"form": "bare", "module": None, "name": bare.group("name"), "where": "inline",
+                             "section": section, "text": span})
+        prose = re.sub(r"`[^`]*`", " ", block.text)
+        for match in _REFERENCE.finditer(prose):
+            yield from _reference(match.group(0), block.line_at(match.start()), block.kind, section)
+
+
+def _reference(dotted: str, line: int, where: str, section: str) -> Iterator[Found]:
+    parts = dotted.split(".")
+    if len(parts) < 2 or any(p.startswith("__") for p in parts):
+        return
+    yield Found("python_name", dotted, line, {"form": "dotted", "module": None, "name": None, "where": where,
+                                              "section": section, "text": dotted})

@@ -1,0 +1,68 @@
+"""Claims inside YAML, JSON and TOML examples (and ``key: value`` lines of untagged blocks).
+
+Read line by line (examples often hold placeholders and ``...`` that no parser accepts), so each
+claim keeps its exact line:
+
+* ``quant_scheme: w_fp8_a_fp8`` / ``"quant_scheme": "w_fp8_a_fp8"`` / ``quant_scheme = "..."``:
+  a ``scheme`` claim (``context["where"] = "example"``, never an enumeration);
+* a key naming transformers or Python with a specifier value (``"transformers_version_required":
+  ">=4.48.0,<5.16"``), or a requirement string such as ``"transformers<5.16"``: a
+  ``transformers_version`` / ``python_version`` claim whose ``text`` is the specifier as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from quarkci.skills.claims.schemes import SCHEME_NAME
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import heading_path
+
+LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "toml"})
+_KEY_VALUE = re.compile(r"""^\s*-?\s*["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*[:=]\s*"""
+                        r"""(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^"'#,\n]*?))\s*,?\s*(?:#.*)?$""")
+_SCHEME_KEYS = frozenset({"quant_scheme", "scheme", "quantization_scheme"})
+_SPEC = re.compile(r"^(?:(?:===|==|>=|<=|!=|~=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+$")
+_REQUIREMENT = re.compile(r"""["'](?P<pkg>transformers|python)\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*\s*,?\s*)+)["']""",
+                          re.IGNORECASE)
+_KIND = {"transformers": "transformers_version", "python": "python_version"}
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    """Scheme and version claims of the YAML/JSON/TOML blocks of ``unit`` (see the module docstring)."""
+    for code in unit.codes():
+        if code.info not in LANGUAGES:
+            continue
+        section = heading_path(code.headings)
+        for offset, raw in enumerate(code.text.split("\n")):
+            line = code.first_line + offset
+            match = _KEY_VALUE.match(raw)
+            if match:
+                key = match.group("key").lower()
+                value = next(v for v in (match.group("dq"), match.group("sq"), match.group("bare"), "") if v is not None)
+                value = value.strip()
+                if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
+                    yield Found("scheme", value, line, {"where": "example", "key": key, "section": section,
+                                                        "enumerates": False, "count_claimed": None,
+                                                        "count_line": None})
+                package = next((p for p in _KIND if p in key), None)
+                if package and _SPEC.match(value):
+                    try:
+                        spec = str(SpecifierSet(value.replace(" ", "").rstrip(",")))
+                    except InvalidSpecifier:
+                        continue
+                    yield Found(_KIND[package], spec, line, {"aspect": "package", "package": package, "text": value,
+                                                             "where": "example", "section": section})
+                    continue
+            for req in _REQUIREMENT.finditer(raw):
+                try:
+                    spec = str(SpecifierSet(re.sub(r"\s+", "", req.group("spec")).rstrip(",")))
+                except InvalidSpecifier:
+                    continue
+                package = req.group("pkg").lower()
+                yield Found(_KIND[package], spec, line, {"aspect": "package", "package": package,
+                                                         "text": req.group("spec").strip(), "where": "example",
+                                                         "section": section})

@@ -1,0 +1,45 @@
+"""cli-flag-choice-invalid: a value the skill passes to a flag is not among the flag's argparse choices."""
+
+from __future__ import annotations
+
+import re
+
+from quarkci.core.findings import Finding
+from quarkci.sync.rules._common import make, release, source_loc
+from quarkci.sync.rules._flags import resolve
+from quarkci.sync.state import AuditState
+
+ID = "cli-flag-choice-invalid"
+DESC = "A value the skill passes to a CLI flag is not one of that flag's choices in the release's parser"
+CATEGORY = "cli_flags"
+_LITERAL = re.compile(r"^[\w.+-]+$")  # placeholders (<MODEL>, $VAR, "{x}") are no values to check
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``removed`` (breaking: argparse exits with "invalid choice") per (flag claim, value) where the flag
+    exists in the parser of the command it is passed to and has literal ``choices`` not holding the value."""
+    out = []
+    for claim in state.claims_of("cli_flag"):
+        values = [str(v) for v in claim.context.get("values") or []]
+        if not values:
+            continue
+        res = resolve(claim, state.upstream, state.baseline)
+        if res.status not in ("present", "deprecated") or res.item is None:
+            continue
+        choices = res.item.attrs.get("choices")
+        if not isinstance(choices, list) or not choices:
+            continue
+        allowed = {str(c) for c in choices if c is not None}
+        nargs = res.item.attrs.get("nargs")
+        for value in values if nargs in ("+", "*") or isinstance(nargs, int) else values[:1]:
+            if not _LITERAL.match(value) or value in allowed:
+                continue
+            out.append(make(
+                ID, CATEGORY, "removed", claim, subject=f"{res.target.label} {claim.value} {value}",
+                skill_says=f"passes `{claim.value} {value}` to {res.target.label}",
+                source_says=f"{release(state.upstream)}: {res.target.label} `{claim.value}` accepts only "
+                            f"{', '.join(sorted(allowed))}",
+                impact=f"argparse rejects the command: invalid choice `{value}`",
+                source=source_loc(res.item),
+            ))
+    return out

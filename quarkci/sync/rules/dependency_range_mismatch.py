@@ -1,0 +1,102 @@
+"""dependency-range-mismatch: a dependency range the skill states contradicts the release's Requires-Dist."""
+
+from __future__ import annotations
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from quarkci.core.findings import Finding, Fix
+from quarkci.facts.base import FactItem
+from quarkci.sync.rules._common import make, release, source_loc
+from quarkci.sync.state import AuditState
+
+ID = "dependency-range-mismatch"
+DESC = ("A version range the skill states for a dependency (onnx, onnxruntime, ...) disagrees with the "
+        "release's Requires-Dist pin on a bound the skill states")
+CATEGORY = "dependencies"
+
+
+def _bounds(spec: SpecifierSet) -> tuple[list[Version], list[Version]]:
+    lower, upper = [], []
+    for clause in spec:
+        try:
+            version = Version(clause.version.rstrip(".*"))
+        except InvalidVersion:
+            continue
+        if clause.operator in (">=", ">", "==", "~=", "==="):
+            lower.append(version)
+        if clause.operator in ("<=", "<", "==", "~=", "==="):
+            upper.append(version)
+    return lower, upper
+
+
+def _probes(version: Version) -> list[Version]:
+    """``version`` and its neighbours one micro release below and above."""
+    release = list(version.release) + [0] * (3 - len(version.release))
+    out = [Version(".".join(map(str, release))), Version(".".join(map(str, release[:2] + [release[2] + 1])))]
+    if release[2] > 0:
+        out.append(Version(".".join(map(str, release[:2] + [release[2] - 1]))))
+    elif release[1] > 0:
+        out.append(Version(f"{release[0]}.{release[1] - 1}.999"))
+    return out
+
+
+def disagrees(stated: SpecifierSet, pinned: SpecifierSet) -> bool:
+    """True when the two ranges admit different versions near a bound that ``stated`` states
+    (a floor-only statement is compared on floors, a cap-only one on caps)."""
+    s_lower, s_upper = _bounds(stated)
+    p_lower, p_upper = _bounds(pinned)
+    probes: list[Version] = []
+    if s_lower:
+        probes += [p for v in s_lower + p_lower for p in _probes(v)]
+    if s_upper:
+        probes += [p for v in s_upper + p_upper for p in _probes(v)]
+    return any(stated.contains(v, prereleases=True) != pinned.contains(v, prereleases=True) for v in probes)
+
+
+def _pins(state: AuditState, package: str) -> list[tuple[FactItem, SpecifierSet]]:
+    out = []
+    for item in state.upstream.items("dependencies"):
+        if item.name != package or not item.attrs.get("specifier"):
+            continue
+        try:
+            out.append((item, SpecifierSet(str(item.attrs["specifier"]))))
+        except InvalidSpecifier:
+            continue
+    return out
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``changed`` per ``dependency`` claim that disagrees with every pin of its package (a package
+    pinned differently per extra agrees when one pin agrees). A package the release needs only through
+    an extra (``onnxruntime`` in ``cli``, ``lm-eval`` in ``quant-perf``) is checked only in install skills. The fix rewrites the stated specifier to
+    the release's whole range (both bounds) only when there is one pin and the text is on the line."""
+    out = []
+    for claim in state.claims_of("dependency"):
+        package = str(claim.context.get("package", ""))
+        pins = _pins(state, package)
+        if pins and all(i.attrs.get("extra") for i, _ in pins) and "install" not in claim.skill:
+            continue  # needed only by an extra: a range in a skill not about installing Quark is its own choice
+        try:
+            stated = SpecifierSet(claim.value)
+        except InvalidSpecifier:
+            continue
+        if not pins or not any(True for _ in stated) or not all(disagrees(stated, spec) for _, spec in pins):
+            continue
+        item, spec = pins[0]
+        extras = ", ".join(sorted({f"'{i.attrs['extra']}'" if i.attrs.get("extra") else "core" for i, _ in pins}))
+        fix = None
+        line = state.line(claim.file, claim.line)
+        text = str(claim.context.get("text", ""))
+        if len(pins) == 1 and line is not None and text and line.count(text) == 1:
+            fix = Fix(claim.file, claim.line, line, line.replace(text, str(spec), 1),
+                      description=f"{package} {text} -> {spec}")
+        out.append(make(
+            ID, CATEGORY, "changed", claim, subject=f"{package} {claim.value} in {claim.file}:{claim.line}",
+            skill_says=f"{package} {text or claim.value}",
+            source_says=f"{release(state.upstream)} requires {package} `{spec}` ({extras}; "
+                        f"{item.file}:{item.line})",
+            impact=f"users install {package} versions the release does not accept, or reject ones it needs",
+            source=source_loc(item), fix=fix,
+        ))
+    return out

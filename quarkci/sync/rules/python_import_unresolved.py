@@ -1,0 +1,49 @@
+"""python-import-unresolved: an import or ``quark.x.y.Name`` reference the release cannot resolve."""
+
+from __future__ import annotations
+
+from quarkci.core.findings import Finding, Location
+from quarkci.sync.rules._api import index_of, resolve
+from quarkci.sync.rules._common import make, release
+from quarkci.sync.state import AuditState
+
+ID = "python-import-unresolved"
+DESC = ("A Python import or quark.x.y.Name reference in the skill names a module the release does not have, "
+        "or a name that module does not define (ImportError / AttributeError)")
+CATEGORY = "public_api"
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``removed`` (breaking) per claim whose module or name is missing and was not in the baseline
+    either (``api-name-removed`` reports those); ``not_shown`` (unverifiable) when the module serves
+    names through a module-level ``__getattr__``. Silent when the release shows no ``public_api``."""
+    view = state.upstream
+    index = index_of(view)
+    if not index:
+        return []
+    base = index_of(state.baseline) if state.baseline is not None else None
+    out = []
+    for claim in state.claims_of("python_name"):
+        res = resolve(claim, index)
+        if res.status in ("ok", "skip"):
+            continue
+        if res.status == "dynamic":
+            out.append(make(ID, CATEGORY, "not_shown", claim,
+                            skill_says=f"uses `{claim.value}`",
+                            source_says=f"{release(view)}: {res.module} defines a module-level __getattr__, "
+                                        f"so `{res.name}` cannot be checked statically",
+                            impact="unknown until run", source=Location(res.file, 1)))
+            continue
+        if base and resolve(claim, base).status == "ok":
+            continue  # existed in the baseline: api-name-removed
+        text = claim.context.get("text") or claim.value
+        if res.status == "no_module":
+            says = f"{release(view)} has no module `{res.module}`"
+            impact = f"`{text}` raises ModuleNotFoundError"
+        else:
+            says = f"`{res.module}` ({res.file}) does not define `{res.name}`"
+            impact = f"`{text}` raises ImportError" if claim.context.get("form") == "from" else \
+                f"`{claim.value}` raises AttributeError"
+        out.append(make(ID, CATEGORY, "removed", claim, skill_says=f"uses `{text}`", source_says=says,
+                        impact=impact, source=Location(res.file, 1) if res.file else None))
+    return out
