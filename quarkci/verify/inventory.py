@@ -137,9 +137,9 @@ def _git_sha(root: Path) -> str:
 def _literal_version(init: Path) -> str:
     tree = _parse(init)
     for node in tree.body if tree else ():
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets):
-            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                return node.value.value
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets)
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            return node.value.value
     return ""
 
 
@@ -419,7 +419,8 @@ def _flags(tree: ast.Module) -> tuple[str, ...]:
                 and node.args and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("-")):
             default = next((kw.value for kw in node.keywords if kw.arg == "default"), None)
             shown = ast.literal_eval(default) if isinstance(default, ast.Constant) else None
-            flags.append(f"{node.args[0].value}={shown}" if shown is not None else str(node.args[0].value))
+            flag = str(node.args[0].value)
+            flags.append(f"{flag}={shown}" if shown is not None else flag)
     return tuple(flags)
 
 
@@ -590,8 +591,8 @@ def scan(lib: Library, name: str | None = None) -> Inventory:
             gaps.append((fam.name, f"GPU-only ({', '.join(fam.arch)}): INCONCLUSIVE on a CPU runner"))
         done.append(fam)
     done.sort(key=_rank)
-    for extra in done[MAX_FAMILIES:]:
-        gaps.append((extra.name, f"beyond the top {MAX_FAMILIES} families: not mapped"))
+    for beyond in done[MAX_FAMILIES:]:
+        gaps.append((beyond.name, f"beyond the top {MAX_FAMILIES} families: not mapped"))
     return Inventory(library=name or lib.package.split(".")[0], source=lib.source, root=str(lib.root),
                      package=lib.package, package_dir=lib.package_dir.relative_to(lib.root).as_posix(),
                      version=lib.version, sha=lib.sha, families=tuple(done[:MAX_FAMILIES]),

@@ -14,7 +14,8 @@ from typing import Any
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
 from quarkci.core.findings import Finding
-from quarkci.report import json_report, lines
+from quarkci.report import lines
+from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.policy import Config, FindingSet, classify
@@ -93,6 +94,6 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
         sys.stdout.write(json_text)
     else:
         sys.stdout.write(lines.canonical(result.drift()))
-        print(f"{json_report.build(outcome).summary} -> {out / REPORT_MD}")
+        print(f"{build(outcome).summary} -> {out / REPORT_MD}")
         print(notes[1])
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import dump_json
+from quarkci.core.documents import write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.verify import featuremap
 from quarkci.verify.inventory import sha256_file
@@ -252,7 +252,7 @@ def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, loc
         "harness": feature["harness"], "evidence": sorted(p.name for p in evidence.iterdir()),
         "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
-    atomic_write_text(artifact, dump_json(document))
+    write_artifact("verify_proof", artifact, document)
     removed = []
     for path in run.created:  # only what this run created
         shutil.rmtree(path, ignore_errors=True)
@@ -263,7 +263,7 @@ def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, loc
         result, failed_step, reason = FAILED, "confirm", f"{artifact} is gone after cleanup"
     run.step("confirm", "ok" if artifact.is_file() else "failed", f"{artifact} exists")
     document.update(result=result, failed_step=failed_step, reason=reason, steps=run.steps)
-    atomic_write_text(artifact, dump_json(document))
+    write_artifact("verify_proof", artifact, document)
     if result == PROVED:
         data.setdefault("proofs", []).append({"feature": feature_id, "at": document["at"], "harness": feature["harness"],
                                               "version": run.doctor.get("library_version") or "",

@@ -27,7 +27,7 @@ ROUND_HALF_TO_EVEN = 8
 
 def max_norm(ebits: int, mbits: int) -> float:
     """Largest finite value of the format (no Inf/NaN encodings): 2^(emax) * (2 - 2^-mbits)."""
-    return 2.0 ** (2 ** ebits - 1 - (2 ** (ebits - 1) - 1)) * (1 + (2 ** mbits - 1) / 2 ** mbits)
+    return float(2.0 ** (2 ** ebits - 1 - (2 ** (ebits - 1) - 1)) * (1 + (2 ** mbits - 1) / 2 ** mbits))
 
 
 def grid(ebits: int, mbits: int, top: float) -> torch.Tensor:
@@ -80,8 +80,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--negative-control", action="store_true")
     args = parser.parse_args()
-    from quark.torch.kernel.hw_emulation import hw_emulation_interface as hw
-    from quark.torch.kernel.hw_emulation.extensions import kernel_ext
+    from quark.torch.kernel.hw_emulation import hw_emulation_interface as hw  # type: ignore[import-untyped]
+    from quark.torch.kernel.hw_emulation.extensions import kernel_ext  # type: ignore[import-untyped]
 
     torch.manual_seed(0)
     results = []
