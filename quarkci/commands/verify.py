@@ -8,6 +8,7 @@ from pathlib import Path
 
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_output_dir
 
 DEFAULT_SKILLS = ".cursor/skills"
 
@@ -57,6 +58,7 @@ def run_init(args: argparse.Namespace) -> int:
 
     if args.lib is not None and not args.lib.replace("-", "").replace("_", "").isalnum():
         raise BadInputError(f"--lib {args.lib}: letters, digits, '-' and '_' only")
+    check_output_dir(args.skills, "--skills")
     library = locate(args.repo)
     inventory = scan(library, args.lib)
     skills = Path(args.skills)
@@ -80,6 +82,9 @@ def run_init(args: argparse.Namespace) -> int:
 def run_prove(args: argparse.Namespace) -> int:
     from quarkci.verify.prove import EXIT, prove
 
+    if not args.timeout > 0:
+        raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
+    check_output_dir(args.out, "--out")
     result, document = prove(_skill_dir(args.skill), args.feature, Path(args.out),
                              Path(args.lock) if args.lock else None, timeout=args.timeout)
     if args.json:
@@ -98,4 +103,5 @@ def run_prove(args: argparse.Namespace) -> int:
 def run_maintain(args: argparse.Namespace) -> int:
     from quarkci.verify.maintain import maintain
 
+    check_output_dir(args.out, "--out")
     return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)

@@ -23,6 +23,8 @@ from quarkci.verify.model import CPU, Family, Inventory
 MAP_VERSION = 1
 MAP_FILE = "features/map.json"
 LOWFP_OP = "fake_quantize_to_low_precision_fp"
+# native op -> the generated helper that tests it against a pure-torch reference (quarkci's templates)
+TEMPLATES = {LOWFP_OP: "check_lowfp.py", "tqt_backward": "check_tqt.py"}
 PYTEST = "python -m pytest -q -p no:cacheprovider"
 
 
@@ -52,11 +54,17 @@ def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[dic
                          "negative": f"python {helpers}/perturb.py {ops} -- {harness}", "parse": parse,
                          "harness": {entry.file: entry.sha256}, "reason": ""})
     for sub in fam.subfeatures:
-        if LOWFP_OP in sub.ops and CPU in sub.arch:
-            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": [CPU],
-                             "needs": ["g++", "ninja"], "drive": f"python {helpers}/check_lowfp.py",
-                             "negative": f"python {helpers}/check_lowfp.py --negative-control", "parse": "verdict",
+        template = next((TEMPLATES[op] for op in sub.ops if op in TEMPLATES), None)
+        if template and CPU in sub.arch:
+            # arch keeps the GPU side of the op: a CPU proof lists it as unverified (a stand-in)
+            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": list(sub.arch),
+                             "needs": ["g++", "ninja"], "drive": f"python {helpers}/{template}",
+                             "negative": f"python {helpers}/{template} --negative-control", "parse": "verdict",
                              "harness": {}, "reason": ""})
+        elif CPU in sub.arch and CPU in fam.arch:
+            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": [CPU],
+                             "drive": None, "negative": None, "parse": "verdict", "harness": {},
+                             "reason": f"no pure-torch reference for {', '.join(sub.ops)} (library or quarkci template)"})
         elif CPU not in sub.arch and CPU in fam.arch:
             features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": list(sub.arch),
                              "drive": None, "negative": None, "parse": "verdict", "harness": {},

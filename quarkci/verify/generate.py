@@ -23,7 +23,7 @@ from quarkci.verify.model import CPU, Inventory
 
 SECTIONS = ("Launch", "Doctor", "Drive", "Evidence", "Cleanup", "Helpers")
 FEATURE_H2 = ("Sub-features", "How to get to it (user POV)", "Driving it with {harness}", "Gotchas")
-HELPERS = ("doctor.py", "perturb.py", "check_ref.py", "check_lowfp.py", "isa_extension.py")
+HELPERS = ("doctor.py", "perturb.py", "check_ref.py", "check_lowfp.py", "check_tqt.py", "isa_extension.py")
 STANDARDS = (
     "Correctness before perf: a perf row without a passing correctness row from the same run is not a result.",
     "Every number is copied from saved stdout (the prover saves it next to the proof); never retype one.",
@@ -68,6 +68,7 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
     dist = f" --dist {data['dist']}" if data["dist"] else ""
     needs = sorted({n for f in data["features"] if f["kind"] == "correctness" for n in f["needs"]})
     needs_flag = f" --needs {','.join(needs)}" if needs else ""
+    jit = [f["name"] for f in data["families"] if f["build"] == "torch cpp_extension JIT"]
     correctness = [f for f in data["features"] if f["kind"] == "correctness"]
     runnable = [f for f in correctness if f["drive"] and CPU in f["arch"]]
     description = (f"Prove {inv.library} kernel ops correct before any perf number (op families: "
@@ -83,7 +84,12 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
     lines += [f"- {s}" for s in STANDARDS]
     lines += ["", "## Launch", "",
               f"Run every command from {'the repository root' if inv.sha or not inv.version else 'the project root'} "
-              f"(`{data['workdir']}` from this skill). Check the library imports:", "",
+              f"(`{data['workdir']}` from this skill).", "",
+              *([f"Native code is JIT-built on first import ({', '.join(jit)}): keep the build in a cache you own "
+                 "(a TORCH_EXTENSIONS_DIR you already set is kept):", "",
+                 _bash("export TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-$PWD/verify-evidence/torch_extensions}")]
+                if jit else []),
+              "Check the library imports:", "",
               _bash(f'python -c "import {inv.package}; print({inv.package}.__name__)"'),
               "## Doctor", "", "Library version or repo SHA, torch, toolchain, devices (one DOCTOR line holding JSON):", "",
               _bash(f"python {helpers}/doctor.py --package {inv.package}{dist}{needs_flag}"),
@@ -117,6 +123,7 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
               "- `perturb.py`: the negative-control wrapper (perturbs named ops, counts the calls).",
               "- `check_ref.py`: generated op-vs-pure-torch-reference test (shapes incl. 1, odd, partial blocks; NaN).",
               "- `check_lowfp.py`: generated MX / low-precision-float fake-quantize test against a pure-torch grid reference.",
+              "- `check_tqt.py`: generated TQT backward test against a pure-torch reference (tie rule, range edges).",
               "- `isa_extension.py`: builds a cpp_extension and disassembles its object (compiles only).", ""]
     isa = [f for f in data["features"] if f["kind"] == "isa" and f["drive"] and CPU in f["arch"]]
     if isa:
@@ -200,6 +207,7 @@ def generate(inv: Inventory, skills_root: Path, workdir: Path, dist: str) -> Pat
                           resources.files("quarkci.verify.helpers").joinpath(name).read_text(encoding="utf-8"))
     helpers = _relative(helpers_dir, workdir)
     data = featuremap.build(inv, helpers, _relative(workdir, skill), _extensions(inv), dist)
+    data["repo"] = inv.source if inv.source.startswith("installed") else _relative(Path(inv.root), skill)
     for feat in data["features"]:
         for name in HELPERS:
             if f"{helpers}/{name}" in (feat["drive"] or ""):

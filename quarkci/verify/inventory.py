@@ -41,6 +41,7 @@ NOT_FAMILIES = {"__init__", "reference", "references", "utils", "util", "common"
 NOT_PACKAGES = {"tests", "test", "scripts", "bench", "benchmarks", "docs", "examples", "build", "dist"}
 GPU_LIBRARIES = {"triton", "aiter", "flydsl", "cupy", "pycuda", "tilelang"}
 ARCH_RE = re.compile(r"\b(gfx9[0-9]{2}[a-z]?|sm_?[89][0-9]a?|sm_1[02][0-9]a?)\b")
+GPU_ONLY_RE = re.compile(r'"(\w+) is (?:only implemented (?:in|on) CUDA|not implemented on non CUDA)')
 SCHEMA_RE = re.compile(r'(?:m\.def|SAFE_DEF)\s*\(\s*(?:m\s*,\s*)?"([A-Za-z_][A-Za-z0-9_]*)\(')
 DTYPES = ("float32", "float16", "bfloat16", "float64", "float8_e4m3fn", "float8_e5m2", "int8", "uint8")
 CATEGORIES = (
@@ -292,6 +293,11 @@ def _subfeatures(root: Path, files: list[Path], py_modules: dict[Path, ast.Modul
     if subs and rest:
         bindings = tuple(r for r in rel if r.endswith(NATIVE_CPU) and "legacy" not in r)
         subs.append(SubFeature("affine", rest, (CPU,), bindings))
+    refused = {op for path in files if path.suffix in NATIVE_CPU and "legacy" not in path.parts
+               for op in GPU_ONLY_RE.findall(_read(path))}
+    if refused:  # a CPU build whose C++ fallback only throws: the op is GPU-only whatever the sources say
+        subs = [replace(s, arch=tuple(a for a in s.arch if a != CPU) or (GPU_HINT,)) if s.ops and set(s.ops) <= refused
+                else s for s in subs]
     if not subs and len(py_modules) > 1:
         for path, tree in py_modules.items():
             fns = tuple(_public_functions(tree))

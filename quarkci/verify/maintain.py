@@ -34,7 +34,10 @@ def findings(state: MaintainState) -> FindingSet:
 
 def _fresh(skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path) -> tuple[dict[str, Any], Any, Path]:
     """The map a fresh inventory gives, generated into ``scratch`` (never into the skill)."""
-    library = locate(repo or mapped["source"])
+    spec = repo or mapped.get("repo", mapped["source"])
+    if repo is None and not spec.startswith("installed"):
+        spec = str((skill / spec).resolve())  # a checkout, recorded relative to the skill
+    library = locate(spec)
     inventory = scan(library, mapped["library"])
     workdir = (skill / mapped["workdir"]).resolve()
     shadow = generate(inventory, scratch, workdir, mapped.get("dist", ""))

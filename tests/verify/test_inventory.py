@@ -42,3 +42,26 @@ def test_bad_repo_is_one_line_bad_input(tmp_path):
         locate(str(tmp_path))
     with pytest.raises(BadInputError, match="not installed"):
         locate("installed:no-such-dist-xyz")
+
+
+def test_installed_defaults_to_amd_quark_and_finds_its_kernel_package():
+    pytest.importorskip("quark")  # only to know it is installed; locate() itself imports nothing
+    lib = locate("installed")
+    assert lib.package == "quark.torch.kernel" and lib.installed and lib.version.startswith("0.13")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["verify", "init", "--repo", "{lib}", "--skills", "{file}"], "--skills"),
+    (["verify", "init", "--repo", "{lib}", "--lib", "bad name!"], "--lib bad name!"),
+    (["verify", "prove", "--skill", "{tmp}", "--feature", "x"], "--skill"),
+    (["verify", "maintain", "--skill", "{tmp}"], "--skill"),
+])
+def test_verify_bad_input_is_one_line_exit_2(minikern, tmp_path, capsys, argv, message):
+    from quarkci import cli
+
+    (tmp_path / "a-file").write_text("x")
+    values = {"lib": str(minikern), "file": str(tmp_path / "a-file"), "tmp": str(tmp_path)}
+    assert cli.main([a.format(**values) for a in argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert not (minikern / ".cursor").exists()

@@ -7,6 +7,7 @@ shares one TORCH_EXTENSIONS_DIR cache between tests and the prover leaves it in 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -20,11 +21,19 @@ pytestmark = pytest.mark.ml
 def quark_skill(tmp_path_factory):
     pytest.importorskip("quark")
     if shutil.which("g++") is None or shutil.which("ninja") is None:
+        if os.environ.get("CI"):  # the real proof must run in CI: a missing toolchain is a failure there
+            pytest.fail("g++ and ninja are needed to JIT-build hw_emulation (ninja comes with the ml extra)")
         pytest.skip("g++ and ninja are needed to JIT-build hw_emulation")
-    root = tmp_path_factory.mktemp("skills")
-    assert cli.main(["verify", "init", "--repo", "installed:amd-quark", "--lib", "quark-kernels",
-                     "--skills", str(root)]) == 0
-    return root / "verify-quark-kernels"
+    project = tmp_path_factory.mktemp("project")  # commands of an installed library run from the project root
+    old = os.getcwd()
+    os.chdir(project)
+    try:
+        assert cli.main(["verify", "init", "--repo", "installed:amd-quark", "--lib", "quark-kernels"]) == 0
+    finally:
+        os.chdir(old)
+    skill = project / ".cursor" / "skills" / "verify-quark-kernels"
+    assert json.loads((skill / "features" / "map.json").read_text())["workdir"] == "../../.."
+    return skill
 
 
 def test_inventory_of_quark_kernels(quark_skill):
@@ -35,6 +44,7 @@ def test_inventory_of_quark_kernels(quark_skill):
     assert subs["mx"]["ops"] == ["fake_quantize_to_low_precision_fp"] and "cpu" in subs["mx"]["arch"]
     assert subs["tqt"]["ops"] == ["tqt_backward"] and "cpu" in subs["tqt"]["arch"]
     assert "cpu" not in subs["mxfp4"]["arch"]
+    assert subs["affine"]["arch"] == ["gpu"]  # its CPU build only throws "not implemented on non CUDA-devices"
     assert fams["hw_emulation"]["build"] == "torch cpp_extension JIT"
     assert "cpu" not in fams["flydsl"]["arch"] and {"gfx942", "gfx950"} <= set(fams["flydsl"]["arch"])
     assert "cpu" not in fams["aiter"]["arch"] and "cpu" not in fams["mx"]["arch"]
@@ -43,13 +53,14 @@ def test_inventory_of_quark_kernels(quark_skill):
     for gpu_only in ("aiter-correctness", "flydsl-correctness", "mx-correctness", "hw_emulation-mxfp4-correctness"):
         assert "cpu" not in feats[gpu_only]["arch"], gpu_only
     assert feats["float8_e5m3-correctness"]["drive"].endswith("--device cuda")
+    assert feats["hw_emulation-tqt-correctness"]["drive"].endswith("helpers/check_tqt.py")
+    assert feats["hw_emulation-tqt-correctness"]["arch"] == ["cpu", "gpu"]
     assert data["version"] == "0.13" or data["version"].startswith("0.13")
 
 
 def test_prove_mx_fake_quantize_on_cpu_and_gpu_only_inconclusive(quark_skill, tmp_path, capsys, monkeypatch,
                                                                    torch_extensions_dir):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir))
-    monkeypatch.chdir(quark_skill.parent.parent if (quark_skill / "features").is_dir() else tmp_path)
     capsys.readouterr()
     code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "hw_emulation-mx-correctness",
                      "--out", str(tmp_path / "ev"), "--lock", str(tmp_path / "lock"), "--json"])
@@ -60,7 +71,14 @@ def test_prove_mx_fake_quantize_on_cpu_and_gpu_only_inconclusive(quark_skill, tm
     assert all(r["ok"] == "True" and r["max_abs_err"] == "0.000e+00" for r in proof["rows"])
     assert "VERDICT: fail" in (tmp_path / "ev" / "hw_emulation-mx-correctness" / "negative.stdout.txt").read_text()
     assert (tmp_path / "ev" / "verify_proof.json").is_file()
+    assert proof["unverified"] == ["GPU path (gpu) not exercised: CPU stand-in"]
     assert any("torch_extensions" in p.name for p in torch_extensions_dir.iterdir()) or any(torch_extensions_dir.iterdir())
+    capsys.readouterr()
+    code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "hw_emulation-tqt-correctness",
+                     "--out", str(tmp_path / "tqt"), "--lock", str(tmp_path / "lock"), "--json"])
+    proof = json.loads(capsys.readouterr().out)
+    assert code == 0 and proof["result"] == "PROVED" and len(proof["rows"]) == 15, proof["steps"]
+    assert "VERDICT: fail" in (tmp_path / "tqt" / "hw_emulation-tqt-correctness" / "negative.stdout.txt").read_text()
     capsys.readouterr()
     code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "aiter-correctness",
                      "--out", str(tmp_path / "gpu"), "--lock", str(tmp_path / "lock"), "--json"])
