@@ -24,7 +24,7 @@ def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
     init.add_argument("--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)")
     init.add_argument("--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})")
     init.add_argument("--json", action="store_true", help="print the feature map on stdout")
-    init.set_defaults(func=run_init)
+    init.set_defaults(func=run)
     prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
     prove.add_argument("--skill", required=True, metavar="DIR")
     prove.add_argument("--feature", required=True, metavar="ID")
@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
     prove.add_argument("--lock", default=None, metavar="FILE", help="device lock file (default: per device in TMPDIR)")
     prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
-    prove.set_defaults(func=run_prove)
+    prove.set_defaults(func=run)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
     maintain.add_argument("--skill", required=True, metavar="DIR")
     maintain.add_argument("--repo", default=None, metavar="PATH|installed[:DIST]",
@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
     maintain.add_argument("--out", default="reports", metavar="DIR", help="report directory (default reports/)")
     maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"))
     maintain.add_argument("--json", action="store_true", help="print the JSON report on stdout")
-    maintain.set_defaults(func=run_maintain)
+    maintain.set_defaults(func=run)
 
 
 def _skill_dir(value: str) -> Path:
@@ -105,3 +105,9 @@ def run_maintain(args: argparse.Namespace) -> int:
 
     check_output_dir(args.out, "--out")
     return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+
+
+def run(args: argparse.Namespace) -> int:
+    """argparse entry point: dispatch to the action."""
+    actions = {"init": run_init, "prove": run_prove, "maintain": run_maintain}
+    return actions[args.verify_command](args)

@@ -141,7 +141,9 @@ def _feature_file(fam: dict[str, Any], kind: str, feats: list[dict[str, Any]], d
                                    "arch": fam["arch"]}]
     lines += [f"- `{s['name']}`: {', '.join(s['ops']) or '(no ops)'} — {_arch_text(s['arch'])}" for s in subs]
     lines += ["", "## How to get to it (user POV)", ""]
-    calls = [f"`{f}`" for f in fam["functions"][:6]]
+    words = {w for s in fam["subfeatures"] for w in [s["name"], *s["ops"]]}
+    ranked = sorted(fam["functions"], key=lambda f: not any(w in f.split(":")[1] for w in words))
+    calls = [f"`{f}`" for f in ranked[:6]]
     lines.append(f"A user reaches it through {', '.join(calls) or 'the registered native ops'}"
                  f"{' (references: ' + ', '.join(f'`{r}`' for r in fam['references']) + ')' if fam['references'] else ''}.")
     for e in fam["entry_points"]:
@@ -159,7 +161,7 @@ def _feature_file(fam: dict[str, Any], kind: str, feats: list[dict[str, Any]], d
             if kind == "perf":
                 lines.append(f"Regime: {f.get('regime') or 'not stated'}; reference side: {f.get('reference') or 'none'}.")
         else:
-            lines.append(f"`{f['id']}`: not drivable — {f['reason']}.")
+            lines += [f"`{f['id']}`: not drivable — {f['reason']}.", ""]
     if not mine:
         lines.append(f"No {kind} harness in the library for this family (listed as a gap).")
     lines += ["", "## Gotchas", ""]
