@@ -26,20 +26,22 @@ def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
     init.add_argument("--json", action="store_true", help="print the feature map on stdout")
     init.set_defaults(func=run)
     prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
-    prove.add_argument("--skill", required=True, metavar="DIR")
-    prove.add_argument("--feature", required=True, metavar="ID")
-    prove.add_argument("--out", default="verify-evidence", metavar="DIR", help="where the proof lands")
+    prove.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
+    prove.add_argument("--feature", required=True, metavar="ID",
+                       help="one correctness feature id from the skill's features/map.json")
+    prove.add_argument("--out", default="verify-evidence", metavar="DIR", help="directory for verify_proof.json and the saved stdout (default verify-evidence)")
     prove.add_argument("--lock", default=None, metavar="FILE", help="device lock file (default: per device in TMPDIR)")
     prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
     prove.set_defaults(func=run)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
-    maintain.add_argument("--skill", required=True, metavar="DIR")
+    maintain.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
     maintain.add_argument("--repo", default=None, metavar="PATH|installed[:DIST]",
                           help="the library to compare with (default: the map's source)")
     maintain.add_argument("--fix", action="store_true", help="update the map for mechanical drift")
     maintain.add_argument("--out", default="reports", metavar="DIR", help="report directory (default reports/)")
-    maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"))
+    maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"),
+                          help="exit 1 when drift of this kind or worse exists (default breaking)")
     maintain.add_argument("--json", action="store_true", help="print the JSON report on stdout")
     maintain.set_defaults(func=run)
 
