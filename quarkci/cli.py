@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "route": "quarkci.commands.route",
     "demo-model": "quarkci.commands.demo_model",
     "ptq": "quarkci.commands.ptq",
+    "verify": "quarkci.commands.verify",
     "completion": "quarkci.commands.completion",
 }
 

@@ -58,6 +58,14 @@ CASES: list[tuple[str, list[str], str]] = [
     ("history-out-proc", ["history", "--out", "/proc/quarkci-x"], "--out"),
     ("history-skills-missing", ["history", "--skills", "{d}/none"], "--skills"),
     ("history-skills-empty-dir", ["history", "--skills", "{d}/emptydir", "--out", "{d}/r"], "--skills"),
+    # verify
+    ("verify-init-repo-missing", ["verify", "init", "--repo", "{d}/none", "--skills", "{d}/s"], "--repo"),
+    ("verify-init-skills-proc", ["verify", "init", "--repo", "{d}/emptydir", "--skills", "/proc/quarkci-x"], "--skills"),
+    ("verify-init-lib-bad", ["verify", "init", "--repo", "{d}/emptydir", "--lib", "a/b", "--skills", "{d}/s"], "--lib"),
+    ("verify-prove-skill-missing", ["verify", "prove", "--skill", "{d}/none", "--feature", "x", "--out", "{d}/e"], "--skill"),
+    ("verify-prove-timeout-zero", ["verify", "prove", "--skill", "{d}/skills", "--feature", "x", "--timeout", "0",
+                                   "--out", "{d}/e"], "--timeout"),
+    ("verify-maintain-out-proc", ["verify", "maintain", "--skill", "{d}/skills", "--out", "/proc/quarkci-x"], "--out"),
     # facts, upstream, contracts
     ("facts-upstream-other-project", ["facts", "--upstream", "foo"], "--upstream"),
     ("facts-kind-unknown", ["facts", "--kind", "flavours"], "--kind"),

@@ -133,6 +133,18 @@ def validation_report(summary: str, evidence: Sequence[str], next_actions: Seque
     }
 
 
+def verify_proof(feature: str, family: str, step: str, reason: str) -> dict[str, Any]:
+    """A proof that stopped before its drive: ``INCONCLUSIVE`` naming the step and the reason."""
+    if not reason:
+        raise ValueError("a fallback proof needs the reason it stopped")
+    return {
+        "result": "INCONCLUSIVE", "feature": feature, "family": family, "skill": "", "library": "",
+        "failed_step": step, "reason": reason,
+        "steps": [{"step": step, "status": "inconclusive", "detail": reason}],
+        "rows": [], "unverified": [], "draft": True, "harness": {}, "evidence": [], "at": "",
+    }
+
+
 # artifact name -> builder; keys match quarkci.core.artifacts.ARTIFACTS exactly (tested).
 FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "session_context": session_context,
@@ -144,4 +156,5 @@ FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "quant_plan": quant_plan,
     "run_manifest": run_manifest,
     "validation_report": validation_report,
+    "verify_proof": verify_proof,
 }

@@ -49,6 +49,11 @@ class Artifact:
         return self.producer.startswith(EXTERNAL)
 
     @property
+    def has_upstream(self) -> bool:
+        """False for quarkci's own artifacts that no Quark release ships a contract for."""
+        return not self.upstream_producer.startswith("none")
+
+    @property
     def schema_file(self) -> str:
         """File name of the schema inside ``quarkci/core/schemas/``."""
         return f"{self.name}.schema.json"
@@ -158,6 +163,16 @@ ARTIFACTS: dict[str, Artifact] = {
             fallback="diagnostic report with status \"failed\" even when execution never started",
             description="status, summary, evidence, next actions (JSON twin of validation_report.md)",
             aliases=("validation_report.md",),
+        ),
+        Artifact(
+            name="verify_proof",
+            filename="verify_proof.json",
+            fmt="json",
+            producer="quarkci.verify.prove",
+            upstream_producer="none (quarkci verification skills)",
+            consumers=("quarkci.verify", ".github/workflows/verify.yml"),
+            fallback="result \"INCONCLUSIVE\" or \"FAILED\" naming the step it stopped at and why",
+            description="one correctness feature of a verify-<lib> skill run end to end: steps, rows from saved stdout",
         ),
     )
 }

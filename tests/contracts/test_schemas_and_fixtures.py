@@ -24,7 +24,7 @@ def test_schema_directory_holds_exactly_the_registered_artifacts():
     names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
              if p.name.endswith(".schema.json")}
     assert names == set(ARTIFACTS)
-    assert len(ARTIFACTS) == 9
+    assert len(ARTIFACTS) == 10
 
 
 @pytest.mark.parametrize("name", list(ARTIFACTS))
@@ -43,6 +43,7 @@ def test_schema_is_valid_draft_2020_12_and_keeps_quarks_required_fields(name):
         "quant_plan": {"model", "global_scheme", "exclude_layers", "layer_quant_config", "requires_confirmation"},
         "run_manifest": {"workflow", "inputs", "outputs", "steps"},
         "validation_report": {"status", "summary", "evidence", "next_actions"},
+        "verify_proof": set(schema["required"]),  # quarkci's own artifact: no upstream contract
     }[name]
     assert set(schema["required"]) == quark_required
 
@@ -80,6 +81,7 @@ BUILT = {
     "quant_plan": lambda: fallback.quant_plan("llama", "./model_analysis.json", ["accelerator"]),
     "run_manifest": lambda: fallback.run_manifest("quark-torch-ptq", {"model_dir": "/m"}, ["no GPU"], ["quark-cli x"]),
     "validation_report": lambda: fallback.validation_report("never started", ["no GPU"], ["run preflight"]),
+    "verify_proof": lambda: fallback.verify_proof("mx-correctness", "mx", "doctor", "no device for GPU-only feature"),
 }
 
 # what makes each fallback a fallback; flipping it must make the document invalid (negative control)
@@ -93,6 +95,7 @@ BREAK = {
     "quant_plan": lambda d: d.update(requires_confirmation=False),
     "run_manifest": lambda d: d.pop("blocked_by"),
     "validation_report": lambda d: d.update(status="unknown"),
+    "verify_proof": lambda d: d.update(reason=""),
 }
 
 

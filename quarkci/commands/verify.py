@@ -1,0 +1,115 @@
+"""``quarkci verify``: verification skills for kernel libraries (init, prove, maintain)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from quarkci.core.documents import dump_json
+from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_output_dir
+
+DEFAULT_SKILLS = ".cursor/skills"
+
+
+def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
+    p = subparsers.add_parser("verify", help="verification skills for kernel libraries (init, prove, maintain)",
+                              description="Generate, prove and maintain a verify-<lib> skill for a kernel library.")
+    sub = p.add_subparsers(dest="verify_command", metavar="ACTION")
+    sub.required = True
+    init = sub.add_parser("init", help="inventory a library and write its verify-<lib> skill")
+    init.add_argument("--repo", required=True, metavar="PATH|installed[:DIST]",
+                      help="a checkout, or an installed distribution (default dist amd-quark)")
+    init.add_argument("--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)")
+    init.add_argument("--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})")
+    init.add_argument("--json", action="store_true", help="print the feature map on stdout")
+    init.set_defaults(func=run)
+    prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
+    prove.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
+    prove.add_argument("--feature", required=True, metavar="ID",
+                       help="one correctness feature id from the skill's features/map.json")
+    prove.add_argument("--out", default="verify-evidence", metavar="DIR", help="directory for verify_proof.json and the saved stdout (default verify-evidence)")
+    prove.add_argument("--lock", default=None, metavar="FILE", help="device lock file (default: per device in TMPDIR)")
+    prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
+    prove.add_argument("--json", action="store_true", help="print the proof on stdout")
+    prove.set_defaults(func=run)
+    maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
+    maintain.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
+    maintain.add_argument("--repo", default=None, metavar="PATH|installed[:DIST]",
+                          help="the library to compare with (default: the map's source)")
+    maintain.add_argument("--fix", action="store_true", help="update the map for mechanical drift")
+    maintain.add_argument("--out", default="reports", metavar="DIR", help="report directory (default reports/)")
+    maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"),
+                          help="exit 1 when drift of this kind or worse exists (default breaking)")
+    maintain.add_argument("--json", action="store_true", help="print the JSON report on stdout")
+    maintain.set_defaults(func=run)
+
+
+def _skill_dir(value: str) -> Path:
+    path = Path(value)
+    if not (path / "SKILL.md").is_file():
+        raise BadInputError(f"--skill {value}: no SKILL.md there")
+    return path
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from quarkci.verify import featuremap
+    from quarkci.verify.generate import generate
+    from quarkci.verify.inventory import locate, scan
+
+    if args.lib is not None and not args.lib.replace("-", "").replace("_", "").isalnum():
+        raise BadInputError(f"--lib {args.lib}: letters, digits, '-' and '_' only")
+    check_output_dir(args.skills, "--skills")
+    library = locate(args.repo)
+    inventory = scan(library, args.lib)
+    skills = Path(args.skills)
+    in_repo = not library.installed and skills.resolve().is_relative_to(library.root)
+    workdir = library.root if in_repo else Path.cwd()
+    dist = args.repo.partition(":")[2] or "amd-quark" if library.installed else ""
+    try:
+        skill = generate(inventory, skills, workdir, dist)
+    except OSError as exc:
+        raise BadInputError(f"--skills {args.skills}: cannot write: {exc.strerror or exc}") from None
+    data = featuremap.load(skill)
+    if args.json:
+        sys.stdout.write(dump_json(data))
+    else:
+        drivable = sum(1 for f in data["features"] if f["kind"] == "correctness" and f["drive"])
+        print(f"wrote {skill} ({len(data['families'])} families, {len(data['features'])} features, "
+              f"{drivable} drivable correctness features, {len(data['gaps'])} gaps; status: draft)")
+    return 0
+
+
+def run_prove(args: argparse.Namespace) -> int:
+    from quarkci.verify.prove import EXIT, prove
+
+    if not args.timeout > 0:
+        raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
+    check_output_dir(args.out, "--out")
+    result, document = prove(_skill_dir(args.skill), args.feature, Path(args.out),
+                             Path(args.lock) if args.lock else None, timeout=args.timeout)
+    if args.json:
+        sys.stdout.write(dump_json(document))
+    else:
+        where = f" at step {document['failed_step']}: {document['reason']}" if document["failed_step"] else ""
+        print(f"{result} {args.feature}{where}")
+        for note in document["unverified"]:
+            print(f"unverified: {note}")
+        if document["draft"]:
+            print("skill status: draft (never proved)")
+        print(f"proof: {Path(args.out) / 'verify_proof.json'}")
+    return EXIT[result]
+
+
+def run_maintain(args: argparse.Namespace) -> int:
+    from quarkci.verify.maintain import maintain
+
+    check_output_dir(args.out, "--out")
+    return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+
+
+def run(args: argparse.Namespace) -> int:
+    """argparse entry point: dispatch to the action."""
+    actions = {"init": run_init, "prove": run_prove, "maintain": run_maintain}
+    return actions[args.verify_command](args)

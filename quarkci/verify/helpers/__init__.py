@@ -1,0 +1,1 @@
+"""Helper scripts copied verbatim into a generated skill's ``helpers/`` (stand-alone: torch only)."""

@@ -1,0 +1,102 @@
+"""``verify maintain``: re-run the inventory, compare it with the skill's feature map, report drift
+through skill sync's machinery (Finding -> sync policy classification -> FindingSet ->
+validation_report.md/.json/.sarif), and with ``--fix`` update the map for mechanical drift.
+
+Exit codes as ``quarkci sync``: 0 clean, 1 drift at or above ``--fail-on``, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from quarkci.core.atomic import atomic_write_text
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
+from quarkci.core.findings import Finding
+from quarkci.report import lines
+from quarkci.report.dto import build
+from quarkci.report.write import REPORT_MD, write_reports
+from quarkci.sync.outcome import SyncOutcome
+from quarkci.sync.policy import Config, FindingSet, classify
+from quarkci.verify import featuremap
+from quarkci.verify.generate import generate
+from quarkci.verify.inventory import locate, scan
+from quarkci.verify.rules import RULES
+from quarkci.verify.rules._common import MaintainState
+
+
+def findings(state: MaintainState) -> FindingSet:
+    """Every rule's findings, classified by the sync policy's default table, in report order."""
+    found: list[Finding] = [classify(f, Config()) for rule in RULES for f in rule.check(state)]
+    return FindingSet(tuple(sorted(found, key=Finding.sort_key)))
+
+
+def _fresh(skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path) -> tuple[dict[str, Any], Any, Path]:
+    """The map a fresh inventory gives, generated into ``scratch`` (never into the skill)."""
+    spec = repo or mapped.get("repo", mapped["source"])
+    if repo is None and not spec.startswith("installed"):
+        spec = str((skill / spec).resolve())  # a checkout, recorded relative to the skill
+    library = locate(spec)
+    inventory = scan(library, mapped["library"])
+    workdir = (skill / mapped["workdir"]).resolve()
+    shadow = generate(inventory, scratch, workdir, mapped.get("dist", ""))
+    return featuremap.load(shadow), inventory, workdir
+
+
+def _apply(skill: Path, mapped: dict[str, Any], current: dict[str, Any], fixed: FindingSet,
+           inventory: Any, workdir: Path) -> list[str]:
+    """Regenerate the skill from the fresh inventory, keeping what breaking drift names (removed
+    families stay mapped until a human decides) and the proofs whose harness did not move."""
+    mechanical = [f for f in fixed.findings if f.kind == "mechanical"]
+    if not mechanical:
+        return []
+    skill_root = skill.parent
+    generate(inventory, skill_root, workdir, mapped.get("dist", ""))
+    data = featuremap.load(skill)
+    now = {f["name"] for f in data["families"]}
+    for fam in mapped["families"]:
+        if fam["name"] not in now:
+            data["families"].append(fam)
+            data["features"] += [f for f in mapped["features"] if f["family"] == fam["name"]]
+    old = {f["name"]: f for f in mapped["families"]}
+    for fam in data["families"]:  # a removed entry point stays mapped: breaking drift is never auto-fixed
+        if fam["name"] in old and fam is not old[fam["name"]]:
+            targets = {e["target"] for e in fam["entry_points"]}
+            fam["entry_points"] += [e for e in old[fam["name"]]["entry_points"] if e["target"] not in targets]
+    harness = {f["id"]: f["harness"] for f in data["features"]}
+    data["proofs"] = [p for p in mapped.get("proofs", []) if harness.get(p["feature"]) == p["harness"]]
+    atomic_write_text(skill / featuremap.MAP_FILE, featuremap.dump(data))
+    return [f"{f.rule}: {f.subject}" for f in mechanical]
+
+
+def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, as_json: bool) -> int:
+    """Report drift of ``skill`` against ``repo`` (default: the map's source); see the module doc."""
+    import tempfile
+
+    mapped = featuremap.load(skill)
+    name = skill.name
+    with tempfile.TemporaryDirectory(prefix="quarkci-verify-maintain-") as tmp:
+        current, inventory, workdir = _fresh(skill, mapped, repo, Path(tmp))
+        state = MaintainState(skill=name, mapped=mapped, current=current)
+        result = findings(state)
+        applied: list[str] = []
+        if fix:
+            applied = _apply(skill, mapped, current, result, inventory, workdir)
+            if applied:
+                result = findings(MaintainState(skill=name, mapped=featuremap.load(skill), current=current))
+    notes = [f"feature map {skill / featuremap.MAP_FILE}",
+             "skill status: " + ("proved" if featuremap.load(skill).get("proofs") else "draft (never proved)")]
+    outcome = SyncOutcome(
+        mode="audit", upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
+        baseline=None, skills_root=str(skill.parent), skills=(), findings=result,
+        applied_fixes=tuple(applied), notes=tuple(notes),
+    )
+    json_text, _ = write_reports(outcome, out)
+    if as_json:
+        sys.stdout.write(json_text)
+    else:
+        sys.stdout.write(lines.canonical(result.drift()))
+        print(f"{build(outcome).summary} -> {out / REPORT_MD}")
+        print(notes[1])
+    return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK

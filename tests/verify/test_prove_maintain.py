@@ -1,0 +1,112 @@
+"""prove on the miniature library (PROVED / INCONCLUSIVE / FAILED at the right step) and maintain
+drift (add a family, change a tolerance, remove an entry point -> exactly three findings)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from quarkci import cli
+
+
+def init(root: Path) -> Path:
+    assert cli.main(["verify", "init", "--repo", str(root), "--skills", str(root / ".cursor" / "skills")]) == 0
+    return root / ".cursor" / "skills" / "verify-minikern"
+
+
+def prove(skill: Path, feature: str, out: Path, capsys) -> tuple[int, dict]:
+    capsys.readouterr()
+    code = cli.main(["verify", "prove", "--skill", str(skill), "--feature", feature, "--out", str(out),
+                     "--lock", str(out.parent / "test.lock"), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_prove_correctness_feature_negative_control_and_cleanup(minikern, tmp_path, capsys, monkeypatch,
+                                                                  torch_extensions_dir):
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir))
+    skill = init(minikern)
+    before = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("quarkci-verify-*"))
+    code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
+    assert code == 0 and proof["result"] == "PROVED", proof
+    steps = [s["step"] for s in proof["steps"]]
+    assert steps == ["lock", "instructions", "doctor", "harness", "drive", "negative-control", "cleanup", "confirm"]
+    assert "failed as it must" in proof["steps"][5]["detail"]
+    neg = (tmp_path / "ev" / "gemm-correctness" / "negative.stdout.txt").read_text()
+    assert "failed" in neg and "PERTURBED calls=" in neg and "PERTURBED calls=0" not in neg
+    assert (tmp_path / "ev" / "verify_proof.json").is_file()  # survives cleanup
+    assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("quarkci-verify-*")) <= before | {tmp_path / "test.lock"}
+    assert torch_extensions_dir.is_dir()  # the shared cache stays
+    assert "shared TORCH_EXTENSIONS_DIR" in proof["steps"][6]["detail"]
+    recorded = json.loads((skill / "features" / "map.json").read_text())["proofs"]
+    assert [p["feature"] for p in recorded] == ["gemm-correctness"]  # no longer a draft
+
+
+def test_generated_reference_test_proves_and_gpu_only_is_inconclusive(minikern, tmp_path, capsys):
+    skill = init(minikern)
+    code, proof = prove(skill, "flash-correctness", tmp_path / "flash", capsys)
+    assert code == 3 and proof["result"] == "INCONCLUSIVE" and proof["failed_step"] == "doctor"
+    assert "no device for GPU-only feature (needs gfx942, gfx950" in proof["reason"]
+    assert proof["draft"] is True  # never proved
+    code, proof = prove(skill, "act-correctness", tmp_path / "act", capsys)
+    assert code == 0 and len(proof["rows"]) == 6 and all(r["ok"] == "True" for r in proof["rows"])
+    assert proof["draft"] is False
+
+
+def test_a_gate_too_loose_for_its_negative_control_fails(minikern, tmp_path, capsys):
+    test = minikern / "tests" / "test_gemm.py"
+    test.write_text(test.read_text().replace("rtol=1e-4, atol=1e-4", "rtol=10.0, atol=10.0"))
+    skill = init(minikern)
+    code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
+    assert code == 1 and proof["failed_step"] == "negative-control"
+    assert "accepted a perturbed output" in proof["reason"]
+
+
+def test_a_moved_harness_hash_fails_before_driving(minikern, tmp_path, capsys):
+    skill = init(minikern)
+    test = minikern / "tests" / "test_gemm.py"
+    test.write_text(test.read_text() + "\n# edited\n")
+    code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
+    assert code == 1 and proof["failed_step"] == "harness" and "drive" not in [s["step"] for s in proof["steps"]]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--feature", "nope"], "--feature nope: not in"),
+    (["--feature", "gemm-perf"], "prove drives correctness features only"),
+])
+def test_prove_bad_input_exits_2_with_one_line(minikern, tmp_path, capsys, argv, message):
+    skill = init(minikern)
+    capsys.readouterr()
+    assert cli.main(["verify", "prove", "--skill", str(skill), "--out", str(tmp_path / "o"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_maintain_reports_exactly_three_drift_findings_and_fix(minikern, tmp_path, capsys):
+    skill = init(minikern)
+    capsys.readouterr()
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r0")]) == 0
+    (minikern / "minikern" / "moe.py").write_text("import torch\n\n\ndef moe_route(x: torch.Tensor) -> torch.Tensor:\n"
+                                                  "    return x.softmax(-1)\n")
+    test = minikern / "tests" / "test_gemm.py"
+    test.write_text(test.read_text().replace("rtol=1e-4, atol=1e-4", "rtol=1e-3, atol=1e-4"))
+    (minikern / "scripts" / "op_rmsnorm.py").unlink()
+    capsys.readouterr()
+    code = cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r1"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    got = sorted((f["rule"], f["kind"], f["subject"]) for f in report["findings"])
+    assert got == [
+        ("verify-entry-point-removed", "breaking", "norm script scripts/op_rmsnorm.py"),
+        ("verify-family-added", "mechanical", "family moe"),
+        ("verify-tolerance-changed", "mechanical", "gemm tests/test_gemm.py tolerance"),
+    ]
+    assert (tmp_path / "r1" / "validation_report.sarif").is_file()
+    capsys.readouterr()
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r2"), "--fix", "--json"]) == 1
+    after = json.loads(capsys.readouterr().out)
+    assert [f["rule"] for f in after["findings"]] == ["verify-entry-point-removed"]  # breaking is never auto-fixed
+    assert (skill / "features" / "moe-correctness.md").is_file()
