@@ -1,4 +1,15 @@
-"""The one drift pull request per upstream version, built with the Git Data API (no local push).
+"""The one drift pull request per skills root, built with the Git Data API (no local push).
+
+One drift PR is open at a time per skills root, across upstream releases: when a newer release is
+audited, its PR (branch ``quarkci/skill-sync/<newer version>``) is opened and every open quarkci
+drift PR for an older release of the same skills root is closed with a sticky comment linking the
+new one ("superseded"). A report for a release *older* than an open drift PR's opens nothing. The
+skills root is recorded on the body's second line (``<!-- quarkci:skills-root:<root> -->``); only
+PRs authored by the token's identity (:mod:`quarkci.github.identity`) are edited or closed.
+
+The body lists the fixes ``quarkci sync --fix`` applied (the report's ``applied_fixes``: the
+re-audit after ``--fix`` no longer holds those findings), truncated inside the list with a count and
+a link to the full report when it is too long for GitHub.
 
 Branch ``quarkci/skill-sync/<upstream version>`` holds the files ``quarkci sync --fix`` rewrote.
 Commits are made with blobs -> tree -> commit -> ref (``POST /git/blobs``, ``/git/trees``,
@@ -53,13 +64,23 @@ from quarkci.github import safe_text
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
-from quarkci.github.markers import is_quarkci_commit, sync_branch, sync_marker, trailer
+from quarkci.github.identity import same_login
+from quarkci.github.markers import (
+    BRANCH_PREFIX,
+    first_line_marker,
+    is_quarkci_commit,
+    skills_root_marker,
+    sync_branch,
+    sync_marker,
+    trailer,
+)
 from quarkci.github.report_input import SyncReport
 from quarkci.github.result import Delivery, Item, Step
 
 DEFAULT_LABELS = ("quarkci", "skill-sync")
 CONFLICT_COMMENT = "skill-sync-conflict"
 CLOSE_COMMENT = "closing"
+SUPERSEDED_COMMENT = "superseded"
 _ROUNDS = 3
 
 
@@ -173,21 +194,21 @@ _env.filters.update(code=safe_text.code_span, text=safe_text.inline)
 
 _BODY = _env.from_string("""\
 {{ marker }}
+{{ root_marker }}
 ## Skill sync with amd-quark {{ version|code }}
 
 {{ summary|text }}
 
 {% if baseline %}Compared with the baseline {{ baseline|code }}. {% endif %}
-This PR applies the **mechanical** fixes found by `quarkci sync --fix`: values that changed
-upstream, with a safe edit. Breaking and semantic findings are never auto-fixed; they are filed as
-issues.
+This PR applies the {{ fixes|length }} **mechanical** fix(es) that `quarkci sync --fix` made: values
+that changed upstream, with a safe edit. Breaking findings ({{ breaking }} in this audit) are filed
+as issues by `quarkci gh issues`; semantic findings ({{ semantic }}) need a human's judgement and are
+listed in the validation report only, not filed as issues. Neither kind is ever fixed automatically.
 
-### Mechanical findings ({{ findings|length }})
+### Applied fixes ({{ fixes|length }})
 
-{% for f in findings %}
-- {{ f.skill|code }} · {{ f.rule|code }} · {{ f.subject|code }}: {{ f.skill_says|code }} → {{ f.source_says|code }}\
-{% if f.skill_location %} ({{ (f.skill_location.file ~ ':' ~ f.skill_location.line)|code }}){% endif %}
-
+{% for a in fixes %}
+- {{ a|code }}
 {% endfor %}
 
 ### Files changed ({{ files|length }})
@@ -224,16 +245,26 @@ def git_blob_sha(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-def render_body(report: SyncReport, files: dict[str, bytes], branch: str) -> str:
+def applied(report: SyncReport) -> list[str]:
+    """The fixes the PR carries: ``applied_fixes`` (``file:line: description``), else, for a report
+    written without ``--fix`` bookkeeping, one line per mechanical finding."""
+    if report.applied_fixes:
+        return list(report.applied_fixes)
+    return [f"{(f.get('fix') or {}).get('file', f['skill'])}:{(f.get('fix') or {}).get('line', 0)}: "
+            f"{f['subject']}: {f['skill_says']} -> {f['source_says']}" for f in report.of_kind("mechanical")]
+
+
+def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_report_url: str | None = None) -> str:
     """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit)."""
-    body = _BODY.render(marker=sync_marker(report.version), version=report.version, summary=report.summary,
-                        baseline=report.baseline, findings=report.of_kind("mechanical"), files=list(files),
-                        branch=branch)
-    return fit_body(body)
+    body = _BODY.render(marker=sync_marker(report.version), root_marker=skills_root_marker(report.skills_root),
+                        version=report.version, summary=report.summary, baseline=report.baseline,
+                        fixes=applied(report), breaking=len(report.of_kind("breaking")),
+                        semantic=len(report.of_kind("semantic")), files=list(files), branch=branch)
+    return fit_body(body, full_report_url=full_report_url)
 
 
 def render_title(report: SyncReport) -> str:
-    n = len(report.of_kind("mechanical"))
+    n = len(applied(report))
     return safe_text.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
 
 
@@ -268,9 +299,10 @@ def _read_branch(repo: Repository, branch: str,
     return BranchState(head_sha, is_quarkci_commit(head.message), match), head, ref
 
 
-def _read_pull(repo: Repository, target: Target, branch: str, base: str) -> tuple[PullState | None, Any]:
-    """GET the PRs from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
-    pulls = list(repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base))
+def _read_pull(repo: Repository, target: Target, branch: str, base: str, me: str) -> tuple[PullState | None, Any]:
+    """GET the PRs by ``me`` from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
+    pulls = [p for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
+             if same_login(p.user.login if p.user else None, me)]
     pulls.sort(key=lambda p: (p.state != "open", -p.number))
     if not pulls:
         return None, None
@@ -300,13 +332,45 @@ def _is_422(exc: GithubException, *needles: str) -> bool:
     return exc.status == 422 and any(n in text for n in needles)
 
 
-def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], *,
-               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool) -> Delivery:
-    """Create, update, comment on or close the drift PR for ``report`` (see the module docstring).
+def _newer(a: str, b: str) -> bool:
+    """True when version ``a`` is newer than ``b`` (PEP 440; unparsable versions compare as text)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(a) > Version(b)
+    except InvalidVersion:
+        return a > b
+
+
+def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str) -> list[tuple[str, Any]]:
+    """``(version, PR)`` of every open drift PR by ``me`` for the skills root ``root`` from a branch
+    other than ``branch`` (GET /pulls?state=open, paginated)."""
+    marker = skills_root_marker(root)
+    found = []
+    for p in repo.get_pulls(state="open"):  # attributes from the listing: no request per PR
+        head = p.head.ref
+        if not head.startswith(BRANCH_PREFIX) or head == branch or not same_login(p.user.login if p.user else None, me):
+            continue
+        lines = (p.body or "").split("\n")
+        kind = first_line_marker(p.body)
+        if kind is None or kind[0] != "skill-sync":
+            continue
+        if len(lines) > 1 and lines[1].startswith("<!-- quarkci:skills-root:") and lines[1] != marker:
+            continue
+        found.append((kind[1], p))
+    return found
+
+
+def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, files: dict[str, bytes], *,
+               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool, me: str,
+               full_report_url: str | None = None) -> Delivery:
+    """Create, update, comment on or close the drift PR for ``report`` (see the module docstring), and
+    close the open drift PRs of older releases for the same skills root.
 
     ``files`` maps repo path -> new content (from :func:`read_changed_files`). ``base`` defaults to
-    the repository's default branch. Raises :class:`GitHubError` when the API refuses or when the
-    branch keeps changing under us for 3 rounds.
+    the repository's default branch. ``repo`` is None for an offline dry run (no token): nothing is
+    read and the plan assumes no branch and no PR exist. Raises :class:`GitHubError` when the API
+    refuses or when the branch keeps changing under us for 3 rounds.
     """
     delivery = Delivery("pr", dry_run)
     if report.blocked:
@@ -315,13 +379,27 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
     branch = sync_branch(report.version)
     has_drift = bool(files)
     want_blobs = {p: git_blob_sha(d) for p, d in files.items()}
-    want = PullWant(render_title(report), render_body(report, files, branch), tuple(labels))
+    want = PullWant(render_title(report), render_body(report, files, branch, full_report_url), tuple(labels))
     repo_path = f"/repos/{target.repo}"
+    if repo is None:
+        plan = decide_pr(has_drift, None, None, want)
+        delivery.items.append(Item("pull_request", plan.operation, key=branch,
+                                   note="no token: branch, PRs and the default branch not read"))
+        delivery.steps += planned_steps(repo_path, branch, files, plan, None)
+        return delivery
     with github_errors(target, f"drift PR from {branch}"):
+        others = _other_drift_pulls(repo, branch, report.skills_root, me)
+        newer = sorted((v, p.number) for v, p in others if _newer(v, report.version))
+        if newer:
+            version, number = newer[-1]
+            delivery.items.append(Item("pull_request", "unchanged", number=number, key=branch,
+                                       note=f"drift PR #{number} for the newer amd-quark {version} is open; "
+                                            "nothing opened for an older release"))
+            return delivery
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
-            pull, pull_obj = _read_pull(repo, target, branch, base)
+            pull, pull_obj = _read_pull(repo, target, branch, base, me)
             plan = decide_pr(has_drift, state, pull, want)
             steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None)
             item = Item("pull_request", plan.operation, number=pull.number if pull else None,
@@ -329,20 +407,45 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
             if dry_run:
                 delivery.items.append(item)
                 delivery.steps += steps
+                for version, old in others:
+                    delivery.items.append(Item("pull_request", "closed", number=old.number,
+                                               key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+                    delivery.steps += [Step("POST", f"{repo_path}/issues/{old.number}/comments", "link the new PR"),
+                                       Step("PATCH", f"{repo_path}/pulls/{old.number}", "close (superseded)")]
                 return delivery
             try:
                 _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
-                         want, item, delivery)
+                         want, item, delivery, me)
             except _Again:
                 continue
             delivery.items.append(item)
+            _close_superseded(repo, target, report, others, item, delivery, me)
             return delivery
     raise GitHubError(f"drift PR from {branch}: the branch or PR kept changing during {_ROUNDS} attempts")
 
 
+def _close_superseded(repo: Repository, target: Target, report: SyncReport, others: list[tuple[str, Any]],
+                      item: Item, delivery: Delivery, me: str) -> None:
+    """Close the open drift PRs of older releases, each with a sticky comment saying why."""
+    for version, old in others:
+        if item.number is not None and item.operation != "closed":
+            why = (f"Superseded by #{item.number}, the drift PR for amd-quark "
+                   f"{safe_text.code_span(report.version)}: closing this one for {safe_text.code_span(version)}.")
+        else:
+            why = (f"amd-quark {safe_text.code_span(report.version)} shows no mechanical drift: "
+                   f"closing this PR for the older {safe_text.code_span(version)}.")
+        sticky = deliver_comment(repo, target, old.number, why, SUPERSEDED_COMMENT, dry_run=False, me=me,
+                                 delivery=Delivery("comment", False))
+        delivery.steps += sticky.steps
+        old.edit(state="closed")
+        delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}", "close (superseded)"))
+        delivery.items.append(Item("pull_request", "closed", number=old.number, url=old.html_url,
+                                   key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+
+
 def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
              steps: list[Step], branch: str, base: str, head_ref: tuple[Any, Any], pull_obj: Any,
-             want: PullWant, item: Item, delivery: Delivery) -> None:
+             want: PullWant, item: Item, delivery: Delivery, me: str) -> None:
     head, ref = head_ref
     record = delivery.steps
     todo = list(steps)
@@ -379,7 +482,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
         body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs)
-        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False,
+        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False, me=me,
                                  delivery=Delivery("comment", False))
         record += sticky.steps
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
@@ -388,7 +491,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         todo.pop(0)
         # Sticky, so a retried POST whose response was lost leaves one comment, not two.
         closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=safe_text.code_span(
-            report.version)), CLOSE_COMMENT, dry_run=False, delivery=Delivery("comment", False))
+            report.version)), CLOSE_COMMENT, dry_run=False, me=me, delivery=Delivery("comment", False))
         record += closing.steps
     if plan.pull == "edit":
         pull_obj.edit(**{f: getattr(want, f) for f in plan.edit})
