@@ -67,10 +67,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    guard = os.environ.get("GITHUB_ACTIONS") == "true"
+    if guard:  # every line printed in Actions passes the one workflow-command escaper (report.lines)
+        from quarkci.report.lines import CommandGuard
+
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = CommandGuard(sys.stdout), CommandGuard(sys.stderr)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="quarkci: %(levelname)s: %(message)s",
     )
+    try:
+        return _run(args)
+    finally:
+        if guard:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.stdout, sys.stderr = saved
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code = args.func(args)
     except QuarkciError as exc:

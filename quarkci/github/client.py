@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import requests
-from github import Auth, Github, GithubException, GithubRetry
+from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Repository import Repository
 from urllib3.util.retry import Retry
 
@@ -180,14 +180,19 @@ def api_message(exc: GithubException) -> str:
 
 
 def _is_rate_limit(exc: GithubException) -> bool:
+    if isinstance(exc, RateLimitExceededException) or exc.status == 429:
+        return True
     message = str((exc.data or {}).get("message", "") if isinstance(exc.data, dict) else exc.data).lower()
-    return exc.status == 429 or (exc.status == 403 and "rate limit" in message)
+    remaining = (exc.headers or {}).get("x-ratelimit-remaining") or (exc.headers or {}).get("X-RateLimit-Remaining")
+    return exc.status == 403 and ("rate limit" in message or remaining == "0")
 
 
 def classify(exc: GithubException, doing: str) -> GitHubError | UpstreamUnreachableError:
     """The quarkci error (and so the exit code) for a PyGithub exception; see the module's table."""
     message = api_message(exc)
     if exc.status >= 500 or _is_rate_limit(exc):
+        if _is_rate_limit(exc) and "rate limit" not in message.lower():
+            message += " (rate limit)"
         return UpstreamUnreachableError(f"{doing}: GitHub API unavailable after retries: {message}")
     reason = {401: "the token was rejected (expired, revoked or mistyped)",
               403: "the token lacks a permission this request needs (see README 'GitHub delivery': permissions)",

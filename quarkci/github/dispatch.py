@@ -195,7 +195,16 @@ def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inp
                 raise UpstreamUnreachableError(
                     f"{doing}: the POST failed without an answer ({type(exc).__name__}) and {workflow} declares no "
                     f"{CORRELATION_INPUT} input to look the run up by: not retried (it may have started)") from None
-            time.sleep(min(policy.backoff_max, policy.backoff_factor * 2 ** attempt))
+            if isinstance(exc, requests.Timeout):
+                # GitHub may still be processing the unanswered POST: give it time to list the run.
+                for wait in (0.5, 1.0, 2.0):
+                    time.sleep(policy.timeout * wait)
+                    found = find_run(repo, target, workflow, ref, correlation)
+                    if found is not None:
+                        log.append(f"the unanswered POST had started run {found.id}; not sent again")
+                        return found
+            else:
+                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2 ** attempt))
             continue
         if details is not None:
             return Run(int(details["workflow_run_id"]), str(details["html_url"]))

@@ -19,7 +19,8 @@ Fault injection (:class:`Fault`): ``500``/``502``/``503``/``504`` (answered befo
 retried, and the late original still lands), ``lost-response`` (processed, then the server
 sleeps past the client's timeout: the write happened but the client never hears of it) and
 ``barrier`` (the first ``times`` matching requests wait for each other, at most ``delay`` seconds,
-then are processed: two concurrent runs are forced to read the same state before either writes).
+then are processed: two concurrent runs are forced to read the same state before either writes),
+``403`` (a permission the token lacks, not a rate limit) and ``404`` (not visible to the token).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from tests.fakegithub.state import RepoState, now_iso
 
 BODY_LIMIT = 65536
 FAULT_KINDS = ("500", "502", "503", "504", "secondary-rate-limit", "primary-rate-limit", "422", "timeout",
-               "lost-response", "barrier")
+               "lost-response", "barrier", "403", "404")
 _OPENAPI: OpenApi | None = None
 
 
@@ -277,6 +278,10 @@ class FakeGitHub:
     def _fault_response(self, fault: Fault) -> tuple[int, Any, dict[str, str]]:
         if fault.kind in ("500", "502", "503", "504"):
             return int(fault.kind), shapes.error("Server Error", int(fault.kind)), {}
+        if fault.kind == "403":  # a permission the token lacks (not a rate limit)
+            return 403, shapes.error("Resource not accessible by integration", 403), {}
+        if fault.kind == "404":
+            return 404, shapes.error("Not Found", 404), {}
         if fault.kind == "secondary-rate-limit":
             msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
             return 403, shapes.error(msg, 403), {"Retry-After": "1"}
