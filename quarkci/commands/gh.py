@@ -8,6 +8,7 @@ and performs none)::
     quarkci gh issues   [--report FILE] [--label L ...] [--max-new N] [--max-close N] [--full-report-url URL]
     quarkci gh comment  --pr N --body-file FILE [--name NAME] [--full-report-url URL]
     quarkci gh dispatch --workflow FILE --ref REF [--input k=v ...] [--offer k=v ...]
+    quarkci gh release-mark --version V [--check]
 
 Common: token from ``GITHUB_TOKEN`` or ``GH_TOKEN`` (a ``--dry-run`` needs none: it then reads
 nothing and says so); ``--api-url`` (else ``GITHUB_API_URL``, else https://api.github.com);
@@ -106,6 +107,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                           help="input sent only if the workflow declares it (repeatable)")
     dispatch.set_defaults(func=run, gh_run=_run_dispatch)
 
+    mark = sub.add_parser("release-mark", help="record an upstream release as handled (tag quarkci-handled/V)")
+    _common(mark, identity=False)
+    mark.add_argument("--version", required=True, help="upstream version, e.g. 0.13")
+    mark.add_argument("--check", action="store_true",
+                      help="only read the record: prints 'handled' or 'not handled' in the item's note; no write")
+    mark.set_defaults(func=run, gh_run=_run_mark)
+
 
 def _url(value: str | None) -> str | None:
     if value is not None and (not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)):
@@ -183,6 +191,13 @@ def _run_dispatch(args, repo, target, me):
     inputs = parse_inputs(args.input)
     offers = parse_inputs(args.offer, "--offer")
     return deliver_dispatch(repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run)
+
+
+def _run_mark(args, repo, target, me):
+    from quarkci.github.handled import mark_handled, tag_for
+
+    tag_for(args.version)  # validate before any request
+    return mark_handled(repo, target, args.version, dry_run=args.dry_run, check_only=args.check)
 
 
 def run(args: argparse.Namespace) -> int:
