@@ -32,10 +32,10 @@ def is_handled(repo: Repository, target: Target, version: str) -> bool:
     tag = tag_for(version)
     with github_errors(target, f"release record {tag}"):
         try:
-            repo.get_git_ref(f"tags/{tag}")
+            # PyGithub's lazy objects fetch on first attribute access: read one to make the GET.
+            return bool(repo.get_git_ref(f"tags/{tag}").object.sha)
         except UnknownObjectException:
             return False
-    return True
 
 
 def mark_handled(repo: Repository | None, target: Target, version: str, *, dry_run: bool,

@@ -409,3 +409,22 @@ def test_dry_run_without_a_token_prints_the_plan_and_reads_nothing(fake, ws, gh_
     assert "would be created" in out and "planned writes:" in out and "no token" in out
     code, _, err = gh_run(args[command])  # a real run still needs the token
     assert code == 2 and "no GitHub token" in err
+
+
+# --- case 11 (library side): the durable record of a handled release ------------------------------
+
+def test_case11_release_mark_records_once_and_reads_back(fake, gh_run):
+    check = ["gh", "release-mark", "--version", "0.99", "--check", "--json"]
+    code, out, _ = gh_run(check)
+    assert code == 0 and json.loads(out)["items"][0]["note"] == "not handled"
+    assert fake.sequence() == [("GET", f"{R}/git/ref/tags/quarkci-handled/0.99")] and fake.writes() == []
+    code, out, _ = gh_run(["gh", "release-mark", "--version", "0.99"])
+    assert code == 0 and out.startswith("release-mark: created")
+    assert fake.state.refs["refs/tags/quarkci-handled/0.99"] == fake.state.refs["refs/heads/main"]
+    fake.clear_log()
+    code, out, _ = gh_run(["gh", "release-mark", "--version", "0.99"])  # a second run: zero writes
+    assert code == 0 and out.startswith("release-mark: unchanged") and fake.writes() == []
+    code, out, _ = gh_run(check)
+    assert json.loads(out)["items"][0]["note"] == "handled"
+    code, _, err = gh_run(["gh", "release-mark", "--version", "0.99\n::error::x"])
+    assert code == 2 and "cannot name a branch" in err
