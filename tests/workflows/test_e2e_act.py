@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
