@@ -22,7 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from quarkci.core.errors import BadInputError
 
@@ -59,7 +61,7 @@ def _report_url(p: argparse.ArgumentParser) -> None:
                         "(default: this Actions run's URL when known)")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register ``gh`` and its subcommands."""
     gh = subparsers.add_parser("gh", help="deliver findings on GitHub", description=__doc__.splitlines()[0])
     sub = gh.add_subparsers(dest="gh_command", metavar="SUBCOMMAND", parser_class=type(gh))
@@ -116,12 +118,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _url(value: str | None) -> str | None:
+    """``--full-report-url`` checked (an https URL of at most 160 characters), else this run's URL."""
     if value is not None and (not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)):
         raise BadInputError(f"--full-report-url {value!r} must be an https URL of at most 160 characters")
     return value or _default_run_url()
 
 
-def _run_pr(args, repo, target, me):
+def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.pr import DEFAULT_LABELS, deliver_pr
     from quarkci.github.report_input import load_report, read_changed_files
 
@@ -135,7 +138,7 @@ def _run_pr(args, repo, target, me):
                       dry_run=args.dry_run, me=me(), full_report_url=url)
 
 
-def _run_issues(args, repo, target, me):
+def _run_issues(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.issues import DEFAULT_LABELS, deliver_issues
     from quarkci.github.report_input import load_report
 
@@ -149,12 +152,12 @@ def _run_issues(args, repo, target, me):
                           max_close=args.max_close, dry_run=args.dry_run, me=me(), full_report_url=url)
 
 
-def _default_run_url(env=os.environ) -> str | None:
+def _default_run_url(env: Mapping[str, str] = os.environ) -> str | None:
     server, repo, run_id = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_RUN_ID")
     return f"{server}/{repo}/actions/runs/{run_id}" if server and repo and run_id else None
 
 
-def _run_comment(args, repo, target, me):
+def _run_comment(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.comment import deliver_comment
     from quarkci.github.markers import report_marker
 
@@ -174,7 +177,7 @@ def _run_comment(args, repo, target, me):
                            full_report_url=url)
 
 
-def _check_head(repo, target, number: int, expected: str) -> None:
+def _check_head(repo: Any, target: Any, number: int, expected: str) -> None:
     """Raise :class:`BadInputError` unless PR ``number``'s head commit is ``expected`` (a full SHA)."""
     from quarkci.github.client import github_errors
 
@@ -185,7 +188,7 @@ def _check_head(repo, target, number: int, expected: str) -> None:
                             f"{expected.strip()[:12]}: refusing to comment")
 
 
-def _run_dispatch(args, repo, target, me):
+def _run_dispatch(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.dispatch import deliver_dispatch, parse_inputs
 
     inputs = parse_inputs(args.input)
@@ -193,7 +196,7 @@ def _run_dispatch(args, repo, target, me):
     return deliver_dispatch(repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run)
 
 
-def _run_mark(args, repo, target, me):
+def _run_mark(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.handled import mark_handled, tag_for
 
     tag_for(args.version)  # validate before any request

@@ -77,7 +77,7 @@ class RetryPolicy:
             total=self.total,
             backoff_factor=self.backoff_factor,
             backoff_max=self.backoff_max,
-            retry_after_max=self.retry_after_max,  # type: ignore[arg-type]  # float works, int is typed
+            retry_after_max=self.retry_after_max,
             secondary_rate_wait=self.secondary_rate_wait,
             max_rate_limit_wait=self.max_rate_limit_wait,
             status_forcelist=[500, 502, 503, 504],
@@ -93,7 +93,7 @@ class _OneLineRetry(GithubRetry):
     """PyGithub's retry policy, printing one ``retry`` line per retry (urllib3 and PyGithub print two
     or more, silenced in :func:`connect`)."""
 
-    def increment(self, method: str | None = None, url: str | None = None, response: Any = None,
+    def increment(self, method: str | None = None, url: str | None = None, response: Any = None,  # type: ignore[override]
                   error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None) -> Retry:
         retry = super().increment(method, url, response, error, _pool, _stacktrace)
         why = f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from github import GithubException
 from github.Repository import Repository
@@ -88,10 +89,9 @@ def planned_steps(repo_path: str, number: int, plan: CommentPlan) -> list[Step]:
     return steps
 
 
-def _list(repo: Repository, number: int, name: str, me: str) -> tuple[list[ExistingComment], dict[int, object]]:
+def _list(repo: Repository, number: int, name: str, me: str) -> tuple[list[ExistingComment], dict[int, Any]]:
     objects = {c.id: c for c in repo.get_issue(number).get_comments()}
-    existing = [ExistingComment(i, c.body or "", c.user.login if c.user else "")  # type: ignore[attr-defined]
-                for i, c in objects.items()]
+    existing = [ExistingComment(i, c.body or "", c.user.login if c.user else "") for i, c in objects.items()]
     return marked(existing, name, me), objects
 
 
@@ -139,11 +139,11 @@ def deliver_comment(repo: Repository | None, target: Target, number: int, body: 
             existing, objects = _list(repo, number, name, me)
             plan = decide_comment(existing, wanted)
         if plan.update_id is not None:
-            objects[plan.update_id].edit(wanted)  # type: ignore[attr-defined]
+            objects[plan.update_id].edit(wanted)
             delivery.steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
         for cid in plan.delete_ids:
             _delete(objects[cid])
             delivery.steps.append(Step("DELETE", f"{repo_path}/issues/comments/{cid}", "delete duplicate comment"))
         if existing:
-            item.url = objects[existing[0].id].html_url  # type: ignore[attr-defined]
+            item.url = objects[existing[0].id].html_url
     return delivery

@@ -304,6 +304,7 @@ def _apply(repo: Repository, target: Target, action: IssueAction, labels: tuple[
            objects: dict[int, Any], delivery: Delivery) -> Item:
     steps = planned_steps(f"/repos/{target.repo}", [action])
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
+    issue: Any
     if action.action == "create":
         issue = repo.create_issue(title=action.title, body=action.body, labels=list(labels))
         item.number = issue.number
@@ -370,7 +371,7 @@ def deliver_issues(repo: Repository | None, target: Target, report: SyncReport, 
                         item = created[action.key]
                         item.note = f"new finding; a retried or concurrent create made #{action.number}, closed"
                         item.number = survivor.number
-                        obj = objects.get(survivor.number)
+                        obj = objects.get(survivor.number) if survivor.number is not None else None
                         item.url = obj.html_url if obj is not None else None
                     elif action.action == "close-duplicate":
                         ident = f"{action.key}#{action.number}"

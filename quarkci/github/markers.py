@@ -103,7 +103,7 @@ def skills_root_marker(root: str) -> str:
 
 def has_line(body: str | None, marker: str) -> bool:
     """True when ``marker`` is a whole line of ``body`` (used for the closed/duplicate markers)."""
-    return bool(body) and marker in body.replace("\r\n", "\n").split("\n")
+    return bool(body) and marker in (body or "").replace("\r\n", "\n").split("\n")
 
 
 def sync_branch(version: str) -> str:

@@ -63,7 +63,7 @@ class CommandGuard(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         self._pending += text
         *lines, self._pending = self._pending.split("\n")
         for line in lines:

@@ -65,6 +65,7 @@ def env(tmp_path: Path, venv_dir: Path):
 
 
 def _run(act: Act, event: str, workflow: str, payload: dict) -> ActResult:
+    """Run ``workflow`` for ``event``; workflow_dispatch inputs are strings, as in GitHub's webhook payload."""
     return act.run(event, workflow, payload)
 
 
@@ -100,7 +101,7 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     assert first.returncode == 0, _tail(first)
     ran = {k: v for k, v in first.job_results.items() if v != "skipped"}
     assert ran == {"Detect a new release": "succeeded", "Skill sync/Audit skills": "succeeded",
-                   "Deliver drift/Deliver drift": "succeeded", "Record the release as handled": "succeeded"}, \
+                   "Skill sync delivery/Deliver drift": "succeeded", "Record the release as handled": "succeeded"}, \
         (first.job_results, _tail(first))
     state = fake.state()
     (pr,) = _pulls(state)
@@ -122,7 +123,7 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
 
     # the next scheduled run and a dispatch for the same release: detection only, zero writes
     for event, payload in (("schedule", {"schedule": "23 5 * * *"}),
-                           ("workflow_dispatch", {"inputs": {"upstream": UPSTREAM_VERSION, "force": False}})):
+                           ("workflow_dispatch", {"inputs": {"upstream": UPSTREAM_VERSION, "force": "false"}})):
         fake.clear_calls()
         again = _run(act, event, "upstream-watch.yml", payload)
         assert again.returncode == 0, _tail(again)
@@ -135,9 +136,9 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     # forced: the whole audit and delivery run again, and idempotent delivery still writes nothing
     fake.clear_calls()
     forced = _run(act, "workflow_dispatch", "upstream-watch.yml",
-                  {"inputs": {"upstream": UPSTREAM_VERSION, "force": True}})
+                  {"inputs": {"upstream": UPSTREAM_VERSION, "force": "true"}})
     assert forced.returncode == 0, _tail(forced)
-    assert forced.job_results["Deliver drift/Deliver drift"] == "succeeded", _tail(forced)
+    assert forced.job_results["Skill sync delivery/Deliver drift"] == "succeeded", _tail(forced)
     assert fake.writes() == []
     after = fake.state()
     assert [p["number"] for p in _pulls(after)] == [pr["number"]]
@@ -149,7 +150,7 @@ def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
     """Issue 12 case 17: a newline in the dispatch input cannot append keys to GITHUB_OUTPUT."""
     _repo, fake, act = env
     bad = _run(act, "workflow_dispatch", "upstream-watch.yml",
-               {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": True}})
+               {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}})
     assert bad.returncode != 0 and bad.job_results["Detect a new release"] == "failed", _tail(bad)
     assert "the upstream input must be a version such as 0.13" in bad.output
     assert {k for k, v in bad.job_results.items() if v != "skipped"} == {"Detect a new release"}
