@@ -160,7 +160,8 @@ def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
 def _pull_request_payload(repo: Path, number: int) -> dict:
     head = (repo / ".git" / "refs" / "heads" / "main").read_text().strip()
     return {"action": "synchronize", "number": number,
-            "pull_request": {"number": number, "head": {"sha": head, "ref": "feature"}, "base": {"ref": "main"}},
+            "pull_request": {"number": number, "base": {"ref": "main"},
+                             "head": {"sha": head, "ref": "feature", "repo": {"full_name": f"{OWNER}/{REPO}"}}},
             "repository": {"full_name": f"{OWNER}/{REPO}"}}
 
 
@@ -200,6 +201,9 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     artifact = act.work / "artifacts" / "quarkci-pr-report"
     assert (artifact / "pr-number").read_text().strip() == str(number)
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 2
+    # issue 12 case 18: a same-repository PR uploads the SARIF report to code scanning
+    sarif = json.loads((act.work / "artifacts" / "code-scanning" / "validation_report.sarif").read_text())
+    assert len(sarif["runs"][0]["results"]) >= 2
 
     # negative control: a run whose audited commit is not the PR's head never comments
     fake.clear_calls()
