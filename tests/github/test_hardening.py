@@ -28,6 +28,8 @@ def _issue(fake, number, *, user="dev", body="", title="t", pull=None, labels=()
         "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "closed_at": None,
         "state_reason": None, "pull": pull}
     fake.state.counters["issue"] = max(fake.state.counters["issue"], number)
+    for name in labels:
+        fake.state.labels.setdefault(name, {"id": fake.state.next("label"), "color": "ededed", "description": ""})
 
 
 def _comment(fake, cid, issue, body, user):
@@ -121,7 +123,8 @@ def test_case02_identity_of_each_token_kind(fake, gh_run, tmp_path, monkeypatch,
 
 def test_case02_issue_with_the_marker_by_another_author_is_not_quarkcis(fake, ws, gh_run):
     f = finding("breaking", "--x")
-    _issue(fake, 1, user="mallory", body=f"<!-- quarkci:finding:{f['fingerprint']} -->\nfake", title="x")
+    _issue(fake, 1, user="mallory", body=f"<!-- quarkci:finding:{f['fingerprint']} -->\nfake", title="x",
+           labels=("quarkci-drift", "breaking"))  # even with quarkci's labels it is not quarkci's
     ws.write(make_report([f]))
     assert gh_run(ws.issues_args())[0] == 0
     assert fake.state.issues["1"]["body"].endswith("fake") and fake.state.issues["1"]["state"] == "open"

@@ -303,3 +303,27 @@ def test_ptq_declares_the_inputs_the_watch_offers_and_shows_the_correlation_id(w
     sent = {k: v for k, v in offers.items() if k in declared}
     check_inputs(declared, {**sent, CORRELATION_INPUT: "qc-0"}, "ptq.yml")  # accepted as declared
     assert "upstream" not in sent  # ptq.yml does not declare it: not sent (GitHub would refuse the dispatch)
+
+
+# --- publish-ptq.yml: the comment of a dispatched PTQ run, from its artifact treated as data ------------
+
+@pytest.mark.parametrize(("pr", "expected"), [("7", "7"), ("7\n::set-output name=x::y", ""), ("0", ""), ("", "")])
+def test_publish_ptq_reads_the_artifact_as_data(workflows, tmp_path, pr, expected) -> None:
+    folder = tmp_path / "ptq" / "quarkci-ptq-cpu-fp8"
+    folder.mkdir(parents=True)
+    meta = {"pr": pr, "runner": "cpu", "scheme": "fp8", "pass": "true", "failure_class": ""}
+    (folder / "ptq-run.json").write_text(json.dumps(meta))
+    (folder / "gate.json").write_text(json.dumps({"pass": True, "detail": ["<img src=x> ```"]}))
+    (folder / "ptq_gate.md").write_text("<!-- quarkci:report:x -->\n## Gate: pass\n")
+    step = _step(workflows["publish-ptq.yml"], "Write the comment body")
+    code, out, outputs = run_step(step["run"], {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
+    assert code == 0, out
+    assert outputs == {"pr": expected, "name": "ptq-cpu-fp8"}
+    body = (tmp_path / "ptq" / "comment.md").read_text()
+    assert body.startswith("### PTQ `fp8`: gate pass") and "## Gate: pass" in body
+    assert "quarkci:report" not in body  # the gate's own marker is not carried into the comment
+    from markdown_it import MarkdownIt
+
+    # a JSON line never starts with a backtick run, so untrusted text inside cannot close the fence
+    (fence,) = [t for t in MarkdownIt("commonmark").parse(body) if t.type == "fence"]
+    assert fence.info == "json" and json.loads(fence.content)["detail"] == ["<img src=x> ```"]
