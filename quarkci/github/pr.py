@@ -2,8 +2,8 @@
 
 One drift PR is open at a time per skills root, across upstream releases: when a newer release is
 audited, its PR (branch ``quarkci/skill-sync/<newer version>``) is opened and every open quarkci
-drift PR for an older release of the same skills root is closed with a sticky comment linking the
-new one ("superseded"). A report for a release *older* than an open drift PR's opens nothing. The
+drift PR for an older release of the same skills root is closed, the reason (linking the new one,
+"superseded") appended to its body in the same ``PATCH``. A report for a release *older* than an open drift PR's opens nothing. The
 skills root is recorded on the body's second line (``<!-- quarkci:skills-root:<root> -->``); only
 PRs authored by the token's identity (:mod:`quarkci.github.identity`) are edited or closed.
 
@@ -23,7 +23,7 @@ Decision (:func:`decide_pr`, pure, one test per branch):
 =====================================================  ==============================================
 state                                                  action -> operation
 =====================================================  ==============================================
-no mechanical drift, PR open                           comment + close -> ``closed``
+no mechanical drift, PR open                           close, reason in the body -> ``closed``
 no mechanical drift, no open PR                        nothing -> ``unchanged``
 branch missing                                         branch from base + PR + labels -> ``created``
 branch differs, head commit not quarkci's (human)      sticky comment on the PR, branch untouched
@@ -79,8 +79,13 @@ from quarkci.github.result import Delivery, Item, Step
 
 DEFAULT_LABELS = ("quarkci", "skill-sync")
 CONFLICT_COMMENT = "skill-sync-conflict"
-CLOSE_COMMENT = "closing"
-SUPERSEDED_COMMENT = "superseded"
+CLOSED_NOTE_MARKER = "<!-- quarkci:closed -->"
+
+
+def with_note(body: str | None, note: str) -> str:
+    """``body`` with ``note`` appended once under the ``<!-- quarkci:closed -->`` line (idempotent)."""
+    body = (body or "").split("\n" + CLOSED_NOTE_MARKER, 1)[0].rstrip("\n")
+    return f"{body}\n{CLOSED_NOTE_MARKER}\n\n---\n_{note}_\n"
 _ROUNDS = 3
 
 
@@ -116,7 +121,7 @@ class PullWant:
 @dataclass(frozen=True)
 class PrPlan:
     """``branch``: none | create | commit. ``pull``: none | create | edit | close.
-    ``comment``: none | conflict | close. ``edit``: PR fields to change. ``reason``: for humans."""
+    ``comment``: none | conflict. ``edit``: PR fields to change. ``reason``: for humans."""
 
     operation: str
     branch: str = "none"
@@ -137,7 +142,7 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
     open_pull = pull if pull is not None and pull.open else None
     if not has_drift:
         if open_pull:
-            return PrPlan("closed", pull="close", comment="close", reason="drift is gone")
+            return PrPlan("closed", pull="close", reason="drift is gone")
         return PrPlan("unchanged", reason="no mechanical drift")
     if branch is None:
         return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
@@ -175,12 +180,10 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
     if plan.comment == "conflict":
         steps.append(Step("POST|PATCH", f"{repo_path}/issues/{number}/comments",
                           f"sticky comment {CONFLICT_COMMENT!r} (if changed)"))
-    if plan.comment == "close":
-        steps.append(Step("POST", f"{repo_path}/issues/{number}/comments", "explain the close"))
     if plan.pull == "edit":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
     if plan.pull == "close":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close"))
+        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body"))
     if plan.add_labels:
         steps.append(Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels)))
     return steps
@@ -410,8 +413,8 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
                 for version, old in others:
                     delivery.items.append(Item("pull_request", "closed", number=old.number,
                                                key=f"{BRANCH_PREFIX}{version}", note="superseded"))
-                    delivery.steps += [Step("POST", f"{repo_path}/issues/{old.number}/comments", "link the new PR"),
-                                       Step("PATCH", f"{repo_path}/pulls/{old.number}", "close (superseded)")]
+                    delivery.steps.append(Step("PATCH", f"{repo_path}/pulls/{old.number}",
+                                               "close (superseded), the reason appended to the body"))
                 return delivery
             try:
                 _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
@@ -426,7 +429,8 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
 
 def _close_superseded(repo: Repository, target: Target, report: SyncReport, others: list[tuple[str, Any]],
                       item: Item, delivery: Delivery, me: str) -> None:
-    """Close the open drift PRs of older releases, each with a sticky comment saying why."""
+    """Close the open drift PRs of older releases, each with one PATCH that also says why (in the body,
+    linking the new PR: GitHub shows the cross-reference on both)."""
     for version, old in others:
         if item.number is not None and item.operation != "closed":
             why = (f"Superseded by #{item.number}, the drift PR for amd-quark "
@@ -434,11 +438,9 @@ def _close_superseded(repo: Repository, target: Target, report: SyncReport, othe
         else:
             why = (f"amd-quark {safe_text.code_span(report.version)} shows no mechanical drift: "
                    f"closing this PR for the older {safe_text.code_span(version)}.")
-        sticky = deliver_comment(repo, target, old.number, why, SUPERSEDED_COMMENT, dry_run=False, me=me,
-                                 delivery=Delivery("comment", False))
-        delivery.steps += sticky.steps
-        old.edit(state="closed")
-        delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}", "close (superseded)"))
+        old.edit(state="closed", body=with_note(old.body, why))
+        delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}",
+                                   "close (superseded), the reason appended to the body"))
         delivery.items.append(Item("pull_request", "closed", number=old.number, url=old.html_url,
                                    key=f"{BRANCH_PREFIX}{version}", note="superseded"))
 
@@ -487,17 +489,14 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         record += sticky.steps
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
         item.note = plan.reason
-    if plan.comment == "close":
-        todo.pop(0)
-        # Sticky, so a retried POST whose response was lost leaves one comment, not two.
-        closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=safe_text.code_span(
-            report.version)), CLOSE_COMMENT, dry_run=False, me=me, delivery=Delivery("comment", False))
-        record += closing.steps
     if plan.pull == "edit":
         pull_obj.edit(**{f: getattr(want, f) for f in plan.edit})
         record.append(todo.pop(0))
     if plan.pull == "close":
-        pull_obj.edit(state="closed")
+        # One PATCH closes and says why (in the body): a retried or late request changes nothing more,
+        # where a comment posted on a PR that is then closed could be left duplicated for ever.
+        note = _CLOSE.format(version=safe_text.code_span(report.version))
+        pull_obj.edit(state="closed", body=with_note(pull_obj.body, note))
         record.append(todo.pop(0))
     if plan.add_labels:
         # PATCH /issues/{n} with the full label list (PyGithub's add_to_labels sends a bare array

@@ -195,7 +195,7 @@ def duplicates(family: Family) -> dict[str, int]:
         out["inconsistent: PR branch content"] = int(s.blob(blob).decode() != family.last["text"]
                                                      or pr["pull"]["head"] != branch.removeprefix("refs/heads/"))
         sticky = Counter((c["issue"], first_line_marker(c["body"])) for c in s.comments.values())
-        out["duplicate sticky comments"] = sum(n - 1 for n in sticky.values())
+        out["duplicate comments on drift PRs"] = sum(n - 1 for n in sticky.values())
     elif family.command == "issues":
         keys = Counter(body_marker(i["body"]) for i in s.issues.values() if i["state"] == "open" and not i.get("pull"))
         out["duplicate open issues"] = sum(n - 1 for n in keys.values())

@@ -20,7 +20,7 @@ def _pull(open_=True, merged=False, head="aaa", title="title", body="body", labe
 # --- decide_pr ---------------------------------------------------------------------------------------
 def test_pr_no_drift_open_pull_is_closed():
     plan = decide_pr(False, None, _pull(), WANT)
-    assert (plan.operation, plan.pull, plan.comment) == ("closed", "close", "close")
+    assert (plan.operation, plan.pull, plan.comment) == ("closed", "close", "none")  # the reason goes in the body
 
 
 def test_pr_no_drift_no_pull_is_unchanged():

@@ -169,8 +169,8 @@ def test_case04_a_newer_release_supersedes_the_open_drift_pr(fake, ws, gh_run):
     assert len(opened) == 1 and opened[0]["pull"]["head"] == "quarkci/skill-sync/0.14"
     new = next(n for n, i in pulls.items() if i["state"] == "open")
     old = next(n for n, i in pulls.items() if i["state"] == "closed")
-    (note,) = [c["body"] for c in fake.state.comments.values() if c["issue"] == int(old)]
-    assert f"Superseded by #{new}" in note and "0.14" in note
+    note = fake.state.issues[old]["body"].split("<!-- quarkci:closed -->", 1)[1]
+    assert f"Superseded by #{new}" in note and "0.14" in note and fake.state.comments == {}
     assert re.search(rf"closed pull request #{old} \[quarkci/skill-sync/0\.13\]", out)
     # the older report again (a re-run of an old release): nothing opened, nothing written
     ws.write(_fixed_report("0.13", 3), {SKILL_FILE: FIXED_TEXT})
