@@ -33,6 +33,7 @@ branch differs, head is quarkci's                      fast-forward commit; PR c
 branch matches, open PR matches                        nothing -> ``unchanged``
 branch matches, open PR title/body/labels differ       edit PR / add labels -> ``updated``
 branch matches, PR closed unmerged at this head        respect the human's close -> ``unchanged``
+  (closed by quarkci itself: drift came back)           a new PR -> ``created``
 branch matches, no PR                                  PR + labels -> ``created``
 =====================================================  ==============================================
 
@@ -110,6 +111,11 @@ class PullState:
     body: str
     labels: frozenset[str]
 
+    @property
+    def closed_by_quarkci(self) -> bool:
+        """quarkci closed it (drift gone, superseded): its body carries the closed line."""
+        return CLOSED_NOTE_MARKER in self.body.split("\n")
+
 
 @dataclass(frozen=True)
 class PullWant:
@@ -156,7 +162,7 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
         changed = commit != "none" or edit or labels
         return PrPlan("updated" if changed else "unchanged", branch=commit, pull="edit" if edit else "none",
                       edit=edit, add_labels=labels, reason="" if changed else "branch and PR up to date")
-    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha:
+    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha and not pull.closed_by_quarkci:
         why = "already merged" if pull.merged else f"PR #{pull.number} was closed at this commit; respected"
         return PrPlan("unchanged", reason=why)
     return PrPlan("created", branch=commit, pull="create", add_labels=want.labels, reason="no open PR")

@@ -69,6 +69,15 @@ def test_pr_closed_by_human_at_this_head_is_respected():
     assert "respected" in plan.reason
 
 
+def test_pr_closed_by_quarkci_at_this_head_gets_a_new_pr_when_drift_returns():
+    from quarkci.github.pr import CLOSED_NOTE_MARKER
+
+    branch = BranchState("abc", by_quarkci=True, files_match=True)
+    closed = PullState(7, False, False, "abc", "t", f"body\n{CLOSED_NOTE_MARKER}\n\n---\n_gone_\n", frozenset())
+    plan = decide_pr(True, branch, closed, PullWant("t", "b", ()))
+    assert (plan.operation, plan.pull) == ("created", "create")
+
+
 def test_pr_matching_branch_without_pull_opens_one():
     plan = decide_pr(True, OURS_MATCH, None, WANT)
     assert (plan.operation, plan.branch, plan.pull) == ("created", "none", "create")
