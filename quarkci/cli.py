@@ -77,16 +77,32 @@ def version_text() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser()
+    guard = os.environ.get("GITHUB_ACTIONS") == "true"
+    if guard:  # every line printed in Actions passes the one workflow-command escaper (report.lines)
+        from quarkci.report.lines import CommandGuard
+
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = CommandGuard(sys.stdout), CommandGuard(sys.stderr)
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # a usage error (one line already printed) is an exit code like any other;
-        if not exc.code:       # --help and --version still exit
-            raise
-        return exc.code if isinstance(exc.code, int) else 2
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="quarkci: %(levelname)s: %(message)s",
-    )
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # a usage error (one line already printed) is an exit code like any other;
+            if not exc.code:       # --help and --version still exit
+                raise
+            return exc.code if isinstance(exc.code, int) else 2
+        logging.basicConfig(
+            level=logging.DEBUG if args.verbose else logging.WARNING,
+            format="quarkci: %(levelname)s: %(message)s",
+        )
+        return _run(args)
+    finally:
+        if guard:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.stdout, sys.stderr = saved
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code = args.func(args)
     except QuarkciError as exc:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Static checks of the GitHub Actions suite (.github/workflows/*.yml and actions/*/action.yml):
 #   1. actionlint, with shellcheck and pyflakes on PATH (both are required: a missing one fails);
-#   2. zizmor --offline: zero findings at medium severity or above (always offline, tokens unset);
+#   2. zizmor --offline --persona pedantic: zero findings at medium or above (offline, tokens unset);
 #   3. check-jsonschema with the vendored github-workflows and github-actions schemas;
 #   4. shellcheck of the scripts the composite actions run (actionlint only sees workflow files).
 # Usage: scripts/lint_workflows.sh [ROOT]   (ROOT defaults to the repository; tests lint other trees)
@@ -38,9 +38,9 @@ config=()
 if [ -f .github/actionlint.yaml ]; then config=(-config-file .github/actionlint.yaml); fi
 actionlint "${config[@]}" -shellcheck "$(command -v shellcheck)" -pyflakes "$(command -v pyflakes)" "${workflows[@]}"
 
-echo "== zizmor --offline (fail at medium or above)"
+echo "== zizmor --offline --persona pedantic (fail at medium or above)"
 env -u GH_TOKEN -u GITHUB_TOKEN -u ZIZMOR_GITHUB_TOKEN \
-  zizmor --offline --quiet --min-severity medium "${workflows[@]}" "${actions[@]}"
+  zizmor --offline --quiet --persona pedantic --min-severity medium "${workflows[@]}" "${actions[@]}"
 
 echo "== check-jsonschema (vendor.github-workflows, vendor.github-actions)"
 check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"

@@ -53,6 +53,11 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("delete", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
     ("get", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}"),
     ("post", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches"),
+    # Dispatch: the correlation-id lookup before any retry, and the target's declared inputs.
+    ("get", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs"),
+    ("get", "/repos/{owner}/{repo}/contents/{path}"),
+    # The token's identity (a user token; refused for installation tokens).
+    ("get", "/user"),
 )
 # Kept whole: every error response the fake sends is validated against one of these.
 EXTRA_COMPONENTS = ("#/components/schemas/basic-error", "#/components/schemas/validation-error")

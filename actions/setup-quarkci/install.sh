@@ -1,20 +1,55 @@
 #!/usr/bin/env bash
 # Install quarkci from the repository that holds this action into a virtual environment and put the
-# environment on PATH. Inputs (environment): EXTRAS, PRE_INSTALL, SYSTEM_SITE; QUARKCI_VENV optionally
-# names a persistent environment (self-hosted runners), reused while the quarkci sources are unchanged.
+# environment on PATH. Inputs (environment): EXTRAS, TORCH, PRE_INSTALL, SYSTEM_SITE; QUARKCI_VENV
+# optionally names a persistent environment (self-hosted runners).
+#
+# Dependencies come from the hashed lock files in requirements/ (`pip install --require-hashes
+# --no-deps`): workflow.lock always, ml.lock for the "ml" extra; torch per runner kind (TORCH):
+#   cuda    requirements/torch-cuda.lock (hashed, PyPI)
+#   cpu     requirements/torch-cpu.lock when present (hashed), else torch==2.13.0+cpu from the PyTorch CPU
+#           index, which is used for torch alone (--index-url, never an extra index for everything)
+#   system  the runner's own ROCm/CUDA torch (needs SYSTEM_SITE=true); its version is recorded
+#   none    no torch
+# quarkci itself is installed with --no-deps --no-build-isolation (its build backend is in workflow.lock).
+#
+# A reused environment is trusted only when (1) its stamp (quarkci's sources, the lock files, the
+# inputs) matches and (2) the lock hash of everything installed (`pip freeze --all`, sorted, sha256)
+# is the one recorded when it was built. Anything else installed or changed since -> rebuilt.
 set -euo pipefail
 
 src=$(cd "$GITHUB_ACTION_PATH/../.." && pwd)
 venv=${QUARKCI_VENV:-${RUNNER_TEMP:-/tmp}/quarkci-venv}
+locks=$src/requirements
+TORCH=${TORCH:-none}
 
-# A stamp of everything that decides the install: sources, extras, pre-installs.
-stamp=$( { find "$src/quarkci" "$src/pyproject.toml" -type f ! -name '*.pyc' -print0 | sort -z \
-           | xargs -0 sha256sum | sed "s|$src/||"; echo "extras=$EXTRAS pre=$PRE_INSTALL site=$SYSTEM_SITE"; } \
+case "$TORCH" in none | cpu | cuda | system) ;; *)
+  echo "::error title=setup-quarkci::torch must be none, cpu, cuda or system"
+  exit 2 ;;
+esac
+if [ "$TORCH" = "system" ] && [ "$SYSTEM_SITE" != "true" ]; then
+  echo "::error title=setup-quarkci::torch: system needs system-site-packages: true"
+  exit 2
+fi
+
+stamp=$( { find "$src/quarkci" "$src/pyproject.toml" "$locks" -type f ! -name '*.pyc' -print0 | sort -z \
+           | xargs -0 sha256sum | sed "s|$src/||"
+           echo "extras=$EXTRAS torch=$TORCH pre=$PRE_INSTALL site=$SYSTEM_SITE"; } \
          | sha256sum | cut -d' ' -f1)
 
+lock_hash() { "$venv/bin/python" -m pip freeze --all --disable-pip-version-check 2>/dev/null | LC_ALL=C sort \
+              | sha256sum | cut -d' ' -f1; }
+
+reuse=false
 if [ -x "$venv/bin/quarkci" ] && [ "$(cat "$venv/.quarkci-stamp" 2>/dev/null)" = "$stamp" ]; then
-  echo "quarkci: reusing $venv (sources unchanged)"
-else
+  if [ "$(lock_hash)" = "$(cat "$venv/.quarkci-lock-hash" 2>/dev/null)" ]; then
+    reuse=true
+    echo "quarkci: reusing $venv (sources, locks and installed packages unchanged)"
+  else
+    echo "::warning title=setup-quarkci::$venv has packages that differ from its lock hash; rebuilding it"
+  fi
+fi
+
+if [ "$reuse" = false ]; then
   venv_args=()
   if [ "$SYSTEM_SITE" = "true" ]; then venv_args+=(--system-site-packages); fi
   # Replace only an environment this action made (or an empty directory): never someone else's venv.
@@ -24,19 +59,40 @@ else
   fi
   rm -rf "$venv"
   python3 -m venv "${venv_args[@]}" "$venv"
-  pip=("$venv/bin/python" -m pip install --disable-pip-version-check --quiet)
-  if [ -n "$PRE_INSTALL" ]; then
+  pip=("$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off)
+  "${pip[@]}" --require-hashes --no-deps -r "$locks/workflow.lock"
+  case ",$EXTRAS," in *,ml,*) "${pip[@]}" --require-hashes --no-deps -r "$locks/ml.lock" ;; esac
+  case "$TORCH" in
+    cuda) "${pip[@]}" --require-hashes --no-deps -r "$locks/torch-cuda.lock" ;;
+    cpu)
+      if [ -f "$locks/torch-cpu.lock" ]; then
+        "${pip[@]}" --require-hashes --no-deps -r "$locks/torch-cpu.lock"
+      else
+        echo "::warning title=setup-quarkci::requirements/torch-cpu.lock is missing (scripts/lock_deps.sh --torch): torch is pinned by version only"
+        "${pip[@]}" --no-deps --index-url https://download.pytorch.org/whl/cpu "torch==2.13.0+cpu"
+      fi ;;
+    system) "$venv/bin/python" -c 'import torch; print(f"quarkci: using the runner'"'"'s torch {torch.__version__}")' ;;
+  esac
+  if [ -n "$PRE_INSTALL" ]; then  # deprecated: unhashed; kept for one release
+    echo "::warning title=setup-quarkci::pre-install is deprecated (not hash-checked); use torch: cpu|cuda|system"
     read -r -a pre <<<"$PRE_INSTALL"
     "${pip[@]}" "${pre[@]}"
   fi
-  target=$src
-  if [ -n "$EXTRAS" ]; then target="${src}[${EXTRAS}]"; fi
-  "${pip[@]}" "$target"
+  "${pip[@]}" --no-deps --no-build-isolation "$src"
   echo "$stamp" >"$venv/.quarkci-stamp"
+  lock_hash >"$venv/.quarkci-lock-hash"
 fi
 
 echo "$venv/bin" >>"$GITHUB_PATH"
+delimiter="quarkci_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 {
-  echo "python=$venv/bin/python"
-  echo "version=$("$venv/bin/quarkci" --version | cut -d' ' -f2)"
+  echo "python<<$delimiter"
+  echo "$venv/bin/python"
+  echo "$delimiter"
+  echo "version<<$delimiter"
+  "$venv/bin/quarkci" --version | cut -d' ' -f2
+  echo "$delimiter"
+  echo "lock-hash<<$delimiter"
+  cat "$venv/.quarkci-lock-hash"
+  echo "$delimiter"
 } >>"$GITHUB_OUTPUT"

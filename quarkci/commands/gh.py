@@ -4,38 +4,65 @@ Subcommands (each prints its operation -- created | updated | unchanged | closed
 or, with ``--json``, a JSON object; ``--dry-run`` reads, decides, prints the exact planned writes
 and performs none)::
 
-    quarkci gh pr       [--report FILE] [--root DIR] [--base BRANCH] [--label L ...]
-    quarkci gh issues   [--report FILE] [--label L ...] [--max-new N]
+    quarkci gh pr       [--report FILE] [--root DIR] [--base BRANCH] [--label L ...] [--full-report-url URL]
+    quarkci gh issues   [--report FILE] [--label L ...] [--max-new N] [--max-close N] [--full-report-url URL]
     quarkci gh comment  --pr N --body-file FILE [--name NAME] [--full-report-url URL]
-    quarkci gh dispatch --workflow FILE --ref REF [--input k=v ...]
+    quarkci gh dispatch --workflow FILE --ref REF [--input k=v ...] [--offer k=v ...]
+    quarkci gh release-mark --version V [--check]
 
-Common: token from ``GITHUB_TOKEN`` or ``GH_TOKEN``; ``--api-url`` (else ``GITHUB_API_URL``, else
-https://api.github.com); ``--repo owner/name`` (else ``GITHUB_REPOSITORY``).
-Exit codes: 0 delivered (or nothing to do); 2 bad input or GitHub refused the request.
+Common: token from ``GITHUB_TOKEN`` or ``GH_TOKEN`` (a ``--dry-run`` needs none: it then reads
+nothing and says so); ``--api-url`` (else ``GITHUB_API_URL``, else https://api.github.com);
+``--repo owner/name`` (else ``GITHUB_REPOSITORY``); ``--login`` / ``--app-slug``: whose comments,
+issues and PRs are quarkci's (default: github-actions[bot] for an installation token, else GET /user).
 """
+
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import BadInputError
 
+EXIT_CODES = """\
+exit codes:
+  0  delivered, or nothing to do
+  2  bad input, or GitHub refused the request: 401 token rejected, 403 permission missing,
+     404 repository/PR/workflow not found or not visible to the token, 422 validation
+  3  GitHub unreachable after retries: connection refused, DNS failure, timeout, 5xx, rate limit
+"""
+
 REPORT_DEFAULT = "reports/validation_report.json"
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, identity: bool = True) -> None:
+    p.epilog = EXIT_CODES
     p.add_argument("--repo", metavar="OWNER/NAME", type=_args.repository, help="the repository (default: $GITHUB_REPOSITORY)")
     p.add_argument("--api-url", metavar="URL",
                    help="REST API base URL (default: $GITHUB_API_URL or https://api.github.com)")
-    p.add_argument("--dry-run", action="store_true", help="print the planned writes, perform none")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the planned writes, perform none; without a token, reads are skipped and said")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    if identity:
+        p.add_argument("--login", help="the login the token acts as: only its comments/issues/PRs are edited "
+                                       "(default: $QUARKCI_GH_LOGIN, github-actions[bot] for an installation "
+                                       "token, else GET /user)")
+        p.add_argument("--app-slug", help="a GitHub App installation token's app slug: acts as SLUG[bot] "
+                                          "(default: $QUARKCI_GH_APP_SLUG)")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def _report_url(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--full-report-url", metavar="URL",
+                   help="where the full report lives (an https URL), linked where a body is shortened "
+                        "(default: this Actions run's URL when known)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register ``gh`` and its subcommands."""
     gh = subparsers.add_parser("gh", help="deliver findings on GitHub", description=__doc__.splitlines()[0])
     sub = gh.add_subparsers(dest="gh_command", metavar="SUBCOMMAND", parser_class=type(gh))
@@ -49,6 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
     pr.add_argument("--label", action="append", metavar="LABEL",
                     help="PR label (repeatable; default: quarkci, skill-sync)")
+    _report_url(pr)
     pr.set_defaults(func=run, gh_run=_run_pr)
 
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
@@ -60,6 +88,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "default: quarkci-drift, breaking)")
     issues.add_argument("--max-new", type=_args.non_negative_int, default=10, metavar="N",
                         help="new issues per run, an integer >= 0; the rest go in one summary issue (default: 10)")
+    issues.add_argument("--max-close", type=_args.non_negative_int, default=10, metavar="N",
+                        help="issues closed per run because their finding disappeared, an integer >= 0; "
+                             "the rest next run (default: 10)")
+    _report_url(issues)
     issues.set_defaults(func=run, gh_run=_run_issues)
 
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
@@ -71,69 +103,89 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     comment.add_argument("--expect-head-sha", metavar="SHA",
                          help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
                               "from an untrusted artifact cannot aim the comment at another PR")
-    comment.add_argument("--full-report-url", metavar="URL",
-                         help="where the full report lives, quoted if the body must be shortened "
-                              "(default: this Actions run's URL when known)")
+    _report_url(comment)
     comment.set_defaults(func=run, gh_run=_run_comment)
 
-    dispatch = sub.add_parser("dispatch", help="trigger a workflow_dispatch run")
-    _common(dispatch)
+    dispatch = sub.add_parser("dispatch", help="trigger one workflow_dispatch run (correlation id, no double run)")
+    _common(dispatch, identity=False)
     dispatch.add_argument("--workflow", required=True, metavar="FILE|ID",
                           help="workflow file name (e.g. release.yml) or numeric id")
     dispatch.add_argument("--ref", required=True, metavar="REF", help="branch or tag to run on")
     dispatch.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
-                          help="workflow input (repeatable; default: none)")
+                          help="workflow input; refused (exit 2) unless the workflow declares it (repeatable; default: none)")
+    dispatch.add_argument("--offer", action="append", default=[], metavar="KEY=VALUE",
+                          help="input sent only if the workflow declares it (repeatable; default: none)")
     dispatch.set_defaults(func=run, gh_run=_run_dispatch)
 
+    mark = sub.add_parser("release-mark", help="record an upstream release as handled (tag quarkci-handled/V)")
+    _common(mark, identity=False)
+    mark.add_argument("--version", required=True, help="upstream version, e.g. 0.13")
+    mark.add_argument("--check", action="store_true",
+                      help="only read the record: prints 'handled' or 'not handled' in the item's note; no write")
+    mark.set_defaults(func=run, gh_run=_run_mark)
 
-def _run_pr(args, repo, target):
+
+def _url(value: str | None) -> str | None:
+    """``--full-report-url`` checked (an https URL of at most 160 characters), else this run's URL."""
+    if value is not None and (not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)):
+        raise BadInputError(f"--full-report-url {value!r} must be an https URL of at most 160 characters")
+    return value or _default_run_url()
+
+
+def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.pr import DEFAULT_LABELS, deliver_pr
     from quarkci.github.report_input import load_report, read_changed_files
 
+    url = _url(args.full_report_url)
     report = load_report(args.report)
     files = {} if report.blocked else read_changed_files(report, args.root)
-    if report.of_kind("mechanical") and not files:
-        raise BadInputError(f"{args.report}: mechanical findings but no changed_files: run `quarkci sync --fix` first")
+    if (report.of_kind("mechanical") or report.applied_fixes) and not files:
+        raise BadInputError(f"--report {args.report}: mechanical findings but no changed_files: "
+                            "run `quarkci sync --fix` first")
     return deliver_pr(repo, target, report, files, base=args.base, labels=tuple(args.label or DEFAULT_LABELS),
-                      dry_run=args.dry_run)
+                      dry_run=args.dry_run, me=me(), full_report_url=url)
 
 
-def _run_issues(args, repo, target):
+def _run_issues(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.issues import DEFAULT_LABELS, deliver_issues
     from quarkci.github.report_input import load_report
 
     if args.max_new < 0:
         raise BadInputError("--max-new must be >= 0")
+    if args.max_close < 0:
+        raise BadInputError("--max-close must be >= 0")
+    url = _url(args.full_report_url)
     report = load_report(args.report)
     return deliver_issues(repo, target, report, labels=tuple(args.label or DEFAULT_LABELS), max_new=args.max_new,
-                          dry_run=args.dry_run)
+                          max_close=args.max_close, dry_run=args.dry_run, me=me(), full_report_url=url)
 
 
-def _default_run_url(env=os.environ) -> str | None:
+def _default_run_url(env: Mapping[str, str] = os.environ) -> str | None:
     server, repo, run_id = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_RUN_ID")
     return f"{server}/{repo}/actions/runs/{run_id}" if server and repo and run_id else None
 
 
-def _run_comment(args, repo, target):
+def _run_comment(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.comment import deliver_comment
     from quarkci.github.markers import report_marker
 
     report_marker(args.name)  # validate before any request
     if args.pr < 1:
         raise BadInputError("--pr must be a positive number")
+    url = _url(args.full_report_url)
     try:
         body = sys.stdin.read() if args.body_file == "-" else Path(args.body_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInputError(f"--body-file {args.body_file}: {exc}") from None
     if not body.strip():
         raise BadInputError(f"--body-file {args.body_file} is empty")
-    if args.expect_head_sha:
+    if args.expect_head_sha and repo is not None:
         _check_head(repo, target, args.pr, args.expect_head_sha)
-    return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run,
-                           full_report_url=args.full_report_url or _default_run_url())
+    return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run, me=me(),
+                           full_report_url=url)
 
 
-def _check_head(repo, target, number: int, expected: str) -> None:
+def _check_head(repo: Any, target: Any, number: int, expected: str) -> None:
     """Raise :class:`BadInputError` unless PR ``number``'s head commit is ``expected`` (a full SHA)."""
     from quarkci.github.client import github_errors
 
@@ -144,19 +196,40 @@ def _check_head(repo, target, number: int, expected: str) -> None:
                             f"{expected.strip()[:12]}: refusing to comment")
 
 
-def _run_dispatch(args, repo, target):
+def _run_dispatch(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
     from quarkci.github.dispatch import deliver_dispatch, parse_inputs
 
-    return deliver_dispatch(repo, target, args.workflow, args.ref, parse_inputs(args.input), dry_run=args.dry_run)
+    inputs = parse_inputs(args.input)
+    offers = parse_inputs(args.offer, "--offer")
+    return deliver_dispatch(repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run)
+
+
+def _run_mark(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
+    from quarkci.github.handled import mark_handled, tag_for
+
+    tag_for(args.version)  # validate before any request
+    return mark_handled(repo, target, args.version, dry_run=args.dry_run, check_only=args.check)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Resolve the target, run the subcommand, print its result. Returns 0; errors raise."""
-    from quarkci.github import client
+    """Resolve the target, run the subcommand, print its result. Returns 0; errors raise.
 
-    target = client.resolve_target(args.api_url, args.repo)
-    repo = client.connect(target)
-    delivery = args.gh_run(args, repo, target)
+    Without a token (``--dry-run`` only) nothing is read from the API and the output says so.
+    """
+    from quarkci.github import client, identity
+
+    target = client.resolve_target(args.api_url, args.repo, dry_run=args.dry_run)
+    login, app_slug = identity.check_login_flags(getattr(args, "login", None), getattr(args, "app_slug", None))
+    repo = None
+    if not target.offline:
+        repo = client.connect(target, retry_writes=args.gh_run is not _run_dispatch)
+
+    def me() -> str:
+        return identity.token_login(repo, target, login, app_slug)
+
+    delivery = args.gh_run(args, repo, target, me)
     out = delivery.to_json() if args.json else delivery.to_text()
+    if target.offline and not args.json:
+        out += "\n  (no token: reads that need the API were skipped; the plan assumes nothing exists yet)"
     print(client.scrub(out, target.token))
     return 0

@@ -14,22 +14,42 @@ rate limit: ``Retry-After`` is honoured (capped at ``retry_after_max``), a secon
 without it waits ``secondary_rate_wait``, a primary one waits until ``X-RateLimit-Reset`` unless
 that is further than ``max_rate_limit_wait`` (then it fails at once). Other 4xx (404, 409, 422
 validation errors) are never retried. POST is retried too: the delivery modules recover from a
-write that succeeded although its response was lost (see each module's "Concurrency and retries").
+write that succeeded although its response was lost (see each module's "Concurrency and retries"),
+except the one write that cannot be recovered that way, ``workflow_dispatch``
+(:mod:`quarkci.github.dispatch` connects with ``retry_writes=False`` and looks up the run by its
+correlation id before any retry). Each retry prints exactly one line (``quarkci: WARNING: retry``).
+
+Failures map to the exit codes of :mod:`quarkci.core.errors` (:func:`github_errors`):
+
+====================================================  ====  ========================================
+failure (after retries)                               exit  message names
+====================================================  ====  ========================================
+connection refused, DNS failure, timeout              3     the API URL and the network error
+5xx, rate limit not lifted in time                    3     the status and GitHub's message
+401 (token rejected)                                  2     "the token was rejected"
+403 (not a rate limit: permission missing)            2     the permission the request needs
+404 (repository, workflow, PR or issue not visible)   2     what was not found
+422 and other 4xx (GitHub refused the request)        2     GitHub's validation message
+====================================================  ====  ========================================
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import requests
-from github import Auth, Github, GithubException, GithubRetry
+from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Repository import Repository
+from urllib3.util.retry import Retry
 
-from quarkci.core.errors import BadInputError, GitHubError
+from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
 
 DEFAULT_API_URL = "https://api.github.com"
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -49,19 +69,39 @@ class RetryPolicy:
     seconds_between_requests: float = 0.25
     seconds_between_writes: float = 1.0
 
-    def build(self) -> GithubRetry:
-        """The ``urllib3.Retry`` handed to PyGithub (``Github(retry=...)``)."""
-        return GithubRetry(
+    def build(self, retry_writes: bool = True) -> GithubRetry:
+        """The ``urllib3.Retry`` handed to PyGithub (``Github(retry=...)``); without ``retry_writes``
+        only reads (GET, HEAD) are retried."""
+        methods = {"GET", "HEAD", "POST", "PATCH", "PUT", "DELETE"} if retry_writes else {"GET", "HEAD"}
+        return _OneLineRetry(
             total=self.total,
             backoff_factor=self.backoff_factor,
             backoff_max=self.backoff_max,
-            retry_after_max=self.retry_after_max,  # type: ignore[arg-type]  # float works, int is typed
+            retry_after_max=self.retry_after_max,
             secondary_rate_wait=self.secondary_rate_wait,
             max_rate_limit_wait=self.max_rate_limit_wait,
             status_forcelist=[500, 502, 503, 504],
-            allowed_methods=frozenset({"GET", "HEAD", "POST", "PATCH", "PUT", "DELETE"}),
+            allowed_methods=frozenset(methods),
             raise_on_status=False,
         )
+
+
+_log = logging.getLogger("quarkci.github")
+
+
+class _OneLineRetry(GithubRetry):
+    """PyGithub's retry policy, printing one ``retry`` line per retry (urllib3 and PyGithub print two
+    or more, silenced in :func:`connect`)."""
+
+    def increment(self, method: str | None = None, url: str | None = None, response: Any = None,  # type: ignore[override]
+                  error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None) -> Retry:
+        retry = super().increment(method, url, response, error, _pool, _stacktrace)
+        why = f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"
+        done = len(retry.history)
+        limit = done + (retry.total if isinstance(retry.total, int) else 0)
+        path = urllib.parse.urlsplit(url or "").path
+        _log.warning("retry %d/%d: %s %s answered %s", done, limit, method, path, why)
+        return retry
 
 
 DEFAULT_POLICY = RetryPolicy()
@@ -79,15 +119,22 @@ class Target:
     def owner(self) -> str:
         return self.repo.split("/", 1)[0]
 
+    @property
+    def offline(self) -> bool:
+        """No token: only a ``--dry-run`` gets this far, and it reads nothing from the API."""
+        return not self.token
 
-def resolve_target(api_url: str | None, repo: str | None, env: Mapping[str, str] = os.environ) -> Target:
+
+def resolve_target(api_url: str | None, repo: str | None, env: Mapping[str, str] = os.environ, *,
+                   dry_run: bool = False) -> Target:
     """Build the :class:`Target` from flags and environment (see the module docstring).
 
-    Raises :class:`BadInputError` when the token is missing or the repository is not ``owner/name``.
+    Raises :class:`BadInputError` when the token is missing (unless ``dry_run``: the target is then
+    :attr:`Target.offline`) or the repository is not ``owner/name``.
     """
     token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or ""
-    if not token.strip():
-        raise BadInputError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN")
+    if not token.strip() and not dry_run:
+        raise BadInputError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (a --dry-run needs none)")
     repo = repo or env.get("GITHUB_REPOSITORY") or ""
     if not _REPO.match(repo):
         raise BadInputError(f"repository {repo!r} is not owner/name: pass --repo or set GITHUB_REPOSITORY")
@@ -97,14 +144,17 @@ def resolve_target(api_url: str | None, repo: str | None, env: Mapping[str, str]
     return Target(api_url=api, repo=repo, token=token.strip())
 
 
-def connect(target: Target, policy: RetryPolicy | None = None, per_page: int = 100) -> Repository:
+def connect(target: Target, policy: RetryPolicy | None = None, per_page: int = 100, *,
+            retry_writes: bool = True) -> Repository:
     """A lazy PyGithub ``Repository`` for ``target`` (no request is made yet)."""
     policy = policy or DEFAULT_POLICY
+    for noisy in ("urllib3", "github.GithubRetry"):  # one line per retry is printed by _OneLineRetry
+        logging.getLogger(noisy).setLevel(logging.ERROR)
     gh = Github(
         auth=Auth.Token(target.token),
         base_url=target.api_url,
         timeout=policy.timeout,
-        retry=policy.build(),
+        retry=policy.build(retry_writes),
         per_page=per_page,
         seconds_between_requests=policy.seconds_between_requests,
         seconds_between_writes=policy.seconds_between_writes,
@@ -129,15 +179,49 @@ def api_message(exc: GithubException) -> str:
     return f"{exc.status} {message}"
 
 
+def _is_rate_limit(exc: GithubException) -> bool:
+    if isinstance(exc, RateLimitExceededException) or exc.status == 429:
+        return True
+    message = str((exc.data or {}).get("message", "") if isinstance(exc.data, dict) else exc.data).lower()
+    remaining = (exc.headers or {}).get("x-ratelimit-remaining") or (exc.headers or {}).get("X-RateLimit-Remaining")
+    return exc.status == 403 and ("rate limit" in message or remaining == "0")
+
+
+def classify(exc: GithubException, doing: str) -> GitHubError | UpstreamUnreachableError:
+    """The quarkci error (and so the exit code) for a PyGithub exception; see the module's table."""
+    message = api_message(exc)
+    if exc.status >= 500 or _is_rate_limit(exc):
+        if _is_rate_limit(exc) and "rate limit" not in message.lower():
+            message += " (rate limit)"
+        return UpstreamUnreachableError(f"{doing}: GitHub API unavailable after retries: {message}")
+    reason = {401: "the token was rejected (expired, revoked or mistyped)",
+              403: "the token lacks a permission this request needs (see README 'GitHub delivery': permissions)",
+              404: "not found, or not visible to this token (check --repo and the token's repository access)"}
+    if exc.status in reason:
+        return GitHubError(f"{doing}: GitHub API {message}: {reason[exc.status]}")
+    return GitHubError(f"{doing}: GitHub API {message}")
+
+
 @contextlib.contextmanager
 def github_errors(target: Target, doing: str) -> Iterator[None]:
-    """Turn PyGithub/requests failures into :class:`GitHubError` ("<doing>: <status> <message>").
+    """Turn PyGithub/requests failures into quarkci errors with the right exit code (module table).
 
     The token is scrubbed from the message.
     """
     try:
         yield
     except GithubException as exc:
-        raise GitHubError(scrub(f"{doing}: GitHub API {api_message(exc)}", target.token)) from None
+        err = classify(exc, doing)
+        raise type(err)(scrub(str(err), target.token)) from None
     except requests.RequestException as exc:
-        raise GitHubError(scrub(f"{doing}: {type(exc).__name__}: {exc}", target.token)) from None
+        raise UpstreamUnreachableError(scrub(f"{doing}: GitHub API {target.api_url} unreachable after retries: "
+                                             f"{type(exc).__name__}: {_short(exc)}", target.token)) from None
+
+
+def _short(exc: Exception) -> str:
+    """The innermost reason of a requests/urllib3 error, on one line (no pool/object reprs)."""
+    text = str(exc)
+    match = re.search(r"(Failed to establish a new connection: \[Errno -?\d+\] [^')\]]+|"
+                      r"Name or service not known|Temporary failure in name resolution|"
+                      r"Connection refused|Read timed out|timed out)", text)
+    return match.group(1) if match else " ".join(text.split())[:200]

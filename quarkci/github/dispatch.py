@@ -1,63 +1,280 @@
-"""Trigger a ``workflow_dispatch`` run (the upstream watch starts release workflows this way).
+"""Trigger a ``workflow_dispatch`` run exactly once, with inputs the target workflow declares.
 
-One request: ``POST /repos/{owner}/{repo}/actions/workflows/{file}/dispatches`` with ``ref`` and
-``inputs``. A dispatch is an event, not an object: it cannot be deduplicated, so every real run
-reports ``created`` and ``--dry-run`` reports what it would send.
+A dispatch is an event, not an object: GitHub has no idempotency key for it, so a ``POST`` retried
+after its response was lost starts a second run (two GPU PTQ runs). quarkci therefore
+
+1. reads the target workflow file on ``ref`` through the API (``GET /contents/.github/workflows/F``)
+   and checks the inputs against its ``on.workflow_dispatch.inputs`` (unknown keys, missing
+   required inputs, a ``choice`` outside its options, a ``boolean`` that is not true/false) before
+   dispatching: one line and exit 2, no write. ``--offer KEY=VALUE`` inputs are sent only when the
+   target declares them, so a caller (the upstream watch) can dispatch any workflow without knowing
+   its inputs;
+2. sends a fresh **correlation id** in the input ``correlation-id`` (the target declares it and
+   shows it in its ``run-name``);
+3. never retries the ``POST`` blindly (it connects with ``retry_writes=False``): after a failed or
+   unanswered ``POST`` it lists the workflow's ``workflow_dispatch`` runs on ``ref`` and looks for
+   one whose title carries the correlation id; only when none is there is the ``POST`` sent again;
+4. reports the run's URL (from ``return_run_details``, else from the same lookup).
+
+A target that does not declare ``correlation-id`` is dispatched once, without retry: if that
+``POST`` fails without an answer the outcome is unknown and the command exits 3 saying so.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+import requests
+import yaml
+from github import GithubException
 from github.Repository import Repository
 
-from quarkci.core.errors import BadInputError
-from quarkci.github.client import Target, github_errors
+from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
+from quarkci.github.client import DEFAULT_POLICY, RetryPolicy, Target, classify, github_errors
 from quarkci.github.result import Delivery, Item, Step
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _WORKFLOW = re.compile(r"^[A-Za-z0-9_.-]+\.ya?ml$|^[0-9]+$")
 MAX_INPUTS = 25  # GitHub's limit for workflow_dispatch inputs
+MAX_WORKFLOW_BYTES = 512 * 1024
+CORRELATION_INPUT = "correlation-id"
 
 
-def parse_inputs(pairs: Sequence[str]) -> dict[str, str]:
+def parse_inputs(pairs: Sequence[str], flag: str = "--input") -> dict[str, str]:
     """``["k=v", ...]`` -> ``{"k": "v"}``. Values may contain ``=``.
 
-    Raises :class:`BadInputError` for a pair without ``=``, a bad or repeated key, or more than 25.
+    Raises :class:`BadInputError` (naming ``flag``) for a pair without ``=``, a bad or repeated key,
+    or more than 25.
     """
     inputs: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not _KEY.match(key):
-            raise BadInputError(f"--input {pair!r} is not key=value with a key like [A-Za-z_][A-Za-z0-9_-]*")
+            raise BadInputError(f"{flag} {pair!r} is not key=value with a key like [A-Za-z_][A-Za-z0-9_-]*")
         if key in inputs:
-            raise BadInputError(f"--input {key!r} given twice")
+            raise BadInputError(f"{flag} {key!r} given twice")
+        if "\n" in value or "\r" in value:
+            raise BadInputError(f"{flag} {key!r}: the value must be one line")
         inputs[key] = value
     if len(inputs) > MAX_INPUTS:
-        raise BadInputError(f"{len(inputs)} --input values; GitHub accepts at most {MAX_INPUTS}")
+        raise BadInputError(f"{len(inputs)} {flag} values; GitHub accepts at most {MAX_INPUTS}")
     return inputs
 
 
-def deliver_dispatch(repo: Repository, target: Target, workflow: str, ref: str, inputs: dict[str, str], *,
-                     dry_run: bool) -> Delivery:
-    """Dispatch ``workflow`` (file name like ``release.yml`` or numeric id) on ``ref``.
+def new_correlation_id() -> str:
+    """``qc-`` and 16 random hex digits: unique per dispatch, safe in a run title."""
+    return "qc-" + secrets.token_hex(8)
 
-    Raises :class:`BadInputError` for a malformed workflow name, :class:`GitHubError` when GitHub
-    refuses (404 unknown workflow, 422 no ``workflow_dispatch`` trigger or unknown ref/input).
+
+def declared_inputs(text: str, workflow: str) -> dict[str, dict[str, Any]]:
+    """``on.workflow_dispatch.inputs`` of a workflow file's YAML ``text`` (``{}`` when it has none).
+
+    Raises :class:`BadInputError` when the file is not YAML or has no ``workflow_dispatch`` trigger.
+    """
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise BadInputError(f"--workflow {workflow}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(doc, dict):
+        raise BadInputError(f"--workflow {workflow}: not a workflow file")
+    on = doc.get("on", doc.get(True))
+    if isinstance(on, str):
+        on = {on: None}
+    elif isinstance(on, list):
+        on = {str(e): None for e in on}
+    if not isinstance(on, dict) or "workflow_dispatch" not in on:
+        raise BadInputError(f"--workflow {workflow}: the workflow has no workflow_dispatch trigger")
+    inputs = (on.get("workflow_dispatch") or {}).get("inputs") or {}
+    if not isinstance(inputs, dict):
+        raise BadInputError(f"--workflow {workflow}: workflow_dispatch.inputs is not a mapping")
+    return {str(k): (v if isinstance(v, dict) else {}) for k, v in inputs.items()}
+
+
+def check_inputs(declared: Mapping[str, Mapping[str, Any]], inputs: Mapping[str, str], workflow: str) -> None:
+    """Refuse inputs ``workflow`` does not declare or accept (see the module docstring), one line.
+
+    Raises :class:`BadInputError`.
+    """
+    unknown = sorted(set(inputs) - set(declared))
+    if unknown:
+        raise BadInputError(f"--input {', '.join(unknown)}: not declared by {workflow} "
+                            f"(it declares: {', '.join(sorted(declared)) or 'no inputs'})")
+    for key, spec in declared.items():
+        if key not in inputs:
+            if spec.get("required") and spec.get("default") in (None, "") and key != CORRELATION_INPUT:
+                raise BadInputError(f"--input {key}=...: required by {workflow} and not given")
+            continue
+        value, kind = inputs[key], spec.get("type", "string")
+        if kind == "choice" and value not in [str(o) for o in spec.get("options") or []]:
+            raise BadInputError(f"--input {key}={value!r}: {workflow} accepts one of "
+                                f"{', '.join(str(o) for o in spec.get('options') or [])}")
+        if kind == "boolean" and value not in ("true", "false"):
+            raise BadInputError(f"--input {key}={value!r}: {workflow} declares a boolean (true or false)")
+        if kind == "number":
+            try:
+                float(value)
+            except ValueError:
+                raise BadInputError(f"--input {key}={value!r}: {workflow} declares a number") from None
+
+
+@dataclass(frozen=True)
+class Run:
+    """A dispatched workflow run: its id and URL."""
+
+    id: int
+    url: str
+
+
+def _read_workflow(repo: Repository, target: Target, workflow: str, ref: str) -> tuple[str, str]:
+    """(file name, YAML text) of ``workflow`` (a file name or numeric id) as it is on ``ref``."""
+    with github_errors(target, f"workflow {workflow}"):
+        if workflow.isdigit():
+            workflow = repo.get_workflow(int(workflow)).path.rsplit("/", 1)[-1]
+        content = repo.get_contents(f".github/workflows/{workflow}", ref=ref)
+    if isinstance(content, list) or content.size > MAX_WORKFLOW_BYTES:
+        raise BadInputError(f"--workflow {workflow}: not a workflow file of at most {MAX_WORKFLOW_BYTES} bytes")
+    return workflow, content.decoded_content.decode("utf-8", errors="replace")
+
+
+def find_run(repo: Repository, target: Target, workflow: str, ref: str, correlation: str) -> Run | None:
+    """The newest ``workflow_dispatch`` run of ``workflow`` on ``ref`` whose title holds ``correlation``
+    (GET .../actions/workflows/{workflow}/runs?event=workflow_dispatch&branch=ref, first page)."""
+    with github_errors(target, f"runs of {workflow}"):
+        _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
+            "GET", f"{repo.url}/actions/workflows/{workflow}/runs",
+            parameters={"event": "workflow_dispatch", "branch": ref, "per_page": 30})
+    for run in data.get("workflow_runs") or []:
+        if correlation in str(run.get("display_title") or ""):
+            return Run(int(run["id"]), str(run["html_url"]))
+    return None
+
+
+def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) -> dict[str, Any] | None:
+    """One ``POST .../dispatches`` (``return_run_details``); the run details when GitHub sends them."""
+    _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
+        "POST", f"{repo.url}/actions/workflows/{workflow}/dispatches",
+        input={"ref": ref, "inputs": dict(inputs), "return_run_details": True})
+    return data if isinstance(data, dict) and data.get("workflow_run_id") else None
+
+
+def _transient(exc: Exception) -> bool:
+    if isinstance(exc, GithubException):
+        return exc.status >= 500 or exc.status == 429 or (exc.status == 403 and "rate limit" in str(exc.data).lower())
+    return isinstance(exc, requests.RequestException)
+
+
+def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inputs: Mapping[str, str],
+                  correlation: str | None, policy: RetryPolicy | None = None,
+                  log: list[str] | None = None) -> Run | None:
+    """Start one run: POST, and after a failure look for the run by ``correlation`` before any retry.
+
+    Returns the run (None when dispatched but not yet listed). Raises :class:`GitHubError` when
+    GitHub refuses, :class:`UpstreamUnreachableError` when it stays unreachable or, without a
+    correlation id, when a POST failed without an answer (the outcome is unknown).
+    """
+    policy = policy or DEFAULT_POLICY
+    log = log if log is not None else []
+    doing = f"dispatch {workflow} on {ref}"
+    for attempt in range(policy.total + 1):
+        if attempt and correlation:
+            found = find_run(repo, target, workflow, ref, correlation)
+            if found is not None:
+                log.append(f"the earlier POST had started run {found.id}; not sent again")
+                return found
+        try:
+            details = _post(repo, workflow, ref, inputs)
+        except (GithubException, requests.RequestException) as exc:
+            if not _transient(exc):
+                raise classify(exc, doing) if isinstance(exc, GithubException) else exc from None
+            if not correlation:
+                raise UpstreamUnreachableError(
+                    f"{doing}: the POST failed without an answer ({type(exc).__name__}) and {workflow} declares no "
+                    f"{CORRELATION_INPUT} input to look the run up by: not retried (it may have started)") from None
+            if isinstance(exc, requests.Timeout):
+                # GitHub may still be processing the unanswered POST: give it time to list the run.
+                for wait in (0.5, 1.0, 2.0):
+                    time.sleep(policy.timeout * wait)
+                    found = find_run(repo, target, workflow, ref, correlation)
+                    if found is not None:
+                        log.append(f"the unanswered POST had started run {found.id}; not sent again")
+                        return found
+            else:
+                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2 ** attempt))
+            continue
+        if details is not None:
+            return Run(int(details["workflow_run_id"]), str(details["html_url"]))
+        if not correlation:
+            return None
+        for wait in (0.0, 1.0, 2.0, 4.0):  # the run is listed a moment after the 204
+            time.sleep(min(wait, policy.backoff_max))
+            found = find_run(repo, target, workflow, ref, correlation)
+            if found is not None:
+                return found
+        return None
+    if correlation:
+        found = find_run(repo, target, workflow, ref, correlation)
+        if found is not None:
+            return found
+    raise UpstreamUnreachableError(f"{doing}: GitHub API unavailable after {policy.total + 1} attempts")
+
+
+def deliver_dispatch(repo: Repository | None, target: Target, workflow: str, ref: str, inputs: dict[str, str], *,
+                     dry_run: bool, offers: Mapping[str, str] | None = None,
+                     correlation: str | None = None) -> Delivery:
+    """Dispatch ``workflow`` (file name like ``release.yml`` or numeric id) on ``ref`` once.
+
+    ``inputs`` must be declared by the workflow; ``offers`` are sent only where declared. ``repo`` is
+    None for an offline dry run (the declared inputs are not read, and said so). ``repo`` must be
+    connected with ``retry_writes=False``. Raises :class:`BadInputError` for a malformed name or
+    refused inputs, :class:`GitHubError` when GitHub refuses.
     """
     if not _WORKFLOW.match(workflow):
         raise BadInputError(f"--workflow {workflow!r} must be a workflow file name (*.yml) or id")
-    if not ref.strip():
-        raise BadInputError("--ref must not be empty")
+    if not ref.strip() or not re.match(r"^[A-Za-z0-9._/+-]+$", ref) or ".." in ref:
+        raise BadInputError(f"--ref {ref!r} is not a branch or tag name")
     delivery = Delivery("dispatch", dry_run)
-    step = Step("POST", f"/repos/{target.repo}/actions/workflows/{workflow}/dispatches",
-                f"dispatch on {ref} with {len(inputs)} input(s)")
-    delivery.steps.append(step)
-    item = Item("workflow_dispatch", "created", key=f"{workflow}@{ref}")
+    correlation = correlation or new_correlation_id()
+    sent = dict(inputs)
+    note = ""
+    if repo is None:
+        sent.update(offers or {})
+        note = "no token: the workflow's declared inputs were not read or checked"
+        declared: dict[str, dict[str, Any]] = {}
+    else:
+        workflow, text = _read_workflow(repo, target, workflow, ref)
+        declared = declared_inputs(text, workflow)
+        sent.update({k: v for k, v in (offers or {}).items() if k in declared and k not in sent})
+        check_inputs(declared, sent, workflow)
+    use_correlation = CORRELATION_INPUT in declared or repo is None
+    if use_correlation:
+        sent[CORRELATION_INPUT] = correlation
+    delivery.steps.append(Step("POST", f"/repos/{target.repo}/actions/workflows/{workflow}/dispatches",
+                               f"dispatch on {ref} with {len(sent)} input(s): {', '.join(sorted(sent))}"))
+    item = Item("workflow_dispatch", "created", key=f"{workflow}@{ref}",
+                note=note or (f"correlation id {correlation}" if use_correlation else
+                              f"{workflow} declares no {CORRELATION_INPUT}: not retried"))
     delivery.items.append(item)
-    if dry_run:
+    if dry_run or repo is None:
         return delivery
-    with github_errors(target, f"dispatch {workflow} on {ref}"):
-        repo.get_workflow(workflow).create_dispatch(ref, inputs, throw=True)
+    log: list[str] = []
+    try:
+        run = dispatch_once(repo, target, workflow, ref, sent, correlation if use_correlation else None, log=log)
+    except requests.RequestException as exc:
+        raise UpstreamUnreachableError(f"dispatch {workflow} on {ref}: GitHub API unreachable: "
+                                       f"{type(exc).__name__}") from None
+    if run is not None:
+        item.number, item.url = run.id, run.url
+    else:
+        item.note += "; the run is not listed yet"
+    if log:
+        item.note += "; " + "; ".join(log)
     return delivery
+
+
+__all__ = ["CORRELATION_INPUT", "GitHubError", "Run", "check_inputs", "declared_inputs", "deliver_dispatch",
+           "dispatch_once", "find_run", "new_correlation_id", "parse_inputs"]

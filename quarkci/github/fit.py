@@ -1,11 +1,13 @@
 """Fit a Markdown body into GitHub's size limit for issue, PR and comment bodies.
 
 GitHub rejects a body over 65,536 characters with ``422 body is too long``. :func:`fit_body`
-shortens such a body **section by section**: sections (split at top-level headings, found with
-markdown-it-py so a ``#`` inside a code block is not a heading) are dropped from the end, one at
-a time, until the kept part plus one note fits; the note names the omitted sections and points to
-the full report. The first section (which carries the hidden marker) is always kept; if it alone
-is too long it is cut at a line boundary outside any code block, so no fence is left open.
+shortens such a body **inside its sections**, never by dropping a section whole: the body is split
+at headings (found with markdown-it-py, so a ``#`` inside a code block is not a heading), and every
+section gets a share of the budget by water-filling (small sections are kept whole, the large ones
+are cut to the same size, so one huge section cannot crowd out the others and is itself kept as
+far as the budget allows). A section is cut at a line boundary outside any code block (no fence is
+left open) and ends with one line saying how many list items (or lines) were left out and where the
+full report is. The first line (which carries the hidden marker) is always kept.
 """
 
 from __future__ import annotations
@@ -18,13 +20,13 @@ _md = MarkdownIt("commonmark")
 
 
 def _blocks(text: str) -> tuple[list[int], list[tuple[int, int]]]:
-    """(start lines of top-level headings, [start, end) line ranges of fenced/indented code)."""
+    """(start lines of headings, [start, end) line ranges of fenced/indented code and HTML blocks)."""
     headings: list[int] = []
     code: list[tuple[int, int]] = []
     for token in _md.parse(text):
-        if token.map is None or token.level != 0:
+        if token.map is None:
             continue
-        if token.type == "heading_open":
+        if token.type == "heading_open" and token.level == 0:
             headings.append(token.map[0])
         elif token.type in ("fence", "code_block", "html_block"):
             code.append((token.map[0], token.map[1]))
@@ -39,53 +41,73 @@ def split_sections(body: str) -> list[str]:
     return ["".join(lines[a:b]) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
 
 
-def _heading_title(section: str) -> str:
-    first = section.split("\n", 1)[0].strip()
-    return first.lstrip("#").strip() if first.startswith("#") else ""
-
-
-def _cut(text: str, budget: int) -> str:
-    """The longest prefix of ``text`` ending at a line boundary outside code, within ``budget``."""
+def _cut(text: str, budget: int) -> tuple[str, list[str]]:
+    """(the longest prefix of ``text`` ending at a line boundary outside code within ``budget``,
+    the lines left out). The first line is always kept."""
     lines = text.splitlines(keepends=True)
     _, code = _blocks(text)
     inside = {n for a, b in code for n in range(a + 1, b)}  # cutting after line a..b-2 splits a block
-    kept, size = 0, 0
-    for n, line in enumerate(lines):
+    kept, size = 1, len(lines[0]) if lines else 0
+    for n, line in enumerate(lines[1:], start=1):
         if size + len(line) > budget:
             break
         size += len(line)
         if n + 1 not in inside:
             kept = n + 1
-    return "".join(lines[:kept])
+    return "".join(lines[:kept]), lines[kept:]
 
 
-def _note(omitted: list[str], limit: int, full_report_url: str | None) -> str:
-    names = [t for t in (_heading_title(s) for s in omitted) if t]
-    listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+def _note(left_out: list[str], full_report_url: str | None) -> str:
+    items = sum(1 for line in left_out if line.lstrip().startswith(("- ", "* ", "+ ")) or line[:3].strip(". ").isdigit())
+    what = f"{items} more item(s)" if items else f"{sum(1 for x in left_out if x.strip())} more line(s)"
     where = f"the full report: {full_report_url}" if full_report_url else "the full report in the job artifacts"
-    what = f"{len(omitted)} section(s) omitted" + (f" ({listed})" if listed else "")
-    return f"\n---\n_Shortened to fit GitHub's {limit:,}-character limit: {what}. See {where}._\n"
+    return f"\n_… {what} not shown here (GitHub's size limit); see {where}._\n\n"
 
 
-def fit_body(body: str, *, limit: int = GITHUB_BODY_LIMIT, full_report_url: str | None = None) -> str:
-    """``body`` unchanged when ``len(body) <= limit``; otherwise shortened as the module describes.
+NOTE_MAX = 260  # an upper bound on len(_note(...)) with a URL of up to 160 characters
 
-    ``full_report_url`` must be trusted (an artifact or job URL built by quarkci); it is quoted
-    as-is. The result is at most ``limit`` characters and starts with ``body``'s first line.
+
+def _fill(sizes: list[int], budget: int) -> int:
+    """The largest cap ``c`` with ``sum(min(s, c)) <= budget`` (water-filling), at least 0."""
+    lo, hi = 0, max(sizes, default=0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum(min(s, mid) for s in sizes) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def fit_body(body: str, *, limit: int = GITHUB_BODY_LIMIT, full_report_url: str | None = None,
+             reserve: int = 0) -> str:
+    """``body`` unchanged when ``len(body) <= limit - reserve``; otherwise shortened inside its
+    sections as the module describes.
+
+    ``full_report_url`` must be trusted (an artifact or job URL built by quarkci, at most 160
+    characters); it is quoted as-is. ``reserve`` leaves room for a line the caller adds later. The
+    result is at most ``limit - reserve`` characters and starts with ``body``'s first line.
     """
+    limit -= reserve
     if len(body) <= limit:
         return body
+    if full_report_url is not None and len(full_report_url) > 160:
+        full_report_url = None
     sections = split_sections(body)
-    for keep in range(len(sections) - 1, 0, -1):
-        kept = "".join(sections[:keep])
-        note = _note(sections[keep:], limit, full_report_url)
-        if not kept.endswith("\n"):
-            kept += "\n"
-        if len(kept) + len(note) <= limit:
-            return kept + note
-    note = _note(sections[1:], limit, full_report_url)
-    note = note.replace("_Shortened", "_Cut short and shortened", 1)
-    head = _cut(sections[0], limit - len(note) - 1)
-    if not head.endswith("\n"):
-        head += "\n"
-    return head + note
+    budget = limit - NOTE_MAX * len(sections)
+    if budget < 200 * len(sections):  # too many sections to give each a note: keep the first ones
+        sections = sections[: max(1, limit // (NOTE_MAX + 200))]
+        budget = limit - NOTE_MAX * len(sections) - NOTE_MAX
+    cap = _fill([len(s) for s in sections], budget)
+    out = []
+    for section in sections:
+        if len(section) <= cap:
+            out.append(section)
+            continue
+        kept, left_out = _cut(section, cap)
+        out.append((kept if kept.endswith("\n") else kept + "\n") + _note(left_out, full_report_url))
+    text = "".join(out)
+    dropped = len(split_sections(body)) - len(sections)
+    if dropped:
+        text += _note(["x\n"] * dropped, full_report_url).replace("line(s)", "section(s)")
+    return text[:limit]

@@ -1,8 +1,10 @@
 """The hidden markers and trailers by which quarkci recognises what it wrote on GitHub.
 
-A marker is an HTML comment on the **first line** of a body; only the first line is read, so a
-marker-looking string quoted further down (untrusted text, see :mod:`quarkci.core.escape`)
-never counts.
+A marker is an HTML comment on a line of its own. Comments and PRs are recognised by the marker on
+their **first line**; finding issues by the marker on **any** line (:func:`body_marker`), so a note a
+human writes above it keeps the issue recognised. Untrusted text can never carry a marker
+(:mod:`quarkci.core.escape` defuses ``<!--``), and only bodies authored by the token's
+identity are read (:mod:`quarkci.github.identity`).
 
 ===============================================  =================================================
 marker / trailer                                 meaning
@@ -11,6 +13,8 @@ marker / trailer                                 meaning
 ``<!-- quarkci:finding:<fingerprint> -->``       the issue for one breaking finding
 ``<!-- quarkci:finding-summary -->``             the one issue summarising findings over --max-new
 ``<!-- quarkci:skill-sync:<version> -->``        the drift pull request for one upstream version
+``<!-- quarkci:skills-root:<root> -->`` (line 2)  the skills root a drift PR belongs to
+``<!-- quarkci:title:<sha1-12> -->`` (any line)  the title quarkci last wrote (a human's edit is kept)
 ``<!-- quarkci:closed -->`` (a later line)       quarkci closed this issue (the finding went away)
 ``<!-- quarkci:duplicate -->`` (a later line)    quarkci closed this issue as a duplicate
 ``Quarkci-Sync: <version>`` (commit trailer)     a commit quarkci made on its sync branch
@@ -19,6 +23,7 @@ marker / trailer                                 meaning
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from quarkci.core.errors import BadInputError
@@ -66,9 +71,39 @@ def first_line_marker(body: str | None) -> tuple[str, str] | None:
     return (match.group(1), match.group(2) or "") if match else None
 
 
+def body_marker(body: str | None, kinds: tuple[str, ...] = ("finding", "finding-summary")) -> tuple[str, str] | None:
+    """``(kind, value)`` of the first line anywhere in ``body`` that is a marker of one of ``kinds``."""
+    for line in (body or "").replace("\r\n", "\n").split("\n"):
+        match = _FIRST_LINE.match(line.strip())
+        if match and match.group(1) in kinds:
+            return match.group(1), match.group(2) or ""
+    return None
+
+
+def title_hash(title: str) -> str:
+    """12 hex digits of the SHA-1 of ``title``: what :func:`title_marker` records."""
+    return hashlib.sha1(title.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
+
+
+def title_marker(title: str) -> str:
+    """``<!-- quarkci:title:<sha1-12> -->``: the title quarkci wrote, so a human's later edit is seen."""
+    return f"<!-- quarkci:title:{title_hash(title)} -->"
+
+
+def recorded_title(body: str | None) -> str | None:
+    """The title hash recorded in ``body`` (:func:`title_marker`), else None."""
+    found = body_marker(body, ("title",))
+    return found[1] if found else None
+
+
+def skills_root_marker(root: str) -> str:
+    """``<!-- quarkci:skills-root:<root> -->`` with ``root`` reduced to ``[A-Za-z0-9._+-]`` (``/`` -> ``+``)."""
+    return f"<!-- quarkci:skills-root:{re.sub(r'[^A-Za-z0-9._+-]', '+', root or '.')} -->"
+
+
 def has_line(body: str | None, marker: str) -> bool:
     """True when ``marker`` is a whole line of ``body`` (used for the closed/duplicate markers)."""
-    return bool(body) and marker in body.replace("\r\n", "\n").split("\n")
+    return bool(body) and marker in (body or "").replace("\r\n", "\n").split("\n")
 
 
 def sync_branch(version: str) -> str:

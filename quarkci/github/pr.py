@@ -1,4 +1,15 @@
-"""The one drift pull request per upstream version, built with the Git Data API (no local push).
+"""The one drift pull request per skills root, built with the Git Data API (no local push).
+
+One drift PR is open at a time per skills root, across upstream releases: when a newer release is
+audited, its PR (branch ``quarkci/skill-sync/<newer version>``) is opened and every open quarkci
+drift PR for an older release of the same skills root is closed, the reason (linking the new one,
+"superseded") appended to its body in the same ``PATCH``. A report for a release *older* than an open drift PR's opens nothing. The
+skills root is recorded on the body's second line (``<!-- quarkci:skills-root:<root> -->``); only
+PRs authored by the token's identity (:mod:`quarkci.github.identity`) are edited or closed.
+
+The body lists the fixes ``quarkci sync --fix`` applied (the report's ``applied_fixes``: the
+re-audit after ``--fix`` no longer holds those findings), truncated inside the list with a count and
+a link to the full report when it is too long for GitHub.
 
 Branch ``quarkci/skill-sync/<upstream version>`` holds the files ``quarkci sync --fix`` rewrote.
 Commits are made with blobs -> tree -> commit -> ref (``POST /git/blobs``, ``/git/trees``,
@@ -12,7 +23,7 @@ Decision (:func:`decide_pr`, pure, one test per branch):
 =====================================================  ==============================================
 state                                                  action -> operation
 =====================================================  ==============================================
-no mechanical drift, PR open                           comment + close -> ``closed``
+no mechanical drift, PR open                           close, reason in the body -> ``closed``
 no mechanical drift, no open PR                        nothing -> ``unchanged``
 branch missing                                         branch from base + PR + labels -> ``created``
 branch differs, head commit not quarkci's (human)      sticky comment on the PR, branch untouched
@@ -22,6 +33,7 @@ branch differs, head is quarkci's                      fast-forward commit; PR c
 branch matches, open PR matches                        nothing -> ``unchanged``
 branch matches, open PR title/body/labels differ       edit PR / add labels -> ``updated``
 branch matches, PR closed unmerged at this head        respect the human's close -> ``unchanged``
+  (closed by quarkci itself: drift came back)           a new PR -> ``created``
 branch matches, no PR                                  PR + labels -> ``created``
 =====================================================  ==============================================
 
@@ -53,13 +65,28 @@ from quarkci.core.errors import GitHubError
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
-from quarkci.github.markers import is_quarkci_commit, sync_branch, sync_marker, trailer
+from quarkci.github.identity import same_login
+from quarkci.github.markers import (
+    BRANCH_PREFIX,
+    first_line_marker,
+    is_quarkci_commit,
+    skills_root_marker,
+    sync_branch,
+    sync_marker,
+    trailer,
+)
 from quarkci.github.report_input import SyncReport
 from quarkci.github.result import Delivery, Item, Step
 
 DEFAULT_LABELS = ("quarkci", "skill-sync")
 CONFLICT_COMMENT = "skill-sync-conflict"
-CLOSE_COMMENT = "closing"
+CLOSED_NOTE_MARKER = "<!-- quarkci:closed -->"
+
+
+def with_note(body: str | None, note: str) -> str:
+    """``body`` with ``note`` appended once under the ``<!-- quarkci:closed -->`` line (idempotent)."""
+    body = (body or "").split("\n" + CLOSED_NOTE_MARKER, 1)[0].rstrip("\n")
+    return f"{body}\n{CLOSED_NOTE_MARKER}\n\n---\n_{note}_\n"
 _ROUNDS = 3
 
 
@@ -84,6 +111,11 @@ class PullState:
     body: str
     labels: frozenset[str]
 
+    @property
+    def closed_by_quarkci(self) -> bool:
+        """quarkci closed it (drift gone, superseded): its body carries the closed line."""
+        return CLOSED_NOTE_MARKER in self.body.split("\n")
+
 
 @dataclass(frozen=True)
 class PullWant:
@@ -95,7 +127,7 @@ class PullWant:
 @dataclass(frozen=True)
 class PrPlan:
     """``branch``: none | create | commit. ``pull``: none | create | edit | close.
-    ``comment``: none | conflict | close. ``edit``: PR fields to change. ``reason``: for humans."""
+    ``comment``: none | conflict. ``edit``: PR fields to change. ``reason``: for humans."""
 
     operation: str
     branch: str = "none"
@@ -116,7 +148,7 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
     open_pull = pull if pull is not None and pull.open else None
     if not has_drift:
         if open_pull:
-            return PrPlan("closed", pull="close", comment="close", reason="drift is gone")
+            return PrPlan("closed", pull="close", reason="drift is gone")
         return PrPlan("unchanged", reason="no mechanical drift")
     if branch is None:
         return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
@@ -130,7 +162,7 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
         changed = commit != "none" or edit or labels
         return PrPlan("updated" if changed else "unchanged", branch=commit, pull="edit" if edit else "none",
                       edit=edit, add_labels=labels, reason="" if changed else "branch and PR up to date")
-    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha:
+    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha and not pull.closed_by_quarkci:
         why = "already merged" if pull.merged else f"PR #{pull.number} was closed at this commit; respected"
         return PrPlan("unchanged", reason=why)
     return PrPlan("created", branch=commit, pull="create", add_labels=want.labels, reason="no open PR")
@@ -154,12 +186,10 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
     if plan.comment == "conflict":
         steps.append(Step("POST|PATCH", f"{repo_path}/issues/{number}/comments",
                           f"sticky comment {CONFLICT_COMMENT!r} (if changed)"))
-    if plan.comment == "close":
-        steps.append(Step("POST", f"{repo_path}/issues/{number}/comments", "explain the close"))
     if plan.pull == "edit":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
     if plan.pull == "close":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close"))
+        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body"))
     if plan.add_labels:
         steps.append(Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels)))
     return steps
@@ -173,21 +203,21 @@ _env.filters.update(code=escape.code, text=escape.plain)
 
 _BODY = _env.from_string("""\
 {{ marker }}
+{{ root_marker }}
 ## Skill sync with amd-quark {{ version|code }}
 
 {{ summary|text }}
 
 {% if baseline %}Compared with the baseline {{ baseline|code }}. {% endif %}
-This PR applies the **mechanical** fixes found by `quarkci sync --fix`: values that changed
-upstream, with a safe edit. Breaking and semantic findings are never auto-fixed; they are filed as
-issues.
+This PR applies the {{ fixes|length }} **mechanical** fix(es) that `quarkci sync --fix` made: values
+that changed upstream, with a safe edit. Breaking findings ({{ breaking }} in this audit) are filed
+as issues by `quarkci gh issues`; semantic findings ({{ semantic }}) need a human's judgement and are
+listed in the validation report only, not filed as issues. Neither kind is ever fixed automatically.
 
-### Mechanical findings ({{ findings|length }})
+### Applied fixes ({{ fixes|length }})
 
-{% for f in findings %}
-- {{ f.skill|code }} · {{ f.rule|code }} · {{ f.subject|code }}: {{ f.skill_says|code }} → {{ f.source_says|code }}\
-{% if f.skill_location %} ({{ (f.skill_location.file ~ ':' ~ f.skill_location.line)|code }}){% endif %}
-
+{% for a in fixes %}
+- {{ a|code }}
 {% endfor %}
 
 ### Files changed ({{ files|length }})
@@ -224,16 +254,26 @@ def git_blob_sha(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-def render_body(report: SyncReport, files: dict[str, bytes], branch: str) -> str:
+def applied(report: SyncReport) -> list[str]:
+    """The fixes the PR carries: ``applied_fixes`` (``file:line: description``), else, for a report
+    written without ``--fix`` bookkeeping, one line per mechanical finding."""
+    if report.applied_fixes:
+        return list(report.applied_fixes)
+    return [f"{(f.get('fix') or {}).get('file', f['skill'])}:{(f.get('fix') or {}).get('line', 0)}: "
+            f"{f['subject']}: {f['skill_says']} -> {f['source_says']}" for f in report.of_kind("mechanical")]
+
+
+def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_report_url: str | None = None) -> str:
     """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit)."""
-    body = _BODY.render(marker=sync_marker(report.version), version=report.version, summary=report.summary,
-                        baseline=report.baseline, findings=report.of_kind("mechanical"), files=list(files),
-                        branch=branch)
-    return fit_body(body)
+    body = _BODY.render(marker=sync_marker(report.version), root_marker=skills_root_marker(report.skills_root),
+                        version=report.version, summary=report.summary, baseline=report.baseline,
+                        fixes=applied(report), breaking=len(report.of_kind("breaking")),
+                        semantic=len(report.of_kind("semantic")), files=list(files), branch=branch)
+    return fit_body(body, full_report_url=full_report_url)
 
 
 def render_title(report: SyncReport) -> str:
-    n = len(report.of_kind("mechanical"))
+    n = len(applied(report))
     return escape.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
 
 
@@ -268,9 +308,10 @@ def _read_branch(repo: Repository, branch: str,
     return BranchState(head_sha, is_quarkci_commit(head.message), match), head, ref
 
 
-def _read_pull(repo: Repository, target: Target, branch: str, base: str) -> tuple[PullState | None, Any]:
-    """GET the PRs from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
-    pulls = list(repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base))
+def _read_pull(repo: Repository, target: Target, branch: str, base: str, me: str) -> tuple[PullState | None, Any]:
+    """GET the PRs by ``me`` from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
+    pulls = [p for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
+             if same_login(p.user.login if p.user else None, me)]
     pulls.sort(key=lambda p: (p.state != "open", -p.number))
     if not pulls:
         return None, None
@@ -300,13 +341,45 @@ def _is_422(exc: GithubException, *needles: str) -> bool:
     return exc.status == 422 and any(n in text for n in needles)
 
 
-def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], *,
-               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool) -> Delivery:
-    """Create, update, comment on or close the drift PR for ``report`` (see the module docstring).
+def _newer(a: str, b: str) -> bool:
+    """True when version ``a`` is newer than ``b`` (PEP 440; unparsable versions compare as text)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(a) > Version(b)
+    except InvalidVersion:
+        return a > b
+
+
+def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str) -> list[tuple[str, Any]]:
+    """``(version, PR)`` of every open drift PR by ``me`` for the skills root ``root`` from a branch
+    other than ``branch`` (GET /pulls?state=open, paginated)."""
+    marker = skills_root_marker(root)
+    found = []
+    for p in repo.get_pulls(state="open"):  # attributes from the listing: no request per PR
+        head = p.head.ref
+        if not head.startswith(BRANCH_PREFIX) or head == branch or not same_login(p.user.login if p.user else None, me):
+            continue
+        lines = (p.body or "").split("\n")
+        kind = first_line_marker(p.body)
+        if kind is None or kind[0] != "skill-sync":
+            continue
+        if len(lines) > 1 and lines[1].startswith("<!-- quarkci:skills-root:") and lines[1] != marker:
+            continue
+        found.append((kind[1], p))
+    return found
+
+
+def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, files: dict[str, bytes], *,
+               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool, me: str,
+               full_report_url: str | None = None) -> Delivery:
+    """Create, update, comment on or close the drift PR for ``report`` (see the module docstring), and
+    close the open drift PRs of older releases for the same skills root.
 
     ``files`` maps repo path -> new content (from :func:`read_changed_files`). ``base`` defaults to
-    the repository's default branch. Raises :class:`GitHubError` when the API refuses or when the
-    branch keeps changing under us for 3 rounds.
+    the repository's default branch. ``repo`` is None for an offline dry run (no token): nothing is
+    read and the plan assumes no branch and no PR exist. Raises :class:`GitHubError` when the API
+    refuses or when the branch keeps changing under us for 3 rounds.
     """
     delivery = Delivery("pr", dry_run)
     if report.blocked:
@@ -315,13 +388,27 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
     branch = sync_branch(report.version)
     has_drift = bool(files)
     want_blobs = {p: git_blob_sha(d) for p, d in files.items()}
-    want = PullWant(render_title(report), render_body(report, files, branch), tuple(labels))
+    want = PullWant(render_title(report), render_body(report, files, branch, full_report_url), tuple(labels))
     repo_path = f"/repos/{target.repo}"
+    if repo is None:
+        plan = decide_pr(has_drift, None, None, want)
+        delivery.items.append(Item("pull_request", plan.operation, key=branch,
+                                   note="no token: branch, PRs and the default branch not read"))
+        delivery.steps += planned_steps(repo_path, branch, files, plan, None)
+        return delivery
     with github_errors(target, f"drift PR from {branch}"):
+        others = _other_drift_pulls(repo, branch, report.skills_root, me)
+        newer = sorted((v, p.number) for v, p in others if _newer(v, report.version))
+        if newer:
+            version, number = newer[-1]
+            delivery.items.append(Item("pull_request", "unchanged", number=number, key=branch,
+                                       note=f"drift PR #{number} for the newer amd-quark {version} is open; "
+                                            "nothing opened for an older release"))
+            return delivery
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
-            pull, pull_obj = _read_pull(repo, target, branch, base)
+            pull, pull_obj = _read_pull(repo, target, branch, base, me)
             plan = decide_pr(has_drift, state, pull, want)
             steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None)
             item = Item("pull_request", plan.operation, number=pull.number if pull else None,
@@ -329,20 +416,44 @@ def deliver_pr(repo: Repository, target: Target, report: SyncReport, files: dict
             if dry_run:
                 delivery.items.append(item)
                 delivery.steps += steps
+                for version, old in others:
+                    delivery.items.append(Item("pull_request", "closed", number=old.number,
+                                               key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+                    delivery.steps.append(Step("PATCH", f"{repo_path}/pulls/{old.number}",
+                                               "close (superseded), the reason appended to the body"))
                 return delivery
             try:
                 _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
-                         want, item, delivery)
+                         want, item, delivery, me)
             except _Again:
                 continue
             delivery.items.append(item)
+            _close_superseded(repo, target, report, others, item, delivery, me)
             return delivery
     raise GitHubError(f"drift PR from {branch}: the branch or PR kept changing during {_ROUNDS} attempts")
 
 
+def _close_superseded(repo: Repository, target: Target, report: SyncReport, others: list[tuple[str, Any]],
+                      item: Item, delivery: Delivery, me: str) -> None:
+    """Close the open drift PRs of older releases, each with one PATCH that also says why (in the body,
+    linking the new PR: GitHub shows the cross-reference on both)."""
+    for version, old in others:
+        if item.number is not None and item.operation != "closed":
+            why = (f"Superseded by #{item.number}, the drift PR for amd-quark "
+                   f"{escape.code(report.version)}: closing this one for {escape.code(version)}.")
+        else:
+            why = (f"amd-quark {escape.code(report.version)} shows no mechanical drift: "
+                   f"closing this PR for the older {escape.code(version)}.")
+        old.edit(state="closed", body=with_note(old.body, why))
+        delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}",
+                                   "close (superseded), the reason appended to the body"))
+        delivery.items.append(Item("pull_request", "closed", number=old.number, url=old.html_url,
+                                   key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+
+
 def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
              steps: list[Step], branch: str, base: str, head_ref: tuple[Any, Any], pull_obj: Any,
-             want: PullWant, item: Item, delivery: Delivery) -> None:
+             want: PullWant, item: Item, delivery: Delivery, me: str) -> None:
     head, ref = head_ref
     record = delivery.steps
     todo = list(steps)
@@ -379,22 +490,19 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
         body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs)
-        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False,
+        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False, me=me,
                                  delivery=Delivery("comment", False))
         record += sticky.steps
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
         item.note = plan.reason
-    if plan.comment == "close":
-        todo.pop(0)
-        # Sticky, so a retried POST whose response was lost leaves one comment, not two.
-        closing = deliver_comment(repo, target, pull_obj.number, _CLOSE.format(version=escape.code(
-            report.version)), CLOSE_COMMENT, dry_run=False, delivery=Delivery("comment", False))
-        record += closing.steps
     if plan.pull == "edit":
         pull_obj.edit(**{f: getattr(want, f) for f in plan.edit})
         record.append(todo.pop(0))
     if plan.pull == "close":
-        pull_obj.edit(state="closed")
+        # One PATCH closes and says why (in the body): a retried or late request changes nothing more,
+        # where a comment posted on a PR that is then closed could be left duplicated for ever.
+        note = _CLOSE.format(version=escape.code(report.version))
+        pull_obj.edit(state="closed", body=with_note(pull_obj.body, note))
         record.append(todo.pop(0))
     if plan.add_labels:
         # PATCH /issues/{n} with the full label list (PyGithub's add_to_labels sends a bare array

@@ -29,6 +29,8 @@ class SyncReport:
     summary: str
     findings: tuple[dict[str, Any], ...]
     changed_files: tuple[str, ...]
+    applied_fixes: tuple[str, ...] = ()
+    skills_root: str = ""
 
     @property
     def blocked(self) -> bool:
@@ -62,6 +64,7 @@ def load_report(path: str | Path) -> SyncReport:
     return SyncReport(
         path=str(path), version=version, baseline=baseline, mode=mode, summary=data["summary"],
         findings=tuple(data.get("findings") or ()), changed_files=tuple(data.get("changed_files") or ()),
+        applied_fixes=tuple(data.get("applied_fixes") or ()), skills_root=str(data.get("skills_root") or ""),
     )
 
 

@@ -31,6 +31,7 @@ from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, shorten
 from quarkci.core.levels import annotation_level
+from quarkci.report.lines import emit_command
 
 MAX_ANNOTATIONS = 10
 # GitHub rejects a step summary over 1 MiB; keep a margin for the truncation note.
@@ -160,7 +161,7 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
         print(f"quarkci: no report in {report_dir}", file=sys.stderr)
         return 0
     for line in annotations(report, workspace):
-        print(line)
+        emit_command(line)  # the deliberate commands, escaped; everything else is guarded
     if stage_to:
         try:
             copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))

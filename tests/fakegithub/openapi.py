@@ -52,7 +52,7 @@ UNDOCUMENTED_REAL = {
 }
 _DROP = {"discriminator", "xml", "externalDocs", "readOnly", "writeOnly", "deprecated", "example"}
 # Path parameters whose values contain slashes on GitHub (refs like heads/feature/x).
-_GREEDY = {"ref"}
+_GREEDY = {"ref", "path"}
 
 
 def normalise(node: Any) -> Any:

@@ -19,7 +19,8 @@ Fault injection (:class:`Fault`): ``500``/``502``/``503``/``504`` (answered befo
 retried, and the late original still lands), ``lost-response`` (processed, then the server
 sleeps past the client's timeout: the write happened but the client never hears of it) and
 ``barrier`` (the first ``times`` matching requests wait for each other, at most ``delay`` seconds,
-then are processed: two concurrent runs are forced to read the same state before either writes).
+then are processed: two concurrent runs are forced to read the same state before either writes),
+``403`` (a permission the token lacks, not a rate limit) and ``404`` (not visible to the token).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from tests.fakegithub.state import RepoState, now_iso
 
 BODY_LIMIT = 65536
 FAULT_KINDS = ("500", "502", "503", "504", "secondary-rate-limit", "primary-rate-limit", "422", "timeout",
-               "lost-response", "barrier")
+               "lost-response", "barrier", "403", "404")
 _OPENAPI: OpenApi | None = None
 
 
@@ -177,6 +178,10 @@ class FakeGitHub:
         with self.lock:
             self.calls.clear()
 
+    def installation_logins(self) -> set[str]:
+        """Logins of installation tokens (``ghs_...``: the Actions token, a GitHub App's token)."""
+        return {login for token, login in self.state.tokens.items() if token.startswith("ghs_")}
+
     def faults_injected(self) -> int:
         return sum(f.fired for f in self.faults)
 
@@ -273,6 +278,10 @@ class FakeGitHub:
     def _fault_response(self, fault: Fault) -> tuple[int, Any, dict[str, str]]:
         if fault.kind in ("500", "502", "503", "504"):
             return int(fault.kind), shapes.error("Server Error", int(fault.kind)), {}
+        if fault.kind == "403":  # a permission the token lacks (not a rate limit)
+            return 403, shapes.error("Resource not accessible by integration", 403), {}
+        if fault.kind == "404":
+            return 404, shapes.error("Not Found", 404), {}
         if fault.kind == "secondary-rate-limit":
             msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
             return 403, shapes.error(msg, 403), {"Retry-After": "1"}
@@ -306,6 +315,10 @@ class FakeGitHub:
     def _dispatch(self, method: str, template: str, p: dict[str, str], q: dict[str, str], body: Any,
                   login: str) -> tuple[int, Any, dict[str, str]]:
         s = self.state
+        if template == "/user":
+            if login.endswith("[bot]") or login in self.installation_logins():
+                raise HttpError(403, "Resource not accessible by integration")
+            return 200, shapes.public_user(self.url, login, login in s.bot_logins), {}
         if (p.get("owner"), p.get("repo")) != (s.owner, s.name):
             raise _not_found()
         route = template.removeprefix("/repos/{owner}/{repo}") or "/repo"
@@ -515,8 +528,10 @@ class FakeGitHub:
     def _get_issues(self, p, q, b, login):
         s, state = self.state, q.get("state", "open")
         wanted = [x for x in q.get("labels", "").split(",") if x]
+        creator = q.get("creator")
         chosen = [int(n) for n, i in s.issues.items()
-                  if (state == "all" or i["state"] == state) and all(w in i["labels"] for w in wanted)]
+                  if (state == "all" or i["state"] == state) and all(w in i["labels"] for w in wanted)
+                  and (creator is None or i["user"] == creator)]
         chosen.sort(reverse=q.get("direction", "desc") == "desc")
         page, headers = self._paginate(chosen, q, f"/repos/{s.full_name}/issues")
         return 200, [shapes.issue(self.url, s, n) for n in page], headers
@@ -581,13 +596,69 @@ class FakeGitHub:
     def _get_actions_workflows_workflow_id(self, p, q, b, login):
         return 200, shapes.workflow(self.url, self.state, self._workflow(p["workflow_id"])), {}
 
+    def _declared(self, file: str, ref: str) -> dict[str, Any] | None:
+        """``{"inputs": {...}, "run_name": str|None}`` from the workflow file on ``ref``; None when absent."""
+        import yaml
+
+        sha = self.state.file_at(ref, f".github/workflows/{file}")
+        if sha is None:
+            return None
+        doc = yaml.safe_load(self.state.blob(sha)) or {}
+        on = doc.get("on", doc.get(True)) or {}
+        if isinstance(on, list) or "workflow_dispatch" not in on:
+            return {"dispatch": False, "inputs": {}, "run_name": doc.get("run-name"), "name": doc.get("name")}
+        inputs = (on.get("workflow_dispatch") or {}).get("inputs") or {}
+        return {"dispatch": True, "inputs": inputs, "run_name": doc.get("run-name"), "name": doc.get("name")}
+
     def _post_actions_workflows_workflow_id_dispatches(self, p, q, b, login):
         s = self.state
         file = self._workflow(p["workflow_id"])
-        if not s.workflows[file]["dispatch"]:
-            raise HttpError(422, "Workflow does not have 'workflow_dispatch' trigger")
         ref = b["ref"].removeprefix("refs/heads/").removeprefix("refs/tags/")
         if f"refs/heads/{ref}" not in s.refs and f"refs/tags/{ref}" not in s.refs:
             raise HttpError(422, f"No ref found for: {b['ref']}")
+        declared = self._declared(file, ref)
+        if declared is None and not s.workflows[file]["dispatch"] or declared is not None and not declared["dispatch"]:
+            raise HttpError(422, "Workflow does not have 'workflow_dispatch' trigger")
+        given = {k: str(v) for k, v in (b.get("inputs") or {}).items()}
+        values: dict[str, str] = {}
+        if declared is not None:
+            unexpected = sorted(set(given) - set(declared["inputs"]))
+            if unexpected:
+                raise HttpError(422, f"Unexpected inputs provided: {unexpected}")
+            for key, spec in declared["inputs"].items():
+                spec = spec or {}
+                if key not in given and spec.get("required") and spec.get("default") in (None, ""):
+                    raise HttpError(422, f"Required input '{key}' not provided")
+                values[key] = given.get(key, str(spec.get("default", "")))
         s.dispatches.append({"workflow": file, "ref": b["ref"], "inputs": b.get("inputs") or {}, "by": login})
+        name = (declared or {}).get("name") or s.workflows[file]["name"]
+        title = (declared or {}).get("run_name") or name
+        title = re.sub(r"\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}",
+                       lambda m: values.get(m.group(1), ""), str(title))
+        run = {"id": s.next("run"), "workflow": file, "name": name, "display_title": title, "head_branch": ref,
+               "head_sha": s.refs.get(f"refs/heads/{ref}") or s.refs[f"refs/tags/{ref}"], "created_at": now_iso(),
+               "number": sum(1 for r in s.runs if r["workflow"] == file) + 1, "inputs": values}
+        s.runs.append(run)
+        if b.get("return_run_details"):
+            base = f"{self.url}/repos/{s.full_name}/actions/runs/{run['id']}"
+            return 200, {"workflow_run_id": run["id"], "run_url": base,
+                         "html_url": f"{self.url}/{s.full_name}/actions/runs/{run['id']}"}, {}
         return 204, None, {}
+
+    def _get_actions_workflows_workflow_id_runs(self, p, q, b, login):
+        s = self.state
+        file = self._workflow(p["workflow_id"])
+        runs = [r for r in reversed(s.runs) if r["workflow"] == file
+                and q.get("event", "workflow_dispatch") == "workflow_dispatch"
+                and (not q.get("branch") or r["head_branch"] == q["branch"])]
+        page, headers = self._paginate(runs, q, f"/repos/{s.full_name}/actions/workflows/{p['workflow_id']}/runs")
+        return 200, {"total_count": len(runs), "workflow_runs": [shapes.workflow_run(self.url, s, r) for r in page]}, \
+            headers
+
+    def _get_contents_path(self, p, q, b, login):
+        s = self.state
+        ref = q.get("ref") or s.default_branch
+        sha = s.file_at(ref, p["path"])
+        if sha is None:
+            raise _not_found()
+        return 200, shapes.content_file(self.url, s, p["path"], sha, ref), {}

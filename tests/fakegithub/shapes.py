@@ -195,6 +195,51 @@ def workflow(api: str, s: RepoState, file: str) -> dict[str, Any]:
     }
 
 
+def public_user(api: str, login: str, bot: bool = False) -> dict[str, Any]:
+    """A ``public-user`` (``GET /user`` for a user token)."""
+    return {**user(api, login, bot), "name": None, "company": None, "blog": "", "location": None, "email": None,
+            "hireable": None, "bio": None, "public_repos": 1, "public_gists": 0, "followers": 0, "following": 0,
+            "created_at": EPOCH, "updated_at": EPOCH}
+
+
+def workflow_run(api: str, s: RepoState, run: dict[str, Any]) -> dict[str, Any]:
+    """A ``workflow-run`` as ``GET /actions/workflows/{id}/runs`` lists it."""
+    base = f"{api}/repos/{s.full_name}"
+    rid = run["id"]
+    url = f"{base}/actions/runs/{rid}"
+    commit = s.commits.get(run["head_sha"], {})
+    who = {"name": "Octo Cat", "email": "octo@example.com"}
+    return {
+        "id": rid, "node_id": f"WFR_{rid}", "name": run["name"], "head_branch": run["head_branch"],
+        "head_sha": run["head_sha"], "path": f".github/workflows/{run['workflow']}", "run_number": run["number"],
+        "display_title": run["display_title"], "event": "workflow_dispatch", "status": "queued",
+        "conclusion": None, "workflow_id": s.workflows[run["workflow"]]["id"], "url": url,
+        "html_url": f"{api}/{s.full_name}/actions/runs/{rid}", "pull_requests": [],
+        "created_at": run["created_at"], "updated_at": run["created_at"], "run_attempt": 1,
+        "jobs_url": f"{url}/jobs", "logs_url": f"{url}/logs", "check_suite_url": f"{base}/check-suites/{rid}",
+        "artifacts_url": f"{url}/artifacts", "cancel_url": f"{url}/cancel", "rerun_url": f"{url}/rerun",
+        "workflow_url": f"{base}/actions/workflows/{s.workflows[run['workflow']]['id']}",
+        "head_commit": {"id": run["head_sha"], "tree_id": commit.get("tree", run["head_sha"]),
+                        "message": commit.get("message", ""), "timestamp": run["created_at"],
+                        "author": who, "committer": who},
+        "repository": repository(api, s, full=False), "head_repository": repository(api, s, full=False),
+    }
+
+
+def content_file(api: str, s: RepoState, path: str, sha: str, ref: str) -> dict[str, Any]:
+    """A ``content-file`` (base64), as ``GET /contents/{path}`` returns a file."""
+    import base64
+
+    data = s.blob(sha)
+    url = f"{api}/repos/{s.full_name}/contents/{path}?ref={ref}"
+    git = f"{api}/repos/{s.full_name}/git/blobs/{sha}"
+    html = f"{api}/{s.full_name}/blob/{ref}/{path}"
+    return {"type": "file", "encoding": "base64", "size": len(data), "name": path.rsplit("/", 1)[-1],
+            "path": path, "content": base64.b64encode(data).decode("ascii"), "sha": sha, "url": url,
+            "git_url": git, "html_url": html, "download_url": f"{api}/raw/{s.full_name}/{ref}/{path}",
+            "_links": {"self": url, "git": git, "html": html}}
+
+
 def error(message: str, status: int, errors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``basic-error`` (or ``validation-error`` with ``errors``) as GitHub sends them."""
     doc = "https://docs.github.com/rest"
@@ -204,5 +249,5 @@ def error(message: str, status: int, errors: list[dict[str, Any]] | None = None)
     return body
 
 
-__all__ = ["comment", "error", "git_commit", "git_ref", "git_tree", "issue", "label", "now_iso", "pull",
+__all__ = ["comment", "content_file", "public_user", "workflow_run", "error", "git_commit", "git_ref", "git_tree", "issue", "label", "now_iso", "pull",
            "repository", "user", "workflow"]

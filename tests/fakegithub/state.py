@@ -41,7 +41,9 @@ class RepoState:
     labels: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> label
     workflows: dict[str, dict[str, Any]] = field(default_factory=dict)  # file -> workflow
     dispatches: list[dict[str, Any]] = field(default_factory=list)
-    counters: dict[str, int] = field(default_factory=lambda: {"issue": 0, "comment": 1000, "label": 100, "id": 5000})
+    runs: list[dict[str, Any]] = field(default_factory=list)  # workflow runs started by dispatches
+    counters: dict[str, int] = field(default_factory=lambda: {"issue": 0, "comment": 1000, "label": 100, "id": 5000,
+                                                              "run": 9000})
 
     # --- persistence -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -125,6 +127,13 @@ class RepoState:
                              "committer": committer}
         return sha
 
+    def file_at(self, ref: str, path: str) -> str | None:
+        """The blob SHA-1 of ``path`` on branch or tag ``ref`` (None when absent)."""
+        for full in (f"refs/heads/{ref}", f"refs/tags/{ref}", ref):
+            if full in self.refs:
+                return self.flatten(self.commits[self.refs[full]]["tree"]).get(path, ("", None))[1]
+        return None
+
     def is_ancestor(self, old: str, new: str) -> bool:
         """True when commit ``old`` is reachable from ``new`` (a fast-forward from old to new)."""
         todo, seen = [new], set()
@@ -153,13 +162,41 @@ class RepoState:
         return sha
 
 
+RELEASE_YML = b"""\
+name: release
+run-name: release ${{ inputs.amd-quark }} [${{ inputs.correlation-id }}]
+on:
+  workflow_dispatch:
+    inputs:
+      amd-quark:
+        description: amd-quark version to install
+        required: true
+        type: string
+      scheme:
+        type: choice
+        options: [fp8, int8]
+        default: fp8
+      correlation-id:
+        type: string
+        default: ""
+jobs: {}
+"""
+CI_YML = b"name: ci\non: [push]\njobs: {}\n"
+
+
 def seeded(token: str = "fake-token", login: str = "quarkci-bot", owner: str = "octo", name: str = "skills",
            files: dict[str, bytes] | None = None) -> RepoState:
-    """A repository with one commit on ``main`` and two workflows (``release.yml`` dispatchable)."""
+    """A repository with one commit on ``main`` and two workflows (``release.yml`` dispatchable).
+
+    The workflow files are committed under ``.github/workflows/``; the fake reads their
+    ``workflow_dispatch.inputs`` and ``run-name`` from the dispatched ref, as GitHub does.
+    """
     state = RepoState(owner=owner, name=name, tokens={token: login}, bot_logins=[login])
     state.commit_files("main", files or {
         "README.md": b"# skills\n",
         "skills/quark-torch-ptq/SKILL.md": b"---\nname: quark-torch-ptq\n---\nUse `--quant_scheme w_int4`.\n",
+        ".github/workflows/release.yml": RELEASE_YML,
+        ".github/workflows/ci.yml": CI_YML,
     }, "initial commit", author="Octo Cat", email="octo@example.com")
     state.workflows["release.yml"] = {"id": 161335, "name": "release", "dispatch": True, "created_at": now_iso()}
     state.workflows["ci.yml"] = {"id": 161336, "name": "ci", "dispatch": False, "created_at": now_iso()}

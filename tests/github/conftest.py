@@ -22,7 +22,7 @@ FAST = client.RetryPolicy(total=4, backoff_factor=0.01, backoff_max=0.05, retry_
 @pytest.fixture(autouse=True)
 def _env(monkeypatch):
     for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL",
-                 "GITHUB_RUN_ID"):
+                 "GITHUB_RUN_ID", "QUARKCI_GH_LOGIN", "QUARKCI_GH_APP_SLUG", "GITHUB_ACTIONS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(client, "DEFAULT_POLICY", FAST)
 
@@ -34,6 +34,8 @@ def fake(monkeypatch):
         monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
         monkeypatch.setenv("GITHUB_API_URL", gh.url)
         monkeypatch.setenv("GITHUB_REPOSITORY", "octo/skills")
+        # The token's login, given (tests of the identity rules unset it); saves a GET /user per run.
+        monkeypatch.setenv("QUARKCI_GH_LOGIN", "quarkci-bot")
         yield gh
     assert gh.violations == []
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from quarkci.github.comment import ExistingComment, decide_comment
-from quarkci.github.issues import ExistingIssue, WantIssue, decide_issues, decide_summary
-from quarkci.github.markers import CLOSED_MARKER, DUPLICATE_MARKER
+from quarkci.github.issues import ExistingIssue, WantIssue, compose, decide_issues, decide_summary
+from quarkci.github.markers import CLOSED_MARKER, DUPLICATE_MARKER, title_hash
 from quarkci.github.pr import BranchState, PullState, PullWant, decide_pr
 
 WANT = PullWant("title", "body", ("quarkci", "skill-sync"))
@@ -20,7 +20,7 @@ def _pull(open_=True, merged=False, head="aaa", title="title", body="body", labe
 # --- decide_pr ---------------------------------------------------------------------------------------
 def test_pr_no_drift_open_pull_is_closed():
     plan = decide_pr(False, None, _pull(), WANT)
-    assert (plan.operation, plan.pull, plan.comment) == ("closed", "close", "close")
+    assert (plan.operation, plan.pull, plan.comment) == ("closed", "close", "none")  # the reason goes in the body
 
 
 def test_pr_no_drift_no_pull_is_unchanged():
@@ -69,6 +69,15 @@ def test_pr_closed_by_human_at_this_head_is_respected():
     assert "respected" in plan.reason
 
 
+def test_pr_closed_by_quarkci_at_this_head_gets_a_new_pr_when_drift_returns():
+    from quarkci.github.pr import CLOSED_NOTE_MARKER
+
+    branch = BranchState("abc", by_quarkci=True, files_match=True)
+    closed = PullState(7, False, False, "abc", "t", f"body\n{CLOSED_NOTE_MARKER}\n\n---\n_gone_\n", frozenset())
+    plan = decide_pr(True, branch, closed, PullWant("t", "b", ()))
+    assert (plan.operation, plan.pull) == ("created", "create")
+
+
 def test_pr_matching_branch_without_pull_opens_one():
     plan = decide_pr(True, OURS_MATCH, None, WANT)
     assert (plan.operation, plan.branch, plan.pull) == ("created", "none", "create")
@@ -81,11 +90,16 @@ def test_pr_human_push_that_matches_is_not_a_conflict():
 
 # --- decide_issues -----------------------------------------------------------------------------------
 def _want(key, body="b"):
-    return WantIssue(key, f"t {key}", body)
+    return WantIssue(key, f"t {key}", f"<!-- quarkci:finding:{key} -->\n{body}")
 
 
-def _issue(number, key, open_=True, body="b", title=None):
-    return ExistingIssue(number, key, open_, title or f"t {key}", body)
+def _written(key, body="b", title=None):
+    """The body quarkci writes for ``_want(key, body)`` (marker, recorded title, rest)."""
+    return compose(_want(key, body), title_hash(title or f"t {key}"))
+
+
+def _issue(number, key, open_=True, body=None, title=None):
+    return ExistingIssue(number, key, open_, title or f"t {key}", _written(key) if body is None else body)
 
 
 def _acts(actions):
@@ -103,18 +117,31 @@ def test_issues_same_content_is_kept():
 
 
 def test_issues_changed_content_is_edited():
-    actions, _ = decide_issues([_want("a", body="new")], [_issue(3, "a", body="old")], 10)
-    assert _acts(actions) == [("edit", "a", 3)] and actions[0].body == "new"
+    actions, _ = decide_issues([_want("a", body="new")], [_issue(3, "a", body=_written("a", "old"))], 10)
+    assert _acts(actions) == [("edit", "a", 3)] and actions[0].body == _written("a", "new")
+
+
+def test_issues_human_title_and_note_above_the_marker_are_kept():
+    """Case 5: a renamed issue keeps its title; a note written above the marker survives an edit."""
+    human = "Human title"
+    body = "Triage note: ours.\n\n" + _written("a", "old")
+    actions, _ = decide_issues([_want("a", body="new")], [_issue(3, "a", title=human, body=body)], 10)
+    (edit,) = actions
+    assert (edit.action, edit.title) == ("edit", human)
+    assert edit.body == "Triage note: ours.\n\n" + _written("a", "new")
+    again, _ = decide_issues([_want("a", body="new")], [_issue(3, "a", title=human, body=edit.body)], 10)
+    assert _acts(again) == [("keep", "a", 3)]  # the next run writes nothing: the human title stays
 
 
 def test_issues_duplicates_keep_the_oldest_and_close_the_rest():
     actions, _ = decide_issues([_want("a")], [_issue(9, "a"), _issue(3, "a"), _issue(5, "a")], 10)
     assert _acts(actions) == [("keep", "a", 3), ("close-duplicate", "a", 5), ("close-duplicate", "a", 9)]
-    assert actions[1].body.endswith(DUPLICATE_MARKER) and "#3" in actions[1].comment
+    assert actions[1].body.endswith(DUPLICATE_MARKER + "\n") and "#3" in actions[1].body
 
 
 def test_issues_closed_by_quarkci_is_reopened():
-    actions, _ = decide_issues([_want("a")], [_issue(3, "a", open_=False, body="b\n\n" + CLOSED_MARKER)], 10)
+    actions, _ = decide_issues([_want("a")], [_issue(3, "a", open_=False, body=_written("a") + "\n" + CLOSED_MARKER)],
+                               10)
     assert _acts(actions) == [("reopen", "a", 3)] and CLOSED_MARKER not in actions[0].body
 
 
@@ -137,13 +164,21 @@ def test_issues_max_new_overflows():
 def test_issues_disappeared_finding_is_closed():
     actions, _ = decide_issues([], [_issue(4, "gone"), _issue(2, "old", open_=False)], 10)
     assert _acts(actions) == [("close", "gone", 4)]
-    assert actions[0].body.endswith(CLOSED_MARKER) and actions[0].comment
+    assert actions[0].body.endswith(CLOSED_MARKER + "\n") and "no longer reports" in actions[0].body
+
+
+def test_issues_closes_are_capped_per_run():
+    """Case 8: at most --max-close stale issues are closed per run, oldest first; the rest wait."""
+    actions, _ = decide_issues([], [_issue(n, f"k{n}") for n in range(1, 8)], 10, max_close=3)
+    assert [a.number for a in actions if a.action == "close"] == [1, 2, 3]
+    assert [a.number for a in actions if a.action == "keep"] == [4, 5, 6, 7]
 
 
 def test_summary_created_kept_and_closed():
-    s = WantIssue("summary", "t summary", "list")
+    s = WantIssue("summary", "t summary", "<!-- quarkci:finding-summary -->\nlist")
     assert _acts(decide_summary(s, [])) == [("create", "summary", None)]
-    assert _acts(decide_summary(s, [_issue(8, "summary", title="t summary", body="list")])) == [("keep", "summary", 8)]
+    kept = compose(s, title_hash("t summary"))
+    assert _acts(decide_summary(s, [_issue(8, "summary", title="t summary", body=kept)])) == [("keep", "summary", 8)]
     assert _acts(decide_summary(None, [_issue(8, "summary")])) == [("close", "summary", 8)]
     assert decide_summary(None, [_issue(8, "summary", open_=False)]) == []
 

@@ -1,6 +1,8 @@
-"""Bodies over GitHub's 65,536-character limit are shortened section by section."""
+"""Bodies over GitHub's 65,536-character limit are shortened inside their sections."""
 
 from __future__ import annotations
+
+import re
 
 from markdown_it import MarkdownIt
 
@@ -21,15 +23,28 @@ def test_short_body_is_untouched():
     assert fit_body(body) is body
 
 
-def test_long_body_drops_sections_from_the_end_and_points_to_the_report():
+def test_long_body_is_cut_inside_each_section_with_counts_and_the_report_link():
+    """Case 7: no section is dropped whole; each long one keeps its start and says what was left out."""
     body = _body(10, 10_000)
     assert len(body) > GITHUB_BODY_LIMIT
     out = fit_body(body, full_report_url="https://example.invalid/run/1")
-    assert len(out) <= GITHUB_BODY_LIMIT
+    assert GITHUB_BODY_LIMIT - 4000 < len(out) <= GITHUB_BODY_LIMIT  # the budget is used, not wasted
     assert out.startswith(MARKER + "\n")
-    assert "## Section 5" in out and "## Section 6" not in out  # 6 kept sections fit, the 7th does not
-    assert "4 section(s) omitted (Section 6, Section 7, Section 8, Section 9)" in out
-    assert "https://example.invalid/run/1" in out
+    assert all(f"## Section {n}\n" in out for n in range(10))
+    notes = re.findall(r"_… (\d+) more line\(s\) not shown here", out)
+    kept = out.count("x" * 99 + "\n")
+    assert len(notes) == 10 and sum(int(n) for n in notes) + kept == 10 * 100  # every omitted line counted
+    assert out.count("https://example.invalid/run/1") == 10
+
+
+def test_one_huge_section_keeps_almost_the_whole_budget():
+    """Case 7: a single huge section used to leave a 160-character comment."""
+    body = MARKER + "\n" + "".join(f"- item {n} " + "z" * 60 + "\n" for n in range(5000))
+    out = fit_body(body, full_report_url="https://example.invalid/r")
+    assert len(out) > GITHUB_BODY_LIMIT - 1000
+    shown = out.count("\n- item ")
+    (left,) = re.findall(r"_… (\d+) more item\(s\) not shown here", out)
+    assert shown + int(left) == 5000 and shown > 800
 
 
 def test_heading_inside_code_is_not_a_section():
@@ -44,4 +59,4 @@ def test_huge_first_section_is_cut_outside_code_blocks():
     assert len(out) <= 40_000 and out.startswith(MARKER)
     fences = [t for t in MarkdownIt("commonmark").parse(out) if t.type == "fence"]
     assert fences == []  # the block did not fit whole, so it was cut before its fence, not inside it
-    assert "Cut short" in out
+    assert "8002 more line(s) not shown" in out and out.endswith("## Tail\n")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -66,6 +65,7 @@ def env(tmp_path: Path, venv_dir: Path):
 
 
 def _run(act: Act, event: str, workflow: str, payload: dict) -> ActResult:
+    """Run ``workflow`` for ``event``; workflow_dispatch inputs are strings, as in GitHub's webhook payload."""
     return act.run(event, workflow, payload)
 
 
@@ -94,12 +94,15 @@ def _branch_file(state: dict, branch: str, path: str) -> str:
 
 
 def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(env) -> None:
+    """Issue 12 case 11: the watch records the handled release; the next run reads it back and writes nothing."""
     repo, fake, act = env
 
     first = _run(act, "schedule", "upstream-watch.yml", {"schedule": "23 5 * * *"})
     assert first.returncode == 0, _tail(first)
-    assert first.job_results == {"Detect a new release": "succeeded", "Skill sync/Audit skills": "succeeded",
-                                 "Skill sync/Deliver drift": "succeeded"}, _tail(first)
+    ran = {k: v for k, v in first.job_results.items() if v != "skipped"}
+    assert ran == {"Detect a new release": "succeeded", "Skill sync/Audit skills": "succeeded",
+                   "Skill sync delivery/Deliver drift": "succeeded", "Record the release as handled": "succeeded"}, \
+        (first.job_results, _tail(first))
     state = fake.state()
     (pr,) = _pulls(state)
     assert pr["state"] == "open"
@@ -113,38 +116,52 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     titles = " ".join(i["title"] for i in issues)
     assert "--ghost_flag" in titles and "--no_such_flag" in titles
     assert fake.writes(), "the first run wrote nothing"
+    assert f"refs/tags/quarkci-handled/{UPSTREAM_VERSION}" in state["refs"]  # the durable record
     # annotations on the skill's lines, from the audit job
     for line in (15, 19):
         assert f"::error file={SKILL},line={line},title=quarkci breaking%3A cli-flag-removed::" in first.output
 
+    # the next scheduled run and a dispatch for the same release: detection only, zero writes
+    for event, payload in (("schedule", {"schedule": "23 5 * * *"}),
+                           ("workflow_dispatch", {"inputs": {"upstream": UPSTREAM_VERSION, "force": "false"}})):
+        fake.clear_calls()
+        again = _run(act, event, "upstream-watch.yml", payload)
+        assert again.returncode == 0, _tail(again)
+        assert {k: v for k, v in again.job_results.items() if v != "skipped"} == {
+            "Detect a new release": "succeeded"}, (again.job_results, _tail(again))
+        assert f"amd-quark {UPSTREAM_VERSION} is recorded as handled" in again.output
+        assert fake.calls() == [("GET", f"/repos/{OWNER}/{REPO}/git/ref/tags/quarkci-handled/{UPSTREAM_VERSION}")]
+        assert fake.writes() == []
+
+    # forced: the whole audit and delivery run again, and idempotent delivery still writes nothing
     fake.clear_calls()
-    again = _run(act, "workflow_dispatch", "upstream-watch.yml",
-                 {"inputs": {"upstream": str(MINI_UPSTREAM), "force": False}})
-    assert again.returncode == 0, _tail(again)
-    assert again.job_results["Skill sync/Deliver drift"] == "succeeded", _tail(again)
-    assert fake.calls(), "the re-run did not even read GitHub"
+    forced = _run(act, "workflow_dispatch", "upstream-watch.yml",
+                  {"inputs": {"upstream": UPSTREAM_VERSION, "force": "true"}})
+    assert forced.returncode == 0, _tail(forced)
+    assert forced.job_results["Skill sync delivery/Deliver drift"] == "succeeded", _tail(forced)
     assert fake.writes() == []
     after = fake.state()
     assert [p["number"] for p in _pulls(after)] == [pr["number"]]
     assert sorted(i["number"] for i in _issues(after)) == sorted(i["number"] for i in issues)
-
-    # once reports/baselines/ records the release, the scheduled watch stops at detection
-    baseline = act.work / "artifacts" / "quarkci-upstream-watch" / "baselines" / f"{UPSTREAM_VERSION}.json"
-    (repo / "reports" / "baselines").mkdir(parents=True, exist_ok=True)
-    shutil.copy(baseline, repo / "reports" / "baselines" / baseline.name)
-    commit(repo, "record the 0.99 baseline")
-    fake.clear_calls()
-    seen = _run(act, "schedule", "upstream-watch.yml", {"schedule": "23 5 * * *"})
-    assert seen.returncode == 0 and seen.job_results == {"Detect a new release": "succeeded"}, _tail(seen)
-    assert f"audit: false (reports/baselines/{UPSTREAM_VERSION}.json exists)" in seen.output
-    assert fake.calls() == []
     assert fake.violations() == []
+
+
+def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
+    """Issue 12 case 17: a newline in the dispatch input cannot append keys to GITHUB_OUTPUT."""
+    _repo, fake, act = env
+    bad = _run(act, "workflow_dispatch", "upstream-watch.yml",
+               {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}})
+    assert bad.returncode != 0 and bad.job_results["Detect a new release"] == "failed", _tail(bad)
+    assert "the upstream input must be a version such as 0.13" in bad.output
+    assert {k for k, v in bad.job_results.items() if v != "skipped"} == {"Detect a new release"}
+    assert fake.writes() == []
 
 
 def _pull_request_payload(repo: Path, number: int) -> dict:
     head = (repo / ".git" / "refs" / "heads" / "main").read_text().strip()
     return {"action": "synchronize", "number": number,
-            "pull_request": {"number": number, "head": {"sha": head, "ref": "feature"}, "base": {"ref": "main"}},
+            "pull_request": {"number": number, "base": {"ref": "main"},
+                             "head": {"sha": head, "ref": "feature", "repo": {"full_name": f"{OWNER}/{REPO}"}}},
             "repository": {"full_name": f"{OWNER}/{REPO}"}}
 
 
@@ -184,6 +201,9 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     artifact = act.work / "artifacts" / "quarkci-pr-report"
     assert (artifact / "pr-number").read_text().strip() == str(number)
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 2
+    # issue 12 case 18: a same-repository PR uploads the SARIF report to code scanning
+    sarif = json.loads((act.work / "artifacts" / "code-scanning" / "validation_report.sarif").read_text())
+    assert len(sarif["runs"][0]["results"]) >= 2
 
     # negative control: a run whose audited commit is not the PR's head never comments
     fake.clear_calls()
