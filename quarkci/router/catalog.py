@@ -27,6 +27,7 @@ class CatalogSkill:
     positive: str
     negative: str
     layer: str = ""
+    depth: int = 0  # directory depth in the bundle: a top-level skill wins a tie over a legacy copy
 
     @property
     def tokens(self) -> frozenset[str]:
@@ -41,9 +42,12 @@ def split_description(description: str) -> tuple[str, str]:
     return " ".join(pos).lower(), " ".join(neg).lower()
 
 
-def _entry(name: str, description: str, layer: str) -> CatalogSkill:
+_LAYER_DIR = re.compile(r"(?:^|/)(l\d-[a-z-]+|meta)/")
+
+
+def _entry(name: str, description: str, layer: str, depth: int = 0) -> CatalogSkill:
     pos, neg = split_description(description)
-    return CatalogSkill(name=name, positive=pos, negative=neg, layer=layer)
+    return CatalogSkill(name=name, positive=pos, negative=neg, layer=layer, depth=depth)
 
 
 def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
@@ -66,7 +70,10 @@ def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
             continue
         desc = skill.frontmatter.get("description")
         layer = skill.frontmatter.get("layer")
-        seen[skill.name] = _entry(skill.name, desc if isinstance(desc, str) else "", layer if isinstance(layer, str) else "")
+        if not isinstance(layer, str):  # Quark's bundle files skills under their layer: _legacy_impl/l1-atomic/...
+            from_path = _LAYER_DIR.search(skill.path)
+            layer = from_path.group(1) if from_path else ""
+        seen[skill.name] = _entry(skill.name, desc if isinstance(desc, str) else "", layer, skill.path.count("/"))
     if not seen:
         raise BadInputError(f"--skills {spec}: no readable SKILL.md found")
     return sorted(seen.values(), key=lambda s: s.name), source.label

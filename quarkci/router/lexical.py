@@ -1,0 +1,40 @@
+"""Lexical similarity between a goal and skill descriptions: BM25 (``bm25s``) over
+:func:`quarkci.router.text.tokens` (Latin words, CJK character bigrams). Deterministic."""
+
+from __future__ import annotations
+
+import logging
+
+import bm25s
+
+from quarkci.router.text import tokens
+
+
+class LexicalIndex:
+    """A BM25 index over ``documents`` (skill descriptions); :meth:`scores` ranks a query against them."""
+
+    def __init__(self, documents: list[str]) -> None:
+        self._docs = [tokens(d) or ["_"] for d in documents]
+        self._vocab = {t for doc in self._docs for t in doc}
+        self._bm25 = bm25s.BM25()
+        if self._docs:
+            level = logging.getLogger("bm25s").level
+            logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s logs every index build at DEBUG
+            try:
+                self._bm25.index(self._docs, show_progress=False)
+            finally:
+                logging.getLogger("bm25s").setLevel(level)
+
+    def scores(self, query: str) -> list[float]:
+        """BM25 score of ``query`` against each document, in document order (0.0 when nothing matches)."""
+        if not self._docs:
+            return []
+        terms = [t for t in tokens(query) if t in self._vocab]
+        if not terms:
+            return [0.0] * len(self._docs)
+        return [float(x) for x in self._bm25.get_scores(terms)]
+
+    def matched(self, query: str, document: int) -> list[str]:
+        """The query tokens that occur in document ``document`` (for explanations), in query order, once each."""
+        doc = set(self._docs[document])
+        return list(dict.fromkeys(t for t in tokens(query) if t in doc))
