@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from quarkci.router.intent import Goal
+from quarkci.router.text import CJK_RUN
 
 _PATH = r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]+)*/?"
 _OUTPUT = re.compile(
@@ -32,6 +33,7 @@ def extract(goal: str, understood: Goal) -> dict[str, Any]:
     """``constraints`` for ``goal``: keys ``model``, ``scheme``, ``hardware``, ``output_path``,
     ``execution_mode`` and ``offline``, each only when the goal states it."""
     out: dict[str, Any] = {}
+    goal = CJK_RUN.sub(lambda m: f" {m.group(0)} ", goal)  # "Qwen3-8BをFP8に" -> words a pattern can bound
     output = _OUTPUT.search(goal)
     if output:
         out["output_path"] = output.group(1).rstrip(".,;")

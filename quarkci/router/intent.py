@@ -72,6 +72,8 @@ _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
 # Request verbs a negation cue can cancel; everything else (errors, schemes, products) is a fact.
 VERBS = frozenset({"quantize_verb", "export", "eval", "install", "setup", "inspect", "plan", "serve", "compare",
                    "validate_out", "shrink", "file2file", "perf"})
+# What "already ..." describes: a quantized model, an installed product. Other verbs in the clause stay requests.
+STATEFUL = frozenset({"quantize", "quantize_verb", "quantized", "install", "setup", "torch", "quark", "onnxruntime"})
 _NEGATION = re.compile(r"\b(don'?t|do not|does not|not|nai|never|without|skip|instead of|rather than)\b"
                        r"|\bno\b(?! (module|internet|such))")
 _STATE = re.compile(r"\balready\b|\bis (there|installed|fine|ok|working)\b|\bworks( fine)?\b|\b(comes?|later) later\b"
@@ -124,7 +126,7 @@ def understand(goal: str) -> Goal:
             cancelled.add("quantize")
         is_state = bool(_STATE.search(clause))
         for key, m in found.items():
-            target = negated if key in cancelled else state if is_state and key != "error" else active
+            target = negated if key in cancelled else state if is_state and key in STATEFUL else active
             target.setdefault(key, m.group(0))
     return Goal(text, active, negated, state, tuple(parts))
 
