@@ -7,6 +7,7 @@ A *signal* is a named pattern (:data:`PATTERNS`) matched on the normalised goal
   export"), or before one when none follows (Japanese/German order: "量子化はしないで"), is *negated*;
 * a clause that states a fact ("torch is already there", "I've already quantized it") holds *state*,
   not requests: "quantized" there means the model is quantized, "torch" is not an install target;
+  a clause about a later step ("before I quantize it", "I'll quantize next week") is context too;
 * everything else is *active*. Error signals are never negated ("X not available" is still an error).
 
 Pure and deterministic; no model, no network.
@@ -66,6 +67,7 @@ PATTERNS: dict[str, str] = {
     "perf": r"\b(mixed-precision search|throughput|quant-perf)\b",
     "hardware_stated": r"(?<![.\w])(rocm|cuda|cu1\d\d|mi\d{3}x?|nvidia|radeon)\b",
     "offline": r"\b(offline|no internet|air-?gapped)\b",
+    "authoring": r"\b(create|write|author|add|build|make|new)\b.{0,30}\bskills?\b",
 }
 _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
 
@@ -78,6 +80,9 @@ _NEGATION = re.compile(r"\b(don'?t|do not|does not|not|nai|never|without|skip|in
                        r"|\bno\b(?! (module|internet|such))")
 _STATE = re.compile(r"\balready\b|\bis (there|installed|fine|ok|working)\b|\bworks( fine)?\b|\b(comes?|later) later\b"
                     r"|\bcomes later\b|\bi'?ve (just )?quantized\b|\bi have (a|an) quantized\b|\bis quantized\b")
+# A clause about a later step ("before I quantize it", "I'll quantize next week"): context, not a request.
+_LATER = re.compile(r"^(after|before|once)\b|\b(i'?ll|i will|we will|we'?ll) (quantiz|install|export)\w*"
+                    r"|\b(quantiz|install|export)\w* (it |them )?(later|next (week|month|time))\b")
 _WINDOW = 6  # a negation cue reaches this many words ahead
 
 
@@ -125,8 +130,10 @@ def understand(goal: str) -> Goal:
         if "quantize_verb" in cancelled:
             cancelled.add("quantize")
         is_state = bool(_STATE.search(clause))
+        is_later = bool(_LATER.search(clause))
         for key, m in found.items():
-            target = negated if key in cancelled else state if is_state and key in STATEFUL else active
+            as_fact = is_later and key != "error" or is_state and key in STATEFUL
+            target = negated if key in cancelled else state if as_fact else active
             target.setdefault(key, m.group(0))
     return Goal(text, active, negated, state, tuple(parts))
 

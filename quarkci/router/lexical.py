@@ -16,6 +16,7 @@ class LexicalIndex:
     def __init__(self, documents: list[str]) -> None:
         self._docs = [tokens(d) or ["_"] for d in documents]
         self._vocab = {t for doc in self._docs for t in doc}
+        self._sets = [set(doc) for doc in self._docs]
         self._bm25 = bm25s.BM25()
         if self._docs:
             level = logging.getLogger("bm25s").level
@@ -33,6 +34,10 @@ class LexicalIndex:
         if not terms:
             return [0.0] * len(self._docs)
         return [float(x) for x in self._bm25.get_scores(terms)]
+
+    def df(self, term: str, among: set[int] | None = None) -> int:
+        """How many documents (of those indexed ``among``; default all) use ``term``."""
+        return sum(term in s for i, s in enumerate(self._sets) if among is None or i in among)
 
     def matched(self, query: str, document: int) -> list[str]:
         """The query tokens that occur in document ``document`` (for explanations), in query order, once each."""

@@ -48,6 +48,10 @@ AMBIGUOUS = 6.0  # rule score of each reading of an ambiguous request
 LEXICAL_WEIGHT = 2.0  # most lexical similarity can add
 FLOOR = 5.0  # a best score under this is a question
 MARGIN = 2.5  # the best must lead the second by this much
+MENTION = 8.0  # rule score of a quantization named without a verb ("an FP8 checkpoint of Llama")
+DESCRIBED = "described_skill"  # the role of a skill no role covers, chosen because the goal uses its description's terms
+DISTINCTIVE_DF = 2  # a description term used by at most this many skills is distinctive
+DISTINCTIVE_POINTS = 4.0  # score per distinctive goal term in a skill's description (two needed, capped at 12)
 DEFAULT_OPTIONS = ("model_intake", "ptq_workflow", "quark_install")
 
 
@@ -68,6 +72,7 @@ class Candidate:
     score: float
     evidence: str
     why: str
+    skill: str | None = None  # set for a skill no role covers (role DESCRIBED), chosen by its description
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class Decision:
     interpretations: tuple[str, ...] = ()
     prerequisites: tuple[tuple[str, str], ...] = field(default=())  # (role, why)
     scores: tuple[tuple[str, float], ...] = ()  # (role, total score), best first
+    skill: str | None = None  # the skill when role is DESCRIBED
 
 
 _MODULE = re.compile(r"no module named '?([a-z_][\w.]*)")
@@ -111,15 +117,34 @@ def install_target(g: Goal) -> str | None:
     return None
 
 
+def _label(c: Candidate) -> str:
+    """The option a candidate stands for: its role, or ``described_skill:<name>``."""
+    return f"{DESCRIBED}:{c.skill}" if c.role == DESCRIBED else c.role
+
+
+def _asked_install(g: Goal) -> str | None:
+    """The install role when the goal asks to install a named product ("install amd-quark and check the
+    environment"; "set up amd-quark in my venv"); None otherwise ("is my setup ready for Quark?")."""
+    target = install_target(g)
+    if g.has("install") and target:
+        return target
+    if g.has("setup") and target and re.search(r"amd-quark|\bpip\b|\bvenv\b|\bconda\b|\bvirtualenv\b", g.text):
+        return target
+    return None
+
+
 def _c(role: str, evidence: str, why: str, score: float = DECISIVE) -> list[Candidate]:
     return [Candidate(role, score, evidence, why)]
 
 
 def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
     """The rule candidates for goal ``g`` and the prerequisite roles it asks for (see the module docstring)."""
-    onnx = g.mentions("onnx") and not g.has("onnx_target")
+    onnx = (g.mentions("onnx") or g.has("error") and g.mentions("onnxruntime")) and not g.has("onnx_target")
     a = g.active
+    quantizing = g.has("quantize_verb")
 
+    if g.has("authoring"):
+        return [], ()  # writing a skill is maintainer work: no routing target (the described-skill scan may still fit)
     if g.has("import_error"):
         module = _MODULE.search(g.text)
         named = module.group(1) if module else ("quark" if g.mentions("quark") else "torch" if g.mentions("torch")
@@ -143,16 +168,18 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
         if target:
             return _c(target, a.get("install", a.get("setup", "")), "an installation that fails"), ()
         return _c("debug", a["error"], "a failure or wrong output to diagnose, not a new run"), ()
+    if not quantizing and (target := _asked_install(g)):
+        return _c(target, a.get("install", a.get("setup", "")), "an installation of the product named"), ()
     if g.has("workspace"):
         return _c("workspace_validate", a["workspace"], "a question about model or output paths"), ()
-    if g.has("plan"):
+    if g.has("plan") and (not quantizing or g.has("plan_only")):  # a plan inside a quantize request is a step
         return _c("quant_plan", a["plan"], "a quantization plan without execution (smallest fit)"), ()
     if g.has("env"):
         return _c("env_preflight", a["env"], "a question about the machine's environment"), ()
     if g.has("supported"):
         return _c("onnx_model_intake" if onnx else "model_intake", a["supported"],
                   "whether the model is supported: inspect it first"), ()
-    if g.has("validate_out"):
+    if g.has("validate_out") and not quantizing:  # validating after quantizing is a step of the workflow
         return _c("onnx_result_validator" if onnx else "result_validator", a["validate_out"],
                   "validate an existing quantized output"), ()
     if g.has("export") and not g.has("quantize_verb"):
@@ -172,7 +199,7 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
         return _c("eval", a["serve"], why, AMBIGUOUS) + _c("ptq_workflow", a["serve"], why, AMBIGUOUS), ()
     if g.has("quantize") and not (set(a) & {"install", "setup"}):
         role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
-        return _c(role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow"), ()
+        return _c(role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow", MENTION), ()
     if g.has("install") or g.has("setup"):
         target = install_target(g)
         if target == "quark_install" and not g.has("install") and not re.search(r"amd-quark|\bpip\b|venv", g.text):
@@ -196,25 +223,58 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
     """
     g = understand(goal)
     candidates, prereq_roles = rules(g)
+    if catalog and index is not None:
+        candidates = candidates + described(goal, names, catalog, index)
     negated = f"; \"{next(iter(g.negated.values()))}\" is negated" if g.negated else ""
     if not candidates:
         return Decision(None, "the goal names no Quark task the router recognises" + negated, DEFAULT_OPTIONS)
     lexical = _lexical(goal, names, catalog, index)
-    totals = [(c.score + lexical.get(c.role, 0.0), c) for c in candidates]
+    totals = [(c.score + lexical_bonus(c, lexical), c) for c in candidates]
     totals.sort(key=lambda t: (-t[0], t[1].role))
-    scores = tuple((c.role, round(s, 2)) for s, c in totals)
+    scores = tuple((_label(c), round(s, 2)) for s, c in totals)
     best_score, best = totals[0]
     said = f"the goal says \"{best.evidence}\": {best.why}{negated}"
+    if best_score < FLOOR:
+        offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
+        return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
+    if best.role == DESCRIBED:
+        runner_up = totals[1][0] if len(totals) > 1 else 0.0
+        if best_score - runner_up >= MARGIN:
+            return Decision(DESCRIBED, said, (), (), scores, best.skill)
+        offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
+        return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
     if best.role not in names:
         offers = (best.role, *(r for r in ROLES[best.role].alternatives if r in names))
         why = f"{said}; the catalog has no skill for the role '{best.role}' ({ROLES[best.role].summary})"
         return Decision(None, why, offers, (), scores)
-    if len(totals) > 1 and best_score - totals[1][0] < MARGIN or best_score < FLOOR:
-        close = {c.role for s, c in totals if best_score - s < MARGIN}
-        offers = tuple(c.role for c in candidates if c.role in close or len(close) == 1)  # in the rule's order
+    if len(totals) > 1 and best_score - totals[1][0] < MARGIN:
+        close = {_label(c) for s, c in totals if best_score - s < MARGIN}
+        offers = tuple(_label(c) for c in candidates if _label(c) in close or len(close) == 1)  # in the rule's order
         return Decision(None, said, offers, (), scores)
     prereqs = _prerequisites(best.role, g, facts, prereq_roles)
     return Decision(best.role, said, (), prereqs, scores)
+
+
+def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], index: LexicalIndex) -> list[Candidate]:
+    """Candidates for routable skills no role covers (ShapeShifter passes, graph partitioning, ...): a skill
+    whose description uses the goal's distinctive terms (terms at most
+    :data:`DISTINCTIVE_DF` skill descriptions use), scored :data:`DISTINCTIVE_POINTS` per term, at most 12,
+    plus :data:`DISTINCTIVE_POINTS` when one of those terms carries a token of the skill's name."""
+    from quarkci.router.roles import routable
+
+    covered = set(names.values())
+    targets = {i for i, s in enumerate(catalog) if routable(s)}
+    out = []
+    for i, skill in enumerate(catalog):
+        if skill.name in covered or not routable(skill):
+            continue
+        terms = [t for t in index.matched(goal, i) if len(t) >= 3 and index.df(t, targets) <= DISTINCTIVE_DF]
+        named = any(len(n) >= 5 and n in t for t in terms for n in skill.tokens)  # "autosearchpro" names autosearch
+        if terms:  # one term alone scores under FLOOR: offered, never routed
+            score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0)
+            out.append(Candidate(DESCRIBED, score, ", ".join(terms[:4]),
+                                 f"terms only the description of {skill.name} uses", skill.name))
+    return out
 
 
 def _lexical(goal: str, names: dict[str, str], catalog: list[CatalogSkill] | None,
@@ -230,8 +290,15 @@ def _lexical(goal: str, names: dict[str, str], catalog: list[CatalogSkill] | Non
     return {role: LEXICAL_WEIGHT * raw[position[name]] / top for role, name in names.items() if name in position}
 
 
+def lexical_bonus(candidate: Candidate, bonus: dict[str, float]) -> float:
+    """The lexical bonus of ``candidate`` (none for a described skill: its score is already lexical)."""
+    return 0.0 if candidate.role == DESCRIBED else bonus.get(candidate.role, 0.0)
+
+
 def _prerequisites(role: str, g: Goal, facts: Facts, asked: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    spec = ROLES[role]
+    spec = ROLES.get(role)
+    if spec is None:
+        return ()
     prereq: list[tuple[str, str]] = []
     stated = g.mentions("hardware_stated")
     if spec.needs_hardware and not stated:

@@ -18,7 +18,7 @@ from quarkci.router.constraints import extract
 from quarkci.router.intent import understand
 from quarkci.router.lexical import LexicalIndex
 from quarkci.router.roles import ROLES, resolve_roles
-from quarkci.router.route import UNDECIDED, Decision, Facts, decide
+from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts, decide
 
 MAX_GOAL_CHARS = 4000
 REFS = ("env_context_ref", "workspace_context_ref", "pytorch_install_result_ref", "quark_install_result_ref")
@@ -84,7 +84,15 @@ def _carried(ref: str | None, given: str | None, artifact: str, flag: str) -> di
 
 
 def _skill(role: str, names: dict[str, str]) -> str | None:
+    if role.startswith(DESCRIBED + ":"):
+        return role.split(":", 1)[1]
     return names.get(role)
+
+
+def _summary(role: str) -> str:
+    if role.startswith(DESCRIBED + ":"):
+        return f"use {role.split(':', 1)[1]} (its description matches the goal)"
+    return ROLES[role].summary
 
 
 def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any],
@@ -94,17 +102,17 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
     constraints.update(extract(goal, understood))
     questions: list[str] = []
     if d.role is None:
-        options = [(r, _skill(r, names)) for r in d.interpretations]
+        options = [(r.split(":", 1)[0], _skill(r, names), _summary(r)) for r in d.interpretations]
         letters = "abcdef"
-        text = ", ".join(f"({letters[i]}) {ROLES[r].summary}" + (f" [{n}]" if n else "")
-                         for i, (r, n) in enumerate(options))
+        text = ", ".join(f"({letters[i]}) {summary}" + (f" [{n}]" if n else "")
+                         for i, (_r, n, summary) in enumerate(options))
         questions.append(f"Ambiguous goal ({d.reason}). Do you want to: {text}?")
         route = {"role": None, "next_skill": None, "reason": d.reason, "prerequisites": [],
-                 "interpretations": [{"role": r, "skill": n} for r, n in options], "catalog": label}
+                 "interpretations": [{"role": r, "skill": n} for r, n, _s in options], "catalog": label}
         doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
                "open_questions": questions, "route": route}
         return doc, f"no route yet: {d.reason}; asking: {text}"
-    skill = _skill(d.role, names)
+    skill = d.skill if d.role == DESCRIBED else _skill(d.role, names)
     if skill is None:
         questions.append(f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary}).")
         route = {"role": d.role, "next_skill": None, "reason": d.reason, "prerequisites": [], "catalog": label}
@@ -112,7 +120,7 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
                "open_questions": questions, "route": route}
         return doc, f"no route: {questions[0]}"
     prereqs = []
-    if ROLES[d.role].needs_hardware and understood.mentions("hardware_stated") and not refs["env_context_ref"]:
+    if d.role in ROLES and ROLES[d.role].needs_hardware and understood.mentions("hardware_stated") and not refs["env_context_ref"]:
         questions.append("The accelerator named in the goal is not confirmed by an env_context; "
                          f"{_skill('env_preflight', names) or 'environment preflight'} can confirm it.")
     for role, why in d.prerequisites:

@@ -52,7 +52,8 @@ _LEXICON = tuple((re.compile(p), f" {w} ") for p, w in LEXICON)
 VOCAB = ("quantize", "quantization", "install", "pytorch", "evaluate", "analyze", "inspect", "environment",
          "benchmark", "validate", "accuracy", "architecture", "onnxruntime", "perplexity", "preflight", "export")
 
-_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n]|[.](?=\s|$)|\s(?=(?:but|just|only|then|instead|afterwards|so)\b)")
+_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n]|[.](?=\s|$)"
+                     r"|\s(?=(?:but|just|only|then|instead|afterwards|so|before|after|once)\b)")
 
 STOPWORDS = frozenset(
     ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "my", "me", "i", "it", "is", "are", "be", "this", "that", "these", "those", "please", "can", "you", "do", "how", "what", "want", "need", "would", "like", "use", "using", "into", "from", "by", "at", "as", "so", "just", "now", "then"]
@@ -99,6 +100,9 @@ def tokens(text: str) -> list[str]:
         if not word or word in STOPWORDS:
             continue
         out.append(_stem(word))
+        parts = [p for p in re.split(r"[.-]", word) if len(p) >= 3 and p not in STOPWORDS]
+        if len(parts) > 1:  # "constant-fold" also counts as "constant" and "fold"
+            out.extend(_stem(p) for p in parts)
     return out
 
 

@@ -8,6 +8,7 @@ exact ``interpretations`` or a subset ``offers``), optional ``ctx`` (env/ws fixt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,24 @@ from quarkci.router.roles import resolve_roles
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = TESTS / "fixtures" / "router"
-CATALOGS = {"default": load_catalog(None), "extended": load_catalog(str(FIXTURES / "extended"))}
-NAMES = {k: resolve_roles(v[0]) for k, v in CATALOGS.items()}
 PTQ_ROLES = ("ptq_workflow", "onnx_ptq_workflow")
+REAL_CATALOG = "bundled-0.13"  # the real amd-quark 0.13 bundle, downloaded at test time (@pytest.mark.real)
+
+
+@cache
+def catalog(name: str):
+    """(skills, label) of catalog ``name``: default | extended | bundled-0.13."""
+    if name == REAL_CATALOG:
+        from tests.realwheels import real_wheel
+
+        return load_catalog(f"bundled:{real_wheel('0.13')}")
+    return load_catalog(None if name == "default" else str(FIXTURES / name))
+
+
+@cache
+def names(name: str) -> dict[str, str]:
+    """Role -> skill name in catalog ``name``."""
+    return resolve_roles(catalog(name)[0])
 
 
 @dataclass(frozen=True)
@@ -37,14 +53,14 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     ctx = case.get("ctx") or {}
     env = str(FIXTURES / f"env_{ctx['env']}.env_context.json") if "env" in ctx else None
     ws = str(FIXTURES / "ok.workspace_context.json") if ctx.get("ws") else None
-    catalog, label = CATALOGS[case.get("catalog", "default")]
-    return route(case["goal"], catalog, label, env_context=env, workspace_context=ws).document
+    skills, label = catalog(case.get("catalog", "default"))
+    return route(case["goal"], skills, label, env_context=env, workspace_context=ws).document
 
 
 def check(case: dict[str, Any]) -> Outcome:
     """Score one case."""
     doc, exp = run_case(case), case["expect"]
-    names = NAMES[case.get("catalog", "default")]
+    role_names = names(case.get("catalog", "default"))
     role = doc["route"]["role"] if doc["workflow"] != "undecided" else None
     if exp.get("undecided"):
         got = [i["role"] for i in doc["route"].get("interpretations", [])]
@@ -56,12 +72,13 @@ def check(case: dict[str, Any]) -> Outcome:
             return Outcome(f"expected options including {exp['offers']}, got {got}", False, None)
         return Outcome(None, False, None)
     if doc["workflow"] == "undecided":
-        return Outcome(f"expected {exp['role']}, got undecided {[i['role'] for i in doc['route'].get('interpretations', [])]}"
+        return Outcome(f"expected {exp.get('role', exp.get('skill'))}, got undecided {[i['role'] for i in doc['route'].get('interpretations', [])]}"
                        f" ({doc['route']['reason']})", False, None)
-    if doc["workflow"] != names[exp["role"]]:
-        return Outcome(f"expected {names[exp['role']]}, got {doc['workflow']} ({doc['route']['reason']})", True, role)
-    if "next" in exp and doc["route"]["next_skill"] != names[exp["next"]]:
-        return Outcome(f"expected first {names[exp['next']]}, got {doc['route']['next_skill']}", True, role)
+    want = exp["skill"] if "skill" in exp else role_names[exp["role"]]
+    if doc["workflow"] != want:
+        return Outcome(f"expected {want}, got {doc['workflow']} ({doc['route']['reason']})", True, role)
+    if "next" in exp and doc["route"]["next_skill"] != role_names[exp["next"]]:
+        return Outcome(f"expected first {role_names[exp['next']]}, got {doc['route']['next_skill']}", True, role)
     prereqs = {p["role"] for p in doc["route"]["prerequisites"]}
     if not set(exp.get("prereq", [])) <= prereqs:
         return Outcome(f"expected prerequisites {exp['prereq']}, got {sorted(prereqs)}", True, role)
