@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.router.scoring import PTQ_ROLES, check
@@ -25,6 +26,7 @@ from tests.router.scoring import PTQ_ROLES, check
 CASES = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v2.yaml").read_text("utf-8"))["cases"]
 GOAL = 0.95
 FIRST_SCORE = (106, 108)
+V3_FIRST_SCORE = (23, 30)  # first scored run, after commit 6a1f0ba: 76.7 %, 7 wrong = 5 confident + 2 questions
 
 
 def score(cases):
@@ -34,7 +36,7 @@ def score(cases):
     wrong, negated_ptq = [], []
     for case in cases:
         outcome = check(case)
-        role = case["expect"].get("role") or "undecided"
+        role = case["expect"].get("role") or case["expect"].get("skill") or "undecided"
         per_role[role] += 1
         if outcome.error is None:
             right[role] += 1
@@ -58,3 +60,22 @@ def test_heldout_v2(capsys):
             print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
     assert negated_ptq == [], f"negated goals routed to PTQ: {negated_ptq}"
     assert accuracy >= GOAL, f"held-out v2 accuracy {accuracy:.1%} under the {GOAL:.0%} goal"
+
+
+V3 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v3.yaml").read_text("utf-8"))["cases"]
+
+
+@pytest.mark.real
+def test_heldout_v3(capsys):
+    """Held-out v3 (needs the real 0.13 bundle for some cases): written before the tuned_v3 changes."""
+    accuracy, per_role, wrong, negated_ptq = score(V3)
+    confident = sum(w[3] for w in wrong)
+    with capsys.disabled():
+        print(f"\nrouter held-out v3: {len(V3) - len(wrong)}/{len(V3)} = {accuracy:.1%}; wrong answers: "
+              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
+        for role, (ok, total) in per_role.items():
+            print(f"  {role:<20} {ok}/{total}")
+        for goal, catalog, error, conf in wrong:
+            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
+    assert negated_ptq == []
+    assert accuracy >= V3_FIRST_SCORE[0] / V3_FIRST_SCORE[1]
