@@ -15,6 +15,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from quarkci import __version__
 from quarkci.core.errors import EXIT_INTERNAL, QuarkciError
@@ -71,8 +72,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="quarkci: %(levelname)s: %(message)s",
     )
+    stdout = _ClosedPipeSafe(sys.stdout)
+    sys.stdout = stdout
     try:
         code = args.func(args)
+    except BrokenPipeError:  # stdout closed early (`quarkci ... | head -1`): a normal end, no message
+        stdout.closed_early = True
+        code = 0
     except QuarkciError as exc:
         print(f"quarkci: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -83,8 +89,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = _log_traceback()
         print(f"quarkci: internal error: {type(exc).__name__}: {exc} ({where})", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        stdout.flush()
+        sys.stdout = stdout.wrapped
+        if stdout.closed_early:
+            _silence_stdout()
     assert isinstance(code, int), f"command {args.command!r} returned {code!r}, not an exit code"
     return code
+
+
+class _ClosedPipeSafe:
+    """A stdout wrapper that turns writes to a closed pipe into no-ops, so a command reading
+    ``| head -1`` still finishes and returns its own exit code."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+        self.closed_early = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_early:
+            try:
+                return int(self.wrapped.write(text))
+            except BrokenPipeError:
+                self.closed_early = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_early:
+            try:
+                self.wrapped.flush()
+            except BrokenPipeError:
+                self.closed_early = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush does not report the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (tests capture stdout)
+        pass
 
 
 def _log_traceback() -> str:

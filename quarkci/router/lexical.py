@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import logging
 
-import bm25s
-
 from quarkci.router.text import tokens
 
 
@@ -14,6 +12,8 @@ class LexicalIndex:
     """A BM25 index over ``documents`` (skill descriptions); :meth:`scores` ranks a query against them."""
 
     def __init__(self, documents: list[str]) -> None:
+        import bm25s  # numpy/scipy: imported only once routing starts, after the inputs were checked
+
         self._docs = [tokens(d) or ["_"] for d in documents]
         self._vocab = {t for doc in self._docs for t in doc}
         self._sets = [set(doc) for doc in self._docs]

@@ -41,6 +41,14 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
     return document
 
 
+def check_contexts(env_context: str | None, workspace_context: str | None, session_context: str | None) -> None:
+    """Load and validate the context files given (cheap), so bad input fails before the catalog and the
+    lexical index are built. Raises :class:`BadInputError` like :func:`route`."""
+    _load_context(session_context, "session_context", "--session-context")
+    _load_context(env_context, "env_context", "--env-context")
+    _load_context(workspace_context, "workspace_context", "--workspace-context")
+
+
 def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_context: str | None = None,
           workspace_context: str | None = None, session_context: str | None = None) -> RouteResult:
     """Route ``goal`` over ``catalog``; context arguments are file paths (validated, exit 2 if bad).
