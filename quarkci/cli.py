@@ -8,6 +8,7 @@ lazily so that ``quarkci sync`` never pays for torch or quark imports made by ``
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import logging
 import os
@@ -46,14 +47,16 @@ def _load(name: str):
     return importlib.import_module(COMMANDS[name])
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every registered subcommand."""
+@functools.lru_cache(maxsize=None)
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Build the top-level parser with every registered subcommand (or just ``only``, when it is one:
+    argparse setup of all commands costs more than most commands' own work)."""
     parser = _Parser(prog="quarkci", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"quarkci {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = _load(name)
         except ModuleNotFoundError as exc:  # a command not built yet must not break the others
@@ -66,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,

@@ -155,8 +155,9 @@ class _Refused(Exception):
 
 
 def _parse_yaml(text: str, where: str) -> Any:
-    loader = _BoundedLoader(text)
+    loader: _BoundedLoader | None = None
     try:
+        loader = _BoundedLoader(text)  # the reader rejects control characters here already
         node = loader.get_single_node()
         if node is None:
             return None
@@ -171,7 +172,8 @@ def _parse_yaml(text: str, where: str) -> Any:
     except (yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError) as exc:
         raise BadInputError(f"{where}: invalid YAML: {type(exc).__name__}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _check_graph(root: yaml.Node) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 import yaml
@@ -50,6 +51,13 @@ def _entry(name: str, description: str, layer: str, depth: int = 0) -> CatalogSk
     return CatalogSkill(name=name, positive=pos, negative=neg, layer=layer, depth=depth)
 
 
+@cache
+def _default() -> tuple[CatalogSkill, ...]:
+    data = yaml.safe_load(resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8"))
+    skills = [_entry(s["name"], s["description"], s.get("layer", "")) for s in data["skills"]]
+    return tuple(sorted(skills, key=lambda s: s.name))
+
+
 def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
     """The catalog for ``spec`` (``None``: the embedded default) and its label.
 
@@ -57,9 +65,7 @@ def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
     Raises :class:`BadInputError` when the spec names no directory/release or holds no skills.
     """
     if spec is None:
-        data = yaml.safe_load(resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8"))
-        skills = [_entry(s["name"], s["description"], s.get("layer", "")) for s in data["skills"]]
-        return sorted(skills, key=lambda s: s.name), DEFAULT_LABEL
+        return list(_default()), DEFAULT_LABEL
     from quarkci.skills import discover, open_skills
 
     source = open_skills(spec)

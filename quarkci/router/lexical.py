@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 
 from quarkci.router.text import tokens
 
@@ -43,3 +44,9 @@ class LexicalIndex:
         """The query tokens that occur in document ``document`` (for explanations), in query order, once each."""
         doc = set(self._docs[document])
         return list(dict.fromkeys(t for t in tokens(query) if t in doc))
+
+
+@lru_cache(maxsize=8)
+def index_for(documents: tuple[str, ...]) -> LexicalIndex:
+    """A (cached) :class:`LexicalIndex` over ``documents``: one catalog is indexed once per process."""
+    return LexicalIndex(list(documents))

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from quarkci.router.catalog import CatalogSkill
-from quarkci.router.lexical import LexicalIndex
+from quarkci.router.lexical import index_for
 
 
 @dataclass(frozen=True)
@@ -115,12 +116,18 @@ def qualifies(role: Role, skill: CatalogSkill) -> bool:
 
 
 def resolve_roles(catalog: list[CatalogSkill]) -> dict[str, str]:
+    """Role id -> skill name for every role some catalog skill qualifies for (see :func:`_resolve`)."""
+    return dict(_resolve(tuple(catalog)))
+
+
+@lru_cache(maxsize=8)
+def _resolve(catalog: tuple[CatalogSkill, ...]) -> tuple[tuple[str, str], ...]:
     """Role id -> skill name for every role some catalog skill qualifies for. Deterministic.
 
     Several qualifying skills: a name match first, then the shallower skill, then the highest BM25
     similarity between the role summary and the description, then the name.
     """
-    index = LexicalIndex([s.positive for s in catalog])
+    index = index_for(tuple(s.positive for s in catalog))
     out: dict[str, str] = {}
     for role in ROLES.values():
         scores = index.scores(role.summary)
@@ -130,4 +137,4 @@ def resolve_roles(catalog: list[CatalogSkill]) -> dict[str, str]:
         )
         if ranked:
             out[role.id] = ranked[0][3]
-    return out
+    return tuple(out.items())

@@ -16,7 +16,7 @@ from quarkci.core.errors import BadInputError
 from quarkci.router.catalog import CatalogSkill
 from quarkci.router.constraints import extract
 from quarkci.router.intent import understand
-from quarkci.router.lexical import LexicalIndex
+from quarkci.router.lexical import index_for
 from quarkci.router.roles import ROLES, resolve_roles
 from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts, decide
 
@@ -72,7 +72,7 @@ def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_con
     facts = Facts(env_known=env is not None, accelerator=(env or {}).get("hardware", {}).get("accelerator"),
                   workspace_known=workspace is not None)
     names = resolve_roles(catalog)
-    decision = decide(goal, facts, names, catalog, LexicalIndex([s.positive for s in catalog]))
+    decision = decide(goal, facts, names, catalog, index_for(tuple(s.positive for s in catalog)))
     document, reason = _document(goal, decision, names, refs, previous, catalog_label)
     problems = validate_document(document, "session_context")
     if problems:  # a bug, not bad input: the router must only ever write valid documents
