@@ -47,7 +47,7 @@ def _load(name: str):
     return importlib.import_module(COMMANDS[name])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """Build the top-level parser with every registered subcommand (or just ``only``, when it is one:
     argparse setup of all commands costs more than most commands' own work)."""
