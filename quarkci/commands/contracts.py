@@ -137,7 +137,7 @@ def finding_json(f: Finding) -> dict[str, Any]:
     return {"fingerprint": f.fingerprint, "kind": f.kind, "rule": f.rule, "category": f.category,
             "skill": f.skill, "subject": f.subject, "skill_says": f.skill_says, "source_says": f.source_says,
             "impact": f.impact, "skill_location": loc(f.skill_location),
-            "source_location": loc(f.source_location), "fix": None}
+            "source_location": loc(f.source_location), "fix": None, "accepted": f.extra.get("accepted")}
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -153,6 +153,11 @@ def run_diff(args: argparse.Namespace) -> int:
     else:
         print(f"contracts vs {snapshot.label}: {len(findings)} finding(s)")
         for f in findings:
-            print(f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]")
+            if f.extra.get("accepted"):
+                print(f"  {'accepted':<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says}; "
+                      f"reason: {f.extra['accepted']} [{f.rule}]")
+            else:
+                print(f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]")
     floor = SEVERITY["none"] if args.fail_on == "none" else SEVERITY[args.fail_on]
-    return EXIT_FINDINGS if any(SEVERITY.get(f.kind, 0) >= floor for f in findings) else EXIT_OK
+    gating = [f for f in findings if not f.extra.get("accepted")]
+    return EXIT_FINDINGS if any(SEVERITY.get(f.kind, 0) >= floor for f in gating) else EXIT_OK
