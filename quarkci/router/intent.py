@@ -44,6 +44,7 @@ PATTERNS: dict[str, str] = {
     "import_error": r"modulenotfounderror|importerror|no module named|\bimport(ing)? (fails|failed|error)"
                     r"|\b(cannot|can'?t) import|\bimport quark\b",
     "inspect": r"\b(analy[sz]e|inspect|architecture|check this model|count the linear)\b",
+    "search": r"\b(search\w*|sweep|auto-?tun\w*|tune|tuning)\b",
     "plan": r"\bplan\b|\b(which|what|best|recommend\w*|pick)\b.{0,30}\b(scheme|config\w*|format|precision)\b"
             r"|\bchoose quantization\b|\bquantization config\b|" + _SCHEMES + r" or " + _SCHEMES,
     "plan_only": r"\b(don'?t run|do not run|plan only|without running|just recommend|don'?t run it)\b",
@@ -53,7 +54,7 @@ PATTERNS: dict[str, str] = {
                  r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
     "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint|safetensors)\b"
                     r"|byte-identical|\bmd5\b|\bchecksums?\b",
-    "error": r"\w+error\b|\berror\b|\bexception\b|traceback|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
+    "error": r"\w+errors?\b|\berrors?\b|\bexception\b|traceback|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
              r"|\bgarbage\b|\bgibberish\b|\bgarbled\b|\bnonsense\b|\bnan\b|\bwrong (output|result|answer)s?\b|illegal memory|segfault|\bbroken\b"
              r"|\bnot available\b|\bmemory\b.{0,20}\b(error|crashed)\b",
     "eval": r"\b(evaluate|evaluation|benchmark|accuracy|perplexity|lm-eval|lighteval|evalscope|lose accuracy)\b"
@@ -76,13 +77,15 @@ VERBS = frozenset({"quantize_verb", "export", "eval", "install", "setup", "inspe
                    "validate_out", "shrink", "file2file", "perf"})
 # What "already ..." describes: a quantized model, an installed product. Other verbs in the clause stay requests.
 STATEFUL = frozenset({"quantize", "quantize_verb", "quantized", "install", "setup", "torch", "quark", "onnxruntime"})
-_NEGATION = re.compile(r"\b(don'?t|do not|does not|not|nai|never|without|skip|instead of|rather than)\b"
+_NEGATION = re.compile(r"\b(don'?t|do not|does not|not|nai|never|without|skip|instead of|rather than|nothing to)\b"
                        r"|\bno\b(?! (module|internet|such))")
 _STATE = re.compile(r"\balready\b|\bis (there|installed|fine|ok|working)\b|\bworks( fine)?\b|\b(comes?|later) later\b"
                     r"|\bcomes later\b|\bi'?ve (just )?quantized\b|\bi have (a|an) quantized\b|\bis quantized\b")
 # A clause about a later step ("before I quantize it", "I'll quantize next week"): context, not a request.
 _LATER = re.compile(r"^(after|before|once)\b|\b(i'?ll|i will|we will|we'?ll) (quantiz|install|export)\w*"
                     r"|\b(quantiz|install|export)\w* (it |them )?(later|next (week|month|time))\b")
+# "make sure Quark is installed", "check whether torch is installed": a request to verify, not a stated fact.
+_VERIFY = re.compile(r"\b(make sure|verify|check|confirm|whether|ensure)\b")
 _WINDOW = 6  # a negation cue reaches this many words ahead
 
 
@@ -129,7 +132,7 @@ def understand(goal: str) -> Goal:
                     cancelled.add(max(before)[1])
         if "quantize_verb" in cancelled:
             cancelled.add("quantize")
-        is_state = bool(_STATE.search(clause))
+        is_state = bool(_STATE.search(clause)) and not _VERIFY.search(clause)
         is_later = bool(_LATER.search(clause))
         for key, m in found.items():
             as_fact = is_later and key != "error" or is_state and key in STATEFUL

@@ -41,6 +41,7 @@ from quarkci.router.catalog import CatalogSkill
 from quarkci.router.intent import Goal, understand
 from quarkci.router.lexical import LexicalIndex
 from quarkci.router.roles import ROLES
+from quarkci.router.text import tokens
 
 UNDECIDED = "undecided"
 DECISIVE = 10.0  # rule score of a clear request
@@ -172,7 +173,8 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
         return _c(target, a.get("install", a.get("setup", "")), "an installation of the product named"), ()
     if g.has("workspace"):
         return _c("workspace_validate", a["workspace"], "a question about model or output paths"), ()
-    if g.has("plan") and (not quantizing or g.has("plan_only")):  # a plan inside a quantize request is a step
+    if g.has("plan") and (not quantizing or g.has("plan_only")) and not (onnx and g.has("search")):
+        # a plan inside a quantize request is a step; searching configs of an .onnx model is no PyTorch plan
         return _c("quant_plan", a["plan"], "a quantization plan without execution (smallest fit)"), ()
     if g.has("env"):
         return _c("env_preflight", a["env"], "a question about the machine's environment"), ()
@@ -197,7 +199,7 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
     if g.has("serve"):
         why = "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve"
         return _c("eval", a["serve"], why, AMBIGUOUS) + _c("ptq_workflow", a["serve"], why, AMBIGUOUS), ()
-    if g.has("quantize") and not (set(a) & {"install", "setup"}):
+    if g.has("quantize") and not (set(a) & {"install", "setup"}) and a["quantize"] != "quantized":
         role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
         return _c(role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow", MENTION), ()
     if g.has("install") or g.has("setup"):
@@ -264,16 +266,22 @@ def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], ind
 
     covered = set(names.values())
     targets = {i for i, s in enumerate(catalog) if routable(s)}
-    out = []
+    raw = index.scores(goal)
+    best: dict[tuple[str, ...], tuple[float, Candidate]] = {}
     for i, skill in enumerate(catalog):
         if skill.name in covered or not routable(skill):
             continue
         terms = [t for t in index.matched(goal, i) if len(t) >= 3 and index.df(t, targets) <= DISTINCTIVE_DF]
-        named = any(len(n) >= 5 and n in t for t in terms for n in skill.tokens)  # "autosearchpro" names autosearch
+        stems = {tokens(n)[0] for n in skill.tokens if len(n) >= 5 and tokens(n)}
+        named = any(s in t or t in s for t in terms for s in stems)  # "autosearchpro" names autosearch
         if terms:  # one term alone scores under FLOOR: offered, never routed
             score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0)
-            out.append(Candidate(DESCRIBED, score, ", ".join(terms[:4]),
-                                 f"terms only the description of {skill.name} uses", skill.name))
+            candidate = Candidate(DESCRIBED, score, ", ".join(terms[:4]),
+                                  f"terms only the description of {skill.name} uses", skill.name)
+            key = tuple(sorted(terms))  # same evidence in two skills: the closer description (BM25) keeps it
+            if key not in best or raw[i] > best[key][0]:
+                best[key] = (raw[i], candidate)
+    out = [c for _s, c in best.values()]
     return out
 
 

@@ -22,7 +22,7 @@ def test_corpus_size_and_splits():
     assert sum(c["split"] == "heldout_c" for c in CASES) >= 15
 
 
-SPLITS = ("tuned", "heldout", "heldout_b", "heldout_c", "tuned_v2", "tuned_v3")
+SPLITS = ("tuned", "heldout", "heldout_b", "heldout_c", "tuned_v2", "tuned_v3", "tuned_v4")
 
 
 @pytest.mark.parametrize("split", SPLITS)
