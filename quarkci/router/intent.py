@@ -73,7 +73,7 @@ PATTERNS: dict[str, str] = {
 _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
 
 # Request verbs a negation cue can cancel; everything else (errors, schemes, products) is a fact.
-VERBS = frozenset({"quantize_verb", "export", "eval", "install", "setup", "inspect", "plan", "serve", "compare",
+VERBS = frozenset({"quantize_verb", "quantize", "export", "eval", "install", "setup", "inspect", "plan", "serve", "compare",
                    "validate_out", "shrink", "file2file", "perf"})
 # What "already ..." describes: a quantized model, an installed product. Other verbs in the clause stay requests.
 STATEFUL = frozenset({"quantize", "quantize_verb", "quantized", "install", "setup", "torch", "quark", "onnxruntime"})
