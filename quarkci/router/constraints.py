@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from quarkci.router.intent import Goal
+from quarkci.router.intent import PATTERNS, Goal
 from quarkci.router.text import CJK_RUN
 
 _PATH = r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]+)*/?"
@@ -25,6 +25,7 @@ _SCHEME = re.compile(r"(?i)(?<![\w-])(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a
                      r"nvfp4|ptpc-fp8)(?![\w-])")
 _BITS = re.compile(r"(?i)\b(2|3|4|6|8)[- ]?bits?\b")
 _HARDWARE = re.compile(r"(?i)(?<![.\w])(mi\d{3}[a-z]?|rocm|cuda|cu1\d\d|nvidia|radeon|npu|cpu-only)\b")
+_PLAN_ONLY = re.compile(PATTERNS["plan_only"])  # on the whole goal: "plan only" spans a clause break
 _BATCH = re.compile(r"(?i)\b(batch mode|batch_execute|non-interactive(ly)?|unattended)\b")
 _INTERACTIVE = re.compile(r"(?i)\b(interactive(ly)?|interactive_execute|step by step)\b")
 
@@ -49,7 +50,7 @@ def extract(goal: str, understood: Goal) -> dict[str, Any]:
     hardware = _HARDWARE.search(goal)
     if hardware:
         out["hardware"] = hardware.group(1).lower()
-    if "plan_only" in understood.active or "plan_only" in understood.negated:
+    if "plan_only" in understood.active or "plan_only" in understood.negated or _PLAN_ONLY.search(understood.text):
         out["execution_mode"] = "plan_only"
     elif _BATCH.search(goal):
         out["execution_mode"] = "batch_execute"
