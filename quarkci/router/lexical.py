@@ -13,7 +13,7 @@ class LexicalIndex:
     """A BM25 index over ``documents`` (skill descriptions); :meth:`scores` ranks a query against them."""
 
     def __init__(self, documents: list[str]) -> None:
-        import bm25s  # numpy/scipy: imported only once routing starts, after the inputs were checked
+        import bm25s  # type: ignore[import-untyped]  # numpy/scipy: imported only once routing starts, after the inputs were checked
 
         self._docs = [tokens(d) or ["_"] for d in documents]
         self._vocab = {t for doc in self._docs for t in doc}

@@ -246,13 +246,13 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
         offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
         return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
     if best.role not in names:
-        offers = (best.role, *(r for r in ROLES[best.role].alternatives if r in names))
+        missing = (best.role, *(r for r in ROLES[best.role].alternatives if r in names))
         why = f"{said}; the catalog has no skill for the role '{best.role}' ({ROLES[best.role].summary})"
-        return Decision(None, why, offers, (), scores)
+        return Decision(None, why, missing, (), scores)
     if len(totals) > 1 and best_score - totals[1][0] < MARGIN:
         close = {_label(c) for s, c in totals if best_score - s < MARGIN}
-        offers = tuple(_label(c) for c in candidates if _label(c) in close or len(close) == 1)  # in the rule's order
-        return Decision(None, said, offers, (), scores)
+        ordered = tuple(_label(c) for c in candidates if _label(c) in close or len(close) == 1)  # the rule's order
+        return Decision(None, said, ordered, (), scores)
     prereqs = _prerequisites(best.role, g, facts, prereq_roles)
     return Decision(best.role, said, (), prereqs, scores)
 

@@ -38,6 +38,7 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
         return None
     document = load_document(path)
     check_document(document, artifact, f"{flag} {path}")
+    assert isinstance(document, dict)  # every context contract is a JSON object
     return document
 
 
