@@ -49,7 +49,7 @@ PATTERNS: dict[str, str] = {
             r"|\bchoose quantization\b|\bquantization config\b|" + _SCHEMES + r" or " + _SCHEMES,
     "plan_only": r"\b(don'?t run|do not run|plan only|without running|just recommend|don'?t run it)\b",
     "env": r"\b(environment|setup ready|my setup|preflight)\b"
-           r"|\b(what|which|detect|check)\b[^.?]{0,25}\b(gpu|rocm|cuda|driver|hardware|accelerator)\b",
+           r"|\b(what|which|detect|check|tell me|show me|list)\b[^.?]{0,25}\b(gpus?|rocm|cuda|drivers?|hardware|accelerators?)\b",
     "workspace": r"\bmodel path\b|where should i put|\bpath (right|correct|valid)\b"
                  r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
     "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint|safetensors)\b"
@@ -69,6 +69,7 @@ PATTERNS: dict[str, str] = {
     "hardware_stated": r"(?<![.\w])(rocm|cuda|cu1\d\d|mi\d{3}x?|nvidia|radeon)\b",
     "offline": r"\b(offline|no internet|air-?gapped)\b",
     "authoring": r"\b(create|write|author|add|build|make|new)\b.{0,30}\bskills?\b",
+    "authoring_code": r"\b(create|write|author|add|implement|new)\b.{0,40}\b(pass|passes|plugin|op|transform)\b",
 }
 _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
 

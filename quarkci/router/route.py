@@ -257,13 +257,18 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
     return Decision(best.role, said, (), prereqs, scores)
 
 
+_AUTHORING_LEAD = re.compile(r"^(author|create|write|add|implement)\w*\b")
+
+
 def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], index: LexicalIndex) -> list[Candidate]:
     """Candidates for routable skills no role covers (ShapeShifter passes, graph partitioning, ...): a skill
     whose description uses the goal's distinctive terms (terms at most
     :data:`DISTINCTIVE_DF` skill descriptions use), scored :data:`DISTINCTIVE_POINTS` per term, at most 12,
-    plus :data:`DISTINCTIVE_POINTS` when one of those terms carries a token of the skill's name."""
-    from quarkci.router.roles import routable
+    plus :data:`DISTINCTIVE_POINTS` when one of those terms carries a token of the skill's name, and again when
+    the goal asks to write code (a pass, a transform) and the description's first sentence is about authoring."""
+    from quarkci.router.roles import first_sentence, routable
 
+    authoring = understand(goal).has("authoring_code")
     covered = set(names.values())
     targets = {i for i, s in enumerate(catalog) if routable(s)}
     raw = index.scores(goal)
@@ -276,6 +281,8 @@ def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], ind
         named = any(s in t or t in s for t in terms for s in stems)  # "autosearchpro" names autosearch
         if terms:  # one term alone scores under FLOOR: offered, never routed
             score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0)
+            if authoring and len(terms) > 1 and _AUTHORING_LEAD.search(first_sentence(skill)):
+                score += DISTINCTIVE_POINTS  # "write a new pass" -> the skill whose description is about authoring
             candidate = Candidate(DESCRIBED, score, ", ".join(terms[:4]),
                                   f"terms only the description of {skill.name} uses", skill.name)
             key = tuple(sorted(terms))  # same evidence in two skills: the closer description (BM25) keeps it
