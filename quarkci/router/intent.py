@@ -55,6 +55,7 @@ PATTERNS: dict[str, str] = {
     "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint|safetensors)\b"
                     r"|byte-identical|\bmd5\b|\bchecksums?\b",
     "error": r"\w+errors?\b|\berrors?\b|\bexception\b|traceback|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
+             r"|\b(repeats?|repeating|keeps? (generating|repeating|saying|producing))\b.{0,30}\b(same|token|word)s?\b"
              r"|\bgarbage\b|\bgibberish\b|\bgarbled\b|\bnonsense\b|\bnan\b|\bwrong (output|result|answer)s?\b|illegal memory|segfault|\bbroken\b"
              r"|\bnot available\b|\bmemory\b.{0,20}\b(error|crashed)\b",
     "eval": r"\b(evaluate|evaluation|benchmark|accuracy|perplexity|lm-eval|lighteval|evalscope|lose accuracy)\b"

@@ -21,6 +21,7 @@ LEXICON: tuple[tuple[str, str], ...] = (
     # quantized (a state: the model already is)
     (r"quantifi[ée]e?s?\b", "quantized"), (r"cuanti[zc]ad[oa]s?\b", "quantized"), (r"cuantificad[oa]s?\b", "quantized"),
     (r"quantisiert\w*", "quantized"), (r"量化(后|後|好的|过的|過的|完)", "quantized"), (r"量子化(した|済み|後|された)", "quantized"),
+    (r"(这个|這個|该|該|那个|此|的)量化(?=模型)", " this quantized "),
     # quantize
     (r"量子化", "quantize"), (r"量化", "quantize"), (r"quantisier\w*|quantisation\w*|quantisierung", "quantize"),
     (r"quantifi\w*", "quantize"), (r"cuanti[zc]\w*|cuantific\w*|quantizar\w*", "quantize"), (r"kvantiz\w*", "quantize"),
@@ -30,12 +31,13 @@ LEXICON: tuple[tuple[str, str], ...] = (
     (r"\beinricht\w*|configurar|配置|セットアップ", "setup"),
     # evaluate / accuracy
     (r"评估|評価|评测|評測", "evaluate"), (r"[ée]valu\w*|evaluier\w*|\bbewert\w*", "evaluate"),
-    (r"精度|准确率|precisi[óo]n|pr[ée]cision|genauigkeit", "accuracy"),
+    (r"精度|准确率|precisión|précision|genauigkeit", "accuracy"),  # not English "precision" (a plan word)
     # export
     (r"导出|導出|エクスポート", "export"), (r"\bexport(ier\w*|e|es|ez|a|ar|o)\b", "export"),
     # error / failure / memory
     (r"报错|錯誤|错误|エラー|\bfehler\w*|\berreur\w*", "error"), (r"\bplant(e|é)\b|\bfalla\b|bricht\b.{0,40}\bab\b|崩溃|クラッシュ", "crashed"),
     (r"显存不足|內存不足|内存不足|メモリ不足|m[ée]moire|memoria|speicher", "memory"),
+    (r"乱码|亂碼|文字化け", "garbage"),
     # inspect / analyse
     (r"分析|解析", "analyze"), (r"\banaliz\w*|\banalysier\w*", "analyze"), (r"inspeccion\w*|\buntersuch\w*", "inspect"),
     # negation and scope words
