@@ -65,6 +65,7 @@ def test_heldout_v2(capsys):
     assert accuracy >= GOAL, f"held-out v2 accuracy {accuracy:.1%} under the {GOAL:.0%} goal"
 
 
+V7 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v7.yaml").read_text("utf-8"))["cases"]
 V6 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v6.yaml").read_text("utf-8"))["cases"]
 V5 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v5.yaml").read_text("utf-8"))["cases"]
 V4 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v4.yaml").read_text("utf-8"))["cases"]
