@@ -36,7 +36,7 @@ PATTERNS: dict[str, str] = {
     "onnx": r"\.onnx\b|\bonnx\b(?!runtime)",
     "onnx_target": r"\b(to|into|as|for) (an? )?(\.?onnx)\b",
     "onnxruntime": r"\bonnxruntime\b|\bonnx runtime\b|\bort\b",
-    "install": r"\b(install\w*|reinstall|pip install)\b|\b(need|want) (amd-)?quark\b",
+    "install": r"\b(install\w*|reinstall|pip install)\b|\b(need|want)( the| a| an)? (amd-quark|quark|pytorch|torch|onnxruntime)\b",
     "setup": r"\b(set ?up|setup)\b",
     "torch": r"\b(pytorch|torch)\b",
     "torch_broken": r"torch\.cuda\.is_available|cpu-only|\bcpu only\b|torch version mismatch",
@@ -54,7 +54,8 @@ PATTERNS: dict[str, str] = {
                  r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
     "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint|safetensors)\b"
                     r"|byte-identical|\bmd5\b|\bchecksums?\b",
-    "error": r"\w+errors?\b|\berrors?\b|\bexception\b|traceback|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
+    "error": r"\w+errors?\b|\berrors?\b|\bexception\b|traceback|\bout of (gpu |device |host |cpu |cuda |hip )?memory\b"
+             r"|\bmemory overflow\b|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
              r"|\b(repeats?|repeating|keeps? (generating|repeating|saying|producing))\b.{0,30}\b(same|token|word)s?\b"
              r"|\bgarbage\b|\bgibberish\b|\bgarbled\b|\bnonsense\b|\bnan\b|\bwrong (output|result|answer)s?\b|illegal memory|segfault|\bbroken\b"
              r"|\bnot available\b|\bmemory\b.{0,20}\b(error|crashed)\b",
