@@ -26,6 +26,7 @@ from tests.router.scoring import PTQ_ROLES, check
 CASES = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v2.yaml").read_text("utf-8"))["cases"]
 GOAL = 0.95
 FIRST_SCORE = (106, 108)
+V7_FIRST_SCORE = (24, 25)  # first scored run, after commit 9a56840: 96.0 %, 1 wrong = 1 confident + 0 questions
 V6_FIRST_SCORE = (23, 25)  # first scored run, after commit c6d570a: 92.0 %, 2 wrong = 0 confident + 2 questions
 V5_FIRST_SCORE = (22, 25)  # first scored run, after commit 97220ae: 88.0 %, 3 wrong = 2 confident + 1 question
 V4_FIRST_SCORE = (16, 20)  # first scored run, after commit 04b4cff: 80.0 %, 4 wrong = 1 confident + 3 questions
@@ -134,3 +135,19 @@ def test_heldout_v6(capsys):
             print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
     assert negated_ptq == []
     assert accuracy >= V6_FIRST_SCORE[0] / V6_FIRST_SCORE[1]
+
+
+@pytest.mark.real
+def test_heldout_v7(capsys):
+    """Held-out v7: written after v6's first score, before the changes of commit 9a56840; scored once after them."""
+    accuracy, per_role, wrong, negated_ptq = score(V7)
+    confident = sum(w[3] for w in wrong)
+    with capsys.disabled():
+        print(f"\nrouter held-out v7: {len(V7) - len(wrong)}/{len(V7)} = {accuracy:.1%}; wrong answers: "
+              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
+        for role, (ok, total) in per_role.items():
+            print(f"  {role:<20} {ok}/{total}")
+        for goal, catalog, error, conf in wrong:
+            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
+    assert negated_ptq == []
+    assert accuracy >= V7_FIRST_SCORE[0] / V7_FIRST_SCORE[1]
