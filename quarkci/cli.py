@@ -8,6 +8,7 @@ lazily so that ``quarkci sync`` never pays for torch or quark imports made by ``
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import logging
 import os
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from quarkci import __version__
 from quarkci.commands.arguments import Parser
@@ -36,6 +38,9 @@ COMMANDS: dict[str, str] = {
     "verify": "quarkci.commands.verify",
     "completion": "quarkci.commands.completion",
 }
+# Commands that describe the whole CLI (the completion script) get every command's parser; the others
+# get only their own (argparse setup of all commands costs more than most commands' own work).
+NEEDS_WHOLE_PARSER = frozenset({"completion"})
 
 
 
@@ -43,15 +48,17 @@ def _load(name: str):
     return importlib.import_module(COMMANDS[name])
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every registered subcommand."""
+@functools.cache
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Build the top-level parser with every registered subcommand (or just ``only``, when it is one:
+    argparse setup of all commands costs more than most commands' own work)."""
     parser = Parser(prog="quarkci", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version_text(),
                         help="print quarkci's version and the installed amd-quark's, then exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for name in COMMANDS:
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = _load(name)
         except ModuleNotFoundError as exc:  # a command not built yet must not break the others
@@ -76,13 +83,17 @@ def version_text() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run quarkci with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(None if command in NEEDS_WHOLE_PARSER else command)
     guard = os.environ.get("GITHUB_ACTIONS") == "true"
+    saved = sys.stdout, sys.stderr
     if guard:  # every line printed in Actions passes the one workflow-command escaper (report.lines)
         from quarkci.report.lines import CommandGuard
 
-        saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = CommandGuard(sys.stdout), CommandGuard(sys.stderr)
+    stdout = _ClosedPipeSafe(sys.stdout)
+    sys.stdout = stdout
     try:
         try:
             args = parser.parse_args(argv)
@@ -94,17 +105,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             level=logging.DEBUG if args.verbose else logging.WARNING,
             format="quarkci: %(levelname)s: %(message)s",
         )
-        return _run(args)
+        return _run(args, stdout)
     finally:
-        if guard:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            sys.stdout, sys.stderr = saved
+        stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+        if stdout.closed_early:
+            _silence_stdout()
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, stdout: _ClosedPipeSafe) -> int:
     try:
         code = args.func(args)
+    except BrokenPipeError:  # stdout closed early (`quarkci ... | head -1`): a normal end, no message
+        stdout.closed_early = True
+        code = 0
     except QuarkciError as exc:
         print(f"quarkci: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -117,6 +132,43 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_INTERNAL
     assert isinstance(code, int), f"command {args.command!r} returned {code!r}, not an exit code"
     return code
+
+
+class _ClosedPipeSafe:
+    """A stdout wrapper that turns writes to a closed pipe into no-ops, so a command reading
+    ``| head -1`` still finishes and returns its own exit code."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+        self.closed_early = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_early:
+            try:
+                return int(self.wrapped.write(text))
+            except BrokenPipeError:
+                self.closed_early = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_early:
+            try:
+                self.wrapped.flush()
+            except BrokenPipeError:
+                self.closed_early = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush does not report the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (tests capture stdout)
+        pass
 
 
 def _log_traceback() -> str:

@@ -49,7 +49,7 @@ def test_expected_failures_map_to_exit_codes(monkeypatch, capsys, exc, code):
     def boom(args):
         raise exc
 
-    monkeypatch.setattr(cli, "build_parser", lambda: _fake_parser(boom))
+    monkeypatch.setattr(cli, "build_parser", lambda *_: _fake_parser(boom))
     assert cli.main([]) == code
     err = capsys.readouterr().err
     assert err == f"quarkci: error: {exc}\n"
@@ -61,7 +61,7 @@ def test_a_bug_is_exit_4_one_line_and_a_logged_traceback(monkeypatch, capsys, tm
     def bug(args):
         raise ZeroDivisionError("oops")
 
-    monkeypatch.setattr(cli, "build_parser", lambda: _fake_parser(bug))
+    monkeypatch.setattr(cli, "build_parser", lambda *_: _fake_parser(bug))
     assert cli.main([]) == EXIT_INTERNAL
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and "ZeroDivisionError" in err

@@ -4,8 +4,9 @@
 * ``quarkci contracts validate FILE [--artifact NAME] [--json]``: validate a JSON or YAML document
   (artifact inferred from the file name). Exit 0 valid, 1 invalid (one line per violation naming
   the JSON path), 2 unreadable/unparsable file or unknown artifact.
-* ``quarkci contracts check-producers [--root DIR] [--json]``: static scan of quarkci's source;
-  exit 1 when code outside an artifact's producer writes it.
+* ``quarkci contracts check-producers [--root DIR] [--json]``: static scan of quarkci's source; every
+  artifact must be written through ``write_artifact(contract, ...)`` by its registry producer; exit 1 on a
+  write from another module, any write that bypasses write_artifact, or a produced artifact never verified.
 * ``quarkci contracts diff --upstream SPEC [--json] [--all] [--fail-on KIND]``: compare our
   schemas with the contracts shipped in a Quark release; exit 1 when a finding is at or above
   ``--fail-on`` (default ``breaking``), 2 bad spec, 3 upstream unreachable.
@@ -102,22 +103,29 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_check_producers(args: argparse.Namespace) -> int:
-    """Scan ``--root``/quarkci; returns 1 when any artifact is written outside its producer."""
-    from quarkci.contracts.producers import check_producers
+    """Scan ``--root``/quarkci; returns 1 on any violation (see :mod:`quarkci.contracts.producers`)."""
+    from quarkci.contracts.producers import audit
     from quarkci.core.errors import BadInputError
 
     root = Path(args.root)
     if not (root / "quarkci").is_dir():
         raise BadInputError(f"--root {args.root}: no quarkci/ package directory there")
-    violations = check_producers(root)
+    report = audit(root)
     if args.json:
-        print(json.dumps([v.__dict__ for v in violations], indent=2, sort_keys=True))
-    else:
-        for v in violations:
-            print(v.one_line())
-        if not violations:
-            print(f"every artifact is written only by its producer ({len(ARTIFACTS)} artifacts checked)")
-    return EXIT_FINDINGS if violations else EXIT_OK
+        print(json.dumps({"violations": [v.__dict__ for v in report.violations],
+                          "writes": [w.__dict__ for w in report.writes],
+                          "verified": list(report.verified), "produced": list(report.produced),
+                          "external": list(report.external)}, indent=2, sort_keys=True))
+        return EXIT_FINDINGS if report.violations else EXIT_OK
+    for v in report.violations:
+        print(v.one_line())
+    calls = sum(w.style == "write_artifact" or w.style.startswith("writer:") for w in report.writes)
+    print(f"verified {len(report.verified)} of {len(report.produced)} quarkci-produced artifacts "
+          f"({', '.join(report.verified) or 'none'}): written through write_artifact by their producer "
+          f"({calls} call(s)); {len(report.external)} external artifacts written nowhere in quarkci: "
+          f"{'no' if any(v.problem == 'external' for v in report.violations) else 'yes'}; "
+          f"{len(report.violations)} violation(s)")
+    return EXIT_FINDINGS if report.violations else EXIT_OK
 
 
 def _loc(x: Any) -> dict[str, Any] | None:
@@ -130,7 +138,7 @@ def finding_json(f: Finding) -> dict[str, Any]:
     return {"fingerprint": f.fingerprint, "kind": f.kind, "rule": f.rule, "category": f.category,
             "skill": f.skill, "subject": f.subject, "skill_says": f.skill_says, "source_says": f.source_says,
             "impact": f.impact, "skill_location": loc(f.skill_location),
-            "source_location": loc(f.source_location), "fix": None}
+            "source_location": loc(f.source_location), "fix": None, "accepted": f.extra.get("accepted")}
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -147,6 +155,11 @@ def run_diff(args: argparse.Namespace) -> int:
     else:
         print(f"contracts vs {snapshot.label}: {len(findings)} finding(s)")
         for f in findings:
-            print(f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]")
+            if f.extra.get("accepted"):
+                print(f"  {'accepted':<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says}; "
+                      f"reason: {f.extra['accepted']} [{f.rule}]")
+            else:
+                print(f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]")
     floor = SEVERITY["none"] if args.fail_on == "none" else SEVERITY[args.fail_on]
-    return EXIT_FINDINGS if any(SEVERITY.get(f.kind, 0) >= floor for f in findings) else EXIT_OK
+    gating = [f for f in findings if not f.extra.get("accepted")]
+    return EXIT_FINDINGS if any(SEVERITY.get(f.kind, 0) >= floor for f in gating) else EXIT_OK

@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     """Route, write ``--out``, print the reason. Returns 0."""
     from quarkci.router import route, write
     from quarkci.router.catalog import load_catalog
+    from quarkci.router.session import check_contexts
 
+    check_contexts(args.env_context, args.workspace_context, args.session_context)  # bad input before slow work
     catalog, label = load_catalog(args.skills)
     result = route(args.goal, catalog, label, env_context=args.env_context,
                    workspace_context=args.workspace_context, session_context=args.session_context)

@@ -9,6 +9,11 @@ required fields, enum values and types, plus closed objects (``additionalPropert
 Classification (direction matters: who would reject whose documents):
 
 =========================================================  ===========
+by behaviour: a document generated from upstream's schema   breaking   (see behaviour.py; subject = field)
+  that ours rejects
+by behaviour: a document generated from ours that upstream  semantic
+  rejects
+by behaviour, on a field ours marks x-quarkci-deviation     accepted   (semantic, listed with the reason)
 upstream accepts what ours rejects (type, enum value)       breaking
 upstream requires a field ours does not define              breaking
 upstream requires a field ours defines as optional          mechanical
@@ -70,6 +75,9 @@ RULE_CHANGE: dict[str, str] = {
     "contract-example-rejected": "changed",
     "contract-upstream-copies-differ": "changed",
     "contract-none-shipped": "not_shown",
+    "contract-behaviour-rejected": "changed",
+    "contract-behaviour-extra": "changed",
+    "contract-behaviour-accepted": "changed",
 }
 
 
@@ -149,6 +157,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
                     "contract-upstream-copies-differ", artifact, other.path, other.path,
                     f"one {artifact} contract", f"{copies[0].path} and {other.path} differ",
                     "producers and consumers inside the release may disagree on this artifact", None))
+        findings.extend(behaviour_findings(artifact, ours, copies[0]))
     from quarkci.contracts.examples import example_findings
 
     shared = {a: (copies[0].path, copies[0].schema) for a, copies in grouped.items()}
@@ -160,6 +169,36 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
                 f"quarkci defines {artifact}", f"{snapshot.label} ships no {artifact} contract",
                 "this contract cannot be checked against the release", None))
     return _sorted(findings)
+
+
+def behaviour_findings(artifact: str, ours: dict[str, Any], upstream: UpstreamContract) -> list[Finding]:
+    """Findings from comparing by behaviour (:mod:`quarkci.contracts.behaviour`): a document generated from
+    upstream's schema that ours rejects is ``breaking`` (``contract-behaviour-rejected``, subject = the field);
+    one generated from ours that upstream rejects is ``semantic`` (``contract-behaviour-extra``). A field our
+    schema marks ``x-quarkci-deviation`` is listed as accepted (``contract-behaviour-accepted``, with the
+    reason; ``extra["accepted"]``), which never fails a gate."""
+    from quarkci.contracts.behaviour import compare, node_at
+
+    out = []
+    for d in compare(ours, upstream.schema):
+        marked = [n["x-quarkci-deviation"] for n in node_at(ours, d.path)[1:] if "x-quarkci-deviation" in n]
+        reason = (marked[-1].get("reason") if isinstance(marked[-1], dict) else None) if marked else None
+        example = json.dumps(d.document, sort_keys=True, default=str)
+        example = example if len(example) <= 160 else example[:157] + "..."
+        if d.accepted_by == "upstream":
+            ours_says, theirs = f"rejects it: {d.message}", f"accepts e.g. {example}"
+            impact = f"a {artifact} document Quark accepts fails quarkci validation at {d.path}"
+            rule = "contract-behaviour-rejected"
+        else:
+            ours_says, theirs = f"accepts e.g. {example}", f"rejects it: {d.message}"
+            impact = f"a {artifact} document quarkci accepts fails Quark's validation at {d.path}"
+            rule = "contract-behaviour-extra"
+        if reason:
+            rule = "contract-behaviour-accepted"
+            impact = f"kept on purpose: {reason}"
+        out.append(_finding(rule, artifact, upstream.path, d.path, ours_says, theirs, impact, upstream.path,
+                            accepted=reason))
+    return out
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:

@@ -37,5 +37,10 @@ RULES: dict[str, str] = {
     "contract-not-shipped": "The release ships no contract for an artifact quarkci defines",
     "contract-unreadable": "A contract file in the release is not a readable JSON Schema object",
     "contract-none-shipped": "The release ships no contracts at all (Quark bundles skills from 0.13)",
+    "contract-behaviour-rejected": "A document generated from the release's contract (a valid example or a "
+                                   "boundary case) fails our contract",
+    "contract-behaviour-extra": "A document generated from our contract fails the release's contract",
+    "contract-behaviour-accepted": "A behaviour difference on a field our contract marks x-quarkci-deviation: "
+                                   "kept on purpose, listed with the reason",
 }
 assert set(RULES) == set(RULE_CHANGE), "register every contract-* id the diff emits, with its meaning"

@@ -96,25 +96,134 @@ def load_document(path: str | Path) -> Any:
 
 
 def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
-    """Parse ``text`` as ``fmt`` (``json``, ``yaml`` or ``auto``); ``where`` names it in errors."""
+    """Parse ``text`` as ``fmt`` (``json``, ``yaml`` or ``auto``: JSON, then YAML); ``where`` names it in errors.
+
+    Bounded before anything is expanded: a YAML document is composed into its node graph first (aliases
+    are shared nodes there, not copies) and refused when the graph, with every alias expanded, would hold
+    more than :data:`MAX_NODES` nodes, when it uses more than :data:`MAX_ALIASES` aliases, or when an
+    alias refers to itself; only then is it constructed. Mapping keys must be strings (YAML ``{1.5: 3}``,
+    ``null:`` or ``true:`` keys are refused) and unique (a duplicate key in JSON or YAML is refused).
+    Raises :class:`BadInputError` (one line naming ``where``) for all of these and for malformed text.
+    """
     if not text.strip():
         raise BadInputError(f"{where}: empty document")
     if fmt in ("json", "auto"):
         try:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=_unique_pairs(where))
         except json.JSONDecodeError as exc:
             if fmt == "json":
                 raise BadInputError(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
         except RecursionError:
             raise BadInputError(f"{where}: JSON nested too deeply") from None
+    return _parse_yaml(text, where)
+
+
+MAX_NODES = 100_000  # nodes of a document with every alias expanded; an artifact has a few hundred
+MAX_ALIASES = 1_000  # alias uses (``*name``) in one document
+MAX_DEPTH = 200  # nesting of collections
+
+
+def _unique_pairs(where: str) -> Any:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise BadInputError(f"{where}: duplicate key {_short(key)} in a JSON object")
+            out[key] = value
+        return out
+
+    return hook
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that counts alias uses while composing (before any construction)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.alias_uses = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: D401 - PyYAML hook
+        if self.check_event(yaml.AliasEvent):
+            self.alias_uses += 1
+            if self.alias_uses > MAX_ALIASES:
+                raise _Refused(f"more than {MAX_ALIASES} aliases")
+        return super().compose_node(parent, index)
+
+
+class _Refused(Exception):
+    """A structural bound of :func:`parse_document` was hit."""
+
+
+def _parse_yaml(text: str, where: str) -> Any:
+    loader: _BoundedLoader | None = None
     try:
-        return yaml.safe_load(text)
+        loader = _BoundedLoader(text)  # the reader rejects control characters here already
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_graph(node)
+        return loader.construct_document(node)
+    except _Refused as exc:
+        raise BadInputError(f"{where}: YAML refused (checked before expanding aliases): {exc}") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         pos = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
         raise BadInputError(f"{where}: invalid YAML{pos}: {exc.problem}") from None
-    except (yaml.YAMLError, RecursionError) as exc:
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError) as exc:
         raise BadInputError(f"{where}: invalid YAML: {type(exc).__name__}") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def _check_graph(root: yaml.Node) -> None:
+    """Refuse ``root`` when its expanded size exceeds :data:`MAX_NODES`, it is cyclic or too deep, or a
+    mapping has a non-string or duplicate key. Linear in the number of distinct nodes (sizes memoised)."""
+    size: dict[int, int] = {}
+    active: set[int] = set()
+
+    def visit(node: yaml.Node, depth: int) -> int:
+        key = id(node)
+        if key in size:
+            return size[key]
+        if key in active:
+            raise _Refused("an alias refers to a node that contains it (a cycle)")
+        if depth > MAX_DEPTH:
+            raise _Refused(f"nested deeper than {MAX_DEPTH} levels")
+        total = 1
+        if isinstance(node, yaml.SequenceNode | yaml.MappingNode):
+            active.add(key)
+            children: list[yaml.Node] = []
+            if isinstance(node, yaml.MappingNode):
+                seen: set[str] = set()
+                for k, v in node.value:
+                    if k.tag == "tag:yaml.org,2002:merge":
+                        children.append(v)
+                        continue
+                    if not isinstance(k, yaml.ScalarNode) or k.tag != "tag:yaml.org,2002:str":
+                        line = k.start_mark.line + 1 if k.start_mark else 0
+                        raise _Refused(f"mapping key at line {line} is not a string ({_tag_name(k)})")
+                    if k.value in seen:
+                        raise _Refused(f"duplicate key {_short(k.value)} at line {k.start_mark.line + 1}")
+                    seen.add(k.value)
+                    children.append(v)
+            else:
+                children = list(node.value)
+            for child in children:
+                total += visit(child, depth + 1)
+                if total > MAX_NODES:
+                    raise _Refused(f"over {MAX_NODES} nodes once aliases are expanded")
+            active.discard(key)
+        size[key] = total
+        return total
+
+    visit(root, 0)
+
+
+def _tag_name(node: yaml.Node) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        return "a collection"
+    return node.tag.rsplit(":", 1)[-1]
 
 
 def validate_document(document: Any, artifact: str) -> list[Violation]:

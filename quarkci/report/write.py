@@ -1,7 +1,8 @@
 """The one producer of the ``validation_report`` artifact (``.md``, ``.json``, ``.sarif``).
 
 Every format is rendered first (the JSON is validated against its schema while rendering), then
-each file is written atomically, so a failure leaves the previous report intact.
+each file is written atomically - the JSON and Markdown through the one artifact writer
+(``write_artifact_text("validation_report", ...)``) - so a failure leaves the previous report intact.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from quarkci.core.atomic import atomic_write_text
+from quarkci.core.documents import write_artifact_text
 from quarkci.core.errors import BadInputError
 from quarkci.report import json_report, markdown, sarif
 from quarkci.sync.outcome import SyncOutcome
@@ -29,9 +31,9 @@ def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[st
     md_text = markdown.render(outcome)
     sarif_text = sarif.render(outcome, prefix)
     try:
-        atomic_write_text(out / REPORT_JSON, json_text)
-        atomic_write_text(out / REPORT_MD, md_text)
-        atomic_write_text(out / REPORT_SARIF, sarif_text)
+        write_artifact_text("validation_report", out / REPORT_JSON, json_text)
+        write_artifact_text("validation_report", out / REPORT_MD, md_text)
+        atomic_write_text(out / REPORT_SARIF, sarif_text)  # SARIF: a view for code scanning, not an artifact
     except OSError as exc:
         raise BadInputError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     return json_text, md_text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 import yaml
@@ -27,6 +28,7 @@ class CatalogSkill:
     positive: str
     negative: str
     layer: str = ""
+    depth: int = 0  # directory depth in the bundle: a top-level skill wins a tie over a legacy copy
 
     @property
     def tokens(self) -> frozenset[str]:
@@ -41,9 +43,19 @@ def split_description(description: str) -> tuple[str, str]:
     return " ".join(pos).lower(), " ".join(neg).lower()
 
 
-def _entry(name: str, description: str, layer: str) -> CatalogSkill:
+_LAYER_DIR = re.compile(r"(?:^|/)(l\d-[a-z-]+|meta)/")
+
+
+def _entry(name: str, description: str, layer: str, depth: int = 0) -> CatalogSkill:
     pos, neg = split_description(description)
-    return CatalogSkill(name=name, positive=pos, negative=neg, layer=layer)
+    return CatalogSkill(name=name, positive=pos, negative=neg, layer=layer, depth=depth)
+
+
+@cache
+def _default() -> tuple[CatalogSkill, ...]:
+    data = yaml.safe_load(resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8"))
+    skills = [_entry(s["name"], s["description"], s.get("layer", "")) for s in data["skills"]]
+    return tuple(sorted(skills, key=lambda s: s.name))
 
 
 def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
@@ -53,9 +65,7 @@ def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
     Raises :class:`BadInputError` when the spec names no directory/release or holds no skills.
     """
     if spec is None:
-        data = yaml.safe_load(resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8"))
-        skills = [_entry(s["name"], s["description"], s.get("layer", "")) for s in data["skills"]]
-        return sorted(skills, key=lambda s: s.name), DEFAULT_LABEL
+        return list(_default()), DEFAULT_LABEL
     from quarkci.skills import discover, open_skills
 
     source = open_skills(spec)
@@ -66,7 +76,10 @@ def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
             continue
         desc = skill.frontmatter.get("description")
         layer = skill.frontmatter.get("layer")
-        seen[skill.name] = _entry(skill.name, desc if isinstance(desc, str) else "", layer if isinstance(layer, str) else "")
+        if not isinstance(layer, str):  # Quark's bundle files skills under their layer: _legacy_impl/l1-atomic/...
+            from_path = _LAYER_DIR.search(skill.path)
+            layer = from_path.group(1) if from_path else ""
+        seen[skill.name] = _entry(skill.name, desc if isinstance(desc, str) else "", layer, skill.path.count("/"))
     if not seen:
         raise BadInputError(f"--skills {spec}: no readable SKILL.md found")
     return sorted(seen.values(), key=lambda s: s.name), source.label

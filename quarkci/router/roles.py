@@ -1,94 +1,140 @@
-"""Roles: what a skill is for (PTQ workflow, environment preflight, ...), resolved to the skill
-names of a catalog, so the routing rules never name a skill and follow renames between releases.
+"""Roles: what a skill is for (PTQ workflow, export, debug, ...), matched to the skills of the catalog
+given, by each skill's frontmatter description, name and layer. No skill name is written here.
 
-A role matches a skill by name tokens first (``{"ptq"}`` in ``quark-torch-ptq``) and by its
-description second; ``backend`` keeps PyTorch and ONNX skills apart; meta/maintainer skills and
-the router itself are never routing targets. A keyword in a skill's "not for" sentence counts
-against it.
+A skill *qualifies* for a role when the first sentence of its description says what the role does
+(:attr:`Role.lead`, e.g. "Export ..." for export, "Diagnose ..." for debug) or its name carries all the
+role's name tokens; it is *excluded* when its "do not use for" part names the role's work, when its
+backend (PyTorch or ONNX) differs, or when it is a meta/maintainer skill or a router. Qualifying skills
+are ranked by a name match, depth in the bundle (a top-level skill before a legacy copy), lexical
+similarity between the role's summary and the description (BM25, ``bm25s``), then name.
+
+A catalog without a skill for a role leaves the role unresolved: the router then asks instead of
+guessing (see :mod:`quarkci.router.route`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from quarkci.router.catalog import CatalogSkill
+from quarkci.router.lexical import index_for
 
 
 @dataclass(frozen=True)
 class Role:
-    """``name_all``: tokens the skill name must all carry; ``desc_any``: description keywords;
-    ``backend``: "torch" (no ``onnx`` token), "onnx" (``onnx`` token) or "" (either)."""
+    """``lead``: a pattern on the first sentence of a skill description; ``name_all``: tokens a skill
+    name must all carry; ``backend``: "torch", "onnx" or "" (either); ``alternatives``: roles offered
+    when the catalog has no skill for this one (a PTQ workflow whose description covers export)."""
 
     id: str
     summary: str
+    lead: str
     name_all: frozenset[str]
-    desc_any: tuple[str, ...]
     backend: str = "torch"
     needs_hardware: bool = False
     needs_workspace: bool = False
+    alternatives: tuple[str, ...] = ()
 
 
-def _r(id: str, summary: str, name: str, desc: tuple[str, ...], backend: str = "torch", hw: bool = False,
-       ws: bool = False) -> Role:
-    return Role(id, summary, frozenset(name.split()), desc, backend, hw, ws)
+def _r(id: str, summary: str, lead: str, name: str, backend: str = "torch", hw: bool = False, ws: bool = False,
+       alt: tuple[str, ...] = ()) -> Role:
+    return Role(id, summary, lead, frozenset(name.split()), backend, hw, ws, alt)
 
 
+_INSTALL = r"^(installs?|install or verify|installs or verifies)\b"
 ROLES: dict[str, Role] = {r.id: r for r in (
-    _r("ptq_workflow", "quantize the model end to end (intake, plan, manifest, confirmed run)", "ptq",
-       ("end-to-end post-training quantization", "quantization workflow"), hw=True, ws=True),
-    _r("onnx_ptq_workflow", "quantize the .onnx model end to end", "ptq", ("onnx ptq workflow",), "onnx", True, True),
-    _r("env_preflight", "collect hardware and environment facts", "preflight", ("environment facts",), ""),
-    _r("workspace_validate", "validate the model path and output directory", "workspace",
-       ("model paths",), ""),
-    _r("torch_install", "install or repair PyTorch for the accelerator", "torch install", ("pytorch build",), hw=True),
-    _r("quark_install", "install or verify amd-quark", "quark install",
-       ("install or verify amd-quark", "installs or verifies amd quark"), hw=True),
-    _r("onnx_install", "install ONNX Runtime", "onnx install", ("onnx runtime build",), "onnx", hw=True),
-    _r("model_intake", "inspect the model (architecture, quantizable layers, risks)", "intake",
-       ("inspect a hugging face model", "inspect a huggingface"), ws=True),
-    _r("onnx_model_intake", "inspect the .onnx model", "intake",
-       ("inspect an .onnx model", "inspect a target onnx model"), "onnx", ws=True),
-    _r("quant_plan", "plan the quantization (scheme, exclusions, algorithm) without running it", "plan",
-       ("build a quantization plan", "ptq quantization plan")),
-    _r("result_validator", "validate a quantized output", "validator",
-       ("validate quantized output", "torch quantization output"), ws=True),
-    _r("onnx_result_validator", "validate a quantized .onnx output", "validator",
-       ("quantized .onnx", "onnx quantization output"), "onnx", ws=True),
-    _r("onnx_debug", "diagnose a failed ONNX quantization", "debug", ("diagnose",), "onnx"),
-    _r("eval", "evaluate or benchmark model accuracy", "eval", ("accuracy evaluation",), hw=True),
-    _r("shrink_model", "shrink the model to one layer for debugging", "shrink", ("one hidden layer", "1 hidden layer"), ws=True),
-    _r("file2file", "low-memory file2file quantization of a huge checkpoint", "file2file", ("without loading",), hw=True),
-    _r("quant_perf", "mixed-precision search with accuracy and throughput validation", "perf",
-       ("mixed-precision search",), hw=True),
+    _r("ptq_workflow", "quantize the model end to end (intake, plan, manifest, confirmed run)",
+       r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b", "ptq", hw=True, ws=True),
+    _r("onnx_ptq_workflow", "quantize the .onnx model end to end",
+       r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b", "ptq", "onnx", True, True),
+    _r("env_preflight", "collect hardware and environment facts", r"^collect\w*\b.*\benvironment facts\b",
+       "preflight", ""),
+    _r("workspace_validate", "validate the model path and output directory",
+       r"^validat\w*\b.{0,40}\b(model paths?|workspace)\b", "workspace", ""),
+    _r("torch_install", "install or repair PyTorch for the accelerator",
+       _INSTALL + r".{0,20}\b(the )?(correct )?pytorch\b", "torch install", hw=True),
+    _r("quark_install", "install or verify amd-quark", _INSTALL + r".{0,5}\b(amd[- ]quark|amd quark)\b",
+       "quark install", "", hw=True),
+    _r("onnx_install", "install ONNX Runtime", _INSTALL + r".{0,20}\bonnx runtime\b", "onnx install", "onnx", hw=True),
+    _r("model_intake", "inspect the model (architecture, quantizable layers, risks)", r"^inspect\w*\b", "intake",
+       ws=True),
+    _r("onnx_model_intake", "inspect the .onnx model", r"^inspect\w*\b", "intake", "onnx", ws=True),
+    _r("quant_plan", "plan the quantization (scheme, exclusions, algorithm) without running it",
+       r"^(build|create|choose|make)\w*\b.{0,40}\bquantization plan\b", "plan"),
+    _r("result_validator", "validate a quantized output", r"^validat\w*\b.{0,40}\bquantiz\w* output\b", "validator",
+       ws=True),
+    _r("onnx_result_validator", "validate a quantized .onnx output", r"^validat\w*\b.{0,40}\bquantiz\w* output\b",
+       "validator", "onnx", ws=True),
+    _r("export", "export or package an already-quantized model (ONNX, GGUF, hf_format, a serving engine)",
+       r"^(export|package|convert)\w*\b", "export", ws=True, alt=("ptq_workflow",)),
+    _r("debug", "diagnose a failed or misbehaving PyTorch quantization (errors, out of memory, wrong output)",
+       r"^(diagnos|debug|troubleshoot)\w*\b", "debug", alt=("result_validator", "ptq_workflow")),
+    _r("onnx_debug", "diagnose a failed ONNX quantization", r"^(diagnos|debug|troubleshoot)\w*\b", "debug", "onnx"),
+    _r("eval", "evaluate or benchmark model accuracy",
+       r"^(end-to-end )?(llm )?(accuracy evaluation|evaluat\w*)\b", "eval", hw=True),
+    _r("shrink_model", "shrink the model to one layer for debugging", r"^shrink\w*\b", "shrink", ws=True),
+    _r("file2file", "low-memory file2file quantization of a huge checkpoint", r"\bfile2file\b", "file2file", hw=True),
+    _r("quant_perf", "mixed-precision search with accuracy and throughput validation",
+       r"\bquant-perf\b|\bmixed-precision search\b", "perf", hw=True),
 )}
 
 _NOT_TARGETS = frozenset({"router", "runner", "sync", "drift", "creator"})
+_ONNX = re.compile(r"\bonnx\b|\.onnx\b")
 
 
-def _score(role: Role, skill: CatalogSkill) -> int:
-    tokens = skill.tokens
-    if skill.layer == "meta" or tokens & _NOT_TARGETS:
-        return 0
-    if role.backend == "torch" and "onnx" in tokens or role.backend == "onnx" and "onnx" not in tokens:
-        return 0
-    score = 10 if role.name_all <= tokens else 0
-    for keyword in role.desc_any:
-        if keyword in skill.positive:
-            score += 4
-        if keyword in skill.negative:
-            score -= 6
-    return score
+def first_sentence(skill: CatalogSkill) -> str:
+    """The first sentence of the skill's "use when" part (lower-case)."""
+    return re.split(r"(?<=[.;])\s", skill.positive, maxsplit=1)[0]
+
+
+def backend(skill: CatalogSkill) -> str:
+    """"onnx" when the name carries ``onnx`` or the first sentence is about ONNX models, else "torch"."""
+    if "onnx" in skill.tokens:
+        return "onnx"
+    if "torch" in skill.tokens or "pytorch" in first_sentence(skill):
+        return "torch"
+    return "onnx" if _ONNX.search(first_sentence(skill)) else "torch"
+
+
+def routable(skill: CatalogSkill) -> bool:
+    """False for meta/maintainer skills and routers: never a routing target."""
+    return skill.layer != "meta" and not skill.tokens & _NOT_TARGETS
+
+
+def qualifies(role: Role, skill: CatalogSkill) -> bool:
+    """Whether ``skill`` can play ``role`` (see the module docstring)."""
+    if not routable(skill):
+        return False
+    if role.backend and backend(skill) != role.backend:
+        return False
+    lead = re.compile(role.lead)
+    if lead.search(skill.negative):
+        return False
+    return bool(lead.search(first_sentence(skill))) or role.name_all <= skill.tokens
 
 
 def resolve_roles(catalog: list[CatalogSkill]) -> dict[str, str]:
-    """Role id -> skill name for every role some catalog skill fits (score >= 4; ties by name).
+    """Role id -> skill name for every role some catalog skill qualifies for (see :func:`_resolve`)."""
+    return dict(_resolve(tuple(catalog)))
 
-    ``catalog`` must be sorted by name (as :func:`~quarkci.router.catalog.load_catalog` returns it)
-    for a deterministic choice.
+
+@lru_cache(maxsize=8)
+def _resolve(catalog: tuple[CatalogSkill, ...]) -> tuple[tuple[str, str], ...]:
+    """Role id -> skill name for every role some catalog skill qualifies for. Deterministic.
+
+    Several qualifying skills: a name match first, then the shallower skill, then the highest BM25
+    similarity between the role summary and the description, then the name.
     """
+    index = index_for(tuple(s.positive for s in catalog))
     out: dict[str, str] = {}
     for role in ROLES.values():
-        ranked = sorted((-_score(role, s), s.name) for s in catalog)
-        if ranked and -ranked[0][0] >= 4:
-            out[role.id] = ranked[0][1]
-    return out
+        scores = index.scores(role.summary)
+        ranked = sorted(
+            (not role.name_all <= s.tokens, s.depth, -scores[i], s.name)
+            for i, s in enumerate(catalog) if qualifies(role, s)
+        )
+        if ranked:
+            out[role.id] = ranked[0][3]
+    return tuple(out.items())

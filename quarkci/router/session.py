@@ -7,18 +7,18 @@ artifacts that hold them. An existing session context is carried forward: its co
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document, load_document, validate_document
+from quarkci.core.documents import check_document, load_document, validate_document, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.router.catalog import CatalogSkill
-from quarkci.router.intent import signals
+from quarkci.router.constraints import extract
+from quarkci.router.intent import understand
+from quarkci.router.lexical import index_for
 from quarkci.router.roles import ROLES, resolve_roles
-from quarkci.router.route import UNDECIDED, Decision, Facts, decide
+from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts, decide
 
 MAX_GOAL_CHARS = 4000
 REFS = ("env_context_ref", "workspace_context_ref", "pytorch_install_result_ref", "quark_install_result_ref")
@@ -38,7 +38,16 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
         return None
     document: dict[str, Any] = load_document(path)
     check_document(document, artifact, f"{flag} {path}")
+    assert isinstance(document, dict)  # every context contract is a JSON object
     return document
+
+
+def check_contexts(env_context: str | None, workspace_context: str | None, session_context: str | None) -> None:
+    """Load and validate the context files given (cheap), so bad input fails before the catalog and the
+    lexical index are built. Raises :class:`BadInputError` like :func:`route`."""
+    _load_context(session_context, "session_context", "--session-context")
+    _load_context(env_context, "env_context", "--env-context")
+    _load_context(workspace_context, "workspace_context", "--workspace-context")
 
 
 def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_context: str | None = None,
@@ -63,8 +72,8 @@ def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_con
     workspace = _carried(refs["workspace_context_ref"], workspace_context, "workspace_context", "--workspace-context")
     facts = Facts(env_known=env is not None, accelerator=(env or {}).get("hardware", {}).get("accelerator"),
                   workspace_known=workspace is not None)
-    decision = decide(goal, facts)
     names = resolve_roles(catalog)
+    decision = decide(goal, facts, names, catalog, index_for(tuple(s.positive for s in catalog)))
     document, reason = _document(goal, decision, names, refs, previous, catalog_label)
     problems = validate_document(document, "session_context")
     if problems:  # a bug, not bad input: the router must only ever write valid documents
@@ -84,30 +93,35 @@ def _carried(ref: str | None, given: str | None, artifact: str, flag: str) -> di
 
 
 def _skill(role: str, names: dict[str, str]) -> str | None:
+    if role.startswith(DESCRIBED + ":"):
+        return role.split(":", 1)[1]
     return names.get(role)
+
+
+def _summary(role: str) -> str:
+    if role.startswith(DESCRIBED + ":"):
+        return f"use {role.split(':', 1)[1]} (its description matches the goal)"
+    return ROLES[role].summary
 
 
 def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any],
               label: str) -> tuple[dict[str, Any], str]:
     constraints = dict(previous.get("constraints") or {})
-    s = signals(goal)
-    if "plan_only" in s:
-        constraints["execution_mode"] = "plan_only"
-    if "offline" in s:
-        constraints["offline"] = True
+    understood = understand(goal)
+    constraints.update(extract(goal, understood))
     questions: list[str] = []
     if d.role is None:
-        options = [(r, _skill(r, names)) for r in d.interpretations]
-        letters = "abc"
-        text = ", ".join(f"({letters[i]}) {ROLES[r].summary}" + (f" [{n}]" if n else "")
-                         for i, (r, n) in enumerate(options))
+        options = [(r.split(":", 1)[0], _skill(r, names), _summary(r)) for r in d.interpretations]
+        letters = "abcdef"
+        text = ", ".join(f"({letters[i]}) {summary}" + (f" [{n}]" if n else "")
+                         for i, (_r, n, summary) in enumerate(options))
         questions.append(f"Ambiguous goal ({d.reason}). Do you want to: {text}?")
         route = {"role": None, "next_skill": None, "reason": d.reason, "prerequisites": [],
-                 "interpretations": [{"role": r, "skill": n} for r, n in options], "catalog": label}
+                 "interpretations": [{"role": r, "skill": n} for r, n, _s in options], "catalog": label}
         doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
                "open_questions": questions, "route": route}
         return doc, f"no route yet: {d.reason}; asking: {text}"
-    skill = _skill(d.role, names)
+    skill = d.skill if d.role == DESCRIBED else _skill(d.role, names)
     if skill is None:
         questions.append(f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary}).")
         route = {"role": d.role, "next_skill": None, "reason": d.reason, "prerequisites": [], "catalog": label}
@@ -115,7 +129,7 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
                "open_questions": questions, "route": route}
         return doc, f"no route: {questions[0]}"
     prereqs = []
-    if ROLES[d.role].needs_hardware and "hardware_stated" in s and not refs["env_context_ref"]:
+    if d.role in ROLES and ROLES[d.role].needs_hardware and understood.mentions("hardware_stated") and not refs["env_context_ref"]:
         questions.append("The accelerator named in the goal is not confirmed by an env_context; "
                          f"{_skill('env_preflight', names) or 'environment preflight'} can confirm it.")
     for role, why in d.prerequisites:
@@ -131,12 +145,11 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
 
 
 def write(result: RouteResult, out: str | Path) -> Path:
-    """Write the session context to ``out`` atomically (sorted keys, 2-space indent).
+    """Write the session context to ``out`` atomically through the contract writer (sorted keys, 2-space indent).
 
     Raises :class:`BadInputError` when ``out`` cannot be written (nothing is left behind).
     """
-    text = json.dumps(result.document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     try:
-        return atomic_write_text(out, text)
+        return write_artifact("session_context", out, result.document)
     except OSError as exc:
         raise BadInputError(f"--out {out}: cannot write ({exc.strerror or exc})") from None

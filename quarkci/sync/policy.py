@@ -75,6 +75,9 @@ RULE_KINDS: dict[str, str] = {
     "contract-not-shipped": "unverifiable",
     "contract-unreadable": "unverifiable",
     "contract-none-shipped": "unverifiable",
+    "contract-behaviour-rejected": "breaking",  # a document Quark accepts fails ours
+    "contract-behaviour-extra": "semantic",  # a document ours accepts fails Quark's
+    "contract-behaviour-accepted": "semantic",  # kept on purpose (x-quarkci-deviation), listed with the reason
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")
 _INLINE = re.compile(r"quarkci:\s*ignore\[([a-z0-9,\s-]+)\]")

@@ -70,13 +70,16 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, argv, message):
 
 
 def test_check_producers_exit_1_on_a_violating_tree(tmp_path, capsys):
-    bad = tmp_path / "quarkci" / "commands" / "x.py"
-    bad.parent.mkdir(parents=True)
+    from tests.contracts.test_producers import compliant
+
+    root = compliant(tmp_path)
+    bad = root / "quarkci" / "commands" / "x.py"
+    bad.parent.mkdir(parents=True, exist_ok=True)
     bad.write_text('from pathlib import Path\nPath("out/quant_plan.json").write_text("{}")\n')
-    assert cli.main(["contracts", "check-producers", "--root", str(tmp_path)]) == 1
+    assert cli.main(["contracts", "check-producers", "--root", str(root)]) == 1
     assert "quarkci/commands/x.py:2:1: quarkci.commands.x writes quant_plan" in capsys.readouterr().out
     bad.write_text('from pathlib import Path\nPath("out/notes.txt").write_text("{}")\n')
-    assert cli.main(["contracts", "check-producers", "--root", str(tmp_path)]) == 0
+    assert cli.main(["contracts", "check-producers", "--root", str(root)]) == 0
 
 
 @pytest.mark.real
@@ -88,6 +91,9 @@ def test_diff_against_the_real_0_13_wheel(capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["version"] == "0.13"
     assert {f["kind"] for f in payload["findings"]} == {"semantic"}
+    accepted = [f for f in payload["findings"] if f["accepted"]]
+    assert accepted and all(f["rule"] == "contract-behaviour-accepted" for f in accepted)
+    payload["findings"] = [f for f in payload["findings"] if not f["rule"].startswith("contract-behaviour-")]
     assert [(f["skill"], f["rule"]) for f in payload["findings"]][:2] == [
         ("contract:quark_install_result", "contract-upstream-copies-differ"),
         ("contract:session_context", "contract-enum-value-extra"),
