@@ -19,6 +19,7 @@ from typing import Any, Literal
 from quarkci.core.errors import BadInputError
 
 EXTERNAL = "external:"
+OWN = "none (quarkci's own artifact)"
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,12 @@ class Artifact:
     fallback: str
     description: str
     aliases: tuple[str, ...] = ()
+
+    @property
+    def own(self) -> bool:
+        """True for quarkci's own artifacts: no Quark skill defines them (``upstream_producer`` is
+        :data:`OWN`), so there is no upstream contract to compare with."""
+        return self.upstream_producer == OWN
 
     @property
     def external(self) -> bool:
@@ -158,6 +165,26 @@ ARTIFACTS: dict[str, Artifact] = {
             fallback="diagnostic report with status \"failed\" even when execution never started",
             description="status, summary, evidence, next actions (JSON twin of validation_report.md)",
             aliases=("validation_report.md",),
+        ),
+        Artifact(
+            name="run_result",
+            filename="run_result.json",
+            fmt="json",
+            producer="quarkci.ptq.runner",
+            upstream_producer=OWN,
+            consumers=("quarkci.ptq.validate", "quarkci.gates.ptq", "quarkci.day0"),
+            fallback="status \"failed\" with the stage, failure class and upstream message",
+            description="outcome of one ptq run: status, stage, failure class, message, timings, versions",
+        ),
+        Artifact(
+            name="validation_summary",
+            filename="validation_summary.json",
+            fmt="json",
+            producer="quarkci.ptq.validate",
+            upstream_producer=OWN,
+            consumers=("quarkci.gates.ptq", "quarkci.ptq.markdown", "quarkci.day0"),
+            fallback="output.exists false (or output.error) with every measured block null: the gate fails it",
+            description="what ptq validate measured about an export against its source (the PTQ gate's input)",
         ),
     )
 }

@@ -25,6 +25,8 @@ DTYPE_BYTES: dict[str, float] = {
     "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I8": 1, "U8": 1, "BOOL": 1, "F4": 0.5, "F6_E2M3": 0.75,
     "F6_E3M2": 0.75,
 }
+# weight files other than safetensors that a model directory may hold (they count towards its size)
+OTHER_WEIGHT_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".gguf", ".h5", ".msgpack", ".npz", ".onnx")
 _EMBEDDING_MARKERS = ("embed_tokens", "wte", "wpe", "embed_positions", "embedding")
 
 
@@ -46,18 +48,24 @@ class TensorInfo:
 @dataclass
 class Checkpoint:
     """A model directory read statically: ``config`` (dict, ``{}`` when absent), tensors by name,
-    ``files`` (safetensors file name -> bytes on disk) and ``other_weight_files`` (``*.bin``/``*.pt``)."""
+    ``files`` (safetensors file name -> bytes on disk) and ``other_weight_files`` (every other weight file:
+    :data:`OTHER_WEIGHT_SUFFIXES`, name -> bytes on disk)."""
 
     path: Path
     config: dict[str, Any]
     tensors: dict[str, TensorInfo] = field(default_factory=dict)
     files: dict[str, int] = field(default_factory=dict)
-    other_weight_files: list[str] = field(default_factory=list)
+    other_weight_files: dict[str, int] = field(default_factory=dict)
 
     @property
     def safetensors_bytes(self) -> int:
         """Sum of the ``*.safetensors`` file sizes in bytes."""
         return sum(self.files.values())
+
+    @property
+    def weight_bytes(self) -> int:
+        """Bytes of every weight file: ``*.safetensors`` plus :attr:`other_weight_files`."""
+        return self.safetensors_bytes + sum(self.other_weight_files.values())
 
     def linear_layers(self) -> dict[str, TensorInfo]:
         """Module name -> weight tensor of every linear layer (see module docstring)."""
@@ -122,5 +130,6 @@ def read_checkpoint(model_dir: str | Path, require_config: bool = True) -> Check
                     ckpt.tensors[name] = TensorInfo(name, piece.get_dtype(), tuple(piece.get_shape()), file.name)
         except Exception as exc:  # safetensors raises its own SafetensorError and OSError
             raise BadInputError(f"{file}: unreadable safetensors header: {exc}") from None
-    ckpt.other_weight_files = sorted(p.name for p in root.iterdir() if p.suffix in (".bin", ".pt", ".pth"))
+    ckpt.other_weight_files = {p.name: p.stat().st_size for p in sorted(root.iterdir())
+                               if p.is_file() and p.suffix in OTHER_WEIGHT_SUFFIXES}
     return ckpt

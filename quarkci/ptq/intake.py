@@ -22,7 +22,7 @@ from typing import Any
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document
 from quarkci.core.errors import BadInputError
-from quarkci.ptq import quark_api
+from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 
 ANALYSIS_FILE = "model_analysis.json"
@@ -88,7 +88,7 @@ def _config_facts(config: dict[str, Any]) -> dict[str, Any]:
 def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -> dict[str, Any]:
     """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
 
-    ``quark_info``: ``"auto"`` imports the installed Quark (:func:`quark_api.installed_quark`);
+    ``quark_info``: ``"auto"`` reads the installed Quark statically (:func:`quark_static.installed_quark_static`);
     ``None`` means Quark is unavailable (partial analysis). Returns a ``model_analysis`` document.
     Raises :class:`BadInputError` when ``model`` is neither an existing directory nor an HF id, or
     when a local directory has no readable ``config.json``.
@@ -119,7 +119,7 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -
 
     if quark_info == "auto":
         try:
-            quark_info = quark_api.installed_quark()
+            quark_info = quark_static.installed_quark_static()
         except quark_api.QuarkUnavailable as exc:
             quark_info = None
             risks.append(_risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'"))

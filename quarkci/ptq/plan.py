@@ -23,7 +23,7 @@ from typing import Any
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import check_document
 from quarkci.core.errors import BadInputError
-from quarkci.ptq import quark_api
+from quarkci.ptq import quark_api, quark_static
 
 PLAN_FILE = "quant_plan.json"
 LOCAL_CALIBRATION_FILE = "calibration.txt"
@@ -57,7 +57,7 @@ def build_plan(
     exclusions). Raises :class:`BadInputError` for an unknown
     scheme, algorithm, KV-cache scheme, dtype or device, or an analysis without a model.
     """
-    info = quark_info or quark_api.installed_quark()
+    info = quark_info or quark_static.installed_quark_static()
     model = analysis.get("model") or {}
     if "model_type" not in model or "model_path" not in model:
         raise BadInputError(f"{analysis_ref}: analysis has no model.model_type/model_path")

@@ -18,7 +18,6 @@ type and the innermost ``quark/`` frame).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import platform
 import shutil
@@ -31,9 +30,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
+from quarkci.core.documents import write_artifact
 from quarkci.core.failure_class import FailureClass
-from quarkci.ptq import quark_api
+from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.plan import CLI_DATASETS
 
 STAGES = ("load", "calibration", "config", "quantize", "freeze", "export")
@@ -148,7 +147,7 @@ def _versions() -> dict[str, str]:
     import torch
     import transformers
 
-    return {"quark": quark_api.installed_quark().version, "torch": torch.__version__,
+    return {"quark": quark_static.installed_quark_static().version, "torch": torch.__version__,
             "transformers": transformers.__version__, "python": platform.python_version()}
 
 
@@ -226,5 +225,5 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
 
 
 def write_run_result(result: dict[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Write a run result (``RunResult.to_json()``) atomically as sorted JSON."""
-    return atomic_write_text(path, json.dumps(result, indent=2, sort_keys=True) + "\n")
+    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked, atomic)."""
+    return write_artifact("run_result", path, result)
