@@ -34,13 +34,19 @@ def render(summary: dict[str, Any], verdict: dict[str, Any]) -> str:
     reload = summary.get("reload") or {}
     ratio = summary.get("size_ratio")
     quantized = ", ".join(f"{k}: {v}" for k, v in sorted((layers.get("quantized") or {}).items())) or "none"
+    if output.get("error"):
+        size = f"- size: {_mib(source.get('bytes'))} -> no readable output (weights unreadable)"
+    elif not output.get("exists") or not output.get("files"):
+        size = f"- size: {_mib(source.get('bytes'))} -> no output (nothing was exported)"
+    else:
+        size = (f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
+                + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""))
     lines = [
         MARKER,
         f"### quarkci PTQ gate: {head}",
         "",
         f"- scheme: {code(summary.get('scheme') or 'unknown')}",
-        f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
-        + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""),
+        size,
         f"- quantized linear layers: {code(quantized)}; excluded {len(layers.get('excluded') or [])}"
         f" of {layers.get('total', 'n/a')}",
     ]

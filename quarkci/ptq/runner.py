@@ -152,8 +152,9 @@ def _versions() -> dict[str, str]:
 
 
 def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
-             say: Callable[[str], None] | None = None) -> RunResult:
-    """Quantize and export ``plan``'s model to ``output_dir`` (must not exist or be empty).
+             say: Callable[[str], None] | None = None, overwrite: bool = False) -> RunResult:
+    """Quantize and export ``plan``'s model to ``output_dir`` (must not exist or be empty, unless
+    ``overwrite``: then an existing directory is replaced only once the new export is complete).
 
     Returns a :class:`RunResult`; upstream failures are recorded in it, never raised.
     Raises :class:`quark_api.QuarkUnavailable` when the ML stack cannot be imported.
@@ -207,7 +208,10 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
                 tokenizer.save_pretrained(str(tmp))
                 tmp.chmod(0o755)
                 if out.exists():
-                    out.rmdir()  # empty (checked by the manifest); non-empty fails loudly
+                    if overwrite and any(out.iterdir()):
+                        shutil.rmtree(out)  # explicitly asked for; the source model is refused up front
+                    else:
+                        out.rmdir()  # empty (checked before the run); non-empty fails loudly
                 os.replace(tmp, out)
                 tmp = None
         result.status = "succeeded"

@@ -26,6 +26,8 @@ def test_list_json_names_one_producer_per_artifact(capsys):
         "quant_plan": "quarkci.ptq.plan",
         "run_manifest": "quarkci.ptq.manifest",
         "validation_report": "quarkci.report",
+        "run_result": "quarkci.ptq.runner",
+        "validation_summary": "quarkci.ptq.validate",
     }
 
 
