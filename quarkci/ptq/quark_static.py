@@ -23,17 +23,24 @@ that these static facts equal the runtime ones (``quark_api.runtime_quark``).
 from __future__ import annotations
 
 import ast
+import contextlib
+import dataclasses
+import json
+import os
 from functools import cache
+from pathlib import Path
 
+from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
 from quarkci.facts import schemes as scheme_facts
 from quarkci.facts._source import parse
+from quarkci.facts.base import FactItem
 from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
 from quarkci.upstream.base import Snapshot
 
 TEMPLATE_PATH = "quark/torch/quantization/config/template.py"
 ALGO_PATH = "quark/torch/quantization/config/algo_configs.py"
-CLASS_ROOTS = ("quark/torch/quantization/config/", "quark/common/")
+CLASS_ROOTS = ("quark/torch/quantization/config/", "quark/common/")  # top-level modules only
 _DEFAULT_KV = ("fp8",)
 
 
@@ -98,7 +105,7 @@ class _Classes:
     def __init__(self, snapshot: Snapshot) -> None:
         self.by_name: dict[str, ast.ClassDef] = {}
         for path in snapshot.files("quark/"):
-            if path.endswith(".py") and path.startswith(CLASS_ROOTS):
+            if path.endswith(".py") and any(path.startswith(r) and "/" not in path[len(r):] for r in CLASS_ROOTS):
                 tree = parse(snapshot, path)
                 for node in (tree.body if tree else []):
                     if isinstance(node, ast.ClassDef):
@@ -171,6 +178,18 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
     return None
 
 
+def _scheme_items(tree: ast.Module) -> list[FactItem]:
+    """The scheme items of :mod:`quarkci.facts.schemes` from an already parsed template module, in file order."""
+    items = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                name = scheme_facts._scheme_key(target)
+                if name is not None:
+                    items.append(FactItem(name, TEMPLATE_PATH, node.lineno, scheme_facts._describe(node.value)))
+    return sorted(items, key=lambda i: i.line)
+
+
 def read_quark_info(snapshot: Snapshot) -> QuarkInfo:
     """:class:`QuarkInfo` of ``snapshot`` (an installed or downloaded amd-quark), read with :mod:`ast`.
 
@@ -179,8 +198,7 @@ def read_quark_info(snapshot: Snapshot) -> QuarkInfo:
     template = parse(snapshot, TEMPLATE_PATH)
     if template is None:
         raise QuarkUnavailable(f"{snapshot.label}: {TEMPLATE_PATH} missing or unreadable")
-    items, _ = scheme_facts.extract(snapshot)
-    items = sorted(items, key=lambda i: i.line)
+    items = _scheme_items(template)
     classes = _Classes(snapshot)
     groups: dict[str, int | None] = {}
     for item in items:
@@ -207,16 +225,41 @@ def read_quark_info(snapshot: Snapshot) -> QuarkInfo:
     )
 
 
+def cache_file(version: str, template: Path) -> Path:
+    """Where the facts of one installed amd-quark are cached: under ``$QUARKCI_CACHE_DIR`` (else
+    ``~/.cache/quarkci``), ``quark-facts/<version>-<template.py size>-<mtime ns>.json`` (a reinstall
+    changes the key)."""
+    env = os.environ.get("QUARKCI_CACHE_DIR")
+    base = Path(env) if env else Path.home() / ".cache" / "quarkci"
+    stat = template.stat()
+    return base / "quark-facts" / f"{version}-{stat.st_size}-{stat.st_mtime_ns}.json"
+
+
 @cache
 def installed_quark_static() -> QuarkInfo:
-    """:func:`read_quark_info` of the amd-quark installed in this interpreter (cached per process).
+    """:func:`read_quark_info` of the amd-quark installed in this interpreter, cached per process and on
+    disk (:func:`cache_file`; a cache that cannot be read or written is ignored).
 
     Raises :class:`QuarkUnavailable` when amd-quark is not installed.
     """
-    from quarkci.upstream.installed import InstalledSnapshot
+    import importlib.metadata as md
+
+    from quarkci.upstream.installed import DIST_NAME, InstalledSnapshot
 
     try:
-        snapshot = InstalledSnapshot()
+        dist = md.distribution(DIST_NAME)
+        path = cache_file(str(dist.version), Path(str(dist.locate_file(TEMPLATE_PATH))))
+    except (md.PackageNotFoundError, OSError):
+        path = None
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return QuarkInfo(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+    try:
+        info = read_quark_info(InstalledSnapshot())
     except BadInputError as exc:
         raise QuarkUnavailable(str(exc)) from None
-    return read_quark_info(snapshot)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            atomic_write_text(path, json.dumps(dataclasses.asdict(info), sort_keys=True))
+    return info

@@ -181,13 +181,13 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert main(["ptq", "gate", "--summary", str(tmp_path / "broken.json")]) == 2
     captured = capsys.readouterr()
     assert json.loads(captured.out)["failure_class"] == "USER_CONFIG_ERROR"
-    assert "Traceback" not in captured.err and "unreadable" in captured.err
+    assert "Traceback" not in captured.err and "--summary" in captured.err and "JSON" in captured.err
     assert main(["ptq", "gate", "--summary", str(tmp_path / "missing.json")]) == 2
     assert main(["ptq", "gate"]) == 2
 
 
 def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
-    run = {"status": "failed", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
+    run = {"status": "failed", "scheme": "fp8", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
            "message": "boom @someone `rm -rf` | x\nsecond line"}
     summary = tmp_path / "s.json"
     summary.write_text(json.dumps(_summary(run=run)))
@@ -219,7 +219,7 @@ def test_deeply_nested_summary_is_bad_input_not_a_crash(tmp_path, capsys):
     summary = tmp_path / "deep.json"
     summary.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert main(["ptq", "gate", "--summary", str(summary)]) == 2
-    assert "unreadable" in capsys.readouterr().err
+    assert "nested too deeply" in capsys.readouterr().err
 
 
 # --- checks added for tampered exports (issue 10, stage 2); each with the passing base as negative control ---
