@@ -19,8 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document
+from quarkci.core.documents import check_document, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
@@ -269,5 +268,4 @@ def write_analysis(analysis: dict[str, Any], out: str | os.PathLike[str]) -> Pat
     path = Path(out)
     if path.name != ANALYSIS_FILE and path.suffix != ".json":
         path = path / ANALYSIS_FILE
-    atomic_write_text(path, json.dumps(analysis, indent=2, sort_keys=True) + "\n")
-    return path
+    return write_artifact("model_analysis", path, analysis)

@@ -18,10 +18,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document, load_document
+from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq.plan import CLI_DATASETS
 
@@ -172,15 +169,13 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
 def write_manifest(manifest: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     """Validate against the ``run_manifest`` contract and write YAML atomically (key order kept)."""
     check_document(manifest, "run_manifest", str(path))
-    text = yaml.safe_dump(manifest, sort_keys=False, default_flow_style=False, width=1000)
-    return atomic_write_text(path, text)
+    return write_artifact("run_manifest", path, manifest)
 
 
 def load_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and validate a ``run_manifest.yaml``. Raises :class:`BadInputError`."""
-    doc = load_document(path)
-    check_document(doc, "run_manifest", str(path))
-    return doc
+    document: dict[str, Any] = read_artifact("run_manifest", path)
+    return document
 
 
 def record_run(manifest_path: str | os.PathLike[str], result: dict[str, Any]) -> Path:

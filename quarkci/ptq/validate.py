@@ -1,22 +1,26 @@
 """``ptq validate``: source model + quantized export -> validation summary (the PTQ gate's input).
 
-Summary shape (``summary_version`` 1; every key always present)::
+Summary shape (``summary_version`` 1; every key always present; contract: the ``validation_summary``
+artifact, ``quarkci/core/schemas/validation_summary.schema.json``)::
 
     {
       "summary_version": 1,
       "scheme": "fp8" | null,                  # from the run result, else null
-      "source": {"path", "exists", "bytes", "files"},      # bytes: sum of *.safetensors
-      "output": {"path", "exists", "bytes", "files"},
-      "size_ratio": float | null,              # output bytes / source bytes
+      "source": {"path", "exists", "bytes", "files", "safetensors_bytes", "other_weight_files", "error"},
+      "output": {...same; bytes counts EVERY weight file; error: unreadable/truncated safetensors},
+      "size_ratio": float | null,              # output bytes / source bytes (all weight files)
       "quantization_config": {"present": bool, "quant_method": str | null, "global_weight_dtypes": [..],
-                              "exclude": [..], "layer_quant_config": [patterns]},
+                              "exclude": [..], "layer_quant_config": [patterns], "problems": [..]},
       "layers": {"total": int, "quantized": {"fp8_e4m3": 14, ...}, "excluded": [names],
                  "unexpected_unquantized": [names], "declaration_mismatch": [{"layer", "reason"}]},
+      "scheme_check" | "kv_cache" | "names" | "unquantized_tensors": {..., "problems": [..]} | null,
+                                               # quarkci.ptq.export_checks
       "metadata": {"expected": [{"field", "source", "output", "reason"}], "blocking": [...]},
       "reload": {"checked": bool, "ok": bool | null, "error": str | null, "forward_error": str | null,
                  "logits_finite": bool | null, "missing_keys": [..],
                  "unexpected_keys": [..], "mismatched_keys": [..], "task_accuracy": float | null,
-                 "source_task_accuracy": float | null},
+                 "source_task_accuracy": float | null, "top1_agreement": float | null,
+                 "behaviour_error": str | null},
       "run": run_result.json contents | null
     }
 
@@ -31,7 +35,9 @@ int8 as I8, int4 packed into I32, fp4/fp6/mx packed into U8).
 
 The reload check loads the export with transformers (``output_loading_info=True``): a Quark export
 that transformers reloads "successfully" with missing or unexpected keys (nvfp4, int4_fp8,
-fp4_block16_scale_e4m3 in amd-quark 0.13) is exposed here.
+fp4_block16_scale_e4m3 in amd-quark 0.13) is exposed here. Behaviour is measured after the reload:
+the demo task's accuracy (demo model) and the top-1 agreement with the source model over probe
+prompts (any model), so corrupted scales or weights that reload cleanly are still caught by the gate.
 """
 
 from __future__ import annotations
