@@ -49,7 +49,7 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeGuard
 
 from quarkci.core.failure_class import FailureClass, most_actionable
 
@@ -156,7 +156,7 @@ def _behaviour(reload: dict[str, Any], reload_check: Check, max_drop: float, min
     return _check("behaviour", "fail", f"behaviour not measured after reload: {why}", cls)
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -169,7 +169,7 @@ def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: f
             checks.append(_check("run", "pass", "ptq run succeeded"))
         else:
             try:
-                cls = FailureClass(run.get("failure_class"))
+                cls = FailureClass(str(run.get("failure_class")))
             except ValueError:
                 cls = FailureClass.MODEL_UNSUPPORTED
             checks.append(_check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls))

@@ -131,7 +131,8 @@ def kv_cache_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: C
     Returns ``{"group", "layers_named", "kv_layers", "problems"}``.
     """
     qconfig = qconfig or {}
-    export = qconfig.get("export") if isinstance(qconfig.get("export"), dict) else {}
+    export_ = qconfig.get("export")
+    export: dict[str, Any] = export_ if isinstance(export_, dict) else {}
     group = export.get("kv_cache_group") or []
     group = [str(g) for g in group] if isinstance(group, list) else [str(group)]
     kv_config = qconfig.get("kv_cache_quant_config") or {}

@@ -29,6 +29,7 @@ import json
 import os
 from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
@@ -49,6 +50,12 @@ def _literal(node: ast.AST | None) -> object:
         return ast.literal_eval(node) if node is not None else None
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+
+
+def _int(node: ast.AST | None) -> int | None:
+    """The value of an ``int`` literal node (not a bool), else ``None``."""
+    value = _literal(node)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _module_assign(tree: ast.Module, name: str) -> ast.AST | None:
@@ -133,12 +140,12 @@ class _Classes:
         if node is None or depth > 6:
             return None
         for sub in ast.walk(node):
-            if isinstance(sub, ast.keyword) and sub.arg == "group_size" and isinstance(_literal(sub.value), int):
-                return int(_literal(sub.value))  # type: ignore[call-overload]
+            if isinstance(sub, ast.keyword) and sub.arg == "group_size" and _int(sub.value) is not None:
+                return _int(sub.value)
             if isinstance(sub, ast.Dict):
                 for k, v in zip(sub.keys, sub.values, strict=True):
-                    if _literal(k) == "group_size" and isinstance(_literal(v), int):
-                        return int(_literal(v))  # type: ignore[call-overload]
+                    if _literal(k) == "group_size" and _int(v) is not None:
+                        return _int(v)
         for base in node.bases:
             if isinstance(base, ast.Name):
                 found = self.group_size_default(base.id, depth + 1)
@@ -151,8 +158,8 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
     if args:
         call = ast.parse(f"f({args})", mode="eval").body
         for kw in getattr(call, "keywords", []):
-            if kw.arg in ("group_size", "block_size") and isinstance(_literal(kw.value), int):
-                return int(_literal(kw.value))  # type: ignore[call-overload]
+            if kw.arg in ("group_size", "block_size") and _int(kw.value) is not None:
+                return _int(kw.value)
     node = classes.by_name.get(scheme_class or "")
     if node is None:
         return None
@@ -161,15 +168,15 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
             names = [a.arg for a in item.args.args][-len(item.args.defaults):] if item.args.defaults else []
             for name, default in zip(names, item.args.defaults, strict=True):
                 if name in ("group_size", "block_size"):
-                    if isinstance(_literal(default), int):
-                        return int(_literal(default))  # type: ignore[call-overload]
+                    if _int(default) is not None:
+                        return _int(default)
                     if isinstance(default, ast.Attribute) and isinstance(default.value, ast.Name):
                         value = classes.attr(default.value.id, default.attr)
                         if isinstance(value, int):
                             return value
     for sub in ast.walk(node):
-        if isinstance(sub, ast.keyword) and sub.arg == "group_size" and isinstance(_literal(sub.value), int):
-            return int(_literal(sub.value))  # type: ignore[call-overload]
+        if isinstance(sub, ast.keyword) and sub.arg == "group_size" and _int(sub.value) is not None:
+            return _int(sub.value)
     for sub in ast.walk(node):  # the first spec the weight config builds
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id.endswith("Spec"):
             if "PerGroup" in sub.func.id or "MX" in sub.func.id or "BFP" in sub.func.id:
@@ -254,9 +261,10 @@ def installed_quark_static() -> QuarkInfo:
     if path is not None:
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
             data = json.loads(path.read_text(encoding="utf-8"))
-            return QuarkInfo(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+            return QuarkInfo(**fields)
     try:
-        info = read_quark_info(InstalledSnapshot())
+        info = read_quark_info(cast(Snapshot, InstalledSnapshot()))
     except BadInputError as exc:
         raise QuarkUnavailable(str(exc)) from None
     if path is not None:

