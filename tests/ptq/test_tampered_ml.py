@@ -173,3 +173,16 @@ def test_config_tampered_so_reload_fails_is_coverage_not_model_unsupported(pipel
     assert code == 1
     assert verdict["failure_class"] == "QUANT_COVERAGE_FAILURE", verdict["detail"]
     assert "MODEL_UNSUPPORTED" not in verdict["detail"]
+
+
+def test_the_chain_as_one_library_call(demo_model, tmp_path):
+    """What the day-0 conductor calls: typed request in, typed outcome out, same artifacts as the CLI."""
+    from quarkci.core.documents import read_artifact
+    from quarkci.ptq.chain import PtqRequest, run_ptq
+
+    outcome = run_ptq(PtqRequest(model=demo_model, scheme="int8", out=tmp_path / "run"))
+    assert outcome.passed and outcome.run_status == "succeeded" and outcome.warnings == ()
+    assert read_artifact("validation_summary", outcome.summary)["reload"]["task_accuracy"] >= 0.9
+    assert read_artifact("run_result", outcome.run_result)["scheme"] == "int8"
+    with pytest.raises(Exception, match="not empty"):  # a second run into the same directory is refused
+        run_ptq(PtqRequest(model=demo_model, scheme="int8", out=tmp_path / "run"))
