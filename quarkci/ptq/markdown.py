@@ -51,7 +51,11 @@ def render(summary: dict[str, Any], verdict: dict[str, Any]) -> str:
         f" of {layers.get('total', 'n/a')}",
     ]
     if isinstance(reload.get("task_accuracy"), int | float):
-        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}")
+        src = reload.get("source_task_accuracy")
+        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}"
+                     + (f" (source {src:.0%})" if isinstance(src, int | float) else ""))
+    if isinstance(reload.get("top1_agreement"), int | float):
+        lines.append(f"- top-1 agreement with the source: {reload['top1_agreement']:.0%}")
     lines += ["", "| check | status | class | detail |", "| --- | --- | --- | --- |"]
     for check in verdict.get("checks") or []:
         cls = check.get("failure_class") or ""
