@@ -87,10 +87,11 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
         raise BadInputError(f"--output-dir {export}: must lie inside --out {out} (every output of a run stays in "
                             "its output directory)")
     source = Path(model_path).resolve()
-    for what, path in (("--out", out), ("output directory", export)):
-        if _overlaps(path, source):
-            raise BadInputError(f"{what} {path}: overlaps the source model {source}; PTQ never writes into the "
-                                "source model")
+    if out == source or source in out.parents:  # a run directory that holds the source beside it is fine
+        raise BadInputError(f"--out {out}: inside the source model {source}; PTQ never writes into the source model")
+    if _overlaps(export, source):
+        raise BadInputError(f"output directory {export}: overlaps the source model {source}; PTQ never writes "
+                            "into the source model")
     if not Path(model_path).is_dir():
         blocked.append(f"model {model_path} is not a local directory: download it first (the run never "
                        "fetches weights)")

@@ -196,6 +196,10 @@ def test_manifest_refuses_an_output_dir_inside_the_source_or_outside_out(source,
         build_manifest(plan, plan_path, source / "run")
     with pytest.raises(BadInputError, match="--output-dir"):
         build_manifest(plan, plan_path, tmp_path / "run", tmp_path / "elsewhere")
+    with pytest.raises(BadInputError, match="source model"):  # the export would replace the source
+        build_manifest(plan, plan_path, tmp_path, source)
+    # a run directory holding the source beside the export (ptq.yml's layout: WORK/source, WORK/model) is fine
+    assert build_manifest(plan, plan_path, tmp_path)["outputs"]["output_dir"] == str(tmp_path.resolve() / "model")
 
 
 def _manifest(source, tmp_path):
