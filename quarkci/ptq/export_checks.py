@@ -215,14 +215,20 @@ def _load(ckpt: Checkpoint, name: str) -> Any:
 
 
 def _raw_digest(ckpt: Checkpoint, name: str) -> str:
+    """SHA-256 of tensor ``name``'s stored bytes (BF16 read through torch, which numpy cannot hold)."""
     from safetensors import safe_open
 
     info = ckpt.tensors[name]
-    framework = "pt" if info.dtype == "BF16" else "numpy"
-    with safe_open(str(ckpt.path / info.file), framework=framework) as fh:
-        tensor = fh.get_tensor(name)
-    data = tensor.view(dtype=__import__("torch").int16).numpy() if framework == "pt" else tensor
-    return hashlib.sha256(data.tobytes()).hexdigest()
+    path = str(ckpt.path / info.file)
+    if info.dtype == "BF16":
+        import torch
+
+        with safe_open(path, framework="pt") as fh:
+            data = fh.get_tensor(name).view(torch.int16).numpy().tobytes()
+    else:
+        with safe_open(path, framework="numpy") as fh:
+            data = fh.get_tensor(name).tobytes()
+    return hashlib.sha256(data).hexdigest()
 
 
 def unquantized_tensors(source: Checkpoint, output: Checkpoint) -> dict[str, Any]:

@@ -4,6 +4,7 @@ checks of ``ptq validate`` on miniature checkpoints. No torch, no Quark import (
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -295,3 +296,16 @@ def test_partial_kv_cache_group_and_corrupt_weights(source, tmp_path):
     weights.write_bytes(weights.read_bytes()[:100])
     summary = summarize(source, tmp_path / "out", reload=False, quark_info=INFO)
     assert summary["output"]["error"] and evaluate(summary)["failure_class"] == "CHECKPOINT_NOT_SERVABLE"
+
+
+def test_a_float_cast_of_an_unquantized_tensor_is_compared_within_rounding(tmp_path):
+    rng = np.random.default_rng(0)
+    head = rng.standard_normal((16, 128)).astype(np.float32)
+    src_tensors = {**_source_tensors(), "lm_head.weight": head}
+    source = _write_model(tmp_path / "src", src_tensors)
+    cast = _export(tmp_path, source, lm_head=head.astype(np.float16))
+    assert summarize(source, cast, reload=False, quark_info=INFO)["unquantized_tensors"]["differ"] == []
+    shutil.rmtree(tmp_path / "out")
+    drifted = _export(tmp_path, source, lm_head=(head * 1.01).astype(np.float16))
+    differ = summarize(source, drifted, reload=False, quark_info=INFO)["unquantized_tensors"]["differ"]
+    assert [d["tensor"] for d in differ] == ["lm_head.weight"] and "F32 -> F16" in differ[0]["reason"]
