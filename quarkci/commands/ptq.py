@@ -4,8 +4,10 @@
   and safetensors headers; no weights loaded; offline unless ``--allow-hub``). Exit 0 (also for a partial
   analysis), 2 bad input.
 * ``ptq plan --analysis F --scheme S [--algo A] [--kv-cache fp8] [--exclude PATTERN ...] [--out F]``
-  -> ``quant_plan.json`` (scheme checked against the installed Quark). Exit 0, 2 bad input.
-* ``ptq manifest --plan F --out DIR [--output-dir DIR]`` -> ``DIR/run_manifest.yaml``. Exit 0.
+  -> ``quant_plan.json`` (scheme checked against the installed Quark's facts, read statically; a
+  warning on stderr when the test suite saw the scheme fail on the device). Exit 0, 2 bad input.
+* ``ptq manifest --plan F --out DIR [--output-dir DIR]`` -> ``DIR/run_manifest.yaml`` (the export
+  directory must lie inside ``DIR`` and not overlap the source model). Exit 0, 2 bad input.
 * ``ptq run --manifest F --yes [--overwrite]``: runs PTQ in-process; refuses without ``--yes``, into a
   non-empty output directory without ``--overwrite``, with outputs outside the manifest's directory or
   inside the source model, or without tokenizer files (all exit 2, before Quark is imported). Writes
@@ -13,7 +15,9 @@
   (failure class and upstream message on stderr and in ``run_result.json``), 2 bad input/blocked.
 * ``ptq validate --source DIR --output DIR [--run-result F] [--no-reload] [--out F]`` -> validation
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
-* ``ptq gate --summary F [--max-size-ratio R] [--markdown FILE]``: the verdict JSON on stdout (and a
+* ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
+  [--markdown FILE]``: the summary is read through the ``validation_summary`` contract; the verdict JSON
+  on stdout (and a
   sticky-comment Markdown body). Exit 0 pass, 1 gate failed, 2 unreadable input (a
   USER_CONFIG_ERROR verdict is still printed).
 
