@@ -18,15 +18,16 @@ these rules rely on (seen in the real exports of the ML test tier):
 from __future__ import annotations
 
 import hashlib
+import re
 from fnmatch import fnmatchcase
 from typing import Any
 
 from quarkci.ptq.headers import Checkpoint
 
 MAX_LIST = 50
-# suffixes a Quark export adds next to a module's tensors (scales, zero points of weight/input/output)
-QUANT_SUFFIXES = ("weight_scale", "weight_zero_point", "input_scale", "input_zero_point", "output_scale",
-                  "output_zero_point", "bias_scale", "bias_zero_point", "k_scale", "v_scale")
+# tensors a Quark export adds next to a module's own: scales and zero points of weight/input/output/bias,
+# with a stage number for two-stage schemes (amdfp4_global16 stores weight_scale_2 and input_scale_2 in 0.13)
+QUANT_PARAMETER = re.compile(r"^(?:(?:weight|input|output|bias)_(?:scale|zero_point)(?:_\d+)?|[kv]_scale)$")
 FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16"})
 # a scheme's weight dtype as Quark's export declares it (global_quant_config.weight.dtype), by scheme-name
 # family; first match wins. Evidence: fp8 -> fp8_e4m3, int8 -> int8, int4_wo_128 -> int4, mxfp4 -> fp4 in the
@@ -184,7 +185,7 @@ def names_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: Chec
     """
     src_modules = {_module(n)[0] for n in source.tensors}
     unknown = sorted(n for n in output.tensors if n not in source.tensors
-                     and not (_module(n)[0] in src_modules and _module(n)[1] in QUANT_SUFFIXES))
+                     and not (_module(n)[0] in src_modules and QUANT_PARAMETER.match(_module(n)[1])))
     missing = sorted(n for n in source.tensors if n not in output.tensors)
     patterns = (qconfig or {}).get("layer_quant_config") or {}
     modules = list(source.linear_layers())

@@ -309,3 +309,16 @@ def test_a_float_cast_of_an_unquantized_tensor_is_compared_within_rounding(tmp_p
     drifted = _export(tmp_path, source, lm_head=(head * 1.01).astype(np.float16))
     differ = summarize(source, drifted, reload=False, quark_info=INFO)["unquantized_tensors"]["differ"]
     assert [d["tensor"] for d in differ] == ["lm_head.weight"] and "F32 -> F16" in differ[0]["reason"]
+
+
+def test_names_accept_staged_quant_parameters_and_reject_unknown_modules(source, tmp_path):
+    one = np.ones((), np.float32)
+    staged = _export(tmp_path, source, extra={"model.layers.0.self_attn.q_proj.weight_scale_2": one,
+                                              "model.layers.0.self_attn.q_proj.input_scale_2": one})
+    assert summarize(source, staged, reload=False, quark_info=INFO)["names"]["problems"] == []
+    shutil.rmtree(tmp_path / "out")
+    renamed = _export(tmp_path, source, extra={"model.layers.0.self_attn.qx_proj.weight_scale": one,
+                                               "model.layers.0.self_attn.q_proj.weight_blob": one})
+    names = summarize(source, renamed, reload=False, quark_info=INFO)["names"]
+    assert names["unknown_in_output"] == ["model.layers.0.self_attn.q_proj.weight_blob",
+                                          "model.layers.0.self_attn.qx_proj.weight_scale"]
