@@ -6,8 +6,9 @@ writer (``atomic_write_text``/``atomic_write_bytes``, ``.write_text``/``.write_b
 ``move``, ``.rename``/``.replace``) whose *destination* (the path argument or the receiver, never
 the content) mentions an artifact file name such as ``"quant_plan.json"``: as a string literal
 (also inside an f-string or a path expression) or through a name bound to one (a local or
-module-level assignment, or a constant imported from another quarkci module). A write of artifact
-A from a module that is not A's producer (or inside it) is a :class:`ProducerViolation`;
+module-level assignment, or a constant imported from another quarkci module). A call of
+``write_artifact``/``write_artifact_text`` with a literal contract name is a write of that artifact. A
+write of artifact A from a module that is not A's producer (or inside it) is a :class:`ProducerViolation`;
 artifacts with an external producer (Quark's own skills) must not be written by quarkci at all.
 
 Limits (documented, deliberate): attribute constants (``plan.PLAN_FILE``), values passed through
@@ -165,12 +166,26 @@ def _writes(tree: ast.Module, module_bound: dict[str, Artifact]) -> list[tuple[a
         for node in ast.walk(scope):
             if not isinstance(node, ast.Call) or id(node) in hits:
                 continue
+            named = _contract_named(node)
+            if named is not None:  # write_artifact("quant_plan", path, doc): the contract names the artifact
+                hits[id(node)] = (node, named)
+                continue
             for part in _destinations(node):
                 hit = _literal_artifact(part, bound)
                 if hit:
                     hits[id(node)] = (node, hit)
                     break
     return list(hits.values())
+
+
+def _contract_named(call: ast.Call) -> Artifact | None:
+    """The artifact of a ``write_artifact``/``write_artifact_text`` call whose contract is a string literal."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    contract = _arg(call, 0, "contract") if name in ("write_artifact", "write_artifact_text") else None
+    if isinstance(contract, ast.Constant) and isinstance(contract.value, str):
+        return ARTIFACTS.get(contract.value)
+    return None
 
 
 def _arg(call: ast.Call, index: int, keyword: str) -> ast.AST | None:

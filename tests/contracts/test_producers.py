@@ -118,3 +118,19 @@ def test_same_variable_name_in_another_function_is_not_confused(tmp_path):
             path.write_text("ok")
     """})
     assert _modules(root) == []
+
+
+def test_a_contract_named_write_from_a_wrong_module_is_caught(tmp_path):
+    root = _tree(tmp_path, {
+        "quarkci/gates/ptq.py": """
+            from quarkci.core.documents import write_artifact
+            def f(path, doc):
+                write_artifact("validation_summary", path, doc)
+        """,
+        "quarkci/ptq/validate.py": """
+            from quarkci.core import documents
+            def g(out, doc):
+                documents.write_artifact("validation_summary", out, doc)
+        """,
+    })
+    assert _modules(root) == [("quarkci.gates.ptq", "validation_summary")]
