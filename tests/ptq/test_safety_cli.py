@@ -322,3 +322,18 @@ def test_names_accept_staged_quant_parameters_and_reject_unknown_modules(source,
     names = summarize(source, renamed, reload=False, quark_info=INFO)["names"]
     assert names["unknown_in_output"] == ["model.layers.0.self_attn.q_proj.weight_blob",
                                           "model.layers.0.self_attn.qx_proj.weight_scale"]
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda b: b[:-1], "truncated"),  # header intact, last data byte gone
+    (lambda b: (10**12).to_bytes(8, "little") + b[8:], "does not fit"),  # absurd header length
+    (lambda b: b[:8] + b"[" + b[9:], "not JSON"),
+])
+def test_read_header_refuses_damaged_files_without_numpy(source, tmp_path, damage, message):
+    from quarkci.ptq.headers import read_header
+
+    weights = source / "model.safetensors"
+    assert {t.name for t in read_header(weights)} == set(_source_tensors())  # control: the intact file reads
+    weights.write_bytes(damage(weights.read_bytes()))
+    with pytest.raises(BadInputError, match=message):
+        read_header(weights)
