@@ -33,6 +33,14 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the demo model; see the module docstring for exit codes."""
+    from pathlib import Path
+
+    from quarkci.core.paths import check_output_dir
+
+    check_output_dir(args.out, "--out")  # before any import or training
+    out = Path(args.out)
+    if out.is_dir() and any(out.iterdir()):
+        raise BadInputError(f"--out {out}: exists and is not an empty directory")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from quarkci.ptq.demo import DemoConfig, build_demo_model
 

@@ -1,16 +1,23 @@
 """``quarkci ptq``: the PTQ workflow on real amd-quark (intake, plan, manifest, run, validate, gate).
 
-* ``ptq intake --model DIR|HF_ID [--output F]`` -> ``model_analysis.json`` (static: config.json and
-  safetensors headers; no weights loaded). Exit 0 (also for a partial analysis), 2 bad input.
+* ``ptq intake --model DIR|HF_ID [--allow-hub] [--output F]`` -> ``model_analysis.json`` (static: config.json
+  and safetensors headers; no weights loaded; offline unless ``--allow-hub``). Exit 0 (also for a partial
+  analysis), 2 bad input.
 * ``ptq plan --analysis F --scheme S [--algo A] [--kv-cache fp8] [--exclude PATTERN ...] [--output F]``
-  -> ``quant_plan.json`` (scheme checked against the installed Quark). Exit 0, 2 bad input.
-* ``ptq manifest --plan F --out DIR [--checkpoint DIR]`` -> ``DIR/run_manifest.yaml``. Exit 0.
-* ``ptq run --manifest F --yes``: runs PTQ in-process; refuses without ``--yes`` (exit 2). Writes
+  -> ``quant_plan.json`` (scheme checked against the installed Quark's facts, read statically; a
+  warning on stderr when the test suite saw the scheme fail on the device). Exit 0, 2 bad input.
+* ``ptq manifest --plan F --out DIR [--checkpoint DIR]`` -> ``DIR/run_manifest.yaml`` (the export
+  directory must lie inside ``DIR`` and not overlap the source model). Exit 0, 2 bad input.
+* ``ptq run --manifest F --yes [--overwrite]``: runs PTQ in-process; refuses without ``--yes``, into a
+  non-empty output directory without ``--overwrite``, with outputs outside the manifest's directory or
+  inside the source model, or without tokenizer files (all exit 2, before Quark is imported). Writes
   the export, ``run_result.json`` and the manifest's status. Exit 0 succeeded, 1 upstream failure
   (failure class and upstream message on stderr and in ``run_result.json``), 2 bad input/blocked.
 * ``ptq validate --source DIR --checkpoint DIR [--run-result F] [--no-reload] [--output F]`` -> validation
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
-* ``ptq gate --summary F [--max-size-ratio R] [--markdown FILE]``: the verdict JSON on stdout (and a
+* ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
+  [--markdown FILE]``: the summary is read through the ``validation_summary`` contract; the verdict JSON
+  on stdout (and a
   sticky-comment Markdown body). Exit 0 pass, 1 gate failed, 2 unreadable input (a
   USER_CONFIG_ERROR verdict is still printed).
 
@@ -42,7 +49,10 @@ def add_parser(subparsers: Any) -> None:
 
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
     p.add_argument("--model", required=True, metavar="DIR|HF_ID",
-                   help="the model to analyse: a local Hugging Face model directory or a Hub id")
+                   help="the model to analyse: a local Hugging Face model directory, or a Hub id found in the "
+                        "local Hugging Face cache")
+    p.add_argument("--allow-hub", action="store_true",
+                   help="allow fetching config.json of a Hugging Face id from the Hub (default: offline)")
     p.add_argument("--output", dest="out", default="model_analysis.json", metavar="FILE", type=_args.output_file,
                    help="where to write the model analysis JSON")
     p.deprecate("--out", "--output")
@@ -87,6 +97,8 @@ def add_parser(subparsers: Any) -> None:
     p = sub.add_parser("run", help="execute a manifest with amd-quark (needs --yes)")
     p.add_argument("--manifest", required=True, metavar="FILE", type=_args.input_file, help="run_manifest.yaml written by ptq manifest")
     p.add_argument("--yes", action="store_true", help="explicit approval to execute the recorded plan")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a non-empty output directory (default: refuse before any work)")
     p.add_argument("--json", action="store_true", help="print the run result on stdout")
     p.set_defaults(func=run_run)
 
@@ -113,6 +125,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--max-size-ratio", type=float, default=1.0, metavar="R",
                    help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
                         "(default: 1.0)")
+    p.add_argument("--max-accuracy-drop", type=float, default=0.10, metavar="D",
+                   help="fail when the demo-task accuracy drops more than D (a fraction 0..1) below the source's "
+                        "(default: 0.10)")
+    p.add_argument("--min-top1-agreement", type=float, default=0.80, metavar="A",
+                   help="without a demo task: fail when top-1 agreement with the source is below A (a fraction "
+                        "0..1; default: 0.80)")
     p.add_argument("--markdown", metavar="FILE", type=_args.output_file,
                    help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)")
     p.set_defaults(func=run_gate)
@@ -138,9 +156,11 @@ def _offline_hub() -> None:
 
 def run_intake(args: argparse.Namespace) -> int:
     """``ptq intake``."""
+    from quarkci.core.paths import check_output_file
     from quarkci.ptq.intake import analyze, write_analysis
 
-    analysis = analyze(args.model)
+    check_output_file(args.out, "--output")
+    analysis = analyze(args.model, allow_hub=args.allow_hub)
     path = write_analysis(analysis, args.out)
     if analysis["analysis_status"] == "partial":
         print(f"quarkci: analysis partial: {len(analysis['risks'])} risk(s) recorded in {path}", file=sys.stderr)
@@ -150,8 +170,11 @@ def run_intake(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     """``ptq plan``."""
+    from quarkci.core.paths import check_output_file
+    from quarkci.ptq.evidence import plan_warnings
     from quarkci.ptq.plan import build_plan, load_json, write_plan
 
+    check_output_file(args.out, "--output")
     analysis = load_json(args.analysis, "model_analysis")
     calibration = {"dataset": args.calib_dataset, "num_calib_data": args.num_calib_data, "seq_len": args.seq_len,
                    "batch_size": args.batch_size}
@@ -159,6 +182,8 @@ def run_plan(args: argparse.Namespace) -> int:
                       kv_cache=args.kv_cache, exclude=args.exclude, layer_quant_config=dict(args.layer_scheme),
                       calibration=calibration, dtype=args.dtype, device=args.device)
     plan["command"] = _plan_argv(args)
+    for warning in plan_warnings(plan["global_scheme"], plan.get("device", "auto"), plan["quark_version"]):
+        print(f"quarkci: warning: {warning}", file=sys.stderr)
     path = write_plan(plan, args.out)
     _emit(args, path, plan)
     return EXIT_OK
@@ -185,9 +210,13 @@ def _plan_argv(args: argparse.Namespace) -> list[str]:
 
 def run_manifest(args: argparse.Namespace) -> int:
     """``ptq manifest``."""
+    from quarkci.core.paths import check_output_dir
     from quarkci.ptq.manifest import MANIFEST_FILE, build_manifest, write_manifest
     from quarkci.ptq.plan import load_json
 
+    check_output_dir(args.out, "--out")
+    if args.output_dir:
+        check_output_dir(args.output_dir, "--checkpoint")
     plan = load_json(args.plan, "quant_plan")
     manifest = build_manifest(plan, args.plan, args.out, args.output_dir)
     path = write_manifest(manifest, Path(args.out) / MANIFEST_FILE)
@@ -199,7 +228,13 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 def run_run(args: argparse.Namespace) -> int:
     """``ptq run``: refuses without ``--yes``; exit 1 on an upstream failure."""
-    from quarkci.ptq.manifest import load_manifest, record_run, require_runnable
+    from quarkci.ptq.manifest import (
+        load_manifest,
+        record_run,
+        require_runnable,
+        require_safe_outputs,
+        require_tokenizer,
+    )
     from quarkci.ptq.plan import load_json
 
     manifest = load_manifest(args.manifest)
@@ -208,13 +243,15 @@ def run_run(args: argparse.Namespace) -> int:
                             f"{args.manifest} and pass --yes")
     require_runnable(manifest, args.manifest)
     plan = load_json(manifest["inputs"]["plan"], "quant_plan")
+    require_safe_outputs(manifest, args.manifest, overwrite=args.overwrite)
+    require_tokenizer(plan["model"]["model_path"])
     _offline_hub()
     from quarkci.ptq import quark_api
     from quarkci.ptq.runner import run_plan as execute
     from quarkci.ptq.runner import write_run_result
 
     try:
-        result = execute(plan, manifest["outputs"]["output_dir"])
+        result = execute(plan, manifest["outputs"]["output_dir"], overwrite=args.overwrite)
     except quark_api.QuarkUnavailable as exc:
         raise BadInputError(f"{exc} (install the ML extra)") from None
     document = result.to_json()
@@ -229,8 +266,10 @@ def run_run(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     """``ptq validate``."""
+    from quarkci.core.paths import check_output_file
     from quarkci.ptq.validate import load_run_result, summarize, write_summary
 
+    check_output_file(args.out, "--output")
     _offline_hub()
     run_result = load_run_result(args.run_result) if args.run_result else None
     summary = summarize(args.source, args.checkpoint, run_result=run_result, reload=not args.no_reload)
@@ -240,32 +279,48 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_gate(args: argparse.Namespace) -> int:
-    """``ptq gate``: verdict JSON on stdout; 0 pass, 1 fail, 2 unreadable input (verdict still printed)."""
-    from quarkci.gates.failure_class import FailureClass
+    """``ptq gate``: verdict JSON on stdout; 0 pass, 1 fail, 2 unreadable input (verdict still printed).
+
+    The summary is read through the ``validation_summary`` contract; the ``--markdown`` location is
+    checked before anything is read.
+    """
+    from quarkci.core.documents import read_artifact
+    from quarkci.core.failure_class import FailureClass
+    from quarkci.core.paths import check_output_file
     from quarkci.gates.ptq import evaluate
 
     summary: Any = None
     problem = None
     if not args.summary:
         problem = "--summary is required"
-    else:
+    if not problem and args.markdown:
         try:
-            summary = json.loads(Path(args.summary).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            problem = f"{args.summary}: unreadable: {type(exc).__name__}: {str(exc)[:200]}"
+            check_output_file(args.markdown, "--markdown")
+        except BadInputError as exc:
+            problem = str(exc)
     if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):
         problem = f"--max-size-ratio must be a positive finite number, not {args.max_size_ratio}"
+    for flag, value in (("--max-accuracy-drop", args.max_accuracy_drop),
+                        ("--min-top1-agreement", args.min_top1_agreement)):
+        if not problem and not 0.0 <= value <= 1.0:  # NaN fails this too
+            problem = f"{flag} must be a number in [0, 1], not {value}"
+    if not problem:
+        try:
+            summary = read_artifact("validation_summary", args.summary)
+        except BadInputError as exc:
+            problem = f"--summary {exc}"
     if problem:
         verdict = {"gate": "ptq", "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
                    "detail": problem, "checks": []}
         print(json.dumps(verdict, indent=2, sort_keys=True))
         print(f"quarkci: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    verdict = evaluate(summary, max_size_ratio=args.max_size_ratio)
+    verdict = evaluate(summary, max_size_ratio=args.max_size_ratio, max_accuracy_drop=args.max_accuracy_drop,
+                       min_top1_agreement=args.min_top1_agreement)
     if args.markdown:
         from quarkci.core.atomic import atomic_write_text
         from quarkci.ptq.markdown import render
 
-        atomic_write_text(args.markdown, render(summary if isinstance(summary, dict) else {}, verdict))
+        atomic_write_text(args.markdown, render(summary, verdict))
     print(json.dumps(verdict, indent=2, sort_keys=True))
     return EXIT_OK if verdict["pass"] else EXIT_FINDINGS

@@ -145,6 +145,23 @@ def verify_proof(feature: str, family: str, step: str, reason: str) -> dict[str,
     }
 
 
+def run_result(scheme: str, output_dir: str, stage: str, failure_class: str, message: str) -> dict[str, Any]:
+    """A failed ``run_result``: the stage, its failure class and the upstream message (exit code 1)."""
+    return {"status": "failed", "scheme": scheme, "output_dir": output_dir, "device": "unknown",
+            "model_dtype": "unknown", "stage": stage, "failure_class": failure_class, "message": message,
+            "exit_code": 1, "timings": {}, "versions": {}, "exclude_applied": []}
+
+
+def validation_summary(source: str, output: str, reason: str) -> dict[str, Any]:
+    """A ``validation_summary`` with no output measured (``output.exists`` false, ``output.error`` the
+    reason): every measured block null, so the PTQ gate fails it."""
+    side = {"exists": False, "bytes": 0, "files": 0, "error": None}
+    return {"summary_version": 1, "scheme": None, "source": {**side, "path": source},
+            "output": {**side, "path": output, "error": reason}, "size_ratio": None,
+            "quantization_config": {"present": False}, "layers": None, "metadata": {"expected": [], "blocking": []},
+            "reload": {"checked": False, "ok": None}, "run": None}
+
+
 # artifact name -> builder; keys match quarkci.core.artifacts.ARTIFACTS exactly (tested).
 FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "session_context": session_context,
@@ -157,4 +174,8 @@ FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "run_manifest": run_manifest,
     "validation_report": validation_report,
     "verify_proof": verify_proof,
+
+
+    "run_result": run_result,
+    "validation_summary": validation_summary,
 }

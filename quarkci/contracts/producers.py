@@ -26,6 +26,7 @@ followed; helpers are matched by function name.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -185,8 +186,29 @@ def check_producers(root: str | Path, package: str = "quarkci") -> list[Producer
     return audit(root, package).violations
 
 
+# Calls whose result is still the path they were given (a path expression); any other call's result is a
+# new value (``build_plan(analysis, path)`` returns a plan, not the path), so names are not followed into it.
+_PATH_CALLS = frozenset({"Path", "PurePath", "PosixPath", "str", "fspath", "join", "joinpath", "resolve",
+                         "absolute", "expanduser", "with_name", "with_suffix", "format"})
+
+
+def _path_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of expression ``node`` that can carry a path: like :func:`ast.walk`, but the arguments of a
+    call are entered only for path-building calls (:data:`_PATH_CALLS`)."""
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        yield sub
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name not in _PATH_CALLS:
+                continue
+        stack.extend(ast.iter_child_nodes(sub))
+
+
 def _literal_artifact(node: ast.AST, bound: dict[str, Artifact]) -> Artifact | None:
-    for sub in ast.walk(node):
+    for sub in _path_nodes(node):
         if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
             hit = artifact_for_literal(sub.value)
             if hit:
@@ -345,6 +367,16 @@ def _writes(tree: ast.Module, module_bound: dict[str, Artifact],
                     hits[id(node)] = (node, hit, "direct" if direct else f"helper:{name}")
                     break
     return list(hits.values())
+
+
+def _contract_named(call: ast.Call) -> Artifact | None:
+    """The artifact of a ``write_artifact``/``write_artifact_text`` call whose contract is a string literal."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    contract = _arg(call, 0, "contract") if name in ("write_artifact", "write_artifact_text") else None
+    if isinstance(contract, ast.Constant) and isinstance(contract.value, str):
+        return ARTIFACTS.get(contract.value)
+    return None
 
 
 def _arg(call: ast.Call, index: int, keyword: str) -> ast.AST | None:

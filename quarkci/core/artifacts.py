@@ -19,6 +19,7 @@ from typing import Any, Literal
 from quarkci.core.errors import BadInputError
 
 EXTERNAL = "external:"
+OWN = "none (quarkci's own artifact)"
 
 
 @dataclass(frozen=True)
@@ -44,14 +45,15 @@ class Artifact:
     aliases: tuple[str, ...] = ()
 
     @property
+    def own(self) -> bool:
+        """True for quarkci's own artifacts: no Quark skill defines them (``upstream_producer`` is
+        :data:`OWN`), so there is no upstream contract to compare with."""
+        return self.upstream_producer == OWN
+
+    @property
     def external(self) -> bool:
         """True when a Quark skill, not quarkci, produces the artifact."""
         return self.producer.startswith(EXTERNAL)
-
-    @property
-    def has_upstream(self) -> bool:
-        """False for quarkci's own artifacts that no Quark release ships a contract for."""
-        return not self.upstream_producer.startswith("none")
 
     @property
     def schema_file(self) -> str:
@@ -169,10 +171,30 @@ ARTIFACTS: dict[str, Artifact] = {
             filename="verify_proof.json",
             fmt="json",
             producer="quarkci.verify.prove",
-            upstream_producer="none (quarkci verification skills)",
+            upstream_producer=OWN,
             consumers=("quarkci.verify", ".github/workflows/verify.yml"),
             fallback="result \"INCONCLUSIVE\" or \"FAILED\" naming the step it stopped at and why",
             description="one correctness feature of a verify-<lib> skill run end to end: steps, rows from saved stdout",
+        ),
+        Artifact(
+            name="run_result",
+            filename="run_result.json",
+            fmt="json",
+            producer="quarkci.ptq.runner",
+            upstream_producer=OWN,
+            consumers=("quarkci.ptq.validate", "quarkci.gates.ptq", "quarkci.day0"),
+            fallback="status \"failed\" with the stage, failure class and upstream message",
+            description="outcome of one ptq run: status, stage, failure class, message, timings, versions",
+        ),
+        Artifact(
+            name="validation_summary",
+            filename="validation_summary.json",
+            fmt="json",
+            producer="quarkci.ptq.validate",
+            upstream_producer=OWN,
+            consumers=("quarkci.gates.ptq", "quarkci.ptq.markdown", "quarkci.day0"),
+            fallback="output.exists false (or output.error) with every measured block null: the gate fails it",
+            description="what ptq validate measured about an export against its source (the PTQ gate's input)",
         ),
     )
 }

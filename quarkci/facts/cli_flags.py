@@ -18,9 +18,9 @@ import ast
 import configparser
 import tomllib
 
-from quarkci.facts._source import parse, read, str_const, text_of, value_of
 from quarkci.facts.base import FactItem
 from quarkci.facts.public_api import absolute_module, module_name
+from quarkci.facts.source import parse, read, str_const, text_of, value_of
 from quarkci.upstream.base import ENTRY_POINTS_PATH, Snapshot
 
 KIND = "cli_flags"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from quarkci.facts._source import assigned_name, parse, str_const
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import assigned_name, parse, str_const
 from quarkci.upstream.base import Snapshot
 
 KIND = "cli_models"

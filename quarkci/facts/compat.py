@@ -21,8 +21,8 @@ import tomllib
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from quarkci.facts._source import assigned_name, line_of, metadata, parse_text, read, str_const
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import assigned_name, line_of, metadata, parse_text, read, str_const
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "compat"

@@ -17,8 +17,8 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from quarkci.facts._source import line_of, metadata, read
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import line_of, metadata, read
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "dependencies"

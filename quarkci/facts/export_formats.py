@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 
 from quarkci.facts import cli_flags
-from quarkci.facts._source import assigned_name, parse_text, read
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import assigned_name, parse_text, read
 from quarkci.upstream.base import Snapshot
 
 KIND = "export_formats"

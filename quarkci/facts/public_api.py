@@ -21,8 +21,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from quarkci.facts._source import read
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import read
 from quarkci.upstream.base import Snapshot
 
 KIND = "public_api"

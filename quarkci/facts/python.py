@@ -17,8 +17,8 @@ import tomllib
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from quarkci.facts._source import line_of, metadata, read
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import line_of, metadata, read
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "python"

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from quarkci.facts._source import parse, str_const
 from quarkci.facts.base import FactItem
+from quarkci.facts.source import parse, str_const
 from quarkci.upstream.base import Snapshot
 
 KIND = "schemes"

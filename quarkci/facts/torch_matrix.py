@@ -21,9 +21,9 @@ import re
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from quarkci.facts._source import metadata, read
 from quarkci.facts.base import FactItem
 from quarkci.facts.python import INSTALL_RST, install_guides
+from quarkci.facts.source import metadata, read
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "torch_matrix"

@@ -13,12 +13,27 @@ check                  fails when                                               
 =====================  ==============================================================  ======================
 run                    the run result says ``failed`` (class recorded by the runner)    runner's class
 output                 the output directory or its ``*.safetensors`` are missing        USER_CONFIG_ERROR
-quantization_config    the export declares no ``quantization_config``                   QUANT_COVERAGE_FAILURE
+                       a weight file is corrupt or truncated (``output.error``)         CHECKPOINT_NOT_SERVABLE
+quantization_config    the export declares no ``quantization_config``, or a malformed   QUANT_COVERAGE_FAILURE
+                       one (quant_method not quark, no weight dtype)
 coverage               no quantized layer, an unexpected unquantized layer, or a        QUANT_COVERAGE_FAILURE
                        declaration mismatch
-size                   ``size_ratio`` >= ``max_size_ratio`` (default 1.0: not smaller)  SIZE_NOT_REDUCED
+scheme                 the claimed scheme's weight dtype / group size is not the one    QUANT_COVERAGE_FAILURE
+                       declared, or a stored weight_scale does not fit the qscheme
+kv_cache               the KV-cache group names some but not all k/v projections, or    QUANT_COVERAGE_FAILURE
+                       its config sections and stored output scales disagree
+names                  output tensors of no model module, source tensors missing,       QUANT_COVERAGE_FAILURE
+                       layer_quant_config patterns matching nothing
+unquantized_tensors    a tensor the recipe left unquantized (lm_head, embeddings,       QUANT_COVERAGE_FAILURE
+                       norms) differs from the source's
+size                   ``size_ratio`` (every weight file) >= ``max_size_ratio``         SIZE_NOT_REDUCED
 reload                 the loader raised, or a forward pass after reload raised         MODEL_UNSUPPORTED
+                       (QUANT_COVERAGE_FAILURE when a metadata check above failed: a
+                       tampered config explains the failed reload)
                        missing / unexpected / mismatched keys, non-finite logits        QUANT_COVERAGE_FAILURE
+behaviour              demo-task accuracy dropped more than ``max_accuracy_drop`` from  QUANT_COVERAGE_FAILURE
+                       the source's, else top-1 agreement with the source below
+                       ``min_top1_agreement``, or not measured after a clean reload
 metadata               a blocking metadata difference                                   USER_CONFIG_ERROR
 =====================  ==============================================================  ======================
 
@@ -34,12 +49,17 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeGuard
 
-from quarkci.gates.failure_class import FailureClass, most_actionable
+from quarkci.core.failure_class import FailureClass, most_actionable
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0
+DEFAULT_MAX_ACCURACY_DROP = 0.10  # absolute, on the 0..1 demo-task accuracy
+DEFAULT_MIN_TOP1_AGREEMENT = 0.80  # fraction of probe positions whose top-1 token equals the source's
+# checks whose failure means the export's metadata is wrong: a reload failure after one of them is not
+# MODEL_UNSUPPORTED (the installed stack is fine; the checkpoint is not)
+METADATA_CHECKS = ("quantization_config", "coverage", "scheme", "kv_cache", "names")
 
 
 class Check(TypedDict):
@@ -85,7 +105,63 @@ def _coverage(layers: dict[str, Any]) -> Check:
                   FailureClass.QUANT_COVERAGE_FAILURE)
 
 
-def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
+def _block(name: str, block: Any, ok: Any) -> Check:
+    """A check over one measured block (``problems`` list); skipped when the block was not measured."""
+    if not isinstance(block, dict):
+        return _check(name, "skipped", "not measured")
+    problems = [str(p) for p in block.get("problems") or []]
+    if problems:
+        return _check(name, "fail", "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3
+                                                                else ""), FailureClass.QUANT_COVERAGE_FAILURE)
+    return _check(name, "pass", ok(block))
+
+
+def _scheme_ok(b: dict[str, Any]) -> str:
+    if not b.get("claimed"):
+        return f"no claimed scheme; declared {b.get('declared_dtype')} {b.get('declared_qscheme')}: scales fit"
+    return f"{b.get('claimed')}: declared {b.get('declared_dtype')} {b.get('declared_qscheme')}, scales fit"
+
+
+def _kv_ok(b: dict[str, Any]) -> str:
+    group = b.get("group") or []
+    return (f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
+            if group else "no KV-cache group, no k/v output scales")
+
+
+def _names_ok(b: dict[str, Any]) -> str:
+    return "every exported tensor belongs to a model module; no source tensor missing"
+
+
+def _tensors_ok(b: dict[str, Any]) -> str:
+    return f"{b.get('checked')} unquantized tensor(s) equal the source's"
+
+
+def _behaviour(reload: dict[str, Any], reload_check: Check, max_drop: float, min_agreement: float) -> Check:
+    if not reload.get("checked"):
+        return _check("behaviour", "skipped", "reload not checked")
+    if reload_check["status"] == "fail" and (reload.get("error") or reload.get("forward_error")):
+        return _check("behaviour", "skipped", "the export did not reload")
+    acc, src_acc = reload.get("task_accuracy"), reload.get("source_task_accuracy")
+    agreement = reload.get("top1_agreement")
+    cls = FailureClass.QUANT_COVERAGE_FAILURE
+    if _number(acc) and _number(src_acc):
+        detail = f"demo-task accuracy {acc:.0%} vs {src_acc:.0%} for the source (max drop {max_drop:.0%})"
+        if _number(agreement):
+            detail += f"; top-1 agreement {agreement:.0%}"
+        return _check("behaviour", "fail" if src_acc - acc > max_drop + 1e-9 else "pass", detail, cls)
+    if _number(agreement):
+        detail = f"top-1 agreement with the source {agreement:.0%} (min {min_agreement:.0%})"
+        return _check("behaviour", "fail" if agreement < min_agreement else "pass", detail, cls)
+    why = reload.get("behaviour_error") or reload.get("task_error") or "no probe result in the summary"
+    return _check("behaviour", "fail", f"behaviour not measured after reload: {why}", cls)
+
+
+def _number(value: Any) -> TypeGuard[float]:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
+            min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT) -> list[Check]:
     checks: list[Check] = []
     run = summary.get("run")
     if isinstance(run, dict):
@@ -93,7 +169,7 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
             checks.append(_check("run", "pass", "ptq run succeeded"))
         else:
             try:
-                cls = FailureClass(run.get("failure_class"))
+                cls = FailureClass(str(run.get("failure_class")))
             except ValueError:
                 cls = FailureClass.MODEL_UNSUPPORTED
             checks.append(_check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls))
@@ -101,12 +177,19 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
         checks.append(_check("run", "skipped", "no run result given"))
 
     output = _dict(summary.get("output"))
+    if output.get("error"):
+        checks.append(_check("output", "fail", f"weights unreadable: {output['error']}",
+                             FailureClass.CHECKPOINT_NOT_SERVABLE))
+        return checks
     if not output.get("exists") or not output.get("files"):
         what = "does not exist" if not output.get("exists") else "has no *.safetensors"
         checks.append(_check("output", "fail", f"output {output.get('path')} {what}",
                              FailureClass.USER_CONFIG_ERROR))
         return checks  # nothing else can be judged
-    checks.append(_check("output", "pass", f"{output.get('files')} safetensors file(s), {output.get('bytes')} bytes"))
+    others = _dict(output.get("other_weight_files"))
+    extra = f" + {len(others)} other weight file(s) ({', '.join(sorted(others))})" if others else ""
+    checks.append(_check("output", "pass", f"{output.get('files')} safetensors file(s){extra}, "
+                                           f"{output.get('bytes')} bytes"))
 
     ratio = summary.get("size_ratio")
     if not isinstance(ratio, int | float) or isinstance(ratio, bool) or not math.isfinite(ratio) or ratio <= 0:
@@ -114,8 +197,8 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
         size = _check("size", "fail", f"size_ratio not a positive finite number: {ratio!r}",
                       FailureClass.SIZE_NOT_REDUCED)
     elif ratio >= max_size_ratio:
-        size = _check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio}",
-                      FailureClass.SIZE_NOT_REDUCED)
+        size = _check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio} (every weight "
+                                      f"file counted{extra})", FailureClass.SIZE_NOT_REDUCED)
     else:
         size = _check("size", "pass", f"output/source size ratio {ratio:.4f}")
 
@@ -126,13 +209,20 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
         checks.append(_check("coverage", "skipped", "nothing declared quantized"))
         checks.append(size)
     else:
-        if qc.get("present"):
+        if qc.get("present") and qc.get("problems"):
+            checks.append(_check("quantization_config", "fail", "; ".join(map(str, qc["problems"])),
+                                 FailureClass.QUANT_COVERAGE_FAILURE))
+        elif qc.get("present"):
             checks.append(_check("quantization_config", "pass", f"quant_method {qc.get('quant_method')}, weight "
                                                                 f"{'+'.join(qc.get('global_weight_dtypes') or [])}"))
         else:
             checks.append(_check("quantization_config", "fail", "config.json has no quantization_config",
                                  FailureClass.QUANT_COVERAGE_FAILURE))
         checks.append(_coverage(_dict(summary.get("layers"))))
+        for name, key, ok in (("scheme", "scheme_check", _scheme_ok), ("kv_cache", "kv_cache", _kv_ok),
+                              ("names", "names", _names_ok), ("unquantized_tensors", "unquantized_tensors",
+                                                              _tensors_ok)):
+            checks.append(_block(name, summary.get(key), ok))
         checks.append(size)
 
     reload = _dict(summary.get("reload"))
@@ -140,7 +230,12 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
         checks.append(_check("reload", "skipped", "reload not checked"))
     elif reload.get("error") or reload.get("forward_error"):
         what = f"reload raised: {reload['error']}" if reload.get("error") else str(reload["forward_error"])
-        checks.append(_check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED))
+        explained = [c["name"] for c in checks if c["name"] in METADATA_CHECKS and c["status"] == "fail"]
+        if explained:
+            checks.append(_check("reload", "fail", f"{what} (the export's metadata is wrong: "
+                                                   f"{', '.join(explained)})", FailureClass.QUANT_COVERAGE_FAILURE))
+        else:
+            checks.append(_check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED))
     else:
         counts_ = _dict(reload.get("counts"))
         bad = {k: v for k, v in counts_.items() if v}
@@ -153,8 +248,10 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
                                  FailureClass.QUANT_COVERAGE_FAILURE))
         else:
             acc = reload.get("task_accuracy")
-            extra = f", task accuracy {acc:.0%}" if isinstance(acc, int | float) else ""
-            checks.append(_check("reload", "pass", f"reloaded without missing/unexpected keys{extra}"))
+            acc_note = f", task accuracy {acc:.0%}" if isinstance(acc, int | float) else ""
+            checks.append(_check("reload", "pass", f"reloaded without missing/unexpected keys{acc_note}"))
+
+    checks.append(_behaviour(reload, checks[-1], max_accuracy_drop, min_top1_agreement))
 
     blocking = _dict(summary.get("metadata")).get("blocking") or []
     if blocking:
@@ -167,13 +264,17 @@ def _checks(summary: dict[str, Any], max_size_ratio: float) -> list[Check]:
     return checks
 
 
-def evaluate(summary: Any, max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO) -> GateResult:
-    """Judge a validation summary (see module docstring). Never raises."""
+def evaluate(summary: Any, max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
+             max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
+             min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT) -> GateResult:
+    """Judge a validation summary (see module docstring): a pure function, it reads no file and never
+    raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
+    0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions."""
     if not isinstance(summary, dict) or summary.get("summary_version") != 1:
         checks = [_check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)]
     else:
         try:
-            checks = _checks(summary, max_size_ratio)
+            checks = _checks(summary, max_size_ratio, max_accuracy_drop, min_top1_agreement)
         except Exception as exc:  # malformed field types deep inside: a verdict, not a crash
             checks = [_check("input", "fail", f"malformed validation summary: {type(exc).__name__}: {exc}",
                              FailureClass.USER_CONFIG_ERROR)]

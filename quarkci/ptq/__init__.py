@@ -1,8 +1,12 @@
 """The PTQ workflow on real amd-quark: intake -> plan -> manifest -> confirmed run -> validate -> gate.
 
 Modules, in the order data flows: :mod:`~quarkci.ptq.demo` (the embedded demo model),
-:mod:`~quarkci.ptq.headers` (static checkpoint view), :mod:`~quarkci.ptq.quark_api` (the one import
-of ``quark.torch``), :mod:`~quarkci.ptq.intake`, :mod:`~quarkci.ptq.plan`,
-:mod:`~quarkci.ptq.manifest`, :mod:`~quarkci.ptq.runner`, :mod:`~quarkci.ptq.validate`. The gate is
+:mod:`~quarkci.ptq.headers` (static checkpoint view), :mod:`~quarkci.ptq.quark_static` (the installed
+Quark's schemes/templates/group sizes read with ``ast``: what intake and plan need, no ``import quark``),
+:mod:`~quarkci.ptq.quark_api` (the one import of ``quark.torch``, for run and validate),
+:mod:`~quarkci.ptq.intake`, :mod:`~quarkci.ptq.plan` (with :mod:`~quarkci.ptq.evidence`: schemes the
+tests saw fail per device and release), :mod:`~quarkci.ptq.manifest` (also the data-safety checks),
+:mod:`~quarkci.ptq.runner`, :mod:`~quarkci.ptq.validate` (with :mod:`~quarkci.ptq.export_checks`),
+:mod:`~quarkci.ptq.markdown`; :mod:`~quarkci.ptq.chain` runs them all as one typed call. The gate is
 :mod:`quarkci.gates.ptq`.
 """

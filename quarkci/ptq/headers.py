@@ -1,8 +1,8 @@
 """Static view of a Hugging Face checkpoint: ``config.json`` and the safetensors headers.
 
-Nothing here loads a tensor: :func:`read_checkpoint` opens every ``*.safetensors`` file with the
-``safetensors`` library (``safe_open``, which memory-maps the file and parses only its JSON header)
-and records each tensor's dtype and shape. Sizes are file sizes on disk, in bytes.
+Nothing here loads a tensor: :func:`read_checkpoint` reads every ``*.safetensors`` file's JSON header
+with the standard library (:func:`read_header`, checked as the ``safetensors`` loader checks it) and
+records each tensor's dtype and shape. Sizes are file sizes on disk, in bytes.
 
 Linear layers are recognised from the header alone: a 2-D ``<module>.weight`` tensor whose module is
 not an embedding (``embed_tokens``, ``wte``, ``wpe``, ``embed_positions``, ``*embedding*``). This is
@@ -25,6 +25,8 @@ DTYPE_BYTES: dict[str, float] = {
     "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I8": 1, "U8": 1, "BOOL": 1, "F4": 0.5, "F6_E2M3": 0.75,
     "F6_E3M2": 0.75,
 }
+# weight files other than safetensors that a model directory may hold (they count towards its size)
+OTHER_WEIGHT_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".gguf", ".h5", ".msgpack", ".npz", ".onnx")
 _EMBEDDING_MARKERS = ("embed_tokens", "wte", "wpe", "embed_positions", "embedding")
 
 
@@ -46,18 +48,24 @@ class TensorInfo:
 @dataclass
 class Checkpoint:
     """A model directory read statically: ``config`` (dict, ``{}`` when absent), tensors by name,
-    ``files`` (safetensors file name -> bytes on disk) and ``other_weight_files`` (``*.bin``/``*.pt``)."""
+    ``files`` (safetensors file name -> bytes on disk) and ``other_weight_files`` (every other weight file:
+    :data:`OTHER_WEIGHT_SUFFIXES`, name -> bytes on disk)."""
 
     path: Path
     config: dict[str, Any]
     tensors: dict[str, TensorInfo] = field(default_factory=dict)
     files: dict[str, int] = field(default_factory=dict)
-    other_weight_files: list[str] = field(default_factory=list)
+    other_weight_files: dict[str, int] = field(default_factory=dict)
 
     @property
     def safetensors_bytes(self) -> int:
         """Sum of the ``*.safetensors`` file sizes in bytes."""
         return sum(self.files.values())
+
+    @property
+    def weight_bytes(self) -> int:
+        """Bytes of every weight file: ``*.safetensors`` plus :attr:`other_weight_files`."""
+        return self.safetensors_bytes + sum(self.other_weight_files.values())
 
     def linear_layers(self) -> dict[str, TensorInfo]:
         """Module name -> weight tensor of every linear layer (see module docstring)."""
@@ -95,19 +103,68 @@ def read_config(model_dir: str | Path) -> dict[str, Any]:
     return data
 
 
+MAX_HEADER_BYTES = 100 * 2**20  # the safetensors library's own cap on the JSON header
+
+
+def read_header(file: Path) -> list[TensorInfo]:
+    """The tensors of one safetensors file, from its header alone (format: an 8-byte little-endian
+    header length, then a JSON object ``name -> {dtype, shape, data_offsets}`` and ``__metadata__``).
+
+    Read with the standard library (no numpy, no torch) and checked the way the ``safetensors``
+    loader checks it: the header length is bounded and fits the file, every entry has a known dtype,
+    a shape of non-negative integers and ``data_offsets`` whose span matches the shape, and the data
+    section holds every byte the header points to (a truncated file is refused). Raises
+    :class:`BadInputError` naming the file and the first problem.
+    """
+    def bad(why: str) -> BadInputError:
+        return BadInputError(f"{file}: unreadable safetensors header: {why}")
+
+    size = file.stat().st_size
+    with file.open("rb") as fh:
+        prefix = fh.read(8)
+        if len(prefix) < 8:
+            raise bad("shorter than the 8-byte header length")
+        length = int.from_bytes(prefix, "little")
+        if length > MAX_HEADER_BYTES or 8 + length > size:
+            raise bad(f"header length {length} does not fit the file ({size} bytes)")
+        raw = fh.read(length)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise bad(f"header is not JSON ({type(exc).__name__})") from None
+    if not isinstance(header, dict):
+        raise bad("header is not a JSON object")
+    data_bytes = size - 8 - length
+    tensors: list[TensorInfo] = []
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        if not isinstance(entry, dict):
+            raise bad(f"{name}: entry is not an object")
+        dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
+        if dtype not in DTYPE_BYTES:
+            raise bad(f"{name}: unknown dtype {dtype!r}")
+        if not (isinstance(shape, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                                                for d in shape)):
+            raise bad(f"{name}: shape {shape!r} is not a list of non-negative integers")
+        if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(o, int) for o in offsets)
+                and 0 <= offsets[0] <= offsets[1]):
+            raise bad(f"{name}: data_offsets {offsets!r} invalid")
+        if offsets[1] > data_bytes:
+            raise bad(f"{name}: data ends at byte {offsets[1]} but the file holds {data_bytes} (truncated)")
+        if offsets[1] - offsets[0] != math.ceil(math.prod(shape) * DTYPE_BYTES[dtype]):
+            raise bad(f"{name}: {offsets[1] - offsets[0]} bytes for shape {shape} of {dtype}")
+        tensors.append(TensorInfo(name, str(dtype), tuple(shape), file.name))
+    return tensors
+
+
 def read_checkpoint(model_dir: str | Path, require_config: bool = True) -> Checkpoint:
-    """Read ``config.json`` and every ``*.safetensors`` header under ``model_dir`` (top level only).
+    """Read ``config.json`` and every ``*.safetensors`` header under ``model_dir`` (top level only),
+    with :func:`read_header` (no numpy or torch import).
 
     Raises :class:`BadInputError` when the directory does not exist, when ``config.json`` is missing
-    and ``require_config`` is true, when a safetensors header cannot be parsed, or when the
-    ``safetensors`` package is not installed.
+    and ``require_config`` is true, or when a safetensors file is unreadable, corrupt or truncated.
     """
-    try:
-        from safetensors import safe_open
-    except ImportError:
-        raise BadInputError("reading safetensors headers needs the 'safetensors' package (pip install -e '.[ml]')") \
-            from None
-
     root = Path(model_dir)
     if not root.is_dir():
         raise BadInputError(f"{root}: not a directory")
@@ -116,11 +173,11 @@ def read_checkpoint(model_dir: str | Path, require_config: bool = True) -> Check
     for file in sorted(root.glob("*.safetensors")):
         ckpt.files[file.name] = file.stat().st_size
         try:
-            with safe_open(str(file), framework="numpy") as fh:
-                for name in fh.keys():  # noqa: SIM118 - safe_open is not a mapping
-                    piece = fh.get_slice(name)
-                    ckpt.tensors[name] = TensorInfo(name, piece.get_dtype(), tuple(piece.get_shape()), file.name)
-        except Exception as exc:  # safetensors raises its own SafetensorError and OSError
-            raise BadInputError(f"{file}: unreadable safetensors header: {exc}") from None
-    ckpt.other_weight_files = sorted(p.name for p in root.iterdir() if p.suffix in (".bin", ".pt", ".pth"))
+            infos = read_header(file)
+        except OSError as exc:
+            raise BadInputError(f"{file}: unreadable: {exc.strerror}") from None
+        for info in infos:
+            ckpt.tensors[info.name] = info
+    ckpt.other_weight_files = {p.name: p.stat().st_size for p in sorted(root.iterdir())
+                               if p.is_file() and p.suffix in OTHER_WEIGHT_SUFFIXES}
     return ckpt

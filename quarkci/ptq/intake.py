@@ -19,17 +19,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document
+from quarkci.core.documents import check_document, write_artifact
 from quarkci.core.errors import BadInputError
-from quarkci.ptq import quark_api
+from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 
 ANALYSIS_FILE = "model_analysis.json"
 _HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 _MODALITY_KEYS = ("vision_config", "audio_config", "image_config", "video_config")
-_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
 # components that are sensitive to quantization: (kind, predicate on the linear module name)
 _SENSITIVE = (
     ("lm_head", lambda m: m.rsplit(".", 1)[-1] == "lm_head"),
@@ -85,18 +84,43 @@ def _config_facts(config: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in facts.items() if v is not None}
 
 
-def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -> dict[str, Any]:
+def cached_snapshot(model_id: str) -> Path | None:
+    """The local Hugging Face cache directory holding ``model_id``'s ``config.json``, or ``None``.
+    Reads the cache only (``try_to_load_from_cache``): never the network."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return None
+    try:
+        found = try_to_load_from_cache(model_id, "config.json")
+    except Exception:  # a malformed id: not in the cache
+        return None
+    return Path(found).parent if isinstance(found, str) else None
+
+
+def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
+            allow_hub: bool = False) -> dict[str, Any]:
     """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
 
-    ``quark_info``: ``"auto"`` imports the installed Quark (:func:`quark_api.installed_quark`);
+    ``quark_info``: ``"auto"`` reads the installed Quark statically (:func:`quark_static.installed_quark_static`);
     ``None`` means Quark is unavailable (partial analysis). Returns a ``model_analysis`` document.
-    Raises :class:`BadInputError` when ``model`` is neither an existing directory nor an HF id, or
-    when a local directory has no readable ``config.json``.
+    Offline by default: an HF id is resolved in the local Hugging Face cache; only with
+    ``allow_hub`` is its ``config.json`` fetched from the Hub (weights never are).
+    Raises :class:`BadInputError` when ``model`` is neither an existing directory nor an HF id, when
+    an HF id is neither cached nor allowed to be fetched, or when a local directory has no readable
+    ``config.json``.
     """
     risks: list[dict[str, str]] = []
     partial = False
     local = Path(model).expanduser()
     ckpt: Checkpoint | None = None
+    if not local.is_dir() and _HF_ID.match(model) and not local.exists():
+        cached = cached_snapshot(model)
+        if cached is not None:
+            local = cached
+        elif not allow_hub:
+            raise BadInputError(f"--model {model}: not a local directory nor in the local Hugging Face cache; "
+                                "intake is offline (pass --allow-hub to fetch its config.json from the Hub)")
     if local.is_dir():
         ckpt = read_checkpoint(local)
         config, source, model_path = ckpt.config, "local", str(local.resolve())
@@ -112,14 +136,14 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto") -
         risks.append(_risk("medium", "no-safetensors", f"{model} is remote: safetensors headers were not read",
                            "download the model and run intake on the local directory for exact counts"))
     else:
-        raise BadInputError(f"{model}: neither a model directory nor a Hugging Face id (org/name)")
+        raise BadInputError(f"--model {model}: neither a model directory nor a Hugging Face id (org/name)")
 
     facts = _config_facts(config)
     model_type = facts.get("model_type", "unknown")
 
     if quark_info == "auto":
         try:
-            quark_info = quark_api.installed_quark()
+            quark_info = quark_static.installed_quark_static()
         except quark_api.QuarkUnavailable as exc:
             quark_info = None
             risks.append(_risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'"))
@@ -232,8 +256,8 @@ def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, 
         what = f"only {', '.join(ckpt.other_weight_files)}" if ckpt.other_weight_files else "no weight files"
         risks.append(_risk("high", "no-safetensors", f"{ckpt.path}: no *.safetensors ({what})",
                            "convert the checkpoint to safetensors"))
-    if not any((ckpt.path / f).exists() for f in _TOKENIZER_FILES):
-        risks.append(_risk("medium", "tokenizer-missing", f"{ckpt.path}: no tokenizer files",
+    if not any((ckpt.path / f).exists() for f in TOKENIZER_FILES):
+        risks.append(_risk("high", "tokenizer-missing", f"{ckpt.path}: no tokenizer files",
                            "calibration and the exported model both need the tokenizer"))
 
 
@@ -244,5 +268,4 @@ def write_analysis(analysis: dict[str, Any], out: str | os.PathLike[str]) -> Pat
     path = Path(out)
     if path.name != ANALYSIS_FILE and path.suffix != ".json":
         path = path / ANALYSIS_FILE
-    atomic_write_text(path, json.dumps(analysis, indent=2, sort_keys=True) + "\n")
-    return path
+    return write_artifact("model_analysis", path, analysis)

@@ -18,10 +18,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document, load_document
+from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq.plan import CLI_DATASETS
 
@@ -86,6 +83,15 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
     analysis_ref = plan["model"]["analysis_ref"]
 
     blocked: list[str] = []
+    if export != out and out not in export.parents:
+        raise BadInputError(f"--checkpoint {export}: must lie inside --out {out} (every output of a run stays in "
+                            "its output directory)")
+    source = Path(model_path).resolve()
+    if out == source or source in out.parents:  # a run directory that holds the source beside it is fine
+        raise BadInputError(f"--out {out}: inside the source model {source}; PTQ never writes into the source model")
+    if _overlaps(export, source):
+        raise BadInputError(f"output directory {export}: overlaps the source model {source}; PTQ never writes "
+                            "into the source model")
     if not Path(model_path).is_dir():
         blocked.append(f"model {model_path} is not a local directory: download it first (the run never "
                        "fetches weights)")
@@ -164,15 +170,13 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
 def write_manifest(manifest: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     """Validate against the ``run_manifest`` contract and write YAML atomically (key order kept)."""
     check_document(manifest, "run_manifest", str(path))
-    text = yaml.safe_dump(manifest, sort_keys=False, default_flow_style=False, width=1000)
-    return atomic_write_text(path, text)
+    return write_artifact("run_manifest", path, manifest)
 
 
 def load_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and validate a ``run_manifest.yaml``. Raises :class:`BadInputError`."""
-    doc = load_document(path)
-    check_document(doc, "run_manifest", str(path))
-    return doc
+    document: dict[str, Any] = read_artifact("run_manifest", path)
+    return document
 
 
 def record_run(manifest_path: str | os.PathLike[str], result: dict[str, Any]) -> Path:
@@ -189,6 +193,46 @@ def record_run(manifest_path: str | os.PathLike[str], result: dict[str, Any]) ->
         if checkpoint["id"] in ("model-analysis", "quant-plan", "execution"):
             checkpoint["confirmed"] = True  # `ptq run --yes` is the explicit approval of the recorded plan
     return write_manifest(manifest, manifest_path)
+
+
+def _overlaps(path: Path, source: Path) -> bool:
+    """True when ``path`` is ``source``, inside it, or contains it (all resolved)."""
+    path, source = path.resolve(), source.resolve()
+    return path == source or source in path.parents or path in source.parents
+
+
+def require_safe_outputs(manifest: dict[str, Any], where: str, overwrite: bool = False) -> None:
+    """Refuse, before any work, a manifest whose outputs could damage data.
+
+    Every output path (``outputs.*``) must lie inside the manifest's own directory (the run's output
+    directory, :func:`quarkci.core.paths.check_inside`) and never overlap the source model; the model
+    output directory must be new or empty unless ``overwrite``. Raises :class:`BadInputError`.
+    """
+    from quarkci.core.paths import check_inside
+
+    root = Path(where).resolve().parent
+    source = Path(str(manifest["inputs"]["model_path"])).resolve()
+    for key, value in sorted(manifest["outputs"].items()):
+        path = Path(str(value))
+        check_inside(path, root, f"{where}: outputs.{key}")
+        if _overlaps(path, source):
+            raise BadInputError(f"{where}: outputs.{key} {path} overlaps the source model {source}")
+    export = Path(str(manifest["outputs"]["output_dir"]))
+    if export.exists() and not export.is_dir():
+        raise BadInputError(f"{where}: output directory {export} exists and is not a directory")
+    if export.is_dir() and any(export.iterdir()) and not overwrite:
+        raise BadInputError(f"{where}: output directory {export} is not empty; pass --overwrite to replace it")
+
+
+def require_tokenizer(model_path: str | os.PathLike[str]) -> None:
+    """Raise :class:`BadInputError` when the model directory has no tokenizer files: calibration and the
+    exported model both need one (a precondition, not an upstream failure)."""
+    from quarkci.ptq.intake import TOKENIZER_FILES
+
+    model = Path(model_path)
+    if model.is_dir() and not any((model / f).exists() for f in TOKENIZER_FILES):
+        raise BadInputError(f"model {model} has no tokenizer files ({', '.join(TOKENIZER_FILES)}): calibration "
+                            "and the export need the tokenizer")
 
 
 def require_runnable(manifest: dict[str, Any], where: str) -> None:

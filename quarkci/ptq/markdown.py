@@ -34,18 +34,28 @@ def render(summary: dict[str, Any], verdict: dict[str, Any]) -> str:
     reload = summary.get("reload") or {}
     ratio = summary.get("size_ratio")
     quantized = ", ".join(f"{k}: {v}" for k, v in sorted((layers.get("quantized") or {}).items())) or "none"
+    if output.get("error"):
+        size = f"- size: {_mib(source.get('bytes'))} -> no readable output (weights unreadable)"
+    elif not output.get("exists") or not output.get("files"):
+        size = f"- size: {_mib(source.get('bytes'))} -> no output (nothing was exported)"
+    else:
+        size = (f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
+                + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""))
     lines = [
         MARKER,
         f"### quarkci PTQ gate: {head}",
         "",
         f"- scheme: {code(summary.get('scheme') or 'unknown')}",
-        f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
-        + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""),
+        size,
         f"- quantized linear layers: {code(quantized)}; excluded {len(layers.get('excluded') or [])}"
         f" of {layers.get('total', 'n/a')}",
     ]
     if isinstance(reload.get("task_accuracy"), int | float):
-        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}")
+        src = reload.get("source_task_accuracy")
+        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}"
+                     + (f" (source {src:.0%})" if isinstance(src, int | float) else ""))
+    if isinstance(reload.get("top1_agreement"), int | float):
+        lines.append(f"- top-1 agreement with the source: {reload['top1_agreement']:.0%}")
     lines += ["", "| check | status | class | detail |", "| --- | --- | --- | --- |"]
     for check in verdict.get("checks") or []:
         cls = check.get("failure_class") or ""

@@ -15,15 +15,13 @@ then used as offline calibration data (one sample per line).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import check_document
+from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
-from quarkci.ptq import quark_api
+from quarkci.ptq import quark_api, quark_static
 
 PLAN_FILE = "quant_plan.json"
 LOCAL_CALIBRATION_FILE = "calibration.txt"
@@ -57,7 +55,7 @@ def build_plan(
     exclusions). Raises :class:`BadInputError` for an unknown
     scheme, algorithm, KV-cache scheme, dtype or device, or an analysis without a model.
     """
-    info = quark_info or quark_api.installed_quark()
+    info = quark_info or quark_static.installed_quark_static()
     model = analysis.get("model") or {}
     if "model_type" not in model or "model_path" not in model:
         raise BadInputError(f"{analysis_ref}: analysis has no model.model_type/model_path")
@@ -131,21 +129,14 @@ def build_plan(
 
 
 def load_json(path: str | os.PathLike[str], artifact: str) -> dict[str, Any]:
-    """Read a JSON artifact and validate it against its contract. Raises :class:`BadInputError`."""
-    p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInputError(f"{p}: not found") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(f"{p}: unreadable JSON: {exc}") from None
-    check_document(doc, artifact, str(p))
-    return doc
+    """Read artifact ``artifact`` through its contract (:func:`quarkci.core.documents.read_artifact`:
+    bounded, duplicate keys and schema violations refused). Raises :class:`BadInputError`."""
+    document: dict[str, Any] = read_artifact(artifact, path)
+    return document
 
 
 def write_plan(plan: dict[str, Any], out: str | os.PathLike[str]) -> Path:
-    """Validate ``plan`` against the ``quant_plan`` contract and write it atomically (sorted JSON)."""
+    """Write ``plan`` as the ``quant_plan`` artifact (schema-checked, atomic, sorted JSON).
+    Raises :class:`BadInputError` when it violates the contract (a quarkci bug, one line)."""
     check_document(plan, "quant_plan", str(out))
-    path = Path(out)
-    atomic_write_text(path, json.dumps(plan, indent=2, sort_keys=True) + "\n")
-    return path
+    return write_artifact("quant_plan", out, plan)

@@ -1,7 +1,8 @@
 """The one place quarkci imports amd-quark's Python API (``quark.torch``).
 
 ``import quark.torch`` costs 7–19 s (it JIT-loads C++ kernels), so it happens at most once per
-process, lazily, the first time a command needs the installed Quark's facts or runs PTQ. Facts come
+process, lazily, only where PTQ runs or an export is reloaded (``run``, ``validate``): the facts intake
+and plan need are read statically (:mod:`quarkci.ptq.quark_static`). Facts come
 from Quark's public API (source: ``quark/torch/quantization/config/template.py`` in amd-quark 0.13):
 ``LLMTemplate.list_available()``, ``LLMTemplate.get_supported_schemes()``, ``LLMTemplate.get(t)``
 and ``get_supported_algorithm_types()``.
@@ -32,6 +33,7 @@ class QuarkInfo:
     import_seconds: float
     template_excludes: dict[str, list[str]] = field(default_factory=dict)  # model_type -> exclude patterns
     group_sizes: dict[str, int | None] = field(default_factory=dict)  # scheme -> weight group size
+    template_kv_layers: dict[str, list[str]] = field(default_factory=dict)  # model_type -> kv_layers_name
 
 
 class QuarkUnavailable(RuntimeError):
@@ -55,8 +57,10 @@ def quark_torch() -> Any:
 
 
 @cache
-def installed_quark() -> QuarkInfo:
-    """Facts about the installed Quark (see module docstring). Raises :class:`QuarkUnavailable`."""
+def runtime_quark() -> QuarkInfo:
+    """Facts about the installed Quark from its imported API (see module docstring); slow (imports
+    ``quark.torch``). intake/plan use the static twin :func:`quarkci.ptq.quark_static.installed_quark_static`;
+    this one exists to check that twin. Raises :class:`QuarkUnavailable`."""
     qt = quark_torch()
     from quark.torch.quantization.config.algo_configs import get_supported_algorithm_types
     from quark.version import __version__ as version
@@ -74,6 +78,7 @@ def installed_quark() -> QuarkInfo:
         kv_cache_schemes=kv,
         import_seconds=round(qt._quarkci_import_seconds, 3),
         template_excludes={t: list(template.get(t).exclude_layers_name) for t in templates},
+        template_kv_layers={t: list(template.get(t).kv_layers_name or []) for t in templates},
         group_sizes={s: _group_size(template.get(probe), s) for s in schemes} if probe else {},
     )
 

@@ -18,7 +18,6 @@ type and the innermost ``quark/`` frame).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import platform
 import shutil
@@ -31,9 +30,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
-from quarkci.gates.failure_class import FailureClass
-from quarkci.ptq import quark_api
+from quarkci.core.documents import write_artifact
+from quarkci.core.failure_class import FailureClass
+from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.plan import CLI_DATASETS
 
 STAGES = ("load", "calibration", "config", "quantize", "freeze", "export")
@@ -148,13 +147,14 @@ def _versions() -> dict[str, str]:
     import torch
     import transformers
 
-    return {"quark": quark_api.installed_quark().version, "torch": torch.__version__,
+    return {"quark": quark_static.installed_quark_static().version, "torch": torch.__version__,
             "transformers": transformers.__version__, "python": platform.python_version()}
 
 
 def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
-             say: Callable[[str], None] | None = None) -> RunResult:
-    """Quantize and export ``plan``'s model to ``output_dir`` (must not exist or be empty).
+             say: Callable[[str], None] | None = None, overwrite: bool = False) -> RunResult:
+    """Quantize and export ``plan``'s model to ``output_dir`` (must not exist or be empty, unless
+    ``overwrite``: then an existing directory is replaced only once the new export is complete).
 
     Returns a :class:`RunResult`; upstream failures are recorded in it, never raised.
     Raises :class:`quark_api.QuarkUnavailable` when the ML stack cannot be imported.
@@ -208,7 +208,10 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
                 tokenizer.save_pretrained(str(tmp))
                 tmp.chmod(0o755)
                 if out.exists():
-                    out.rmdir()  # empty (checked by the manifest); non-empty fails loudly
+                    if overwrite and any(out.iterdir()):
+                        shutil.rmtree(out)  # explicitly asked for; the source model is refused up front
+                    else:
+                        out.rmdir()  # empty (checked before the run); non-empty fails loudly
                 os.replace(tmp, out)
                 tmp = None
         result.status = "succeeded"
@@ -226,5 +229,5 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
 
 
 def write_run_result(result: dict[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Write a run result (``RunResult.to_json()``) atomically as sorted JSON."""
-    return atomic_write_text(path, json.dumps(result, indent=2, sort_keys=True) + "\n")
+    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked, atomic)."""
+    return write_artifact("run_result", path, result)

@@ -1,22 +1,26 @@
 """``ptq validate``: source model + quantized export -> validation summary (the PTQ gate's input).
 
-Summary shape (``summary_version`` 1; every key always present)::
+Summary shape (``summary_version`` 1; every key always present; contract: the ``validation_summary``
+artifact, ``quarkci/core/schemas/validation_summary.schema.json``)::
 
     {
       "summary_version": 1,
       "scheme": "fp8" | null,                  # from the run result, else null
-      "source": {"path", "exists", "bytes", "files"},      # bytes: sum of *.safetensors
-      "output": {"path", "exists", "bytes", "files"},
-      "size_ratio": float | null,              # output bytes / source bytes
+      "source": {"path", "exists", "bytes", "files", "safetensors_bytes", "other_weight_files", "error"},
+      "output": {...same; bytes counts EVERY weight file; error: unreadable/truncated safetensors},
+      "size_ratio": float | null,              # output bytes / source bytes (all weight files)
       "quantization_config": {"present": bool, "quant_method": str | null, "global_weight_dtypes": [..],
-                              "exclude": [..], "layer_quant_config": [patterns]},
+                              "exclude": [..], "layer_quant_config": [patterns], "problems": [..]},
       "layers": {"total": int, "quantized": {"fp8_e4m3": 14, ...}, "excluded": [names],
                  "unexpected_unquantized": [names], "declaration_mismatch": [{"layer", "reason"}]},
+      "scheme_check" | "kv_cache" | "names" | "unquantized_tensors": {..., "problems": [..]} | null,
+                                               # quarkci.ptq.export_checks
       "metadata": {"expected": [{"field", "source", "output", "reason"}], "blocking": [...]},
       "reload": {"checked": bool, "ok": bool | null, "error": str | null, "forward_error": str | null,
                  "logits_finite": bool | null, "missing_keys": [..],
                  "unexpected_keys": [..], "mismatched_keys": [..], "task_accuracy": float | null,
-                 "source_task_accuracy": float | null},
+                 "source_task_accuracy": float | null, "top1_agreement": float | null,
+                 "behaviour_error": str | null},
       "run": run_result.json contents | null
     }
 
@@ -31,11 +35,14 @@ int8 as I8, int4 packed into I32, fp4/fp6/mx packed into U8).
 
 The reload check loads the export with transformers (``output_loading_info=True``): a Quark export
 that transformers reloads "successfully" with missing or unexpected keys (nvfp4, int4_fp8,
-fp4_block16_scale_e4m3 in amd-quark 0.13) is exposed here.
+fp4_block16_scale_e4m3 in amd-quark 0.13) is exposed here. Behaviour is measured after the reload:
+the demo task's accuracy (demo model) and the top-1 agreement with the source model over probe
+prompts (any model), so corrupted scales or weights that reload cleanly are still caught by the gate.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -43,9 +50,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.atomic import atomic_write_text
+from quarkci.core.documents import read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
+from quarkci.ptq import export_checks
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
+from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
+from quarkci.ptq.quark_static import installed_quark_static
 
 SUMMARY_VERSION = 1
 MAX_KEYS = 50  # key lists in the summary are capped; counts are exact
@@ -88,10 +98,15 @@ def _json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _side(ckpt: Checkpoint | None, path: Path) -> dict[str, Any]:
+def _side(ckpt: Checkpoint | None, path: Path, error: str | None = None) -> dict[str, Any]:
+    """``bytes`` counts every weight file (safetensors and the others, e.g. a ``pytorch_model.bin`` left
+    beside them); ``files`` counts the safetensors; ``error`` says why the weights could not be read."""
     if ckpt is None:
-        return {"path": str(path), "exists": path.is_dir(), "bytes": 0, "files": 0}
-    return {"path": str(path), "exists": True, "bytes": ckpt.safetensors_bytes, "files": len(ckpt.files)}
+        return {"path": str(path), "exists": path.is_dir(), "bytes": 0, "files": 0, "safetensors_bytes": 0,
+                "other_weight_files": {}, "error": error}
+    return {"path": str(path), "exists": True, "bytes": ckpt.weight_bytes, "files": len(ckpt.files),
+            "safetensors_bytes": ckpt.safetensors_bytes, "other_weight_files": dict(ckpt.other_weight_files),
+            "error": error}
 
 
 def _weight_dtypes(layer_config: dict[str, Any] | None) -> list[str]:
@@ -245,10 +260,9 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
 
     result: dict[str, Any] = {"checked": True, "ok": None, "error": None, "forward_error": None, "logits_finite": None, "missing_keys": [],
                               "unexpected_keys": [], "mismatched_keys": [], "counts": {},
-                              "task_accuracy": None, "source_task_accuracy": None}
+                              "task_accuracy": None, "source_task_accuracy": None,
+                              "top1_agreement": None, "behaviour_error": None}
     quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
-    import contextlib
-
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     try:
@@ -264,6 +278,8 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
         result[key] = keys[:MAX_KEYS]
     result["forward_error"], result["logits_finite"] = _forward_smoke(model)
     result["ok"] = not any(result["counts"].values()) and result["logits_finite"] is True
+    if result["forward_error"] is None:
+        result["top1_agreement"], result["behaviour_error"] = _agreement(model, source, output)
     task = _json(source / "quarkci_task.json")
     if task and task.get("task") == "single-digit-addition" and result["forward_error"] is None:
         from quarkci.ptq.demo import addition_accuracy
@@ -276,6 +292,48 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
             result["task_accuracy"] = 0.0
             result["task_error"] = upstream_message(exc)
     return result
+
+
+PROBE_TEXTS = ("The capital of France is Paris, and the capital of Italy is Rome.",
+               "def add(a, b):\n    return a + b\n",
+               "One, two, three, four, five, six, seven, eight, nine, ten.")
+PROBE_TOKENS = 32
+
+
+def _probe_texts(source: Path) -> list[str]:
+    """Probe prompts: the source's ``calibration.txt`` (first 16 lines) when it ships one, else :data:`PROBE_TEXTS`."""
+    calib = source / "calibration.txt"
+    if calib.is_file():
+        lines = [ln for ln in calib.read_text(encoding="utf-8").splitlines() if ln.strip()][:16]
+        if lines:
+            return lines
+    return list(PROBE_TEXTS)
+
+
+def _agreement(model: Any, source: Path, output: Path) -> tuple[float | None, str | None]:
+    """Top-1 agreement (fraction of positions, 0..1) of the reloaded export with the source model over
+    the probe prompts (each up to :data:`PROBE_TOKENS` tokens), or ``(None, error)``. Loads the source
+    model on CPU next to the export."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from quarkci.ptq.runner import upstream_message
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(source))
+        with contextlib.redirect_stdout(sys.stderr):
+            reference = AutoModelForCausalLM.from_pretrained(str(source), device_map="cpu").eval()
+        same = total = 0
+        with torch.no_grad():
+            for text in _probe_texts(source):
+                ids = tokenizer(text, return_tensors="pt")["input_ids"][:, :PROBE_TOKENS]
+                a = reference(input_ids=ids).logits.argmax(-1)
+                b = model(input_ids=ids.to(model.device)).logits.argmax(-1).to(a.device)
+                same += int((a == b).sum())
+                total += a.numel()
+    except Exception as exc:  # garbage weights or an unusual tokenizer: recorded, judged by the gate
+        return None, upstream_message(exc)
+    return (round(same / total, 4) if total else None), None
 
 
 def _forward_smoke(model: Any) -> tuple[str | None, bool | None]:
@@ -295,60 +353,101 @@ def _forward_smoke(model: Any) -> tuple[str | None, bool | None]:
     return None, bool(torch.isfinite(logits.float()).all())
 
 
+def _empty_reload() -> dict[str, Any]:
+    return {"checked": False, "ok": None, "error": None, "forward_error": None, "logits_finite": None,
+            "missing_keys": [], "unexpected_keys": [], "mismatched_keys": [], "counts": {},
+            "task_accuracy": None, "source_task_accuracy": None, "top1_agreement": None, "behaviour_error": None}
+
+
 def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
-              run_result: dict[str, Any] | None = None, reload: bool = True) -> dict[str, Any]:
+              run_result: dict[str, Any] | None = None, reload: bool = True,
+              quark_info: QuarkInfo | None = None) -> dict[str, Any]:
     """Build the validation summary (see module docstring).
 
     Raises :class:`BadInputError` when ``source`` is not a readable model directory. A missing
-    ``output`` is recorded (``output.exists: false``), not raised: the gate reports it.
+    ``output`` or one whose weights cannot be read (a corrupt or truncated safetensors file) is
+    recorded (``output.exists: false`` / ``output.error``), not raised: the gate reports it.
+    ``quark_info`` (default: the installed Quark, read statically) supplies scheme group sizes and the
+    template's k/v projection patterns.
     """
     src_path, out_path = Path(source), Path(output)
     src = read_checkpoint(src_path)
-    out = read_checkpoint(out_path, require_config=False) if out_path.is_dir() else None
-    qconfig = (out.config.get("quantization_config") if out else None) or None
+    out: Checkpoint | None = None
+    out_error = None
+    if out_path.is_dir():
+        try:
+            out = read_checkpoint(out_path, require_config=False)
+        except BadInputError as exc:
+            out_error = str(exc)
+    qconfig_raw = (out.config.get("quantization_config") if out else None) or None
+    qconfig = qconfig_raw if isinstance(qconfig_raw, dict) else None
+    info = quark_info or _static_info()
     summary: dict[str, Any] = {
         "summary_version": SUMMARY_VERSION,
         "scheme": (run_result or {}).get("scheme"),
         "source": _side(src, src_path),
-        "output": _side(out, out_path),
+        "output": _side(out, out_path, out_error),
         "size_ratio": None,
         "quantization_config": {
-            "present": isinstance(qconfig, dict),
-            "quant_method": qconfig.get("quant_method") if isinstance(qconfig, dict) else None,
-            "global_weight_dtypes": _weight_dtypes(qconfig.get("global_quant_config"))
-            if isinstance(qconfig, dict) else [],
-            "exclude": list(qconfig.get("exclude") or []) if isinstance(qconfig, dict) else [],
-            "layer_quant_config": sorted(qconfig.get("layer_quant_config") or {}) if isinstance(qconfig, dict)
-            else [],
+            "present": qconfig_raw is not None,
+            "quant_method": qconfig.get("quant_method") if qconfig else None,
+            "global_weight_dtypes": _weight_dtypes(qconfig.get("global_quant_config")) if qconfig else [],
+            "exclude": [str(x) for x in qconfig.get("exclude") or []] if qconfig else [],
+            "layer_quant_config": sorted(qconfig.get("layer_quant_config") or {}) if qconfig else [],
+            "problems": export_checks.config_problems(qconfig_raw),
         },
         "layers": None,
+        "scheme_check": None,
+        "kv_cache": None,
+        "names": None,
+        "unquantized_tensors": None,
         "metadata": {"expected": [], "blocking": []},
-        "reload": {"checked": False, "ok": None, "error": None, "forward_error": None, "logits_finite": None, "missing_keys": [], "unexpected_keys": [],
-                   "mismatched_keys": [], "counts": {}, "task_accuracy": None, "source_task_accuracy": None},
+        "reload": _empty_reload(),
         "run": run_result,
     }
     if out is not None and out.files:
-        if src.safetensors_bytes:
-            summary["size_ratio"] = round(out.safetensors_bytes / src.safetensors_bytes, 6)
-        summary["layers"] = layer_precision(src, out, qconfig if isinstance(qconfig, dict) else None)
+        if src.weight_bytes:
+            summary["size_ratio"] = round(out.weight_bytes / src.weight_bytes, 6)
+        try:
+            layers = layer_precision(src, out, qconfig)
+        except (TypeError, AttributeError, KeyError) as exc:  # a hand-edited config of the wrong shape
+            layers = {"total": len(src.linear_layers()), "quantized": {}, "excluded": [],
+                      "unexpected_unquantized": [], "declaration_mismatch": [
+                          {"layer": "*", "reason": f"quantization_config unreadable: {type(exc).__name__}: {exc}"}]}
+        summary["layers"] = layers
+        observed = [m for m in src.linear_layers() if f"{m}.weight_scale" in out.tensors
+                    or (m + ".weight" in out.tensors and out.tensors[m + ".weight"].dtype not in FLOAT_DTYPES)]
+        model_type = str(src.config.get("model_type"))
+        kv_layers = info.template_kv_layers.get(model_type) if info else None
+        summary["scheme_check"] = export_checks.scheme_check(
+            summary["scheme"], qconfig, src, out, observed, info.group_sizes if info else {})
+        summary["kv_cache"] = export_checks.kv_cache_check(qconfig, src, out,
+                                                           kv_layers or export_checks.DEFAULT_KV_LAYERS)
+        summary["names"] = export_checks.names_check(qconfig, src, out)
+        summary["unquantized_tensors"] = export_checks.unquantized_tensors(src, out)
         summary["metadata"] = metadata_diffs(src_path, out_path)
         if reload:
             summary["reload"] = reload_check(out_path, src_path)
     return summary
 
 
+def _static_info() -> QuarkInfo | None:
+    try:
+        return installed_quark_static()
+    except QuarkUnavailable:
+        return None
+
+
 def load_run_result(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """Read ``run_result.json`` written by ``ptq run``; ``None`` when the file does not exist.
-    Raises :class:`BadInputError` when it exists but is not a JSON object."""
+    """Read ``run_result.json`` written by ``ptq run`` through its contract; ``None`` when the file does
+    not exist. Raises :class:`BadInputError` when it exists but violates the ``run_result`` contract."""
     p = Path(path)
     if not p.exists():
         return None
-    data = _json(p)
-    if data is None:
-        raise BadInputError(f"{p}: not a JSON object")
-    return data
+    document: dict[str, Any] = read_artifact("run_result", p)
+    return document
 
 
 def write_summary(summary: dict[str, Any], out: str | os.PathLike[str]) -> Path:
-    """Write the summary atomically (sorted, indented JSON)."""
-    return atomic_write_text(out, json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
+    """Write the summary as the ``validation_summary`` artifact (schema-checked, atomic)."""
+    return write_artifact("validation_summary", out, summary)

@@ -27,6 +27,8 @@ def test_list_json_names_one_producer_per_artifact(capsys):
         "run_manifest": "quarkci.ptq.manifest",
         "validation_report": "quarkci.report",
         "verify_proof": "quarkci.verify.prove",
+        "run_result": "quarkci.ptq.runner",
+        "validation_summary": "quarkci.ptq.validate",
     }
 
 

@@ -162,14 +162,10 @@ def test_reads_and_mentions_in_content_are_not_writes(tmp_path):
 
 
 def test_quarkci_itself(capsys):
-    """The enforcement on quarkci's own tree. The PTQ writers (model_analysis, quant_plan, run_manifest,
-    written by quarkci.ptq) are converted to write_artifact in the PTQ branch; until that merge theirs are
-    the only violations allowed here (the integrator drops this allowance after the merge)."""
+    """The enforcement on quarkci's own tree: no violation, and every artifact quarkci produces is verified."""
     report = audit(REPO)
-    pending = {"model_analysis", "quant_plan", "run_manifest"}
-    outside_ptq = [v for v in report.violations if v.artifact not in pending]
-    assert outside_ptq == [], "\n".join(v.one_line() for v in outside_ptq)
-    assert {"session_context", "validation_report"} <= set(report.verified)
+    assert report.violations == [], "\n".join(v.one_line() for v in report.violations)
+    assert set(report.verified) == {a.name for a in ARTIFACTS.values() if not a.external}
     writes = {(w.module, w.artifact, w.style) for w in find_writes(REPO)}
     assert ("quarkci.router.session", "session_context", "write_artifact") in writes  # not vacuous
 

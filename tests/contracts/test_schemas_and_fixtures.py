@@ -24,7 +24,8 @@ def test_schema_directory_holds_exactly_the_registered_artifacts():
     names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
              if p.name.endswith(".schema.json")}
     assert names == set(ARTIFACTS)
-    assert len(ARTIFACTS) == 10
+    assert len(ARTIFACTS) == 12
+    assert {a.name for a in ARTIFACTS.values() if a.own} == {"run_result", "validation_summary", "verify_proof"}
 
 
 @pytest.mark.parametrize("name", list(ARTIFACTS))
@@ -43,8 +44,10 @@ def test_schema_is_valid_draft_2020_12_and_keeps_quarks_required_fields(name):
         "quant_plan": {"model", "global_scheme", "exclude_layers", "layer_quant_config", "requires_confirmation"},
         "run_manifest": {"workflow", "inputs", "outputs", "steps"},
         "validation_report": {"status", "summary", "evidence", "next_actions"},
-        "verify_proof": set(schema["required"]),  # quarkci's own artifact: no upstream contract
-    }[name]
+    }.get(name)
+    if quark_required is None:  # quarkci's own artifacts: no Quark contract to keep
+        assert ARTIFACTS[name].own
+        return
     assert set(schema["required"]) == quark_required
 
 
@@ -82,6 +85,8 @@ BUILT = {
     "run_manifest": lambda: fallback.run_manifest("quark-torch-ptq", {"model_dir": "/m"}, ["no GPU"], ["quark-cli x"]),
     "validation_report": lambda: fallback.validation_report("never started", ["no GPU"], ["run preflight"]),
     "verify_proof": lambda: fallback.verify_proof("mx-correctness", "mx", "doctor", "no device for GPU-only feature"),
+    "run_result": lambda: fallback.run_result("fp8", "out/model", "export", "MODEL_UNSUPPORTED", "boom"),
+    "validation_summary": lambda: fallback.validation_summary("src", "out/model", "no output"),
 }
 
 # what makes each fallback a fallback; flipping it must make the document invalid (negative control)
@@ -96,6 +101,8 @@ BREAK = {
     "run_manifest": lambda d: d.pop("blocked_by"),
     "validation_report": lambda d: d.update(status="unknown"),
     "verify_proof": lambda d: d.update(reason=""),
+    "run_result": lambda d: d.update(stage=None),
+    "validation_summary": lambda d: d["output"].update(exists="no"),
 }
 
 

@@ -35,7 +35,7 @@ def test_metadata_pins_in_wheel(wheel):
 
 def test_metadata_lines_survive_a_multiline_license_header():
     """A License header continued over whitespace-only lines must not end the header block."""
-    from quarkci.facts._source import metadata
+    from quarkci.facts.source import metadata
 
     text = (
         "Metadata-Version: 2.4\nName: amd-quark\nLicense: MIT License\n        \n        Permission...\n"

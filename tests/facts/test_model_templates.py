@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.facts import cli_models, model_templates
-from quarkci.facts._source import parse_text
+from quarkci.facts.source import parse_text
 
 
 def test_default_templates_keys(checkout):

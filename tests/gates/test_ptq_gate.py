@@ -9,7 +9,7 @@ import re
 import pytest
 
 from quarkci.cli import main
-from quarkci.gates.failure_class import PRIORITY, FailureClass, most_actionable
+from quarkci.core.failure_class import ACTIONS, PRIORITY, FailureClass, most_actionable
 from quarkci.gates.ptq import evaluate
 
 
@@ -25,11 +25,17 @@ def _summary(**over) -> dict:
                                 "exclude": ["lm_head"], "layer_quant_config": []},
         "layers": {"total": 15, "quantized": {"fp8_e4m3": 14}, "excluded": ["lm_head"],
                    "unexpected_unquantized": [], "declaration_mismatch": []},
+        # the blocks below are what `ptq validate` wrote for the real fp8 export of the demo model
+        "scheme_check": {"claimed": "fp8", "expected_dtype": "fp8_e4m3", "declared_dtype": "fp8_e4m3",
+                         "declared_qscheme": "per_tensor", "declared_group_size": None, "problems": []},
+        "kv_cache": {"group": [], "layers_named": 0, "kv_layers": 4, "problems": []},
+        "names": {"unknown_in_output": [], "missing_in_output": [], "unmatched_patterns": [], "problems": []},
+        "unquantized_tensors": {"checked": 7, "differ": [], "problems": []},
         "metadata": {"expected": [], "blocking": []},
         "reload": {"checked": True, "ok": True, "error": None, "missing_keys": [], "unexpected_keys": [],
                    "mismatched_keys": [], "counts": {"missing_keys": 0, "unexpected_keys": 0, "mismatched_keys": 0},
-                   "task_accuracy": 1.0, "source_task_accuracy": 1.0},
-        "run": {"status": "succeeded", "stage": None, "failure_class": None, "message": None},
+                   "task_accuracy": 1.0, "source_task_accuracy": 1.0, "top1_agreement": 0.97},
+        "run": {"status": "succeeded", "scheme": "fp8", "stage": None, "failure_class": None, "message": None},
     }
     base.update(copy.deepcopy(over))
     return base
@@ -43,8 +49,9 @@ def test_passing_summary_passes_every_check():
     result = evaluate(_summary())
     assert result["pass"] is True
     assert result["failure_class"] is None
-    assert [c["name"] for c in result["checks"]] == ["run", "output", "quantization_config", "coverage", "size",
-                                                     "reload", "metadata"]
+    assert [c["name"] for c in result["checks"]] == ["run", "output", "quantization_config", "coverage", "scheme",
+                                                     "kv_cache", "names", "unquantized_tensors", "size", "reload",
+                                                     "behaviour", "metadata"]
     assert all(c["status"] == "pass" for c in result["checks"])
     assert "fp8_e4m3: 14" in next(c["detail"] for c in result["checks"] if c["name"] == "coverage")
 
@@ -148,8 +155,9 @@ def test_priority_reports_most_actionable_and_lists_all():
 
 
 def test_priority_order_matches_the_issue():
-    assert [c.value for c in PRIORITY] == ["MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED",
-                                           "USER_CONFIG_ERROR"]
+    ptq_classes = ["MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED", "USER_CONFIG_ERROR"]
+    assert [c.value for c in PRIORITY if c.value in ptq_classes] == ptq_classes
+    assert set(PRIORITY) == set(FailureClass) == set(ACTIONS)
     assert most_actionable([FailureClass.USER_CONFIG_ERROR, FailureClass.SIZE_NOT_REDUCED]) is \
         FailureClass.SIZE_NOT_REDUCED
     assert most_actionable([]) is None
@@ -174,13 +182,13 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert main(["ptq", "gate", "--summary", str(tmp_path / "broken.json")]) == 2
     captured = capsys.readouterr()
     assert json.loads(captured.out)["failure_class"] == "USER_CONFIG_ERROR"
-    assert "Traceback" not in captured.err and "unreadable" in captured.err
+    assert "Traceback" not in captured.err and "--summary" in captured.err and "JSON" in captured.err
     assert main(["ptq", "gate", "--summary", str(tmp_path / "missing.json")]) == 2
     assert main(["ptq", "gate"]) == 2  # --summary is required: argparse's one-line usage error
 
 
 def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
-    run = {"status": "failed", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
+    run = {"status": "failed", "scheme": "fp8", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
            "message": "boom @someone `rm -rf` | x\nsecond line"}
     summary = tmp_path / "s.json"
     summary.write_text(json.dumps(_summary(run=run)))
@@ -212,4 +220,101 @@ def test_deeply_nested_summary_is_bad_input_not_a_crash(tmp_path, capsys):
     summary = tmp_path / "deep.json"
     summary.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert main(["ptq", "gate", "--summary", str(summary)]) == 2
-    assert "unreadable" in capsys.readouterr().err
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+# --- checks added for tampered exports (issue 10, stage 2); each with the passing base as negative control ---
+
+def test_planted_summary_is_a_valid_validation_summary_document():
+    from quarkci.core.documents import validate_document
+
+    assert validate_document(_summary(), "validation_summary") == []
+    assert validate_document(_summary(summary_version=2), "validation_summary") != []  # negative control
+
+
+@pytest.mark.parametrize("key, block, failing", [
+    ("scheme_check", {"claimed": "int4_wo_128", "expected_dtype": "int4", "declared_dtype": "fp8_e4m3",
+                      "problems": ["run claims scheme int4_wo_128 (weight int4) but the export declares fp8_e4m3"]},
+     "scheme"),
+    ("kv_cache", {"group": ["*k_proj"], "layers_named": 2, "kv_layers": 4,
+                  "problems": ["kv_cache_group names 2 of 4 k/v projections"]}, "kv_cache"),
+    ("names", {"unknown_in_output": ["model.layers.9.x.weight"], "missing_in_output": [], "unmatched_patterns": [],
+               "problems": ["1 output tensor(s) belong to no module of the model"]}, "names"),
+    ("unquantized_tensors", {"checked": 7, "differ": [{"tensor": "lm_head.weight", "reason": "content differs"}],
+                             "problems": ["1 unquantized tensor(s) differ from the source (e.g. lm_head.weight)"]},
+     "unquantized_tensors"),
+])
+def test_each_metadata_block_with_problems_fails_as_coverage(key, block, failing):
+    assert evaluate(_summary())["pass"] is True  # negative control: the same summary without the problem
+    result = evaluate(_summary(**{key: block}))
+    assert result["pass"] is False and result["failure_class"] == "QUANT_COVERAGE_FAILURE"
+    assert [c["name"] for c in result["checks"] if c["status"] == "fail"] == [failing]
+
+
+def test_unmeasured_blocks_are_skipped_not_passed():
+    result = evaluate(_summary(scheme_check=None, kv_cache=None))
+    assert _status(result, "scheme") == "skipped" and _status(result, "kv_cache") == "skipped"
+
+
+def test_malformed_quantization_config_fails():
+    qc = {**_summary()["quantization_config"], "problems": ["quant_method 'gptq' is not 'quark'"]}
+    result = evaluate(_summary(quantization_config=qc))
+    assert result["failure_class"] == "QUANT_COVERAGE_FAILURE" and _status(result, "quantization_config") == "fail"
+
+
+def _reload(**over):
+    return {**_summary()["reload"], **over}
+
+
+@pytest.mark.parametrize("accuracy, passes", [(1.0, True), (0.9, True), (0.89, False), (0.45, False), (0.0, False)])
+def test_behaviour_gates_demo_accuracy_against_the_source_inclusive(accuracy, passes):
+    result = evaluate(_summary(reload=_reload(task_accuracy=accuracy)))
+    assert result["pass"] is passes
+    assert _status(result, "behaviour") == ("pass" if passes else "fail")
+    if not passes:
+        assert result["failure_class"] == "QUANT_COVERAGE_FAILURE"
+
+
+@pytest.mark.parametrize("agreement, passes", [(0.97, True), (0.8, True), (0.79, False), (0.05, False)])
+def test_behaviour_without_a_task_gates_top1_agreement(agreement, passes):
+    result = evaluate(_summary(reload=_reload(task_accuracy=None, source_task_accuracy=None,
+                                              top1_agreement=agreement)))
+    assert _status(result, "behaviour") == ("pass" if passes else "fail")
+
+
+def test_a_clean_reload_without_a_behaviour_measurement_is_never_a_pass():
+    result = evaluate(_summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=None,
+                                              behaviour_error="RuntimeError: probe failed")))
+    assert result["pass"] is False and _status(result, "behaviour") == "fail"
+    assert "probe failed" in result["detail"]
+
+
+def test_behaviour_threshold_is_a_parameter():
+    summary = _summary(reload=_reload(task_accuracy=0.8))
+    assert evaluate(summary)["pass"] is False
+    assert evaluate(summary, max_accuracy_drop=0.25)["pass"] is True
+
+
+def test_reload_failure_after_a_metadata_failure_is_coverage_not_unsupported():
+    raised = _reload(ok=False, error="KeyError: 'global_quant_config'", task_accuracy=None, top1_agreement=None)
+    alone = evaluate(_summary(reload=raised))
+    assert alone["failure_class"] == "MODEL_UNSUPPORTED"  # control: nothing explains the failure
+    qc = {**_summary()["quantization_config"], "problems": ["global_quant_config.weight.dtype missing"]}
+    tampered = evaluate(_summary(reload=raised, quantization_config=qc))
+    assert tampered["failure_class"] == "QUANT_COVERAGE_FAILURE"
+    assert "MODEL_UNSUPPORTED" not in tampered["detail"]
+    assert _status(tampered, "behaviour") == "skipped"
+
+
+def test_unreadable_weights_are_a_classed_gate_failure():
+    output = {**_summary()["output"], "error": "out/model.safetensors: unreadable safetensors header: incomplete"}
+    result = evaluate(_summary(output=output))
+    assert result["pass"] is False and result["failure_class"] == "CHECKPOINT_NOT_SERVABLE"
+    assert "unreadable" in result["detail"]
+
+
+def test_size_names_the_extra_weight_files():
+    output = {**_summary()["output"], "bytes": 1260, "other_weight_files": {"pytorch_model.bin": 1000}}
+    result = evaluate(_summary(output=output, size_ratio=1.26))
+    assert result["failure_class"] == "SIZE_NOT_REDUCED"
+    assert "pytorch_model.bin" in result["detail"]

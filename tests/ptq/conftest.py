@@ -68,12 +68,14 @@ def pipeline(demo_model, analysis, tmp_path_factory):
     """``pipeline(scheme)`` runs (once per scheme per session) the whole workflow via the CLI."""
     done: dict[str, Pipeline] = {}
 
-    def run(scheme: str) -> Pipeline:
-        if scheme in done:
-            return done[scheme]
-        root = tmp_path_factory.mktemp(f"ptq-{scheme}")
+    def run(scheme: str, kv_cache: str | None = None) -> Pipeline:
+        key = f"{scheme}-kv{kv_cache}" if kv_cache else scheme
+        if key in done:
+            return done[key]
+        root = tmp_path_factory.mktemp(f"ptq-{key}")
         plan = root / "quant_plan.json"
-        assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0
+        kv = ["--kv-cache", kv_cache] if kv_cache else []
+        assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, *kv, "--out", str(plan)]) == 0
         assert main(["ptq", "manifest", "--plan", str(plan), "--out", str(root)]) == 0
         run_code = main(["ptq", "run", "--manifest", str(root / "run_manifest.yaml"), "--yes"])
         validate_code = main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(root / "model"),
@@ -85,7 +87,7 @@ def pipeline(demo_model, analysis, tmp_path_factory):
         gate = evaluate(json.loads((root / "validation_summary.json").read_text()))
         gate_out.write_text(json.dumps(gate))
         gate_code = main(["ptq", "gate", "--summary", str(root / "validation_summary.json")])
-        done[scheme] = Pipeline(scheme, root, run_code, validate_code, gate_code, gate)
-        return done[scheme]
+        done[key] = Pipeline(scheme, root, run_code, validate_code, gate_code, gate)
+        return done[key]
 
     return run

@@ -96,7 +96,7 @@ def test_intake_flags_moe_vlm_remote_code_and_missing_template(tmp_path):
     analysis = analyze(str(model), quark_info=INFO)
     codes = {r["code"]: r["severity"] for r in analysis["risks"]}
     assert codes == {"no-quark-template": "high", "moe-model": "medium", "vision-language-model": "medium",
-                     "remote-code": "high", "tokenizer-missing": "medium"}
+                     "remote-code": "high", "tokenizer-missing": "high"}
     assert analysis["model"]["is_moe"] is True
     assert analysis["quantization_targets"]["exclude_defaults_source"] == "fallback (no template)"
 
@@ -104,7 +104,7 @@ def test_intake_flags_moe_vlm_remote_code_and_missing_template(tmp_path):
 def test_intake_hf_id_offline_is_partial_not_a_crash(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", "/nonexistent-quarkci-hf-home")
-    analysis = analyze("some-org/some-model", quark_info=None)
+    analysis = analyze("some-org/some-model", quark_info=None, allow_hub=True)
     assert analysis["analysis_status"] == "partial"
     codes = [r["code"] for r in analysis["risks"]]
     assert "config-unavailable" in codes and "quark-unavailable" in codes
