@@ -216,7 +216,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 def run_gate(args: argparse.Namespace) -> int:
     """``ptq gate``: verdict JSON on stdout; 0 pass, 1 fail, 2 unreadable input (verdict still printed)."""
-    from quarkci.gates.failure_class import FailureClass
+    from quarkci.core.failure_class import FailureClass
     from quarkci.gates.ptq import evaluate
 
     summary: Any = None

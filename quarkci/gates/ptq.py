@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from typing import Any, TypedDict
 
-from quarkci.gates.failure_class import FailureClass, most_actionable
+from quarkci.core.failure_class import FailureClass, most_actionable
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0

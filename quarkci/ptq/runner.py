@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
-from quarkci.gates.failure_class import FailureClass
+from quarkci.core.failure_class import FailureClass
 from quarkci.ptq import quark_api
 from quarkci.ptq.plan import CLI_DATASETS
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from quarkci.cli import main
-from quarkci.gates.failure_class import PRIORITY, FailureClass, most_actionable
+from quarkci.core.failure_class import ACTIONS, PRIORITY, FailureClass, most_actionable
 from quarkci.gates.ptq import evaluate
 
 
@@ -147,8 +147,9 @@ def test_priority_reports_most_actionable_and_lists_all():
 
 
 def test_priority_order_matches_the_issue():
-    assert [c.value for c in PRIORITY] == ["MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED",
-                                           "USER_CONFIG_ERROR"]
+    ptq_classes = ["MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED", "USER_CONFIG_ERROR"]
+    assert [c.value for c in PRIORITY if c.value in ptq_classes] == ptq_classes
+    assert set(PRIORITY) == set(FailureClass) == set(ACTIONS)
     assert most_actionable([FailureClass.USER_CONFIG_ERROR, FailureClass.SIZE_NOT_REDUCED]) is \
         FailureClass.SIZE_NOT_REDUCED
     assert most_actionable([]) is None
