@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "route": "quarkci.commands.route",
     "demo-model": "quarkci.commands.demo_model",
     "ptq": "quarkci.commands.ptq",
+    "day0": "quarkci.commands.day0",
 }
 
 

@@ -153,7 +153,7 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     shared = {a: (copies[0].path, copies[0].schema) for a, copies in grouped.items()}
     findings.extend(example_findings(snapshot, shared))
     for artifact in ARTIFACTS:
-        if artifact not in grouped:
+        if artifact not in grouped and ARTIFACTS[artifact].upstream_contract:
             findings.append(_finding(
                 "unverifiable", "contract-not-shipped", artifact, None, "$",
                 f"quarkci defines {artifact}", f"{snapshot.label} ships no {artifact} contract",

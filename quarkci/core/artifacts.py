@@ -42,6 +42,7 @@ class Artifact:
     fallback: str
     description: str
     aliases: tuple[str, ...] = ()
+    upstream_contract: bool = True  # False: quarkci's own artifact, no Quark contract to diff against
 
     @property
     def external(self) -> bool:
@@ -158,6 +159,17 @@ ARTIFACTS: dict[str, Artifact] = {
             fallback="diagnostic report with status \"failed\" even when execution never started",
             description="status, summary, evidence, next actions (JSON twin of validation_report.md)",
             aliases=("validation_report.md",),
+        ),
+        Artifact(
+            name="day0_result",
+            filename="day0_result.json",
+            fmt="json",
+            producer="quarkci.day0.result",
+            upstream_producer="none (quarkci's own; the reference day-0 closeout has no file contract)",
+            consumers=("quarkci.report", "quarkci.github", ".github/workflows/day0-release.yml"),
+            fallback="decision SYSTEMIC or ANOMALOUS with the failed stage, its class and triage action",
+            description="day-0 publish decision: gates, per-task accuracy, canary, verbosity, checkpoint hash",
+            upstream_contract=False,
         ),
     )
 }

@@ -26,6 +26,7 @@ def test_list_json_names_one_producer_per_artifact(capsys):
         "quant_plan": "quarkci.ptq.plan",
         "run_manifest": "quarkci.ptq.manifest",
         "validation_report": "quarkci.report",
+        "day0_result": "quarkci.day0.result",
     }
 
 

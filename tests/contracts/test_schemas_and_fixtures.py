@@ -24,7 +24,7 @@ def test_schema_directory_holds_exactly_the_registered_artifacts():
     names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
              if p.name.endswith(".schema.json")}
     assert names == set(ARTIFACTS)
-    assert len(ARTIFACTS) == 9
+    assert len(ARTIFACTS) == 10
 
 
 @pytest.mark.parametrize("name", list(ARTIFACTS))
@@ -43,6 +43,9 @@ def test_schema_is_valid_draft_2020_12_and_keeps_quarks_required_fields(name):
         "quant_plan": {"model", "global_scheme", "exclude_layers", "layer_quant_config", "requires_confirmation"},
         "run_manifest": {"workflow", "inputs", "outputs", "steps"},
         "validation_report": {"status", "summary", "evidence", "next_actions"},
+        # quarkci's own artifact (no Quark counterpart): the day-0 closeout
+        "day0_result": {"result_version", "decision", "failure_classes", "triage", "publish", "model", "threshold",
+                        "suite", "sizes", "stages", "tasks", "canary", "verbosity", "baseline_cache", "seconds"},
     }[name]
     assert set(schema["required"]) == quark_required
 
@@ -80,6 +83,7 @@ BUILT = {
     "quant_plan": lambda: fallback.quant_plan("llama", "./model_analysis.json", ["accelerator"]),
     "run_manifest": lambda: fallback.run_manifest("quark-torch-ptq", {"model_dir": "/m"}, ["no GPU"], ["quark-cli x"]),
     "validation_report": lambda: fallback.validation_report("never started", ["no GPU"], ["run preflight"]),
+    "day0_result": lambda: fallback.day0_result("/m", "fp8", "SYSTEMIC", "no GPU visible", "retry when it is back"),
 }
 
 # what makes each fallback a fallback; flipping it must make the document invalid (negative control)
@@ -93,6 +97,7 @@ BREAK = {
     "quant_plan": lambda d: d.update(requires_confirmation=False),
     "run_manifest": lambda d: d.pop("blocked_by"),
     "validation_report": lambda d: d.update(status="unknown"),
+    "day0_result": lambda d: d["publish"].update(recommended="yes"),
 }
 
 
