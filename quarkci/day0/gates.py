@@ -49,6 +49,7 @@ DEFAULT_VERBOSITY_THRESHOLD = 0.05
 IMPLAUSIBLE_GAIN = 0.05  # fraction of the task's scale
 SAMPLE_MATCH = 0.01  # sample counts "match" within 1 %
 POWER_SIGMAS = 2.0
+EPS = 1e-9  # float slack for the inclusive boundaries (0.50 - 0.49 is 0.010000000000000009 in binary)
 # keys of an eval config that may differ between baseline and candidate (the checkpoint's identity)
 PARITY_EXEMPT = frozenset({"model_path", "pretrained", "served_name", "checkpoint_sha256", "model_name"})
 RUN_ERROR_CLASSES = frozenset({FailureClass.INFRA_TRANSIENT, FailureClass.DEPLOYMENT_HEALTH_FAILED,
@@ -170,12 +171,12 @@ def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD,
         se_values = [s for s in (_number(b_se), _number(c_se)) if s is not None]
         stderr = max(se_values) if se_values else None
         se_norm = None if stderr is None else (stderr / b if relative and b > 0 else stderr / scale)
-        within = drop <= threshold
-        if delta > IMPLAUSIBLE_GAIN * scale:
+        within = drop <= threshold + EPS
+        if delta > IMPLAUSIBLE_GAIN * scale + EPS:
             status = "ANOMALOUS"
             anomalies.append(f"{task}: candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})")
         elif se_norm is not None and not se_norm < threshold and not (
-                drop - POWER_SIGMAS * se_norm > threshold):
+                drop - POWER_SIGMAS * se_norm > threshold + EPS):
             status = "INDETERMINATE"
         else:
             status = "PASS" if within else "REGRESSION"
@@ -244,7 +245,7 @@ def verbosity(baseline: Any, candidate: Any, threshold: float = DEFAULT_VERBOSIT
             continue
         (bn, bm), (cn, cm) = pair
         change = (cm - bm) / bm if bm > 0 else (0.0 if cm == 0 else math.inf)
-        within = abs(change) <= threshold
+        within = abs(change) <= threshold + EPS
         rows.append({"task": task, "baseline_tokens": bm, "candidate_tokens": cm, "baseline_samples": bn,
                      "candidate_samples": cn, "change": round(change, 6) if math.isfinite(change) else None,
                      "within": within})
