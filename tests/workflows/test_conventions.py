@@ -16,8 +16,8 @@ from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
 from tests.workflows.conventions import PINNED, uses_lines, violations
 
 EXPECTED_WORKFLOWS = {"ci.yml", "skill-sync.yml", "upstream-watch.yml", "pr-skill-check.yml",
-                      "publish-report.yml", "ptq.yml"}
-EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report"}
+                      "publish-report.yml", "ptq.yml", "day0-release.yml"}
+EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report", "runner-labels"}
 
 
 def test_the_suite_is_complete(workflows, actions) -> None:
