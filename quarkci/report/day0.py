@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.core.documents import write_artifact, write_artifact_text
+from quarkci.report.escape import code, plain
 from quarkci.report.markdown import environment
 from quarkci.report.mermaid import bar_chart
 
@@ -44,11 +45,28 @@ def chart(result: dict[str, Any]) -> str:
                       "-threshold": [-result["threshold"] * s for s in scales]}, y_label="candidate - baseline")
 
 
+def _lines(result: dict[str, Any]) -> tuple[str, str]:
+    """The publish line and the baseline-cache line (already escaped Markdown)."""
+    publish = result["publish"]
+    if publish["recommended"]:
+        publish_line = f"yes: publish exactly the checkpoint with sha256 {code(publish['checkpoint_sha256'])}"
+    else:
+        publish_line = f"no: {plain(publish['reason'])}"
+    cache = result.get("baseline_cache")
+    baseline_line = ""
+    if cache:
+        key = code(cache["key"][:12])
+        baseline_line = f"cache hit {key}: baseline eval skipped" if cache["hit"] else f"evaluated, cached as {key}"
+    return publish_line, baseline_line
+
+
 def render(result: dict[str, Any]) -> str:
     """The Markdown body (first line: the sticky marker ``<!-- quarkci:report:day0 -->``); identical
     bytes for an identical result."""
+    publish_line, baseline_line = _lines(result)
     text = environment().get_template(TEMPLATE).render(r=result, chart=chart(result).rstrip("\n"), num=_num,
-                                                       mib=_mib, pct=_pct)
+                                                       mib=_mib, pct=_pct, publish_line=publish_line,
+                                                       baseline_line=baseline_line)
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
