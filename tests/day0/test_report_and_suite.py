@@ -76,3 +76,18 @@ def test_resolve_suite(tmp_path):
     for bad in ("", " , ", "a;b", "x" * 101):
         with pytest.raises(BadInputError, match="--tasks"):
             resolve_suite(bad, tmp_path)
+
+
+def test_ptq_report_kind(tmp_path):
+    from quarkci.core.documents import read_artifact
+    from quarkci.report import ptq
+
+    summary = {"scheme": "fp8", "size_ratio": 0.27, "source": {"bytes": 4 * 2**20}, "output": {"bytes": 2**20}}
+    verdict = {"pass": False, "failure_class": "QUANT_COVERAGE_FAILURE", "detail": "d",
+               "checks": [{"name": "coverage", "status": "fail", "failure_class": "QUANT_COVERAGE_FAILURE",
+                           "detail": "1 layer | stored `unquantized`"}]}
+    md = ptq.write(summary, verdict, tmp_path)
+    assert md.startswith("<!-- quarkci:report:ptq -->\n# PTQ gate: FAIL (QUANT_COVERAGE_FAILURE)")
+    assert "| coverage | fail | QUANT_COVERAGE_FAILURE | `1 layer \\| stored 'unquantized'` |" in md
+    doc = read_artifact("validation_report", tmp_path / "validation_report.json")
+    assert doc["kind"] == "ptq" and doc["ptq"]["failure_class"] == "QUANT_COVERAGE_FAILURE"
