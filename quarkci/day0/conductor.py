@@ -278,7 +278,7 @@ class Conductor:
                                     "source_task_accuracy": summary["reload"].get("source_task_accuracy")}
         stage.outputs = {"summary": str(summary_path), "verdict": str(verdict_path)}
         if not verdict["pass"]:
-            raise GateFailed(FailureClass(verdict["failure_class"]), verdict["detail"])
+            raise GateFailed(FailureClass(verdict["failure_class"] or FailureClass.UNKNOWN.value), verdict["detail"])
         self.data["checkpoint_sha256"] = directory_sha256(checkpoint)
         stage.detail = verdict["detail"]
 

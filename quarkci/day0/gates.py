@@ -91,7 +91,7 @@ def _scores(document: Any) -> dict[str, tuple[Any, Any]] | None:
     judged later); ``None`` when the document has neither shape."""
     if not isinstance(document, dict):
         return None
-    tasks = document.get("tasks") if isinstance(document.get("tasks"), dict) else document
+    tasks: dict[str, Any] = document["tasks"] if isinstance(document.get("tasks"), dict) else document
     out: dict[str, tuple[Any, Any]] = {}
     for name, entry in tasks.items():
         if isinstance(entry, dict):
@@ -275,15 +275,16 @@ def run_complete(results: Any) -> Verdict:
     error = results.get("error")
     if isinstance(error, dict):
         try:
-            cls = FailureClass(str(error.get("failure_class")))
+            recorded = FailureClass(str(error.get("failure_class")))
         except ValueError:
-            cls = FailureClass.UNKNOWN
-        if cls not in RUN_ERROR_CLASSES:
-            cls = FailureClass.UNKNOWN
-        return _verdict(gate, False, cls, f"eval failed: {str(error.get('message'))[:500]}", tasks=[])
+            recorded = FailureClass.UNKNOWN
+        if recorded not in RUN_ERROR_CLASSES:
+            recorded = FailureClass.UNKNOWN
+        return _verdict(gate, False, recorded, f"eval failed: {str(error.get('message'))[:500]}", tasks=[])
     if not results["tasks"]:
         return _input_error(gate, "eval result has no tasks")
     rows, failures = [], []
+    cls: FailureClass | None
     for task, entry in sorted(results["tasks"].items()):
         entry = entry if isinstance(entry, dict) else {}
         n, expected, failed = entry.get("samples"), entry.get("expected_samples"), entry.get("failed_requests", 0)

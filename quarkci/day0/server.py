@@ -46,7 +46,8 @@ class _State:
             from transformers import AutoModelForCausalLM, AutoTokenizer
 
             self.tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
-            self.model = AutoModelForCausalLM.from_pretrained(self.model_dir).eval()
+            self.model = AutoModelForCausalLM.from_pretrained(self.model_dir)
+            self.model.eval()
             _log(f"model loaded in {time.perf_counter() - started:.1f}s")
         except Exception as exc:  # reported through /health and the log
             self.error = f"{type(exc).__name__}: {exc}"[:2000]

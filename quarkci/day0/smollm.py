@@ -42,7 +42,8 @@ def convert(cache_root: str | os.PathLike[str] | None = None) -> Path:
 
     Written to a temporary sibling and renamed into place, so a killed conversion leaves nothing.
     """
-    root = Path(cache_root or os.environ.get("QUARKCI_CACHE", Path.home() / ".cache" / "quarkci"))
+    default = os.environ.get("QUARKCI_CACHE") or str(Path.home() / ".cache" / "quarkci")
+    root = Path(cache_root) if cache_root else Path(default)
     out = root / CACHE_NAME
     if (out / "config.json").is_file() and any(out.glob("*.safetensors")):
         return out
