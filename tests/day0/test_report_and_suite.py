@@ -7,7 +7,15 @@ import re
 
 from quarkci.contracts.fallback import day0_result
 from quarkci.core.documents import validate_document
-from quarkci.day0.suite import GEN_TASK, MC_TASK, MC_VARIANTS, gen_items, mc_items, resolve_suite, write_demo_suite
+from quarkci.day0.suite import (
+    GEN_TASK,
+    MC_TASK,
+    MC_VARIANTS,
+    gen_items,
+    mc_items,
+    resolve_suite,
+    write_demo_suite,
+)
 from quarkci.report import day0 as report
 
 
