@@ -40,8 +40,8 @@ def _ml_venv(repo: Path, venv: Path) -> None:
     purelib = next(venv.glob("lib/python3*/site-packages"))
     shared = [p for p in site.getsitepackages() if "site-packages" in p][0]
     (purelib / "zz_shared_stack.pth").write_text(f"import site; site.addsitedir({shared!r})\n")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps",
-                    "--no-build-isolation", str(repo)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(repo)],
+                   check=True)
     (venv / ".quarkci-stamp").write_text(_stamp(repo, "ml", PRE_INSTALL, "false") + "\n")
 
 
