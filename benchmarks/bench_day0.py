@@ -8,7 +8,7 @@ Runs, each in a fresh process (so both pay one ``import quark.torch``):
 * ``direct``: the same stage functions called one after the other with no conductor (intake, plan,
   manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
 
-Reports both wall times side by side, the overhead ``(conductor - direct) / direct`` and the
+Runs ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct`` and the
 conductor's own bookkeeping (wall time minus the sum of its stage times). Targets: end to end
 <= 600 s on this machine; overhead <= 5 %. Timing on a shared machine is noisy: each figure is one run.
 """
@@ -68,6 +68,7 @@ def main() -> int:
     parser.add_argument("--scheme", default="int8")
     parser.add_argument("--model", help="demo model directory (built when absent)")
     parser.add_argument("--out", help="work directory (default: a temporary one)")
+    parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds (default 2: four runs)")
     parser.add_argument("--mode", choices=("direct",), help=argparse.SUPPRESS)
     args = parser.parse_args()
     work = Path(args.out or tempfile.mkdtemp(prefix="bench-day0-"))
@@ -81,16 +82,29 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "quarkci", "demo-model", "--out", model], check=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-    conductor_out = work / "conductor"
-    t_conductor = _timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model, "--scheme", args.scheme,
-                          "--out", str(conductor_out), "--cache-dir", str(work / "cache")])
-    result = json.loads((conductor_out / "day0_result.json").read_text())
-    t_direct = _timed([sys.executable, __file__, "--mode", "direct", "--model", model, "--scheme", args.scheme,
-                       "--out", str(work / "direct")])
+    # ABBA order (conductor, direct, direct, conductor, ...) so that load drifting on a shared machine
+    # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit)
+    conductor_times, direct_times = [], []
+    result: dict = {}
+    for i in range(args.rounds):
+        order = ("conductor", "direct") if i % 2 == 0 else ("direct", "conductor")
+        for mode in order:
+            if mode == "conductor":
+                out = work / f"conductor-{i}"
+                conductor_times.append(_timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model,
+                                               "--scheme", args.scheme, "--out", str(out),
+                                               "--cache-dir", str(work / f"cache-{i}")]))
+                result = json.loads((out / "day0_result.json").read_text())
+            else:
+                direct_times.append(_timed([sys.executable, __file__, "--mode", "direct", "--model", model,
+                                            "--scheme", args.scheme, "--out", str(work / f"direct-{i}")]))
+    t_conductor = sum(conductor_times) / len(conductor_times)
+    t_direct = sum(direct_times) / len(direct_times)
     stage_sum = sum(s["seconds"] for s in result["stages"])
     figures = {
         "scheme": args.scheme, "decision": result["decision"],
         "conductor_s": round(t_conductor, 1), "direct_s": round(t_direct, 1),
+        "conductor_runs_s": [round(t, 1) for t in conductor_times], "direct_runs_s": [round(t, 1) for t in direct_times],
         "overhead_vs_direct": round((t_conductor - t_direct) / t_direct, 4),
         "conductor_bookkeeping_s": round(result["seconds"] - stage_sum, 3),
         "bookkeeping_ratio": round((result["seconds"] - stage_sum) / result["seconds"], 4),
