@@ -64,7 +64,7 @@ runs:
 def test_the_repository_is_clean() -> None:
     result = _lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "6 workflows, 3 actions: clean" in result.stdout
+    assert "7 workflows, 4 actions: clean" in result.stdout
 
 
 def test_a_minimal_tree_is_clean(tmp_path: Path) -> None:
