@@ -65,6 +65,8 @@ def convert(cache_root: str | os.PathLike[str] | None = None) -> Path:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(source.parent), gguf_file=source.name)
+    if tokenizer.pad_token is None:  # set here, once: PTQ calibration would otherwise add it to the export only
+        tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(str(source.parent), gguf_file=source.name, dtype="float32")
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{CACHE_NAME}.", dir=root))
