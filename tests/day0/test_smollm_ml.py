@@ -33,7 +33,9 @@ def test_smollm2_day0_chain(smollm_cache, tmp_path, scheme):
     assert stages["canary"]["status"] == "passed" and "Paris" in result["canary"]["answer"]
     assert "4-bit" in result["model"]["note"] and "4-bit" in (out / "validation_report.md").read_text()
     assert result["sizes"]["ratio"] < 0.5
-    # a 135M model on 1,000 items: the honest outcome depends on its stderr; every task row says which
+    # a 135M model on 1,000 items: the honest outcome depends on its stderr; every task row says which.
+    # Measured here (2026-11-30): fp8 INDETERMINATE (stderr 0.034 / 0.014 > 0.01, deltas -0.02 / +0.003),
+    # int8 REGRESSION (gen 0.13 -> 0.02, mc 0.286 -> 0.228: beyond threshold + 2 stderr)
     assert result["decision"] in ("ACCEPT", "INDETERMINATE", "REGRESSION")
     assert (code == 0) == (result["decision"] == "ACCEPT")
     for row in result["tasks"]:
