@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "demo-model": "quarkci.commands.demo_model",
     "ptq": "quarkci.commands.ptq",
     "verify": "quarkci.commands.verify",
+    "day0": "quarkci.commands.day0",
     "completion": "quarkci.commands.completion",
 }
 # Commands that describe the whole CLI (the completion script) get every command's parser; the others

@@ -66,6 +66,15 @@ CASES: list[tuple[str, list[str], str]] = [
     ("verify-prove-timeout-zero", ["verify", "prove", "--skill", "{d}/skills", "--feature", "x", "--timeout", "0",
                                    "--out", "{d}/e"], "--timeout"),
     ("verify-maintain-out-proc", ["verify", "maintain", "--skill", "{d}/skills", "--out", "/proc/quarkci-x"], "--out"),
+    # day0
+    ("day0-run-model-missing", ["day0", "run", "--model", "{d}/none", "--scheme", "int8", "--out", "{d}/o"], "--model"),
+    ("day0-run-out-proc", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--out", "/proc/quarkci-x"],
+     "--out"),
+    ("day0-run-threshold-text", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--threshold", "abc"],
+     "--threshold"),
+    ("day0-gate-compare-missing", ["day0", "gate-compare", "--baseline", "{d}/none.json", "--candidate",
+                                   "{d}/none.json"], "--baseline"),
+    ("day0-canary-out-proc", ["day0", "canary", "--checkpoint", "{d}/emptydir", "--out", "/proc/quarkci-x"], "--out"),
     # facts, upstream, contracts
     ("facts-upstream-other-project", ["facts", "--upstream", "foo"], "--upstream"),
     ("facts-kind-unknown", ["facts", "--kind", "flavours"], "--kind"),

@@ -162,6 +162,21 @@ def validation_summary(source: str, output: str, reason: str) -> dict[str, Any]:
             "reload": {"checked": False, "ok": None}, "run": None}
 
 
+def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> dict[str, Any]:
+    """A day-0 result that never got past its failed stage: nothing evaluated, nothing to publish.
+    ``failure_class`` SYSTEMIC gives decision SYSTEMIC, any other class ANOMALOUS."""
+    decision = "SYSTEMIC" if failure_class == "SYSTEMIC" else "ANOMALOUS"
+    return {
+        "result_version": 1, "decision": decision, "failure_classes": [failure_class], "triage": [action],
+        "publish": {"recommended": False, "checkpoint": None, "checkpoint_sha256": None,
+                    "reason": f"not publishable: {decision} ({detail})"},
+        "model": {"source": model, "source_sha256": None, "scheme": scheme, "note": None},
+        "threshold": 0.01, "suite": {"name": "unknown", "tasks": [], "config_hash": ""},
+        "sizes": {"source_bytes": None, "candidate_bytes": None, "ratio": None},
+        "stages": [], "tasks": [], "canary": None, "verbosity": None, "baseline_cache": None, "seconds": 0,
+    }
+
+
 # artifact name -> builder; keys match quarkci.core.artifacts.ARTIFACTS exactly (tested).
 FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "session_context": session_context,
@@ -174,8 +189,7 @@ FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "run_manifest": run_manifest,
     "validation_report": validation_report,
     "verify_proof": verify_proof,
-
-
     "run_result": run_result,
     "validation_summary": validation_summary,
+    "day0_result": day0_result,
 }

@@ -196,6 +196,16 @@ ARTIFACTS: dict[str, Artifact] = {
             fallback="output.exists false (or output.error) with every measured block null: the gate fails it",
             description="what ptq validate measured about an export against its source (the PTQ gate's input)",
         ),
+        Artifact(
+            name="day0_result",
+            filename="day0_result.json",
+            fmt="json",
+            producer="quarkci.day0.result",
+            upstream_producer=OWN,  # the reference day-0 closeout has no file contract
+            consumers=("quarkci.report", "quarkci.github", ".github/workflows/day0-release.yml"),
+            fallback="decision SYSTEMIC or ANOMALOUS with the failed stage, its class and triage action",
+            description="day-0 publish decision: gates, per-task accuracy, canary, verbosity, checkpoint hash",
+        ),
     )
 }
 

@@ -29,6 +29,7 @@ def test_list_json_names_one_producer_per_artifact(capsys):
         "verify_proof": "quarkci.verify.prove",
         "run_result": "quarkci.ptq.runner",
         "validation_summary": "quarkci.ptq.validate",
+        "day0_result": "quarkci.day0.result",
     }
 
 

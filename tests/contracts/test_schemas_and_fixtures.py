@@ -24,8 +24,9 @@ def test_schema_directory_holds_exactly_the_registered_artifacts():
     names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
              if p.name.endswith(".schema.json")}
     assert names == set(ARTIFACTS)
-    assert len(ARTIFACTS) == 12
-    assert {a.name for a in ARTIFACTS.values() if a.own} == {"run_result", "validation_summary", "verify_proof"}
+    assert len(ARTIFACTS) == 13
+    assert {a.name for a in ARTIFACTS.values() if a.own} == {"run_result", "validation_summary", "verify_proof",
+                                                              "day0_result"}
 
 
 @pytest.mark.parametrize("name", list(ARTIFACTS))
@@ -87,6 +88,7 @@ BUILT = {
     "verify_proof": lambda: fallback.verify_proof("mx-correctness", "mx", "doctor", "no device for GPU-only feature"),
     "run_result": lambda: fallback.run_result("fp8", "out/model", "export", "MODEL_UNSUPPORTED", "boom"),
     "validation_summary": lambda: fallback.validation_summary("src", "out/model", "no output"),
+    "day0_result": lambda: fallback.day0_result("/m", "fp8", "SYSTEMIC", "no GPU visible", "retry when it is back"),
 }
 
 # what makes each fallback a fallback; flipping it must make the document invalid (negative control)
@@ -103,6 +105,7 @@ BREAK = {
     "verify_proof": lambda d: d.update(reason=""),
     "run_result": lambda d: d.update(stage=None),
     "validation_summary": lambda d: d["output"].update(exists="no"),
+    "day0_result": lambda d: d["publish"].update(recommended="yes"),
 }
 
 

@@ -36,7 +36,7 @@ def test_md_escape_neutralises_mentions_html_links_and_fences():
 
 def test_markdown_report_has_no_raw_untrusted_markup():
     text = markdown.render(_outcome())
-    # the report's own Mermaid chart is the only fence; its labels are escaped by report.mermaid
+    # the report's own Mermaid chart is the only fence; its labels are escaped by core.mermaid
     chart = re.search(r"^```mermaid\n(?:[^`\n]*\n)*?```$", text, re.M)
     assert chart is not None and "<" not in chart.group(0) and "`" not in chart.group(0).strip("`")
     text = text.replace(chart.group(0), "")

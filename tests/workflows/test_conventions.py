@@ -16,7 +16,8 @@ from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
 from tests.workflows.conventions import PINNED, uses_lines, violations
 
 EXPECTED_WORKFLOWS = {"ci.yml", "skill-sync.yml", "skill-sync-deliver.yml", "upstream-watch.yml",
-                      "pr-skill-check.yml", "publish-report.yml", "ptq.yml", "publish-ptq.yml", "verify.yml"}
+                      "pr-skill-check.yml", "publish-report.yml", "ptq.yml", "publish-ptq.yml", "verify.yml",
+                      "day0-release.yml"}
 EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report", "runner-labels"}
 
 

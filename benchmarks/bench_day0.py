@@ -1,0 +1,121 @@
+"""Benchmark: the day-0 chain on the demo model (CPU), end to end, and the conductor's overhead.
+
+Usage: ``PYTHONPATH=. python benchmarks/bench_day0.py [--scheme int8] [--model DIR] [--out DIR]``
+
+Runs, each in a fresh process (so both pay one ``import quark.torch``):
+
+* ``conductor``: ``quarkci day0 run`` (fresh baseline cache), wall time end to end;
+* ``direct``: the same stage functions called one after the other with no conductor (intake, plan,
+  manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
+
+Runs ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct`` and the
+conductor's own bookkeeping (wall time minus the sum of its stage times). Targets: end to end
+<= 600 s on this machine; overhead <= 5 %. Timing on a shared machine is noisy: each figure is one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def direct(model: str, scheme: str, out: Path) -> None:
+    """The stages without the conductor (what a user would script by hand)."""
+    from quarkci.day0 import gates
+    from quarkci.day0.canary import known_probe, run_canary
+    from quarkci.day0.evaluate import EvalSpec, run_eval
+    from quarkci.day0.suite import write_demo_suite
+    from quarkci.gates.ptq import evaluate
+    from quarkci.ptq.intake import analyze, write_analysis
+    from quarkci.ptq.manifest import build_manifest, write_manifest
+    from quarkci.ptq.plan import build_plan, write_plan
+    from quarkci.ptq.runner import run_plan
+    from quarkci.ptq.validate import summarize
+
+    analysis_path = write_analysis(analyze(model), out / "model_analysis.json")
+    plan = build_plan(json.loads(analysis_path.read_text()), str(analysis_path), scheme)
+    plan_path = write_plan(plan, out / "quant_plan.json")
+    manifest = build_manifest(plan, plan_path, out)
+    write_manifest(manifest, out / "run_manifest.yaml")
+    result = run_plan(plan, manifest["outputs"]["output_dir"])
+    checkpoint = manifest["outputs"]["output_dir"]
+    assert result.status == "succeeded" and evaluate(summarize(model, checkpoint, run_result=result.to_json()))["pass"]
+    assert run_canary(checkpoint, out / "canary", probe=known_probe(model))["pass"]
+    suite = write_demo_suite(out / "suite")
+    base = run_eval(model, suite, EvalSpec())
+    cand = run_eval(checkpoint, suite, EvalSpec())
+    assert gates.compare(base, cand)["pass"] and gates.verbosity(base, cand)["pass"]
+
+
+def _timed(argv: list[str]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    start = time.perf_counter()
+    subprocess.run(argv, check=False, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    """Run both modes and print the figures (JSON on the last line)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scheme", default="int8")
+    parser.add_argument("--model", help="demo model directory (built when absent)")
+    parser.add_argument("--out", help="work directory (default: a temporary one)")
+    parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds (default 2: four runs)")
+    parser.add_argument("--mode", choices=("direct",), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    work = Path(args.out or tempfile.mkdtemp(prefix="bench-day0-"))
+    work.mkdir(parents=True, exist_ok=True)
+    if args.mode == "direct":
+        direct(args.model, args.scheme, work)
+        return 0
+    model = args.model
+    if not model:
+        model = str(work / "demo")
+        subprocess.run([sys.executable, "-m", "quarkci", "demo-model", "--out", model], check=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    # ABBA order (conductor, direct, direct, conductor, ...) so that load drifting on a shared machine
+    # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit)
+    conductor_times, direct_times = [], []
+    result: dict = {}
+    for i in range(args.rounds):
+        order = ("conductor", "direct") if i % 2 == 0 else ("direct", "conductor")
+        for mode in order:
+            if mode == "conductor":
+                out = work / f"conductor-{i}"
+                conductor_times.append(_timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model,
+                                               "--scheme", args.scheme, "--out", str(out),
+                                               "--cache-dir", str(work / f"cache-{i}")]))
+                result = json.loads((out / "day0_result.json").read_text())
+            else:
+                direct_times.append(_timed([sys.executable, __file__, "--mode", "direct", "--model", model,
+                                            "--scheme", args.scheme, "--out", str(work / f"direct-{i}")]))
+    t_conductor = sum(conductor_times) / len(conductor_times)
+    t_direct = sum(direct_times) / len(direct_times)
+    stage_sum = sum(s["seconds"] for s in result["stages"])
+    figures = {
+        "scheme": args.scheme, "decision": result["decision"],
+        "conductor_s": round(t_conductor, 1), "direct_s": round(t_direct, 1),
+        "conductor_runs_s": [round(t, 1) for t in conductor_times], "direct_runs_s": [round(t, 1) for t in direct_times],
+        "overhead_vs_direct": round((t_conductor - t_direct) / t_direct, 4),
+        "conductor_bookkeeping_s": round(result["seconds"] - stage_sum, 3),
+        "bookkeeping_ratio": round((result["seconds"] - stage_sum) / result["seconds"], 4),
+        "stages_s": {s["name"]: round(s["seconds"], 1) for s in result["stages"]},
+        "end_to_end_target_s": 600, "overhead_target": 0.05,
+    }
+    print(f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "
+          f"overhead {figures['overhead_vs_direct']:+.1%} | bookkeeping {figures['conductor_bookkeeping_s']:.2f}s")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

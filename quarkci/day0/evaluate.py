@@ -1,0 +1,167 @@
+"""One lm-eval run -> an eval result document (the ``run``/``compare``/``verbosity`` gates' input).
+
+``lm_eval.simple_evaluate`` runs in this process (lm-eval 0.4.x API): backend ``hf`` on CPU
+(``pretrained=DIR,device=cpu,dtype=float32``; lm-eval loads the tokenizer from the directory, since
+``add_bos_token`` is not applied to a tokenizer object passed in) or ``local-completions`` against an
+OpenAI-compatible endpoint (vLLM on GPU runners). Local tasks load through
+``TaskManager(include_path=...)``; everything offline (``HF_*_OFFLINE=1``).
+
+Result shape (see :mod:`quarkci.day0.gates`)::
+
+    {"tasks": {task: {"metric", "score", "stderr", "samples", "expected_samples", "failed_requests"}},
+     "verbosity": {generate_task: [{"samples", "mean_completion_tokens"}]},
+     "config": {backend, model_path, tasks, task_config_hash, lm_eval_version, sampling, batch_size, dtype},
+     "seconds": float, "error": null | {"failure_class", "message"}}
+
+``score``/``stderr`` are the primary metric's mean and standard error ``sqrt(var / n)`` (sample
+variance; lm-eval's ``mean_stderr``), recomputed from the logged per-sample values so that they do not
+depend on lm-eval's bootstrap settings; ``expected_samples`` is the task's document count.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from quarkci.core.failure_class import FailureClass
+from quarkci.day0.suite import Suite
+
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+BATCH_SIZE = 64
+
+
+@dataclass(frozen=True)
+class EvalSpec:
+    """What to evaluate and how: the same spec (bar the model path) on both sides is config parity.
+
+    ``backend``: ``hf`` or ``local-completions`` (then ``base_url`` is the server's
+    ``/v1/completions`` URL and ``served_name`` the model name it serves).
+    """
+
+    backend: str = "hf"
+    device: str = "cpu"
+    dtype: str = "float32"
+    batch_size: int = BATCH_SIZE
+    num_fewshot: int | None = None
+    seed: int = 0
+    base_url: str | None = None
+    served_name: str | None = None
+
+
+def lm_eval_version() -> str:
+    """The installed lm-eval version (``importlib.metadata``), or ``"missing"``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lm_eval")
+    except PackageNotFoundError:
+        return "missing"
+
+
+def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
+    """The eval configuration recorded in the result (and hashed into the baseline cache key)."""
+    return {
+        "backend": spec.backend, "model_path": model_path, "served_name": spec.served_name,
+        "tasks": list(suite.tasks), "task_config_hash": suite.config_hash, "lm_eval_version": lm_eval_version(),
+        "sampling": {"num_fewshot": spec.num_fewshot, "seed": spec.seed, "generation": "task defaults (greedy)"},
+        "batch_size": spec.batch_size, "dtype": spec.dtype, "device": spec.device,
+    }
+
+
+def _model_args(model_path: str, spec: EvalSpec) -> str:
+    if spec.backend == "hf":
+        return f"pretrained={model_path},device={spec.device},dtype={spec.dtype},add_bos_token=True"
+    return (f"model={spec.served_name or model_path},base_url={spec.base_url},tokenizer={model_path},"
+            "tokenized_requests=False,num_concurrent=1,max_retries=3")
+
+
+def _stderr(values: list[float]) -> float | None:
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def _metric_of(task_results: dict[str, Any], preferred: str | None) -> str | None:
+    names = [k.split(",")[0] for k in task_results if "," in k and "_stderr" not in k]
+    if preferred in names:
+        return preferred
+    for common in ("acc", "exact_match", "acc_norm"):
+        if common in names:
+            return common
+    return names[0] if names else None
+
+
+def _token_counter(model_path: str) -> Callable[[str], int]:
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path)
+    return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def summarize(raw: dict[str, Any], suite: Suite, count_tokens: Callable[[str], int]) -> tuple[dict[str, Any],
+                                                                                               dict[str, Any]]:
+    """``(tasks, verbosity)`` sections from ``simple_evaluate``'s return value (``log_samples=True``)."""
+    tasks: dict[str, Any] = {}
+    verbosity: dict[str, Any] = {}
+    samples = raw.get("samples") or {}
+    n_samples = raw.get("n-samples") or {}
+    for task, results in (raw.get("results") or {}).items():
+        metric = _metric_of(results, suite.metrics.get(task))
+        logged = samples.get(task) or []
+        values = [float(s[metric]) for s in logged if metric and isinstance(s.get(metric), int | float)]
+        score = sum(values) / len(values) if values else results.get(f"{metric},none")
+        expected = (n_samples.get(task) or {}).get("original", len(logged))
+        tasks[task] = {"metric": metric, "score": score, "stderr": _stderr(values), "samples": len(logged),
+                       "expected_samples": expected, "failed_requests": 0}
+        is_generate = task in suite.generate_tasks or any(
+            s.get("arguments") and isinstance(s["arguments"][0][-1], dict) and "until" in s["arguments"][0][-1]
+            for s in logged[:1])
+        if is_generate and logged:
+            counts = [count_tokens(str(s["resps"][0][0])) for s in logged if s.get("resps")]
+            verbosity[task] = [{"samples": len(counts), "mean_completion_tokens": sum(counts) / len(counts)}]
+    return tasks, verbosity
+
+
+def run_eval(model_path: str, suite: Suite, spec: EvalSpec, say: Callable[[str], None] | None = None
+             ) -> dict[str, Any]:
+    """Evaluate ``model_path`` on ``suite`` with lm-eval; returns an eval result document.
+
+    Upstream failures are values: a connection error is ``INFRA_TRANSIENT``, anything else raised by
+    lm-eval ``UNKNOWN``, recorded in ``error`` (the run gate fails on it). Raises ``ImportError``
+    only when lm-eval is not installed.
+    """
+    emit = say or (lambda msg: print(f"quarkci: {msg}", file=sys.stderr, flush=True))
+    for key, value in OFFLINE_ENV.items():
+        os.environ.setdefault(key, value)
+    from lm_eval import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    config = eval_config(model_path, suite, spec)
+    document: dict[str, Any] = {"tasks": {}, "verbosity": {}, "config": config, "seconds": 0.0, "error": None}
+    started = time.perf_counter()
+    emit(f"eval: {spec.backend} on {model_path}: {', '.join(suite.tasks)} ...")
+    try:
+        manager = TaskManager(include_path=str(suite.include_path)) if suite.include_path else TaskManager()
+        raw = simple_evaluate(model=spec.backend, model_args=_model_args(model_path, spec), tasks=list(suite.tasks),
+                              num_fewshot=spec.num_fewshot, batch_size=spec.batch_size, task_manager=manager,
+                              log_samples=True, bootstrap_iters=0, random_seed=spec.seed,
+                              numpy_random_seed=spec.seed, torch_random_seed=spec.seed,
+                              fewshot_random_seed=spec.seed)
+        if raw is None:
+            raise RuntimeError("lm-eval returned no results")
+        tasks, verbosity = summarize(raw, suite, _token_counter(model_path))
+        document["tasks"], document["verbosity"] = tasks, verbosity
+    except Exception as exc:  # an upstream failure is a value for the run gate, not a crash
+        cls = FailureClass.INFRA_TRANSIENT if isinstance(exc, ConnectionError | TimeoutError) else FailureClass.UNKNOWN
+        document["error"] = {"failure_class": cls.value, "message": f"{type(exc).__name__}: {exc}"[:1000]}
+        emit(f"eval: failed [{cls.value}]: {type(exc).__name__}: {str(exc)[:200]}")
+    document["seconds"] = round(time.perf_counter() - started, 3)
+    emit(f"eval: done in {document['seconds']:.1f}s")
+    return document

@@ -1,0 +1,93 @@
+"""Closeout: the ``day0_result`` document (decision, classes, triage, sizes, per-task table, canary,
+verbosity, the evaluated checkpoint's content hash, publish recommendation), written through
+:func:`quarkci.core.documents.write_artifact`; the report through :mod:`quarkci.report.day0`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from quarkci.core.documents import write_artifact
+
+if TYPE_CHECKING:
+    from quarkci.day0.conductor import Conductor, GateFailed
+
+RESULT_FILE = "day0_result.json"
+RESULT_VERSION = 1
+
+
+def _task_rows(conductor: Conductor) -> list[dict[str, Any]]:
+    compare = conductor.data.get("compare") or {}
+    out = conductor.out / "eval"
+    import json
+
+    def load(side: str) -> dict[str, Any]:
+        path = out / f"{side}.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+    base, cand = load("baseline").get("tasks") or {}, load("candidate").get("tasks") or {}
+    rows = []
+    for row in compare.get("tasks") or []:
+        task = row["task"]
+        rows.append({"task": task, "metric": (base.get(task) or {}).get("metric"), "baseline": row["baseline"],
+                     "candidate": row["candidate"], "delta": row["delta"], "stderr": row["stderr"],
+                     "baseline_stderr": (base.get(task) or {}).get("stderr"),
+                     "candidate_stderr": (cand.get(task) or {}).get("stderr"),
+                     "samples": (cand.get(task) or {}).get("samples"), "within": row["within"],
+                     "status": row["status"]})
+    return rows
+
+
+def build(conductor: Conductor, failed: GateFailed | None, seconds: float) -> dict[str, Any]:
+    """The ``day0_result`` document for a finished (or stopped) chain."""
+    from quarkci.day0.conductor import decision_for, triage
+
+    cfg, data = conductor.cfg, conductor.data
+    decision = decision_for(failed)
+    sizes = data.get("ptq_summary") or {}
+    classes = [s.failure_class for s in conductor.stages.values() if s.failure_class]
+    checkpoint = data.get("checkpoint")
+    publish = decision == "ACCEPT"
+    return {
+        "result_version": RESULT_VERSION,
+        "decision": decision,
+        "failure_classes": classes,
+        "triage": triage(failed),
+        "publish": {
+            "recommended": publish,
+            "checkpoint": checkpoint,
+            "checkpoint_sha256": data.get("checkpoint_sha256"),
+            "reason": ("every gate passed: publish exactly this checkpoint (verify its sha256)" if publish
+                       else f"not publishable: {decision}" + (f" ({failed.detail[:300]})" if failed else "")),
+        },
+        "model": {"source": str(cfg.model.resolve()), "source_sha256": data.get("source_sha256"),
+                  "scheme": cfg.scheme, "note": cfg.source_note},
+        "threshold": cfg.threshold,
+        "verbosity_threshold": cfg.verbosity_threshold,
+        "suite": {"name": cfg.suite.name, "tasks": list(cfg.suite.tasks), "config_hash": cfg.suite.config_hash},
+        "sizes": {"source_bytes": sizes.get("source_bytes"), "candidate_bytes": sizes.get("output_bytes"),
+                  "ratio": sizes.get("size_ratio")},
+        "stages": [s.to_json() for s in conductor.stages.values()],
+        "tasks": _task_rows(conductor),
+        "canary": data.get("canary"),
+        "verbosity": data.get("verbosity"),
+        "baseline_cache": data.get("baseline_cache"),
+        "seconds": round(seconds, 3),
+    }
+
+
+def closeout(conductor: Conductor, failed: GateFailed | None, seconds: float) -> dict[str, Any]:
+    """Build and write ``day0_result.json``, ``validation_report.{md,json}`` and the job summary."""
+    from quarkci.report import day0 as report
+
+    document = build(conductor, failed, seconds)
+    write_artifact("day0_result", conductor.out / RESULT_FILE, document)
+    markdown = report.write(document, conductor.out)
+    if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
+        from quarkci.report.github_actions import summary as cut
+
+        with open(summary, "a", encoding="utf-8") as fh:
+            fh.write(cut(markdown))
+    conductor.say(f"closeout: {document['decision']} -> {Path(conductor.out) / RESULT_FILE}")
+    return document

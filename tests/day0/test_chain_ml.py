@@ -1,0 +1,150 @@
+"""The day-0 chain for real on the demo model (CPU, amd-quark 0.13, lm-eval hf backend).
+
+Minutes of CPU: marked ``ml`` and ``slow``. Each named case of the issue is one test with its
+expected decision; the kill/resume test kills its own child process (by pid) mid candidate eval.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from quarkci.cli import main
+
+pytestmark = [pytest.mark.ml, pytest.mark.slow]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(tmp: Path, source: Path, scheme: str, cache: Path, *extra: str) -> tuple[int, dict]:
+    out = tmp / f"run-{scheme}"
+    code = main(["day0", "run", "--model", str(source), "--scheme", scheme, "--out", str(out),
+                 "--cache-dir", str(cache), "--health-timeout", "600", *extra])
+    return code, json.loads((out / "day0_result.json").read_text())
+
+
+def _stage(result: dict, name: str) -> dict:
+    return next(s for s in result["stages"] if s["name"] == name)
+
+
+def test_int8_accept_after_a_kill_mid_eval_and_resume(demo_source, tmp_path):
+    cache = tmp_path / "cache"  # fresh: the baseline really runs before the kill
+    out = tmp_path / "run"
+    argv = [sys.executable, "-m", "quarkci", "day0", "run", "--model", str(demo_source), "--scheme", "int8",
+            "--out", str(out), "--cache-dir", str(cache)]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    state_file = out / "day0_state.json"
+    deadline = time.time() + 900
+    try:
+        while time.time() < deadline:
+            if state_file.is_file():
+                state = json.loads(state_file.read_text())
+                if any(s["name"] == "candidate_eval" and s["status"] == "running" for s in state["stages"]):
+                    break
+            assert proc.poll() is None, "the run ended before its candidate eval"
+            time.sleep(0.5)
+        time.sleep(3)  # inside lm-eval
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    export = out / "ptq" / "model"
+    before = {p.name: p.stat().st_mtime_ns for p in export.iterdir()}
+    baseline_mtime = (out / "eval" / "baseline.json").stat().st_mtime_ns
+    assert not (out / "day0_result.json").exists()
+
+    code = main(["day0", "run", "--model", str(demo_source), "--scheme", "int8", "--out", str(out),
+                 "--cache-dir", str(cache), "--resume"])
+    result = json.loads((out / "day0_result.json").read_text())
+    assert (code, result["decision"]) == (0, "ACCEPT")
+    for name in ("setup", "ptq", "gate_ptq", "canary", "baseline_eval"):
+        assert _stage(result, name)["resumed"] is True, name
+    assert _stage(result, "candidate_eval")["resumed"] is False
+    assert {p.name: p.stat().st_mtime_ns for p in export.iterdir()} == before  # PTQ not redone
+    assert (out / "eval" / "baseline.json").stat().st_mtime_ns == baseline_mtime  # baseline not redone
+    assert result["publish"]["recommended"] is True
+    from quarkci.day0.hashing import directory_sha256
+
+    assert result["publish"]["checkpoint_sha256"] == directory_sha256(export)
+    for row in result["tasks"]:
+        assert row["stderr"] < result["threshold"] and row["within"] is True
+    md = (out / "validation_report.md").read_text()
+    assert md.startswith("<!-- quarkci:report:day0 -->") and "```mermaid" in md and "RESULT: PASS" in md
+    assert "RESULT: PASS" in (out / "canary" / "server.log").read_text()
+
+
+def test_int8_then_int4_wo_128_accept_second_baseline_is_a_cache_hit(demo_source, shared_cache, tmp_path):
+    code, first = _run(tmp_path, demo_source, "int8", shared_cache)
+    assert (code, first["decision"]) == (0, "ACCEPT")
+    code, result = _run(tmp_path, demo_source, "int4_wo_128", shared_cache)
+    assert (code, result["decision"]) == (0, "ACCEPT"), result["stages"]
+    assert result["baseline_cache"]["hit"] is True
+    assert "cache hit" in _stage(result, "baseline_eval")["detail"]
+    assert result["sizes"]["ratio"] < first["sizes"]["ratio"] < 1
+    assert "baseline eval skipped" in (tmp_path / "run-int4_wo_128" / "validation_report.md").read_text()
+
+
+def _scale_weight_scales(export: Path, factor: float) -> int:
+    from safetensors.torch import load_file, save_file
+
+    changed = 0
+    for file in export.glob("*.safetensors"):
+        tensors = load_file(file)
+        for name in tensors:
+            if name.endswith("weight_scale"):
+                tensors[name] = tensors[name] * factor
+                changed += 1
+        save_file(tensors, file, metadata={"format": "pt"})
+    return changed
+
+
+def test_corrupted_scales_checkpoint_is_not_accepted(demo_source, shared_cache, tmp_path):
+    code, clean = _run(tmp_path / "clean", demo_source, "int8", shared_cache)
+    assert clean["decision"] == "ACCEPT"
+    tampered = tmp_path / "tampered"
+    shutil.copytree(clean["publish"]["checkpoint"], tampered)
+    assert _scale_weight_scales(tampered, 1000.0) > 0
+    code, result = _run(tmp_path, demo_source, "int8", shared_cache, "--checkpoint", str(tampered))
+    assert code == 1 and result["decision"] != "ACCEPT"
+    assert result["publish"]["recommended"] is False
+    failed = [s for s in result["stages"] if s["status"] == "failed"]
+    assert failed and failed[0]["name"] in ("gate_ptq", "canary")
+    assert _stage(result, "baseline_eval")["status"] == "not_run"  # no eval on an unservable checkpoint
+
+
+def test_nvfp4_is_not_accepted(demo_source, shared_cache, tmp_path):
+    code, result = _run(tmp_path, demo_source, "nvfp4", shared_cache)
+    assert code == 1 and result["decision"] != "ACCEPT"
+    assert _stage(result, "gate_ptq")["status"] == "failed"
+    assert _stage(result, "gate_ptq")["failure_class"] == "QUANT_COVERAGE_FAILURE"
+
+
+def test_mx9_is_infeasible(demo_source, shared_cache, tmp_path):
+    code, result = _run(tmp_path, demo_source, "mx9", shared_cache)
+    assert (code, result["decision"]) == (1, "INFEASIBLE")
+    assert _stage(result, "ptq")["failure_class"] == "MODEL_UNSUPPORTED"
+    assert "MODEL_UNSUPPORTED" in result["failure_classes"]
+
+
+def test_inconsistent_kv_cache_group_fails_gate_ptq(demo_source, shared_cache, tmp_path):
+    code, clean = _run(tmp_path / "clean", demo_source, "fp8", shared_cache, "--kv-cache", "fp8")
+    export = Path(clean["publish"]["checkpoint"] or tmp_path / "clean" / "run-fp8" / "ptq" / "model")
+    tampered = tmp_path / "kv"
+    shutil.copytree(export, tampered)
+    config = json.loads((tampered / "config.json").read_text())
+    group = config["quantization_config"]["export"]["kv_cache_group"]
+    assert sorted(group) == ["*k_proj", "*v_proj"]
+    config["quantization_config"]["export"]["kv_cache_group"] = ["*k_proj"]  # the v projections left out
+    (tampered / "config.json").write_text(json.dumps(config, indent=2))
+    code, result = _run(tmp_path, demo_source, "fp8", shared_cache, "--checkpoint", str(tampered))
+    assert code == 1 and result["decision"] != "ACCEPT"
+    assert _stage(result, "gate_ptq")["status"] == "failed"
+    assert _stage(result, "gate_ptq")["failure_class"] == "QUANT_COVERAGE_FAILURE"

@@ -1,0 +1,186 @@
+"""The day-0 gates on planted JSON: every failure class with a negative control, through the library and
+the CLI (exit 0 pass / 1 fail / 2 unreadable)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from quarkci.cli import main
+from quarkci.day0 import gates
+
+
+def _eval(scores: dict, stderr: float = 0.002, n: int = 1000, **task_extra) -> dict:
+    return {"tasks": {t: {"score": s, "stderr": stderr, "samples": n, "expected_samples": n, "failed_requests": 0,
+                          "metric": "acc", **task_extra} for t, s in scores.items()},
+            "config": {"backend": "hf", "model_path": "/src", "tasks": sorted(scores), "batch_size": 64}}
+
+
+# --- compare --------------------------------------------------------------------------------------
+
+
+def test_compare_threshold_is_inclusive_on_the_boundary():
+    on = gates.compare({"a": 0.50}, {"a": 0.49}, threshold=0.01)
+    assert on["pass"] is True and on["tasks"][0]["within"] is True and on["decision"] == "ACCEPT"
+    past = gates.compare({"a": 0.50}, {"a": 0.4899}, threshold=0.01)  # negative control
+    assert past["pass"] is False and past["decision"] == "REGRESSION" and past["failure_class"] is None
+    assert "a: drop 0.0101" in past["detail"]
+
+
+def test_compare_scale_rule_0_100_and_explicit_scales():
+    pct = gates.compare({"gsm8k": 80.0}, {"gsm8k": 79.0})
+    assert pct["tasks"][0]["scale"] == 100.0 and pct["tasks"][0]["drop"] == pytest.approx(0.01) and pct["pass"]
+    worse = gates.compare({"gsm8k": 80.0}, {"gsm8k": 78.9})
+    assert worse["decision"] == "REGRESSION"
+    # a 0-100 task whose scores happen to lie in [0, 1]: only --scales tells the truth
+    forced = gates.compare({"t": 0.9}, {"t": 0.5}, scales={"t": 100})
+    assert forced["tasks"][0]["scale"] == 100 and forced["pass"] is True
+    assert gates.compare({"t": 0.9}, {"t": 0.5})["pass"] is False
+
+
+def test_compare_relative_mode():
+    ok = gates.compare({"a": 0.50}, {"a": 0.496}, threshold=0.01, relative=True)  # 0.8 % relative
+    assert ok["pass"] and ok["mode"] == "relative"
+    bad = gates.compare({"a": 0.50}, {"a": 0.49}, threshold=0.01, relative=True)  # 2 % relative
+    assert bad["decision"] == "REGRESSION"
+
+
+def test_compare_implausible_gain_is_anomalous():
+    gain = gates.compare({"a": 0.50}, {"a": 0.56})
+    assert (gain["pass"], gain["decision"], gain["failure_class"]) == (False, "ANOMALOUS", "UNKNOWN")
+    control = gates.compare({"a": 0.50}, {"a": 0.55})  # exactly 5 % of scale: plausible
+    assert control["pass"] is True
+
+
+def test_compare_task_sets_differ_is_sample_accounting_failed():
+    v = gates.compare({"a": 0.5, "b": 0.5}, {"a": 0.5})
+    assert (v["pass"], v["failure_class"], v["decision"]) == (False, "SAMPLE_ACCOUNTING_FAILED", "ANOMALOUS")
+    assert "only in baseline ['b']" in v["detail"]
+    assert gates.compare({"a": 0.5, "b": 0.5}, {"a": 0.5, "b": 0.5})["pass"] is True
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), True, -0.1, 101.0, "0.5", None])
+def test_compare_non_finite_boolean_or_out_of_range_score_is_anomalous(bad):
+    v = gates.compare({"a": 0.5}, {"a": bad})
+    assert (v["pass"], v["decision"], v["failure_class"]) == (False, "ANOMALOUS", "UNKNOWN")
+
+
+def test_compare_stderr_not_below_threshold_is_indeterminate_never_a_pass():
+    v = gates.compare(_eval({"a": 0.50}, stderr=0.01), _eval({"a": 0.50}, stderr=0.01))
+    assert (v["pass"], v["decision"], v["tasks"][0]["status"]) == (False, "INDETERMINATE", "INDETERMINATE")
+    assert "add independent runs" in v["detail"]
+    control = gates.compare(_eval({"a": 0.50}, stderr=0.0099), _eval({"a": 0.50}, stderr=0.0099))
+    assert control["pass"] is True
+    # a collapse far beyond threshold + 2 stderr stays a regression even with low power
+    collapse = gates.compare(_eval({"a": 0.90}, stderr=0.012), _eval({"a": 0.20}, stderr=0.012))
+    assert collapse["decision"] == "REGRESSION"
+
+
+def test_compare_config_parity():
+    base, cand = _eval({"a": 0.5}), _eval({"a": 0.5})
+    cand["config"]["model_path"] = "/candidate"  # allowed: the checkpoint's identity
+    assert gates.compare(base, cand)["pass"] is True
+    cand["config"]["batch_size"] = 8  # not allowed
+    v = gates.compare(base, cand)
+    assert (v["pass"], v["failure_class"], v["decision"]) == (False, "USER_CONFIG_ERROR", "ANOMALOUS")
+    assert "batch_size" in v["detail"]
+
+
+def test_compare_bad_scales_and_no_tasks_are_input_errors():
+    assert gates.compare({"a": 0.5}, {"a": 0.5}, scales={"a": 0})["input_error"] is True
+    assert gates.compare({"a": 0.5}, {"a": 0.5}, scales=[1])["input_error"] is True
+    assert gates.compare({}, {})["input_error"] is True
+    assert gates.compare([1], {"a": 1})["input_error"] is True
+    assert "input_error" not in gates.compare({"a": 0.5}, {"a": 0.5}, scales={"a": 1})
+
+
+# --- verbosity ------------------------------------------------------------------------------------
+
+
+def _verb(**tasks) -> dict:
+    return {"verbosity": {t: [{"samples": n, "mean_completion_tokens": m} for n, m in runs] for t, runs in tasks.items()}}
+
+
+def test_verbosity_two_sided_threshold():
+    assert gates.verbosity(_verb(g=[(100, 100.0)]), _verb(g=[(100, 105.0)]))["pass"] is True
+    longer = gates.verbosity(_verb(g=[(100, 100.0)]), _verb(g=[(100, 105.1)]))
+    shorter = gates.verbosity(_verb(g=[(100, 100.0)]), _verb(g=[(100, 94.9)]))
+    assert longer["failure_class"] == shorter["failure_class"] == "VERBOSITY_EXCEEDED"
+
+
+def test_verbosity_compares_only_matched_sample_counts_and_lists_the_rest():
+    # a truncated candidate run (50 samples) reads +9.6 %; the matched complete runs read +1.7 %
+    base = _verb(g=[(1000, 100.0)], h=[(100, 10.0)])
+    cand = _verb(g=[(50, 109.6), (995, 101.7)], h=[(90, 10.0)])
+    v = gates.verbosity(base, cand)
+    assert v["pass"] is True and v["tasks"][0]["candidate_samples"] == 995
+    assert v["not_measured"] == ["h"] and "not measured: h" in v["detail"]
+    only_truncated = gates.verbosity(_verb(g=[(1000, 100.0)]), _verb(g=[(50, 109.6)]))
+    assert only_truncated["failure_class"] == "SAMPLE_ACCOUNTING_FAILED"
+
+
+def test_verbosity_nothing_harvested_is_user_config_error():
+    v = gates.verbosity({"verbosity": {}}, {"tasks": {}})
+    assert (v["failure_class"], v.get("input_error")) == ("USER_CONFIG_ERROR", True)
+    assert "input_error" not in gates.verbosity(_verb(g=[(10, 1.0)]), _verb(g=[(10, 1.0)]))
+
+
+# --- run (completeness) ---------------------------------------------------------------------------
+
+
+def test_run_gate_complete_and_each_failure_class():
+    assert gates.run_complete(_eval({"a": 0.5}))["pass"] is True
+    failed = _eval({"a": 0.5}, failed_requests=3)
+    assert gates.run_complete(failed)["failure_class"] == "INFRA_TRANSIENT"
+    short = _eval({"a": 0.5})
+    short["tasks"]["a"]["samples"] = 999
+    assert gates.run_complete(short)["failure_class"] == "SAMPLE_ACCOUNTING_FAILED"
+    nan = _eval({"a": float("nan")})
+    assert gates.run_complete(nan)["failure_class"] == "UNKNOWN"
+    for cls in ("INFRA_TRANSIENT", "DEPLOYMENT_HEALTH_FAILED", "EVAL_JUDGE_FAILED"):
+        errored = {**_eval({"a": 0.5}), "error": {"failure_class": cls, "message": "boom"}}
+        assert gates.run_complete(errored)["failure_class"] == cls
+    odd = {**_eval({"a": 0.5}), "error": {"failure_class": "MADE_UP", "message": "?"}}
+    assert gates.run_complete(odd)["failure_class"] == "UNKNOWN"
+    assert gates.run_complete({"tasks": {}})["input_error"] is True
+    assert gates.run_complete({"nope": 1})["input_error"] is True
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+
+def _write(tmp_path, name, doc) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_cli_gate_compare_exit_codes(tmp_path, capsys):
+    b = _write(tmp_path, "b.json", {"a": 0.5})
+    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "c.json", {"a": 0.49})]) == 0
+    assert json.loads(capsys.readouterr().out)["pass"] is True
+    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "d.json", {"a": 0.3})]) == 1
+    assert json.loads(capsys.readouterr().out)["decision"] == "REGRESSION"
+    (tmp_path / "bad.json").write_text("{not json")
+    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", str(tmp_path / "bad.json")]) == 2
+    out = capsys.readouterr()
+    assert json.loads(out.out)["failure_class"] == "USER_CONFIG_ERROR" and "invalid JSON" in out.err
+    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", b, "--scales", "{x"]) == 2
+    capsys.readouterr()
+    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", b, "--scales", '{"a": 1}', "--relative",
+                 "--threshold", "0.02"]) == 0
+
+
+def test_cli_gate_verbosity_and_gate_run(tmp_path, capsys):
+    b = _write(tmp_path, "b.json", _verb(g=[(100, 10.0)]))
+    assert main(["day0", "gate-verbosity", "--baseline", b, "--candidate", b]) == 0
+    c = _write(tmp_path, "c.json", _verb(g=[(100, 12.0)]))
+    assert main(["day0", "gate-verbosity", "--baseline", b, "--candidate", c]) == 1
+    empty = _write(tmp_path, "e.json", {"verbosity": {}})
+    assert main(["day0", "gate-verbosity", "--baseline", empty, "--candidate", empty]) == 2
+    capsys.readouterr()
+    assert main(["day0", "gate-run", "--results", _write(tmp_path, "r.json", _eval({"a": 0.5}))]) == 0
+    assert main(["day0", "gate-run", "--results", _write(tmp_path, "f.json", _eval({"a": 0.5}, failed_requests=1))]) == 1
+    assert main(["day0", "gate-run", "--results", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
