@@ -36,7 +36,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--negative-control", action="store_true")
     args = parser.parse_args()
-    from quark.torch.kernel.hw_emulation.extensions import kernel_ext  # type: ignore[import-untyped]
+    from quark.torch.kernel.hw_emulation.extensions import kernel_ext
 
     torch.manual_seed(0)
     results = []
