@@ -37,7 +37,9 @@ class Disagreement:
     accepted_by: str  # "ours" | "upstream"
 
 
-def _resolve(node: Any, root: dict[str, Any]) -> Any:
+def resolve_ref(node: Any, root: dict[str, Any]) -> Any:
+    """Follow a local ``$ref`` (``#/$defs/x``) of schema ``root``, at most 20 hops; other refs are left as
+    they are. Returns the node reached."""
     seen = 0
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and seen < 20:
         target: Any = root
@@ -64,7 +66,7 @@ def _types(node: dict[str, Any]) -> list[str]:
 
 def values(node: Any, root: dict[str, Any], depth: int = 0) -> list[Any]:
     """Candidate values for schema ``node``: the first is the simplest valid-looking one."""
-    node = _resolve(node, root)
+    node = resolve_ref(node, root)
     if not isinstance(node, dict) or depth > 6:
         return [None]
     out: list[Any] = []
@@ -193,7 +195,7 @@ def node_at(schema: dict[str, Any], path: str) -> list[dict[str, Any]]:
     node: Any = schema
     for part in re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|\"(?:[^\"\\]|\\.)*\")\]", path):
         key = part[0] or part[1]
-        node = _resolve(node, schema)
+        node = resolve_ref(node, schema)
         if not isinstance(node, dict):
             break
         if key.isdigit():
@@ -202,7 +204,7 @@ def node_at(schema: dict[str, Any], path: str) -> list[dict[str, Any]]:
             name = json.loads(key) if key.startswith('"') else key
             props = node.get("properties", {})
             node = props.get(name) if isinstance(props, dict) else None
-        node = _resolve(node, schema)
+        node = resolve_ref(node, schema)
         if not isinstance(node, dict):
             break
         nodes.append(node)

@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from quarkci.contracts.behaviour import resolve_ref as _resolve
 from quarkci.core.artifacts import ARTIFACTS, load_schema
 from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
@@ -231,19 +232,6 @@ def _compare(ours: dict[str, Any], theirs: dict[str, Any], artifact: str, upstre
         for f in _compare_node(path, o, t, artifact, upstream_path):
             if include_deviations or not f.extra.get("deviation"):
                 yield f
-
-
-def _resolve(node: Any, root: dict[str, Any]) -> Any:
-    """Follow a local ``$ref`` (``#/$defs/x``); other refs are left as they are."""
-    seen = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and seen < 20:
-        target: Any = root
-        for part in node["$ref"][2:].split("/"):
-            target = target.get(part) if isinstance(target, dict) else None
-        if target is None:
-            break
-        node, seen = target, seen + 1
-    return node
 
 
 def _pairs(o: Any, oroot: dict[str, Any], t: Any, troot: dict[str, Any], path: str
