@@ -1,4 +1,6 @@
-"""The ``quarkci`` command line: parser and dispatch only, plus the one error boundary.
+"""quarkci: skill sync, contracts, routing, PTQ, day-0 release gates and kernel verification for AMD Quark.
+
+The command line: parser and dispatch only, plus the one error boundary.
 
 Each subcommand lives in ``quarkci/commands/<name>.py`` and exposes
 ``add_parser(subparsers) -> None`` and ``run(args) -> int``. Command modules are imported

@@ -15,6 +15,7 @@ input (the verdict is still printed). The canary also prints ``RESULT: PASS|FAIL
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import re
@@ -186,6 +187,10 @@ def run_canary(args: argparse.Namespace) -> int:
     from quarkci.day0.canary import run_canary as canary
 
     checkpoint = Path(args.checkpoint)
+    needs = "transformers" if args.server == "hf" else "vllm"
+    if importlib.util.find_spec(needs) is None:  # the environment, not the checkpoint: never CHECKPOINT_NOT_SERVABLE
+        raise BadInputError(f"--server {args.server}: {needs} is not installed in this Python environment "
+                            "(install the ML extra: see README 'PTQ workflow')")
     if not (checkpoint / "config.json").is_file():
         raise BadInputError(f"--checkpoint {checkpoint}: no config.json (not a model directory)")
     if (args.prompt is None) != (args.expect is None):

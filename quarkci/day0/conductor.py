@@ -21,6 +21,7 @@ VERBOSITY_EXCEEDED) or ANOMALOUS (the rest); compare's own decision otherwise.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -201,7 +202,12 @@ class Conductor:
         if free < need:
             problems.append(f"disk: {free / 2**30:.1f} GiB free under {self.out}, need {need / 2**30:.1f} GiB "
                             "(source + export + caches)")
-        if self.cfg.accelerator != "cpu":
+        missing = [name for name in ("torch", "quark", "transformers", "lm_eval")
+                   if importlib.util.find_spec(name) is None]
+        if missing:  # the ML stack is part of the runner: without it nothing below can run
+            problems.append(f"ML stack: {', '.join(missing)} not installed in this Python environment "
+                            "(install the ML extra: see README 'PTQ workflow')")
+        elif self.cfg.accelerator != "cpu":
             import torch
 
             visible = torch.cuda.is_available() and (torch.version.hip is not None) == (self.cfg.accelerator == "rocm")

@@ -91,6 +91,8 @@ def _scores(document: Any) -> dict[str, tuple[Any, Any]] | None:
     judged later); ``None`` when the document has neither shape."""
     if not isinstance(document, dict):
         return None
+    if isinstance(document.get("results"), dict) and "tasks" not in document:
+        return _lm_eval_scores(document["results"])
     tasks: dict[str, Any] = document["tasks"] if isinstance(document.get("tasks"), dict) else document
     out: dict[str, tuple[Any, Any]] = {}
     for name, entry in tasks.items():
@@ -98,6 +100,30 @@ def _scores(document: Any) -> dict[str, tuple[Any, Any]] | None:
             out[str(name)] = (entry.get("score"), entry.get("stderr"))
         else:
             out[str(name)] = (entry, None)
+    return out
+
+
+# lm-eval's metric keys are "<metric>,<filter>" with the standard error under "<metric>_stderr,<filter>"; the
+# first metric of this list that a task reports is its score (lm-eval 0.4 results JSON, "results" block).
+LM_EVAL_METRICS = ("acc_norm", "acc", "exact_match", "f1", "em")
+
+
+def _lm_eval_scores(results: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """``{task: (score, stderr)}`` from an lm-eval results block (``{"arc_easy": {"acc,none": 0.8,
+    "acc_stderr,none": 0.01, ...}}``); a task with none of :data:`LM_EVAL_METRICS` gets ``(None, None)``,
+    which the compare gate reports as an unreadable score."""
+    out: dict[str, tuple[Any, Any]] = {}
+    for task, metrics in results.items():
+        score: Any = None
+        stderr: Any = None
+        if isinstance(metrics, dict):
+            for metric in LM_EVAL_METRICS:
+                key = next((k for k in sorted(metrics) if k.split(",")[0] == metric), None)
+                if key is not None:
+                    score = metrics[key]
+                    stderr = metrics.get(key.replace(metric, f"{metric}_stderr", 1))
+                    break
+        out[str(task)] = (score, stderr if isinstance(stderr, int | float) else None)
     return out
 
 

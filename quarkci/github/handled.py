@@ -48,6 +48,9 @@ def mark_handled(repo: Repository | None, target: Target, version: str, *, dry_r
     delivery = Delivery("release-mark", dry_run or check_only)
     step = Step("POST", f"/repos/{target.repo}/git/refs", f"create refs/tags/{tag} on the default branch's head")
     if repo is None:
+        if check_only:  # a check never writes, so it plans nothing
+            delivery.items.append(Item("tag", "unchanged", key=tag, note="no token: the record was not read"))
+            return delivery
         delivery.items.append(Item("tag", "created", key=tag, note="no token: the record was not read"))
         delivery.steps.append(step)
         return delivery

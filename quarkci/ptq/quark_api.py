@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from quarkci.core.errors import BadInputError
+
 # KV-cache schemes LLMTemplate.get_config accepts (LLMTemplate docstring and its
 # _SUPPORTED_KV_CACHE_SCHEMES in amd-quark 0.13; read from the class when present).
 _DEFAULT_KV_CACHE_SCHEMES = ("fp8",)
@@ -36,8 +38,9 @@ class QuarkInfo:
     template_kv_layers: dict[str, list[str]] = field(default_factory=dict)  # model_type -> kv_layers_name
 
 
-class QuarkUnavailable(RuntimeError):
-    """amd-quark (or torch) cannot be imported; the message says why."""
+class QuarkUnavailable(BadInputError):
+    """amd-quark (or torch) cannot be imported; the message says why. Bad input (exit 2): the command
+    needs the ML extra, which the user installs."""
 
 
 @cache

@@ -265,8 +265,9 @@ def installed_quark_static() -> QuarkInfo:
             return QuarkInfo(**fields)
     try:
         info = read_quark_info(cast(Snapshot, InstalledSnapshot()))
-    except BadInputError as exc:
-        raise QuarkUnavailable(str(exc)) from None
+    except BadInputError:
+        raise QuarkUnavailable("amd-quark is not installed in this Python environment: the PTQ commands need "
+                               "the ML extra (README, 'PTQ workflow')") from None
     if path is not None:
         with contextlib.suppress(OSError):
             atomic_write_text(path, json.dumps(dataclasses.asdict(info), sort_keys=True))

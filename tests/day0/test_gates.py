@@ -184,3 +184,19 @@ def test_cli_gate_verbosity_and_gate_run(tmp_path, capsys):
     assert main(["day0", "gate-run", "--results", _write(tmp_path, "f.json", _eval({"a": 0.5}, failed_requests=1))]) == 1
     assert main(["day0", "gate-run", "--results", str(tmp_path / "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_compare_reads_lm_eval_results_json():
+    """A real lm-eval results file (``results`` block, "<metric>,<filter>" keys) is read per task with its
+    stderr, not as a map whose top-level keys are tasks (new-user trial)."""
+    from quarkci.day0.gates import compare
+
+    def doc(acc: float) -> dict:
+        return {"results": {"arc_easy": {"alias": "arc_easy", "acc,none": acc, "acc_stderr,none": 0.004,
+                                         "acc_norm,none": acc, "acc_norm_stderr,none": 0.004}},
+                "configs": {"arc_easy": {}}, "versions": {"arc_easy": 1}}
+
+    verdict = compare(doc(0.80), doc(0.795))
+    assert verdict["pass"] is True and [r["task"] for r in verdict["tasks"]] == ["arc_easy"]
+    failed = compare(doc(0.80), doc(0.70))  # negative control: a 10-point drop fails
+    assert failed["pass"] is False

@@ -431,3 +431,14 @@ def test_case11_release_mark_records_once_and_reads_back(fake, gh_run):
     assert json.loads(out)["items"][0]["note"] == "handled"
     code, _, err = gh_run(["gh", "release-mark", "--version", "0.99\n::error::x"])
     assert code == 2 and "cannot name a branch" in err
+
+
+def test_release_mark_check_offline_plans_no_write(capsys):
+    """`gh release-mark --check --dry-run` without a token reads nothing and plans no write (new-user trial)."""
+    from quarkci import cli
+
+    assert cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "POST" not in out and "not read" in out
+    assert cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13"]) == 0
+    assert "POST /repos/me/skills/git/refs" in capsys.readouterr().out  # negative control: a mark plans one
