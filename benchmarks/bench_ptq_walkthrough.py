@@ -53,19 +53,19 @@ def main() -> int:
     if not args.model:
         demo = step("demo-model", ["demo-model", "--out", str(model)])
     times = {
-        "intake": step("ptq intake", ["ptq", "intake", "--model", str(model), "--out",
+        "intake": step("ptq intake", ["ptq", "intake", "--model", str(model), "--output",
                                       str(out / "model_analysis.json")]),
         "plan": step("ptq plan", ["ptq", "plan", "--analysis", str(out / "model_analysis.json"), "--scheme",
-                                  args.scheme, "--out", str(out / "quant_plan.json")]),
+                                  args.scheme, "--output", str(out / "quant_plan.json")]),
         "manifest": step("ptq manifest", ["ptq", "manifest", "--plan", str(out / "quant_plan.json"), "--out",
                                           str(out)]),
     }
     typo = step("plan (misspelled)", ["ptq", "plan", "--analysis", str(out / "model_analysis.json"), "--scheme",
-                                      "fp8x", "--out", str(work / "typo.json")], expect=2)
+                                      "fp8x", "--output", str(work / "typo.json")], expect=2)
     times["run"] = step("ptq run", ["ptq", "run", "--manifest", str(out / "run_manifest.yaml"), "--yes"])
-    times["validate"] = step("ptq validate", ["ptq", "validate", "--source", str(model), "--output",
+    times["validate"] = step("ptq validate", ["ptq", "validate", "--source", str(model), "--checkpoint",
                                               str(out / "model"), "--run-result", str(out / "run_result.json"),
-                                              "--out", str(out / "validation_summary.json")])
+                                              "--output", str(out / "validation_summary.json")])
     times["gate"] = step("ptq gate", ["ptq", "gate", "--summary", str(out / "validation_summary.json"),
                                       "--markdown", str(out / "ptq_gate.md")])
     static = times["intake"] + times["plan"] + times["manifest"]

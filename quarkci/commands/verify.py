@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
+from quarkci.commands import arguments as _args
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_output_dir
@@ -30,7 +32,8 @@ def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
     prove.add_argument("--feature", required=True, metavar="ID",
                        help="one correctness feature id from the skill's features/map.json")
     prove.add_argument("--out", default="verify-evidence", metavar="DIR", help="directory for verify_proof.json and the saved stdout (default verify-evidence)")
-    prove.add_argument("--lock", default=None, metavar="FILE", help="device lock file (default: per device in TMPDIR)")
+    prove.add_argument("--lock", default=None, metavar="FILE", type=_args.output_file,
+                       help="device lock file (default: per device in TMPDIR)")
     prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
     prove.set_defaults(func=run)
@@ -84,7 +87,7 @@ def run_init(args: argparse.Namespace) -> int:
 def run_prove(args: argparse.Namespace) -> int:
     from quarkci.verify.prove import EXIT, prove
 
-    if not args.timeout > 0:
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     check_output_dir(args.out, "--out")
     result, document = prove(_skill_dir(args.skill), args.feature, Path(args.out),

@@ -186,7 +186,9 @@ def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD,
         b, c = _number(b_raw), _number(c_raw)
         scale = _number((scales or {}).get(task)) or (1.0 if b is not None and c is not None
                                                        and 0 <= b <= 1 and 0 <= c <= 1 else 100.0)
-        if b is None or c is None or not (0 <= b <= scale and 0 <= c <= scale):
+        mixed = (task not in (scales or {}) and b is not None and c is not None
+                 and (0 <= b <= 1) != (0 <= c <= 1))  # one side a 0-1 fraction, the other not: two scales
+        if b is None or c is None or mixed or not (0 <= b <= scale and 0 <= c <= scale):
             anomalies.append(f"{task}: score not a finite number in [0, {scale:g}] "
                              f"(baseline {b_raw!r}, candidate {c_raw!r})")
             rows.append({"task": task, "baseline": b, "candidate": c, "scale": scale, "delta": None, "drop": None,
@@ -315,9 +317,11 @@ def run_complete(results: Any) -> Verdict:
         entry = entry if isinstance(entry, dict) else {}
         n, expected, failed = entry.get("samples"), entry.get("expected_samples"), entry.get("failed_requests", 0)
         score = _number(entry.get("score"))
-        if isinstance(failed, int) and not isinstance(failed, bool) and failed > 0:
+        counts_ok = all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (n, expected, failed))
+        if counts_ok and failed > 0:
             status, cls = f"{failed} failed request(s)", FailureClass.INFRA_TRANSIENT
-        elif not isinstance(n, int) or isinstance(n, bool) or not isinstance(expected, int) or n < expected or n <= 0:
+        elif not counts_ok or n != expected or n <= 0:  # a count that is not a non-negative integer, or more
+            # or fewer samples than expected: the run cannot be accounted for
             status, cls = f"samples {n!r} of expected {expected!r}", FailureClass.SAMPLE_ACCOUNTING_FAILED
         elif score is None:
             status, cls = f"score {entry.get('score')!r} is not a finite number", FailureClass.UNKNOWN

@@ -105,12 +105,12 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
     run_argv = ["quarkci", "ptq", "run", "--manifest", str(manifest_path), "--yes"]
     cli_argv, cli_notes = quark_cli_argv(plan, str(export))
     summary = out / SUMMARY_FILE
-    validate_argv = ["quarkci", "ptq", "validate", "--source", model_path, "--output", str(export),
-                     "--run-result", str(out / RUN_RESULT_FILE), "--out", str(summary)]
+    validate_argv = ["quarkci", "ptq", "validate", "--source", model_path, "--checkpoint", str(export),
+                     "--run-result", str(out / RUN_RESULT_FILE), "--output", str(summary)]
     gate_argv = ["quarkci", "ptq", "gate", "--summary", str(summary)]
-    intake_argv = ["quarkci", "ptq", "intake", "--model", model_path, "--out", analysis_ref]
+    intake_argv = ["quarkci", "ptq", "intake", "--model", model_path, "--output", analysis_ref]
     plan_argv = plan.get("command") or ["quarkci", "ptq", "plan", "--analysis", analysis_ref, "--scheme",
-                                        plan["global_scheme"], "--out", str(plan_file)]
+                                        plan["global_scheme"], "--output", str(plan_file)]
     manifest_argv = ["quarkci", "ptq", "manifest", "--plan", str(plan_file), "--out", str(out)]
 
     def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> dict[str, Any]:

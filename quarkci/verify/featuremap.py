@@ -138,6 +138,12 @@ def load(skill: Path) -> dict[str, Any]:
     data = load_document(path)
     if not isinstance(data, dict) or data.get("map_version") != MAP_VERSION or not isinstance(data.get("features"), list):
         raise BadInputError(f"--skill {skill}: {MAP_FILE} is not a version-{MAP_VERSION} feature map")
+    for i, feature in enumerate(data["features"]):  # a hand-edited map is user input: its shape is checked once
+        if not (isinstance(feature, dict) and isinstance(feature.get("id"), str)
+                and isinstance(feature.get("kind"), str) and isinstance(feature.get("arch", []), list)
+                and (feature["kind"] != "correctness" or {"drive", "negative"} <= set(feature))):
+            raise BadInputError(f"--skill {skill}: {MAP_FILE} features[{i}] needs a string 'id' and 'kind', a list 'arch' "
+                                "and, for a correctness feature, 'drive' and 'negative'")
     return data
 
 

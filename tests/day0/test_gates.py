@@ -200,3 +200,26 @@ def test_compare_reads_lm_eval_results_json():
     assert verdict["pass"] is True and [r["task"] for r in verdict["tasks"]] == ["arc_easy"]
     failed = compare(doc(0.80), doc(0.70))  # negative control: a 10-point drop fails
     assert failed["pass"] is False
+
+
+def test_compare_scores_on_two_scales_are_anomalous():
+    """0.5 vs 1.5 is not a 1-point gain on a 0-100 task but two scales mixed (attack trial)."""
+    from quarkci.day0.gates import compare
+
+    verdict = compare({"a": 0.5}, {"a": 1.5})
+    assert verdict["pass"] is False and verdict["decision"] == "ANOMALOUS"
+    assert compare({"a": 50.0}, {"a": 50.5})["pass"] is True  # negative control: one scale, within
+
+
+def test_run_gate_refuses_counts_that_do_not_add_up():
+    """More samples than expected, negative or string counts are SAMPLE_ACCOUNTING_FAILED (attack trial)."""
+    from quarkci.day0.gates import run_complete
+
+    def result(**entry):
+        return {"tasks": {"a": {"samples": 100, "expected_samples": 100, "failed_requests": 0, "score": 0.5,
+                                **entry}}}
+
+    for bad in ({"samples": 200}, {"failed_requests": -3}, {"failed_requests": "5"}, {"samples": "100"}):
+        verdict = run_complete(result(**bad))
+        assert verdict["pass"] is False and verdict["failure_class"] == "SAMPLE_ACCOUNTING_FAILED", bad
+    assert run_complete(result())["pass"] is True  # negative control

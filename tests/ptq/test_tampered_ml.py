@@ -17,7 +17,7 @@ pytestmark = pytest.mark.ml
 def _gate(source: Path, export: Path, tmp_path: Path, capsys, *, reload: bool = True,
           run_result: Path | None = None) -> tuple[int, dict, dict]:
     summary = tmp_path / f"summary-{export.name}.json"
-    argv = ["ptq", "validate", "--source", str(source), "--output", str(export), "--out", str(summary)]
+    argv = ["ptq", "validate", "--source", str(source), "--checkpoint", str(export), "--output", str(summary)]
     if run_result is not None:
         argv += ["--run-result", str(run_result)]
     if not reload:
