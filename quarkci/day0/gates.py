@@ -317,8 +317,9 @@ def run_complete(results: Any) -> Verdict:
         entry = entry if isinstance(entry, dict) else {}
         n, expected, failed = entry.get("samples"), entry.get("expected_samples"), entry.get("failed_requests", 0)
         score = _number(entry.get("score"))
-        counts_ok = all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (n, expected, failed))
-        if counts_ok and failed > 0:
+        counts = [v for v in (n, expected, failed) if isinstance(v, int) and not isinstance(v, bool) and v >= 0]
+        counts_ok = len(counts) == 3
+        if counts_ok and counts[2] > 0:
             status, cls = f"{failed} failed request(s)", FailureClass.INFRA_TRANSIENT
         elif not counts_ok or n != expected or n <= 0:  # a count that is not a non-negative integer, or more
             # or fewer samples than expected: the run cannot be accounted for
