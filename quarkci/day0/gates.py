@@ -321,7 +321,7 @@ def run_complete(results: Any) -> Verdict:
         counts_ok = len(counts) == 3
         if counts_ok and counts[2] > 0:
             status, cls = f"{failed} failed request(s)", FailureClass.INFRA_TRANSIENT
-        elif not counts_ok or n != expected or n <= 0:  # a count that is not a non-negative integer, or more
+        elif not counts_ok or counts[0] != counts[1] or counts[0] == 0:  # a count that is not a non-negative integer, or more
             # or fewer samples than expected: the run cannot be accounted for
             status, cls = f"samples {n!r} of expected {expected!r}", FailureClass.SAMPLE_ACCOUNTING_FAILED
         elif score is None:
