@@ -31,7 +31,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "github": frozenset({"core"}),
     "router": frozenset({"core", "skills"}),
     "ptq": frozenset({"core", "gates", "upstream", "facts"}),  # reads a release's facts statically
-    # stage conductors being built: they orchestrate the feature packages below them, never each other
+    # the day-0 conductor and the verification skills: orchestrate the feature packages below them, never each other
     "day0": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report",
                        "github", "router", "ptq"}),
     "verify": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report",
