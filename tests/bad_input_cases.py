@@ -75,6 +75,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("day0-gate-compare-missing", ["day0", "gate-compare", "--baseline", "{d}/none.json", "--candidate",
                                    "{d}/none.json"], "--baseline"),
     ("day0-canary-out-proc", ["day0", "canary", "--checkpoint", "{d}/emptydir", "--out", "/proc/quarkci-x"], "--out"),
+    ("skills-claims-empty-dir", ["skills", "claims", "--skills", "{d}/emptydir"], "--skills"),
     # facts, upstream, contracts
     ("facts-upstream-other-project", ["facts", "--upstream", "foo"], "--upstream"),
     ("facts-kind-unknown", ["facts", "--kind", "flavours"], "--kind"),

@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
                                    "skills": [s.to_json() for s in skills]}
         lines = [_skill_line(s) for s in skills] + [f"{len(skills)} skills in {source.label}"]
     else:
+        if not skills:  # as in sync: a skill set with no SKILL.md is bad input, never "0 claims"
+            raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {source.label}")
         if unreadable and len(unreadable) == len(skills):
             raise BadInputError(f"--skills {args.skills}: none of the {len(skills)} skills is readable "
                                 f"({unreadable[0].error})")
