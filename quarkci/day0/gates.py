@@ -157,8 +157,8 @@ def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD,
     candidate, scale, delta, drop, stderr, within, status) and the settings used."""
     gate = "compare"
     settings = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
-    if _number(threshold) is None or threshold < 0:
-        return _input_error(gate, f"threshold must be a finite number >= 0, not {threshold!r}", **settings)
+    if _number(threshold) is None or not 0 <= threshold < 1:  # a drop of a whole scale or more: every drop passes
+        return _input_error(gate, f"threshold must be a finite number in [0, 1), not {threshold!r}", **settings)
     if scales is not None and (not isinstance(scales, dict) or any(
             (s := _number(v)) is None or s <= 0 for v in scales.values())):
         return _input_error(gate, "scales must be a JSON object of task -> positive number", **settings)

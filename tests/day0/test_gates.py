@@ -223,3 +223,10 @@ def test_run_gate_refuses_counts_that_do_not_add_up():
         verdict = run_complete(result(**bad))
         assert verdict["pass"] is False and verdict["failure_class"] == "SAMPLE_ACCOUNTING_FAILED", bad
     assert run_complete(result())["pass"] is True  # negative control
+
+
+def test_compare_threshold_of_a_whole_scale_is_a_config_error():
+    from quarkci.day0.gates import compare
+
+    assert compare({"a": 0.5}, {"a": 0.1}, threshold=1.5)["failure_class"] == "USER_CONFIG_ERROR"
+    assert compare({"a": 0.5}, {"a": 0.1}, threshold=0.01)["decision"] == "REGRESSION"  # negative control
