@@ -138,6 +138,23 @@ def _unreadable(gate: str, exc: BadInputError) -> int:
                    "detail": str(exc), "input_error": True})
 
 
+def _check_scheme_statically(scheme: str, kv_cache: str | None) -> None:
+    """Refuse a scheme or KV-cache scheme the installed amd-quark does not define, before any stage runs
+    (read statically, no Quark import). Without amd-quark installed the setup gate reports it (SYSTEMIC)."""
+    from quarkci.ptq import quark_api, quark_static
+
+    try:
+        info = quark_static.installed_quark_static()
+    except quark_api.QuarkUnavailable:
+        return
+    if scheme not in info.schemes:
+        raise BadInputError(f"--scheme {scheme}: not a scheme of the installed amd-quark {info.version} "
+                            f"(e.g. {', '.join(sorted(info.schemes)[:8])}, ...)")
+    if kv_cache is not None and kv_cache not in info.kv_cache_schemes:
+        raise BadInputError(f"--kv-cache {kv_cache}: not a KV-cache scheme of amd-quark {info.version} "
+                            f"({', '.join(sorted(info.kv_cache_schemes))})")
+
+
 def _load(flag: str, path: str) -> Any:
     """``path`` through the one bounded loader; a failure names ``flag`` (BadInputError, exit 2)."""
     try:
@@ -215,6 +232,7 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
         raise BadInputError(f"--model {model}: no config.json (a local HF-format model directory is required)")
     if not _SCHEME.match(args.scheme):
         raise BadInputError(f"--scheme {args.scheme!r}: expected a Quark scheme name such as int8, fp8, int4_wo_128")
+    _check_scheme_statically(args.scheme, args.kv_cache)
     for flag, value in (("--threshold", args.threshold), ("--verbosity-threshold", args.verbosity_threshold)):
         if not (math.isfinite(value) and 0 <= value < 1):
             raise BadInputError(f"{flag} {value}: expected a fraction in [0, 1)")

@@ -229,3 +229,20 @@ def test_canary_ceiling_is_a_fail_not_a_pass(tmp_path, capsys):
 
     verdict = run_canary(_model(tmp_path), tmp_path / "c", health_timeout=0.01)
     assert verdict["pass"] is False and "RESULT: FAIL" in capsys.readouterr().err
+
+
+def test_an_unknown_scheme_is_refused_before_any_stage(tmp_path, capsys):
+    """--scheme / --kv-cache unknown to the installed amd-quark: exit 2, nothing written (attack trial)."""
+    import pytest
+
+    pytest.importorskip("quark")
+    from quarkci.cli import main
+
+    model = tmp_path / "m"
+    model.mkdir()
+    (model / "config.json").write_text('{"model_type": "llama"}')
+    for extra in (["--scheme", "int9"], ["--scheme", "int8", "--kv-cache", "bogus"]):
+        assert main(["day0", "run", "--model", str(model), *extra, "--out", str(tmp_path / "o")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and extra[-2] in err[0]
+        assert not (tmp_path / "o").exists()
