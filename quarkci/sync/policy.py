@@ -33,8 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.findings import DRIFT_KINDS, KINDS, SEVERITY, Finding
 from quarkci.sync.registry import FINDING_RULE_IDS as RULE_IDS
@@ -159,10 +158,8 @@ def load_config(skills_dir: Path | None) -> Config:
     for folder in chain[:root + 1]:
         yml = folder / ".quarkci.yaml"
         if yml.is_file():
-            try:
-                data = yaml.safe_load(yml.read_text(encoding="utf-8")) or {}
-            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-                raise BadInputError(f"{yml}: cannot read config: {exc}".splitlines()[0]) from None
+            data = load_document(yml) if yml.stat().st_size else {}  # the one bounded loader (size, aliases)
+            data = data if data is not None else {}
             if not isinstance(data, dict):
                 raise BadInputError(f"{yml}: config must be a mapping")
             return parse_config(data.get("sync"), str(yml))
