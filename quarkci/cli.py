@@ -91,12 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(None if command in NEEDS_WHOLE_PARSER else command)
     guard = os.environ.get("GITHUB_ACTIONS") == "true"
     saved = sys.stdout, sys.stderr
-    if guard:  # every line printed in Actions passes the one workflow-command escaper (report.lines)
-        from quarkci.report.lines import CommandGuard
-
-        sys.stdout, sys.stderr = CommandGuard(sys.stdout), CommandGuard(sys.stderr)
     stdout = _ClosedPipeSafe(sys.stdout)
     sys.stdout = stdout
+    if guard:  # every line printed in Actions passes the one workflow-command escaper (report.lines); the
+        # guard is outermost, so report.lines.emit_command finds it and writes deliberate commands past it
+        from quarkci.report.lines import CommandGuard
+
+        sys.stdout, sys.stderr = CommandGuard(stdout), CommandGuard(sys.stderr)
     try:
         try:
             args = parser.parse_args(argv)
@@ -110,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return _run(args, stdout)
     finally:
-        stdout.flush()
+        sys.stdout.flush()  # the guard's held partial line too, when it is on
         sys.stderr.flush()
         sys.stdout, sys.stderr = saved
         if stdout.closed_early:

@@ -442,3 +442,22 @@ def test_release_mark_check_offline_plans_no_write(capsys):
     assert "POST" not in out and "not read" in out
     assert cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13"]) == 0
     assert "POST /repos/me/skills/git/refs" in capsys.readouterr().out  # negative control: a mark plans one
+
+
+def test_case09_deliberate_annotations_pass_the_guard_through_the_cli(tmp_path, monkeypatch, capsys):
+    """Through quarkci.cli.main (the guard and the closed-pipe wrapper both on), `report github` still prints
+    its own annotations as real commands, while an injected one in a skill name stays escaped."""
+    from tests.sync.conftest import FIXTURES, build_wheel
+
+    wheels = {v: build_wheel(FIXTURES / f"rel_{v.replace('.', '')}", v, tmp_path) for v in ("0.98", "0.99")}
+    out_dir = tmp_path / "out"
+    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
+                 "--skills", str(ROOT / "tests" / "fixtures" / "skills" / "positive"), "--out", str(out_dir),
+                 "--fail-on", "none"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output.txt"))
+    assert main(["report", "github", "--report-dir", str(out_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(x.startswith("::error file=") for x in lines), lines  # a deliberate annotation, unescaped
