@@ -204,6 +204,6 @@ class Act:
                               timeout=ACT_TIMEOUT_S)
         output = done.stdout + done.stderr
         (self.work / f"act-{event}-{workflow}-{len(list(self.work.glob('act-*.log')))}.log").write_text(output)
-        jobs = {m.group(1): m.group(2) for m in re.finditer(r"^\[[^/\]]+/([^\]]+)\] 🏁  Job (succeeded|failed)",
+        jobs = {m.group(1).rstrip(): m.group(2) for m in re.finditer(r"^\[[^/\]]+/([^\]]+)\] 🏁  Job (succeeded|failed)",
                                                            output, re.M)}
         return ActResult(done.returncode, output, jobs)
