@@ -66,88 +66,36 @@ def test_heldout_v2(capsys):
     assert accuracy >= GOAL, f"held-out v2 accuracy {accuracy:.1%} under the {GOAL:.0%} goal"
 
 
-V7 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v7.yaml").read_text("utf-8"))["cases"]
-V6 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v6.yaml").read_text("utf-8"))["cases"]
-V5 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v5.yaml").read_text("utf-8"))["cases"]
-V4 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v4.yaml").read_text("utf-8"))["cases"]
-V3 = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v3.yaml").read_text("utf-8"))["cases"]
+def _split(version: int) -> list[dict]:
+    path = Path(__file__).resolve().parents[1] / f"router_heldout_v{version}.yaml"
+    return yaml.safe_load(path.read_text("utf-8"))["cases"]
+
+
+# split -> (first score, when it was written); each split was written before the changes it was scored after
+LATER_SPLITS = {
+    3: (V3_FIRST_SCORE, "written before the tuned_v3 changes"),
+    4: (V4_FIRST_SCORE, "written after v3's first score, before the tuned_v4 changes"),
+    5: (V5_FIRST_SCORE, "written after v4's first score, before the changes of commit 97220ae"),
+    6: (V6_FIRST_SCORE, "written after v5's first score, before the changes of commit c6d570a"),
+    7: (V7_FIRST_SCORE, "written after v6's first score, before the changes of commit 9a56840"),
+}
 
 
 @pytest.mark.real
-def test_heldout_v3(capsys):
-    """Held-out v3 (needs the real 0.13 bundle for some cases): written before the tuned_v3 changes."""
-    accuracy, per_role, wrong, negated_ptq = score(V3)
+@pytest.mark.parametrize("version", sorted(LATER_SPLITS))
+def test_later_heldout_split(version, capsys):
+    """Held-out v3..v7 (some cases need the real 0.13 bundle): each scored once after the changes that
+    followed its writing; the router must never fall below that first score, nor route a negated goal to PTQ."""
+    cases = _split(version)
+    first, _when = LATER_SPLITS[version]
+    accuracy, per_role, wrong, negated_ptq = score(cases)
     confident = sum(w[3] for w in wrong)
     with capsys.disabled():
-        print(f"\nrouter held-out v3: {len(V3) - len(wrong)}/{len(V3)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
+        print(f"\nrouter held-out v{version}: {len(cases) - len(wrong)}/{len(cases)} = {accuracy:.1%}; wrong "
+              f"answers: {len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
         for role, (ok, total) in per_role.items():
             print(f"  {role:<20} {ok}/{total}")
         for goal, catalog, error, conf in wrong:
             print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
     assert negated_ptq == []
-    assert accuracy >= V3_FIRST_SCORE[0] / V3_FIRST_SCORE[1]
-
-
-@pytest.mark.real
-def test_heldout_v4(capsys):
-    """Held-out v4: written after v3's first score, before the tuned_v4 changes; scored once after them."""
-    accuracy, per_role, wrong, negated_ptq = score(V4)
-    confident = sum(w[3] for w in wrong)
-    with capsys.disabled():
-        print(f"\nrouter held-out v4: {len(V4) - len(wrong)}/{len(V4)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
-        for role, (ok, total) in per_role.items():
-            print(f"  {role:<20} {ok}/{total}")
-        for goal, catalog, error, conf in wrong:
-            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
-    assert negated_ptq == []
-    assert accuracy >= V4_FIRST_SCORE[0] / V4_FIRST_SCORE[1]
-
-
-@pytest.mark.real
-def test_heldout_v5(capsys):
-    """Held-out v5: written after v4's first score, before the changes of commit 97220ae; scored once after them."""
-    accuracy, per_role, wrong, negated_ptq = score(V5)
-    confident = sum(w[3] for w in wrong)
-    with capsys.disabled():
-        print(f"\nrouter held-out v5: {len(V5) - len(wrong)}/{len(V5)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
-        for role, (ok, total) in per_role.items():
-            print(f"  {role:<20} {ok}/{total}")
-        for goal, catalog, error, conf in wrong:
-            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
-    assert negated_ptq == []
-    assert accuracy >= V5_FIRST_SCORE[0] / V5_FIRST_SCORE[1]
-
-
-@pytest.mark.real
-def test_heldout_v6(capsys):
-    """Held-out v6: written after v5's first score, before the changes of commit c6d570a; scored once after them."""
-    accuracy, per_role, wrong, negated_ptq = score(V6)
-    confident = sum(w[3] for w in wrong)
-    with capsys.disabled():
-        print(f"\nrouter held-out v6: {len(V6) - len(wrong)}/{len(V6)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
-        for role, (ok, total) in per_role.items():
-            print(f"  {role:<20} {ok}/{total}")
-        for goal, catalog, error, conf in wrong:
-            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
-    assert negated_ptq == []
-    assert accuracy >= V6_FIRST_SCORE[0] / V6_FIRST_SCORE[1]
-
-
-@pytest.mark.real
-def test_heldout_v7(capsys):
-    """Held-out v7: written after v6's first score, before the changes of commit 9a56840; scored once after them."""
-    accuracy, per_role, wrong, negated_ptq = score(V7)
-    confident = sum(w[3] for w in wrong)
-    with capsys.disabled():
-        print(f"\nrouter held-out v7: {len(V7) - len(wrong)}/{len(V7)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
-        for role, (ok, total) in per_role.items():
-            print(f"  {role:<20} {ok}/{total}")
-        for goal, catalog, error, conf in wrong:
-            print(f"  WRONG [{catalog}] {'confident' if conf else 'asked'}: {goal!r}: {error}")
-    assert negated_ptq == []
-    assert accuracy >= V7_FIRST_SCORE[0] / V7_FIRST_SCORE[1]
+    assert accuracy >= first[0] / first[1]
