@@ -36,6 +36,15 @@ def entries(family: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
+def mapped_entries(state: MaintainState) -> list[tuple[str, str, dict[str, Any], dict[str, Any] | None]]:
+    """(family name, target, mapped entry, current entry or None when gone) for every entry point of a shared family."""
+    out: list[tuple[str, str, dict[str, Any], dict[str, Any] | None]] = []
+    for old, new in state.shared():
+        now = entries(new)
+        out.extend((old["name"], target, entry, now.get(target)) for target, entry in entries(old).items())
+    return out
+
+
 def finding(rule: str, change: str, state: MaintainState, subject: str, says: str, now: str, impact: str,
             source: str = "", **extra: Any) -> Finding:
     """A finding located at the skill's feature map (and the library file when known)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
-from quarkci.verify.rules._common import MaintainState, entries, finding
+from quarkci.verify.rules._common import MaintainState, finding, mapped_entries
 
 ID = "verify-entry-point-changed"
 DESC = "The flags or shapes of a mapped entry point changed"
@@ -13,21 +13,18 @@ CATEGORY = "verify"
 def check(state: MaintainState) -> list[Finding]:
     """One finding per entry point whose flags or gate shapes differ (mechanical)."""
     out = []
-    for old, new in state.shared():
-        now = entries(new)
-        for target, entry in entries(old).items():
-            if target not in now:
-                continue
-            for key, label in (("flags", "flags"),):
-                if list(entry.get(key, [])) != list(now[target].get(key, [])):
-                    out.append(finding(ID, "changed", state, f"{old['name']} {target} {label}",
-                                       f"{label} {', '.join(entry[key]) or 'none'}",
-                                       f"{label} {', '.join(now[target][key]) or 'none'}",
-                                       "commands in the skill pass stale flags", target, family=old["name"], target=target))
-            shapes_old = entry.get("gate", {}).get("shapes", [])
-            shapes_new = now[target].get("gate", {}).get("shapes", [])
-            if [list(s) for s in shapes_old] != [list(s) for s in shapes_new]:
-                out.append(finding(ID, "changed", state, f"{old['name']} {target} shapes", f"shapes {shapes_old}",
-                                   f"shapes {shapes_new}", "the feature file lists stale shapes", target,
-                                   family=old["name"], target=target))
+    for family, target, entry, current in mapped_entries(state):
+        if current is None:
+            continue
+        flags_old, flags_new = list(entry.get("flags", [])), list(current.get("flags", []))
+        if flags_old != flags_new:
+            out.append(finding(ID, "changed", state, f"{family} {target} flags", f"flags {', '.join(flags_old) or 'none'}",
+                               f"flags {', '.join(flags_new) or 'none'}", "commands in the skill pass stale flags",
+                               target, family=family, target=target))
+        shapes_old = entry.get("gate", {}).get("shapes", [])
+        shapes_new = current.get("gate", {}).get("shapes", [])
+        if [list(s) for s in shapes_old] != [list(s) for s in shapes_new]:
+            out.append(finding(ID, "changed", state, f"{family} {target} shapes", f"shapes {shapes_old}",
+                               f"shapes {shapes_new}", "the feature file lists stale shapes", target,
+                               family=family, target=target))
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
-from quarkci.verify.rules._common import MaintainState, entries, finding
+from quarkci.verify.rules._common import MaintainState, finding, mapped_entries
 
 ID = "verify-entry-point-removed"
 DESC = "An entry point of a mapped family no longer exists"
@@ -12,12 +12,6 @@ CATEGORY = "verify"
 
 def check(state: MaintainState) -> list[Finding]:
     """One finding per entry point of a shared family that is gone (breaking)."""
-    out = []
-    for old, new in state.shared():
-        now = entries(new)
-        for target, entry in entries(old).items():
-            if target not in now:
-                out.append(finding(ID, "removed", state, f"{old['name']} {entry['kind']} {target}",
-                                   f"drive {old['name']} with `{target}`", f"{target} is gone",
-                                   "the skill's Drive command fails", family=old["name"], target=target))
-    return out
+    return [finding(ID, "removed", state, f"{family} {entry['kind']} {target}", f"drive {family} with `{target}`",
+                    f"{target} is gone", "the skill's Drive command fails", family=family, target=target)
+            for family, target, entry, current in mapped_entries(state) if current is None]
