@@ -46,9 +46,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from github.Repository import Repository
-from jinja2 import Environment, StrictUndefined
 
 from quarkci.core import escape
+from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.fit import fit_body
 from quarkci.github.identity import same_login
@@ -214,43 +214,10 @@ def decide_summary(summary: WantIssue | None, existing: Sequence[ExistingIssue])
 
 # --- rendering -------------------------------------------------------------------------------------
 
-_env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
-                   trim_blocks=True, lstrip_blocks=True)
-_env.filters.update(code=escape.code, text=escape.plain, block=escape.code_block)
-
-_ISSUE = _env.from_string("""\
-{{ marker }}
-**Breaking drift** between skill {{ f.skill|code }} and amd-quark {{ version|code }}
-(rule {{ f.rule|code }}, category {{ f.category|code }}).
-
-- Subject: {{ f.subject|code }}
-- The skill says: {{ f.skill_says|code }}{% if f.skill_location %} at {{ (f.skill_location.file ~ ':' ~ f.skill_location.line)|code }}{% endif %}
-
-- Upstream says: {{ f.source_says|code }}{% if f.source_location %} at {{ (f.source_location.file ~ ':' ~ f.source_location.line)|code }}{% endif %}
-
-
-Impact:
-
-{{ f.impact|block }}
-Breaking findings are never fixed automatically. Update the skill by hand; quarkci closes this
-issue when the finding disappears. Fingerprint: `{{ f.fingerprint }}`.
-""")
-
-_SUMMARY = _env.from_string("""\
-{{ marker }}
-quarkci opens at most {{ max_new }} new issues per run. These {{ rest|length }} breaking findings for
-amd-quark {{ version|code }} are waiting for an issue of their own (next runs open them):
-
-{% for f in rest %}
-- {{ f.skill|code }} · {{ f.rule|code }} · {{ f.subject|code }} (fingerprint `{{ f.fingerprint }}`)
-{% endfor %}
-""")
-
-
 def want_for(finding: dict[str, Any], version: str, full_report_url: str | None = None) -> WantIssue:
     """The issue wanted for one breaking finding (title and body with untrusted text neutralised)."""
     title = escape.title(f"quarkci: breaking drift in {finding['skill']}: {finding['rule']} {finding['subject']}")
-    body = fit_body(_ISSUE.render(marker=finding_marker(finding["fingerprint"]), f=finding, version=version),
+    body = fit_body(template("quarkci.github", "issue.md.j2").render(marker=finding_marker(finding["fingerprint"]), f=finding, version=version),
                     full_report_url=full_report_url, reserve=60)
     return WantIssue(finding["fingerprint"], title, body)
 
@@ -260,7 +227,7 @@ def want_summary(rest: Sequence[dict[str, Any]], version: str, max_new: int,
     """The one summary issue listing the findings ``rest`` left without an issue; None when empty."""
     if not rest:
         return None
-    body = fit_body(_SUMMARY.render(marker=SUMMARY_MARKER, rest=rest, version=version, max_new=max_new),
+    body = fit_body(template("quarkci.github", "issues_summary.md.j2").render(marker=SUMMARY_MARKER, rest=rest, version=version, max_new=max_new),
                     full_report_url=full_report_url, reserve=60)
     return WantIssue(SUMMARY_KEY, f"quarkci: {len(rest)} more breaking drift finding(s) awaiting issues", body)
 

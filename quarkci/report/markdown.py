@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import jinja2
 import jsonschema
 
-from quarkci.core import mermaid
+from quarkci.core import mermaid, templates
 from quarkci.core.errors import BadInputError
-from quarkci.core.escape import cell, code, md, plain
 from quarkci.core.findings import KINDS
 from quarkci.report import json_report
 from quarkci.report.dto import build
@@ -22,16 +20,9 @@ SECTION_TITLES = {"breaking": "Breaking", "semantic": "Semantic", "mechanical": 
                   "unverifiable": "Unverifiable"}
 
 
-@cache
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment: package templates, strict undefined, Markdown escaping filters."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("quarkci.report", "templates"),
-        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
-        trim_blocks=True, lstrip_blocks=True,
-    )
-    env.filters.update(md=md, code=code, plain=plain, cell=cell)
-    return env
+    """The report package's Jinja2 environment (:func:`quarkci.core.templates.environment`)."""
+    return templates.environment("quarkci.report")
 
 
 def _field(obj: Any, name: str) -> Any:
