@@ -4,7 +4,8 @@ Times each step (demo-model, intake, plan, manifest, run, validate, gate) and a 
 prints one line per step and the totals against the targets of issue 14:
 
 * intake + plan + manifest <= 3 s together (they read Quark's facts statically; no ``import quark``);
-* the whole walkthrough (demo model excluded, it is built once) <= 90 s;
+* the whole walkthrough <= 90 s, the demo model's build included when this run builds it (as the
+  README's walkthrough does); with ``--model DIR`` it is reused and not counted;
 * a misspelled scheme rejected in well under a second (printed; not a pass/fail target here).
 
 Exit 0 when both targets are met, 1 otherwise. ``--model DIR`` reuses an existing demo model.
@@ -69,9 +70,9 @@ def main() -> int:
     times["gate"] = step("ptq gate", ["ptq", "gate", "--summary", str(out / "validation_summary.json"),
                                       "--markdown", str(out / "ptq_gate.md")])
     static = times["intake"] + times["plan"] + times["manifest"]
-    total = sum(times.values())
+    total = sum(times.values()) + demo
     print(f"\nintake+plan+manifest {static:6.2f} s (target <= 3 s)   misspelled scheme rejected in {typo:.2f} s")
-    print(f"walkthrough          {total:6.2f} s (target <= 90 s; demo model built once: {demo:.2f} s more)")
+    print(f"walkthrough          {total:6.2f} s (target <= 90 s; of which the demo model's build {demo:.2f} s)")
     print(f"run+validate share   {(times['run'] + times['validate']) / total:.0%} (the two steps that import Quark)")
     return 0 if static <= 3.0 and total <= 90.0 else 1
 
