@@ -70,6 +70,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("day0-run-model-missing", ["day0", "run", "--model", "{d}/none", "--scheme", "int8", "--out", "{d}/o"], "--model"),
     ("day0-run-out-proc", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--out", "/proc/quarkci-x"],
      "--out"),
+    ("day0-run-tasks-bogus", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--tasks", "bogus",
+                              "--out", "{d}/o"], "--tasks"),
     ("day0-run-threshold-text", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--threshold", "abc"],
      "--threshold"),
     ("day0-gate-compare-missing", ["day0", "gate-compare", "--baseline", "{d}/none.json", "--candidate",

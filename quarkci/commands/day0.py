@@ -223,6 +223,9 @@ SMOLLM = "smollm2"
 
 
 def _check_run_inputs(args: argparse.Namespace) -> None:
+    from quarkci.day0.suite import check_tasks
+
+    check_tasks(args.tasks)  # the suite first: a bogus name must not wait for the eval stage
     model = Path(args.model)
     if args.model == SMOLLM:
         from quarkci.day0.smollm import gguf_path

@@ -4,7 +4,7 @@ Subcommands (each prints its operation -- created | updated | unchanged | closed
 or, with ``--json``, a JSON object; ``--dry-run`` reads, decides, prints the exact planned writes
 and performs none)::
 
-    quarkci gh pr       [--report FILE] [--root DIR] [--base BRANCH] [--label L ...] [--full-report-url URL]
+    quarkci gh pr       [--report FILE] [--root DIR] [--key KEY] [--base BRANCH] [--label L ...] [--full-report-url URL]
     quarkci gh issues   [--report FILE] [--label L ...] [--max-new N] [--max-close N] [--full-report-url URL]
     quarkci gh comment  --pr N --body-file FILE [--name NAME] [--full-report-url URL]
     quarkci gh dispatch --workflow FILE --ref REF [--input k=v ...] [--offer k=v ...]
@@ -74,8 +74,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
                     help=f"validation report JSON (default: {REPORT_DEFAULT})")
     pr.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="checkout holding the changed files (default: .)")
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
+    pr.add_argument("--key", default="skill-sync", metavar="KEY", type=_pr_key,
+                    help="whose PR this is: names its branch quarkci/KEY/<version> and its hidden marker, so PRs "
+                         "of two keys never touch each other; 1-40 of [a-z0-9-] (default: skill-sync, the drift "
+                         "PR; e.g. verify-quark-kernels for `verify maintain --fix` corrections)")
     pr.add_argument("--label", action="append", metavar="LABEL",
-                    help="PR label (repeatable; default: quarkci, skill-sync)")
+                    help="PR label (repeatable; default: quarkci and the key)")
     _report_url(pr)
     pr.set_defaults(func=run, gh_run=_run_pr)
 
@@ -125,6 +129,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     mark.set_defaults(func=run, gh_run=_run_mark)
 
 
+def _pr_key(value: str) -> str:
+    """``--key`` checked at parse time (:func:`quarkci.github.markers.pr_key`)."""
+    from quarkci.github.markers import pr_key
+
+    try:
+        return pr_key(value)
+    except BadInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--key ")) from None
+
+
 def _url(value: str | None) -> str | None:
     """``--full-report-url`` checked (an https URL of at most 160 characters), else this run's URL."""
     if value is not None and (not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)):
@@ -133,7 +147,7 @@ def _url(value: str | None) -> str | None:
 
 
 def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
-    from quarkci.github.pr import DEFAULT_LABELS, deliver_pr
+    from quarkci.github.pr import deliver_pr
     from quarkci.github.report_input import load_report, read_changed_files
 
     url = _url(args.full_report_url)
@@ -141,9 +155,9 @@ def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], s
     files = {} if report.blocked else read_changed_files(report, args.root)
     if (report.of_kind("mechanical") or report.applied_fixes) and not files:
         raise BadInputError(f"--report {args.report}: mechanical findings but no changed_files: "
-                            "run `quarkci sync --fix` first")
-    return deliver_pr(repo, target, report, files, base=args.base, labels=tuple(args.label or DEFAULT_LABELS),
-                      dry_run=args.dry_run, me=me(), full_report_url=url)
+                            "run `quarkci sync --fix` (or `quarkci verify maintain --fix`) first")
+    return deliver_pr(repo, target, report, files, base=args.base, labels=tuple(args.label) if args.label else None,
+                      dry_run=args.dry_run, me=me(), full_report_url=url, key=args.key)
 
 
 def _run_issues(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:

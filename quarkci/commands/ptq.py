@@ -16,9 +16,10 @@
 * ``ptq validate --source DIR --checkpoint DIR [--run-result F] [--no-reload] [--output F]`` -> validation
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
 * ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
-  [--markdown FILE]``: the summary is read through the ``validation_summary`` contract; the verdict JSON
-  on stdout (and a
-  sticky-comment Markdown body). Exit 0 pass, 1 gate failed, 2 unreadable input (a
+  [--markdown FILE] [--report-dir DIR]``: the summary is read through the ``validation_summary`` contract;
+  the verdict JSON on stdout (and a sticky-comment Markdown body; with ``--report-dir``,
+  ``DIR/validation_report.{md,json}`` of kind ``ptq``: the PTQ stages and the gate, rendered by
+  :mod:`quarkci.report.ptq`). Exit 0 pass, 1 gate failed, 2 unreadable input (a
   USER_CONFIG_ERROR verdict is still printed).
 
 Every command that writes a file prints its path on stdout, or the document with ``--json``.
@@ -133,6 +134,9 @@ def add_parser(subparsers: Any) -> None:
                         "0..1; default: 0.80)")
     p.add_argument("--markdown", metavar="FILE", type=_args.output_file,
                    help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)")
+    p.add_argument("--report-dir", metavar="DIR", type=_args.output_dir,
+                   help="also write DIR/validation_report.md and .json (kind ptq: the PTQ stages and the gate), "
+                        "the report ptq.yml uploads and publish-ptq.yml posts (default: not written)")
     p.set_defaults(func=run_gate)
 
 
@@ -281,8 +285,9 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_gate(args: argparse.Namespace) -> int:
     """``ptq gate``: verdict JSON on stdout; 0 pass, 1 fail, 2 unreadable input (verdict still printed).
 
-    The summary is read through the ``validation_summary`` contract; the ``--markdown`` location is
-    checked before anything is read.
+    The summary is read through the ``validation_summary`` contract; the ``--markdown`` and
+    ``--report-dir`` locations are checked while parsing, before anything is read. With ``--report-dir``
+    the validation report (kind ``ptq``) is written for a pass and a fail alike, not for unreadable input.
     """
     from quarkci.core.documents import read_artifact
     from quarkci.core.failure_class import FailureClass
@@ -322,5 +327,9 @@ def run_gate(args: argparse.Namespace) -> int:
         from quarkci.ptq.markdown import render
 
         atomic_write_text(args.markdown, render(summary, verdict))
+    if args.report_dir:
+        from quarkci.report import ptq as ptq_report
+
+        ptq_report.write(summary, verdict, args.report_dir)
     print(json.dumps(verdict, indent=2, sort_keys=True))
     return EXIT_OK if verdict["pass"] else EXIT_FINDINGS

@@ -161,20 +161,53 @@ def write_demo_suite(directory: str | Path) -> Suite:
                  digest.hexdigest())
 
 
-def resolve_suite(spec: str, directory: str | Path) -> Suite:
-    """``demo`` -> the local suite written under ``directory``; a name of :data:`STANDARD_SUITES` or a
-    comma-separated list of lm-eval task names -> those tasks (resolved by lm-eval at eval time;
-    generate tasks unknown up front, metrics read from the results).
+def check_tasks(spec: str, known: frozenset[str] | None | bool = True) -> tuple[str, ...]:
+    """The task names ``spec`` (a ``--tasks`` value) stands for, checked without importing lm-eval.
 
-    Raises :class:`BadInputError` (``--tasks``) for an empty or malformed spec.
+    ``demo`` -> the local suite's tasks; a name of :data:`STANDARD_SUITES` -> its tasks; else a
+    comma-separated list, each name checked against the installed lm-eval's task, group and tag names
+    (:func:`quarkci.day0.lm_eval_tasks.known_tasks`, read statically from its task files; ``known``
+    replaces that set, True reads it, None means "lm-eval not installed": then only the naming
+    pattern is checked). Raises :class:`BadInputError` naming ``--tasks`` for an empty or malformed
+    spec or a name lm-eval does not know (with the closest known names).
     """
     text = spec.strip()
     if text == DEMO_SUITE:
-        return write_demo_suite(directory)
-    names = STANDARD_SUITES.get(text) or tuple(t.strip() for t in text.split(",") if t.strip())
-    if not names or any(not t.replace("_", "").replace("-", "").replace(".", "").isalnum() or len(t) > 100
-                        for t in names):
-        raise BadInputError(f"--tasks: {spec!r} is not 'demo', a suite name ({', '.join(STANDARD_SUITES)}) "
+        return (MC_TASK, GEN_TASK)
+    if text in STANDARD_SUITES:
+        return STANDARD_SUITES[text]
+    names = tuple(t.strip() for t in text.split(",") if t.strip())
+    if not names or len(names) > 100 or any(
+            not t.replace("_", "").replace("-", "").replace(".", "").isalnum() or len(t) > 100 for t in names):
+        raise BadInputError(f"--tasks: {spec[:120]!r} is not 'demo', a suite name ({', '.join(STANDARD_SUITES)}) "
                             "or a comma-separated list of lm-eval task names")
+    if known is True:
+        from quarkci.day0.lm_eval_tasks import known_tasks
+
+        known = known_tasks()
+    if isinstance(known, frozenset):
+        unknown = [t for t in names if t not in known]
+        if unknown:
+            import difflib
+
+            near = difflib.get_close_matches(unknown[0], sorted(known), n=3, cutoff=0.75)
+            hint = f" (closest: {', '.join(near)})" if near else ""
+            raise BadInputError(f"--tasks: {', '.join(unknown[:5])}: not 'demo', a suite name "
+                                f"({', '.join(STANDARD_SUITES)}) or a task, group or tag the installed lm-eval "
+                                f"knows{hint}")
+    return names
+
+
+def resolve_suite(spec: str, directory: str | Path, known: frozenset[str] | None | bool = True) -> Suite:
+    """``demo`` -> the local suite written under ``directory``; a name of :data:`STANDARD_SUITES` or a
+    comma-separated list of lm-eval task names -> those tasks (checked by :func:`check_tasks`; generate
+    tasks unknown up front, metrics read from the results).
+
+    Raises :class:`BadInputError` (``--tasks``) for an empty or malformed spec or an unknown task.
+    """
+    text = spec.strip()
+    names = check_tasks(text, known)
+    if text == DEMO_SUITE:
+        return write_demo_suite(directory)
     digest = hashlib.sha256(",".join(sorted(names)).encode()).hexdigest()
     return Suite(text, tuple(names), None, (), {}, digest)

@@ -13,6 +13,8 @@ marker / trailer                                 meaning
 ``<!-- quarkci:finding:<fingerprint> -->``       the issue for one breaking finding
 ``<!-- quarkci:finding-summary -->``             the one issue summarising findings over --max-new
 ``<!-- quarkci:skill-sync:<version> -->``        the drift pull request for one upstream version
+``<!-- quarkci:<key>:<version> -->``             the pull request of another ``gh pr --key`` (e.g.
+                                                 ``verify-quark-kernels``), branch ``quarkci/<key>/<version>``
 ``<!-- quarkci:skills-root:<root> -->`` (line 2)  the skills root a drift PR belongs to
 ``<!-- quarkci:title:<sha1-12> -->`` (any line)  the title quarkci last wrote (a human's edit is kept)
 ``<!-- quarkci:closed -->`` (a later line)       quarkci closed this issue (the finding went away)
@@ -32,11 +34,15 @@ SUMMARY_MARKER = "<!-- quarkci:finding-summary -->"
 CLOSED_MARKER = "<!-- quarkci:closed -->"
 DUPLICATE_MARKER = "<!-- quarkci:duplicate -->"
 TRAILER_KEY = "Quarkci-Sync"
+DEFAULT_PR_KEY = "skill-sync"
 BRANCH_PREFIX = "quarkci/skill-sync/"
+# Marker kinds quarkci already writes: a PR key may not take one (its PR would read as a comment/issue).
+RESERVED_KEYS = frozenset({"report", "finding", "finding-summary", "skills-root", "title", "closed", "duplicate"})
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
-_FIRST_LINE = re.compile(r"^<!-- quarkci:([a-z-]+)(?::([A-Za-z0-9._+-]+))? -->$")
+_FIRST_LINE = re.compile(r"^<!-- quarkci:([a-z0-9-]+)(?::([A-Za-z0-9._+-]+))? -->$")
+_KEY = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
 def report_marker(name: str) -> str:
@@ -54,9 +60,23 @@ def finding_marker(fingerprint: str) -> str:
     return f"<!-- quarkci:finding:{fingerprint} -->"
 
 
-def sync_marker(version: str) -> str:
-    """``<!-- quarkci:skill-sync:<version> -->``, first line of the drift PR body."""
-    return f"<!-- quarkci:skill-sync:{version} -->"
+def pr_key(key: str) -> str:
+    """``key`` checked as a ``gh pr --key``: 1-40 of ``[a-z0-9-]``, starting with a letter or digit, not
+    one of :data:`RESERVED_KEYS`. Raises :class:`BadInputError` naming ``--key`` otherwise."""
+    if not isinstance(key, str) or not _KEY.match(key) or key in RESERVED_KEYS:
+        raise BadInputError(f"--key {key!r} must be 1-40 of [a-z0-9-] starting with a letter or digit, "
+                            f"and not one of {', '.join(sorted(RESERVED_KEYS))}")
+    return key
+
+
+def branch_prefix(key: str = DEFAULT_PR_KEY) -> str:
+    """``quarkci/<key>/``: every branch of PR key ``key`` starts with it (:data:`BRANCH_PREFIX` by default)."""
+    return f"quarkci/{pr_key(key)}/"
+
+
+def sync_marker(version: str, key: str = DEFAULT_PR_KEY) -> str:
+    """``<!-- quarkci:<key>:<version> -->``, first line of the PR body (``skill-sync``: the drift PR)."""
+    return f"<!-- quarkci:{pr_key(key)}:{version} -->"
 
 
 def first_line_marker(body: str | None) -> tuple[str, str] | None:
@@ -106,12 +126,13 @@ def has_line(body: str | None, marker: str) -> bool:
     return bool(body) and marker in (body or "").replace("\r\n", "\n").split("\n")
 
 
-def sync_branch(version: str) -> str:
-    """The drift branch ``quarkci/skill-sync/<version>``. Raises :class:`BadInputError` for a version
-    that is not a safe ref component (``[A-Za-z0-9._+-]``, no ``..``, not ending in ``.lock``)."""
+def sync_branch(version: str, key: str = DEFAULT_PR_KEY) -> str:
+    """The PR branch ``quarkci/<key>/<version>`` (``quarkci/skill-sync/<version>``: the drift PR).
+    Raises :class:`BadInputError` for a version that is not a safe ref component (``[A-Za-z0-9._+-]``,
+    no ``..``, not ending in ``.lock``) or a bad ``key`` (:func:`pr_key`)."""
     if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", version) or ".." in version or version.endswith(".lock"):
         raise BadInputError(f"upstream version {version!r} cannot name a branch")
-    return BRANCH_PREFIX + version
+    return branch_prefix(key) + version
 
 
 def trailer(version: str) -> str:

@@ -1,5 +1,12 @@
 """The one drift pull request per skills root, built with the Git Data API (no local push).
 
+Each PR belongs to a **key** (``gh pr --key``, default ``skill-sync``): the key names its branch
+(``quarkci/<key>/<version>``) and its first-line marker (``<!-- quarkci:<key>:<version> -->``), so the
+PRs of two keys never find, update or close each other (the ``verify maintain --fix`` corrections PR
+runs under ``verify-<lib>`` beside the skill-sync drift PR). The default key's branch, marker, title,
+body and labels are those of the drift PR before keys existed, so open drift PRs are still found.
+What follows describes the drift PR; every other key behaves the same with its own branch and marker.
+
 One drift PR is open at a time per skills root, across upstream releases: when a newer release is
 audited, its PR (branch ``quarkci/skill-sync/<newer version>``) is opened and every open quarkci
 drift PR for an older release of the same skills root is closed, the reason (linking the new one,
@@ -67,7 +74,8 @@ from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
 from quarkci.github.identity import same_login
 from quarkci.github.markers import (
-    BRANCH_PREFIX,
+    DEFAULT_PR_KEY,
+    branch_prefix,
     first_line_marker,
     is_quarkci_commit,
     skills_root_marker,
@@ -80,6 +88,17 @@ from quarkci.github.result import Delivery, Item, Step
 
 DEFAULT_LABELS = ("quarkci", "skill-sync")
 CONFLICT_COMMENT = "skill-sync-conflict"
+
+
+def default_labels(key: str = DEFAULT_PR_KEY) -> tuple[str, ...]:
+    """The labels a PR of ``key`` gets unless ``--label`` is given: ``quarkci`` and the key itself
+    (``("quarkci", "skill-sync")`` for the drift PR)."""
+    return DEFAULT_LABELS if key == DEFAULT_PR_KEY else ("quarkci", key)
+
+
+def conflict_comment(key: str = DEFAULT_PR_KEY) -> str:
+    """The sticky comment name for a human push on a PR of ``key`` (``skill-sync-conflict`` by default)."""
+    return f"{key}-conflict"
 CLOSED_NOTE_MARKER = "<!-- quarkci:closed -->"
 
 
@@ -169,7 +188,7 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
 
 
 def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: PrPlan,
-                  pull_number: int | None) -> list[Step]:
+                  pull_number: int | None, key: str = DEFAULT_PR_KEY) -> list[Step]:
     """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known)."""
     steps: list[Step] = []
     if plan.branch in ("create", "commit"):
@@ -185,7 +204,7 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
         steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}"))
     if plan.comment == "conflict":
         steps.append(Step("POST|PATCH", f"{repo_path}/issues/{number}/comments",
-                          f"sticky comment {CONFLICT_COMMENT!r} (if changed)"))
+                          f"sticky comment {conflict_comment(key)!r} (if changed)"))
     if plan.pull == "edit":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
     if plan.pull == "close":
@@ -241,8 +260,38 @@ Files quarkci would write (blob SHA-1):
 - {{ path|code }} {{ sha|code }}
 {% endfor %}
 
-Re-run `quarkci sync --fix` locally and commit the result, or delete the branch to let quarkci
+Re-run {{ command }} locally and commit the result, or delete the branch to let quarkci
 recreate it.
+""")
+
+_CORRECTIONS_BODY = _env.from_string("""\
+{{ marker }}
+{{ root_marker }}
+## quarkci {{ key|code }} corrections for {{ version|code }}
+
+{{ summary|text }}
+
+This PR applies the {{ fixes|length }} **mechanical** correction(s) made by the `--fix` run whose
+report it was built from (for `verify-<lib>` keys: `quarkci verify maintain --fix`). Breaking and
+semantic drift ({{ breaking }} breaking, {{ semantic }} semantic in this report) is never corrected
+automatically; it is listed in the validation report.
+
+### Applied fixes ({{ fixes|length }})
+
+{% for a in fixes %}
+- {{ a|code }}
+{% endfor %}
+
+### Files changed ({{ files|length }})
+
+{% for path in files %}
+- {{ path|code }}
+{% endfor %}
+
+---
+_Opened by quarkci under the key {{ key|code }}; it never touches the PRs of other keys. Commits on
+`{{ branch }}` carry the `Quarkci-Sync` trailer; if you push your own commits here, quarkci stops
+updating the branch and comments instead._
 """)
 
 _CLOSE = ("The latest audit finds no mechanical drift for amd-quark {version}: closing this PR. "
@@ -263,24 +312,34 @@ def applied(report: SyncReport) -> list[str]:
             f"{f['subject']}: {f['skill_says']} -> {f['source_says']}" for f in report.of_kind("mechanical")]
 
 
-def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_report_url: str | None = None) -> str:
-    """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit)."""
-    body = _BODY.render(marker=sync_marker(report.version), root_marker=skills_root_marker(report.skills_root),
-                        version=report.version, summary=report.summary, baseline=report.baseline,
-                        fixes=applied(report), breaking=len(report.of_kind("breaking")),
-                        semantic=len(report.of_kind("semantic")), files=list(files), branch=branch)
+def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_report_url: str | None = None,
+                key: str = DEFAULT_PR_KEY) -> str:
+    """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit); its first line is
+    ``key``'s marker for ``report.version``."""
+    template = _BODY if key == DEFAULT_PR_KEY else _CORRECTIONS_BODY
+    body = template.render(marker=sync_marker(report.version, key), root_marker=skills_root_marker(report.skills_root),
+                           version=report.version, summary=report.summary, baseline=report.baseline,
+                           fixes=applied(report), breaking=len(report.of_kind("breaking")),
+                           semantic=len(report.of_kind("semantic")), files=list(files), branch=branch, key=key)
     return fit_body(body, full_report_url=full_report_url)
 
 
-def render_title(report: SyncReport) -> str:
+def _subject(report: SyncReport, key: str) -> str:
+    if key == DEFAULT_PR_KEY:
+        return f"quarkci: sync skills with amd-quark {report.version}"
+    return f"quarkci: {key} corrections for {report.version}"
+
+
+def render_title(report: SyncReport, key: str = DEFAULT_PR_KEY) -> str:
+    """The PR title: the commit subject and the number of fixes."""
     n = len(applied(report))
-    return escape.title(f"quarkci: sync skills with amd-quark {report.version} ({n} mechanical fixes)")
+    return escape.title(f"{_subject(report, key)} ({n} mechanical fixes)")
 
 
-def commit_message(report: SyncReport, files: dict[str, bytes]) -> str:
+def commit_message(report: SyncReport, files: dict[str, bytes], key: str = DEFAULT_PR_KEY) -> str:
     """Commit message: subject, the changed files, and the ``Quarkci-Sync`` trailer."""
     lines = "\n".join(f"- {p}" for p in files)
-    return f"quarkci: sync skills with amd-quark {report.version}\n\n{lines}\n\n{trailer(report.version)}\n"
+    return f"{_subject(report, key)}\n\n{lines}\n\n{trailer(report.version)}\n"
 
 
 # --- API helpers (one request each unless noted) ---------------------------------------------------
@@ -351,18 +410,21 @@ def _newer(a: str, b: str) -> bool:
         return a > b
 
 
-def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str) -> list[tuple[str, Any]]:
-    """``(version, PR)`` of every open drift PR by ``me`` for the skills root ``root`` from a branch
-    other than ``branch`` (GET /pulls?state=open, paginated)."""
+def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str,
+                       key: str = DEFAULT_PR_KEY) -> list[tuple[str, Any]]:
+    """``(version, PR)`` of every open PR of ``key`` by ``me`` for the skills root ``root`` from a
+    branch other than ``branch`` (GET /pulls?state=open, paginated): its branch is under
+    ``quarkci/<key>/`` and its first line is ``key``'s marker; other keys' PRs are never returned."""
     marker = skills_root_marker(root)
+    prefix = branch_prefix(key)
     found = []
     for p in repo.get_pulls(state="open"):  # attributes from the listing: no request per PR
         head = p.head.ref
-        if not head.startswith(BRANCH_PREFIX) or head == branch or not same_login(p.user.login if p.user else None, me):
+        if not head.startswith(prefix) or head == branch or not same_login(p.user.login if p.user else None, me):
             continue
         lines = (p.body or "").split("\n")
         kind = first_line_marker(p.body)
-        if kind is None or kind[0] != "skill-sync":
+        if kind is None or kind[0] != key:
             continue
         if len(lines) > 1 and lines[1].startswith("<!-- quarkci:skills-root:") and lines[1] != marker:
             continue
@@ -371,33 +433,37 @@ def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str) -> lis
 
 
 def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, files: dict[str, bytes], *,
-               base: str | None, labels: tuple[str, ...] = DEFAULT_LABELS, dry_run: bool, me: str,
-               full_report_url: str | None = None) -> Delivery:
+               base: str | None, labels: tuple[str, ...] | None = None, dry_run: bool, me: str,
+               full_report_url: str | None = None, key: str = DEFAULT_PR_KEY) -> Delivery:
     """Create, update, comment on or close the drift PR for ``report`` (see the module docstring), and
     close the open drift PRs of older releases for the same skills root.
 
     ``files`` maps repo path -> new content (from :func:`read_changed_files`). ``base`` defaults to
     the repository's default branch. ``repo`` is None for an offline dry run (no token): nothing is
-    read and the plan assumes no branch and no PR exist. Raises :class:`GitHubError` when the API
-    refuses or when the branch keeps changing under us for 3 rounds.
+    read and the plan assumes no branch and no PR exist. ``key`` (:func:`~quarkci.github.markers.pr_key`)
+    names the branch and marker; ``labels`` default to :func:`default_labels`. Raises
+    :class:`GitHubError` when the API refuses or when the branch keeps changing under us for 3 rounds,
+    :class:`BadInputError` for a bad key.
     """
     delivery = Delivery("pr", dry_run)
     if report.blocked:
         delivery.items.append(Item("pull_request", "unchanged", note="blocked audit: nothing delivered"))
         return delivery
-    branch = sync_branch(report.version)
+    branch = sync_branch(report.version, key)
+    prefix = branch_prefix(key)
     has_drift = bool(files)
     want_blobs = {p: git_blob_sha(d) for p, d in files.items()}
-    want = PullWant(render_title(report), render_body(report, files, branch, full_report_url), tuple(labels))
+    want = PullWant(render_title(report, key), render_body(report, files, branch, full_report_url, key),
+                    tuple(default_labels(key) if labels is None else labels))
     repo_path = f"/repos/{target.repo}"
     if repo is None:
         plan = decide_pr(has_drift, None, None, want)
         delivery.items.append(Item("pull_request", plan.operation, key=branch,
                                    note="no token: branch, PRs and the default branch not read"))
-        delivery.steps += planned_steps(repo_path, branch, files, plan, None)
+        delivery.steps += planned_steps(repo_path, branch, files, plan, None, key)
         return delivery
     with github_errors(target, f"drift PR from {branch}"):
-        others = _other_drift_pulls(repo, branch, report.skills_root, me)
+        others = _other_drift_pulls(repo, branch, report.skills_root, me, key)
         newer = sorted((v, p.number) for v, p in others if _newer(v, report.version))
         if newer:
             version, number = newer[-1]
@@ -410,7 +476,7 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
             pull, pull_obj = _read_pull(repo, target, branch, base, me)
             plan = decide_pr(has_drift, state, pull, want)
-            steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None)
+            steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None, key)
             item = Item("pull_request", plan.operation, number=pull.number if pull else None,
                         url=pull_obj.html_url if pull_obj else None, key=branch, note=plan.reason)
             if dry_run:
@@ -418,25 +484,26 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
                 delivery.steps += steps
                 for version, old in others:
                     delivery.items.append(Item("pull_request", "closed", number=old.number,
-                                               key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+                                               key=f"{prefix}{version}", note="superseded"))
                     delivery.steps.append(Step("PATCH", f"{repo_path}/pulls/{old.number}",
                                                "close (superseded), the reason appended to the body"))
                 return delivery
             try:
                 _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
-                         want, item, delivery, me)
+                         want, item, delivery, me, key)
             except _Again:
                 continue
             delivery.items.append(item)
-            _close_superseded(repo, target, report, others, item, delivery, me)
+            _close_superseded(repo, target, report, others, item, delivery, me, key)
             return delivery
     raise GitHubError(f"drift PR from {branch}: the branch or PR kept changing during {_ROUNDS} attempts")
 
 
 def _close_superseded(repo: Repository, target: Target, report: SyncReport, others: list[tuple[str, Any]],
-                      item: Item, delivery: Delivery, me: str) -> None:
+                      item: Item, delivery: Delivery, me: str, key: str = DEFAULT_PR_KEY) -> None:
     """Close the open drift PRs of older releases, each with one PATCH that also says why (in the body,
     linking the new PR: GitHub shows the cross-reference on both)."""
+    prefix = branch_prefix(key)
     for version, old in others:
         if item.number is not None and item.operation != "closed":
             why = (f"Superseded by #{item.number}, the drift PR for amd-quark "
@@ -448,18 +515,18 @@ def _close_superseded(repo: Repository, target: Target, report: SyncReport, othe
         delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}",
                                    "close (superseded), the reason appended to the body"))
         delivery.items.append(Item("pull_request", "closed", number=old.number, url=old.html_url,
-                                   key=f"{BRANCH_PREFIX}{version}", note="superseded"))
+                                   key=f"{prefix}{version}", note="superseded"))
 
 
 def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
              steps: list[Step], branch: str, base: str, head_ref: tuple[Any, Any], pull_obj: Any,
-             want: PullWant, item: Item, delivery: Delivery, me: str) -> None:
+             want: PullWant, item: Item, delivery: Delivery, me: str, key: str = DEFAULT_PR_KEY) -> None:
     head, ref = head_ref
     record = delivery.steps
     todo = list(steps)
     if plan.branch == "create":
         base_commit = repo.get_git_commit(repo.get_git_ref(f"heads/{base}").object.sha)
-        sha = _write_commit(repo, files, base_commit, commit_message(report, files), record, todo)
+        sha = _write_commit(repo, files, base_commit, commit_message(report, files, key), record, todo)
         try:
             repo.create_git_ref(f"refs/heads/{branch}", sha)
         except GithubException as exc:
@@ -468,7 +535,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
             raise
         record.append(todo.pop(0))
     elif plan.branch == "commit":
-        sha = _write_commit(repo, files, head, commit_message(report, files), record, todo)
+        sha = _write_commit(repo, files, head, commit_message(report, files, key), record, todo)
         try:
             ref.edit(sha, force=False)
         except GithubException as exc:
@@ -489,8 +556,9 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
     if plan.comment == "conflict":
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
-        body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs)
-        sticky = deliver_comment(repo, target, pull_obj.number, body, CONFLICT_COMMENT, dry_run=False, me=me,
+        command = "`quarkci sync --fix`" if key == DEFAULT_PR_KEY else "the `--fix` run that made this report"
+        body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs, command=command)
+        sticky = deliver_comment(repo, target, pull_obj.number, body, conflict_comment(key), dry_run=False, me=me,
                                  delivery=Delivery("comment", False))
         record += sticky.steps
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"

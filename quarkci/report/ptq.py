@@ -1,5 +1,7 @@
 """The PTQ report: ``validation_report.md`` / ``.json`` (kind ``ptq``) from a validation summary and the
-PTQ gate's verdict. Part of :mod:`quarkci.report`, the one producer of ``validation_report``."""
+PTQ gate's verdict: the PTQ stages (quantize + export, validate, gate) with their status, then the gate's
+checks. Part of :mod:`quarkci.report`, the one producer of ``validation_report``; written by
+``quarkci ptq gate --report-dir DIR`` (what ``ptq.yml`` uploads and ``publish-ptq.yml`` posts)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,44 @@ from quarkci.report.markdown import environment
 TEMPLATE = "ptq_report.md.j2"
 
 
+def _pct(value: Any) -> str:
+    return f"{value:.0%}" if isinstance(value, int | float) and not isinstance(value, bool) else "n/a"
+
+
+def stages(summary: dict[str, Any], verdict: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(stage, status, detail)`` per PTQ stage the summary records, in workflow order.
+
+    ``run`` is the ``run_result`` that ``ptq validate`` was given (None: the export was validated without
+    one); ``reload`` is the validation's reload/behaviour probe; the last row is the gate's verdict.
+    """
+    run = summary.get("run")
+    if isinstance(run, dict):
+        where = f"stage {run.get('stage')}: " if run.get("stage") else ""
+        cls = f"{run.get('failure_class')}: " if run.get("failure_class") else ""
+        detail = f"{where}{cls}{run.get('message') or ''}".strip().rstrip(":") or f"scheme {run.get('scheme')}"
+        rows = [("quantize and export (ptq run)", str(run.get("status") or "unknown"), detail)]
+    else:
+        rows = [("quantize and export (ptq run)", "not recorded", "no run_result was given to ptq validate")]
+    reload = summary.get("reload") or {}
+    if not reload.get("checked"):
+        check = "reload not checked"
+    elif reload.get("ok"):
+        check = "reload ok"
+    else:
+        check = f"reload failed: {reload.get('error') or 'see the checks'}"
+    if isinstance(reload.get("task_accuracy"), int | float):
+        check += f"; demo task accuracy {_pct(reload['task_accuracy'])} (source {_pct(reload.get('source_task_accuracy'))})"
+    rows.append(("validate (ptq validate)", "done", check))
+    gate = "PASS" if verdict.get("pass") else "FAIL"
+    rows.append(("gate (ptq gate)", gate, str(verdict.get("failure_class") or verdict.get("detail") or "")))
+    return rows
+
+
 def render(summary: dict[str, Any], verdict: dict[str, Any]) -> str:
     """The Markdown body (marker ``<!-- quarkci:report:ptq -->``); untrusted details in code spans."""
     text = environment().get_template(TEMPLATE).render(
         s=summary, v=verdict, source=summary.get("source") or {}, output=summary.get("output") or {},
-        num=_num, mib=_mib)
+        stages=stages(summary, verdict), num=_num, mib=_mib)
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 

@@ -2,11 +2,18 @@
 through skill sync's machinery (Finding -> sync policy classification -> FindingSet ->
 validation_report.md/.json/.sarif), and with ``--fix`` update the map for mechanical drift.
 
+With ``--fix`` the report also carries what ``quarkci gh pr --key verify-<lib>`` needs to open the
+corrections PR, as ``quarkci sync --fix`` does for the drift PR: ``applied_fixes`` (one line per
+mechanical finding fixed) and ``changed_files`` (the skill's files whose bytes the fix changed --
+``features/map.json`` and the regenerated feature files -- relative to the working directory, so run
+it from the repository root).
+
 Exit codes as ``quarkci sync``: 0 clean, 1 drift at or above ``--fail-on``, 2 bad input.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -42,6 +49,27 @@ def _fresh(skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path)
     workdir = (skill / mapped["workdir"]).resolve()
     shadow = generate(inventory, scratch, workdir, mapped.get("dist", ""))
     return featuremap.load(shadow), inventory, workdir
+
+
+def _snapshot(skill: Path) -> dict[Path, bytes]:
+    """Every file under ``skill`` with its bytes."""
+    return {p: p.read_bytes() for p in sorted(skill.rglob("*")) if p.is_file()}
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the working directory in POSIX form (as ``quarkci sync`` records it)."""
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:  # another drive
+        return path.as_posix()
+
+
+def changed_files(before: dict[Path, bytes], skill: Path) -> tuple[str, ...]:
+    """The files under ``skill`` that are new or whose bytes differ from ``before`` (sorted, relative
+    to the working directory). A file the fix removed is not listed: a PR built from these files only
+    adds and edits."""
+    after = _snapshot(skill)
+    return tuple(sorted(_relative(p) for p, data in after.items() if before.get(p) != data))
 
 
 def _apply(skill: Path, mapped: dict[str, Any], current: dict[str, Any], fixed: FindingSet,
@@ -81,8 +109,11 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
         state = MaintainState(skill=name, mapped=mapped, current=current)
         result = findings(state)
         applied: list[str] = []
+        changed: tuple[str, ...] = ()
         if fix:
+            before = _snapshot(skill)
             applied = _apply(skill, mapped, current, result, inventory, workdir)
+            changed = changed_files(before, skill)
             if applied:
                 result = findings(MaintainState(skill=name, mapped=featuremap.load(skill), current=current))
     notes = [f"feature map {skill / featuremap.MAP_FILE}",
@@ -90,7 +121,7 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
     outcome = SyncOutcome(
         mode="audit", upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
         baseline=None, skills_root=str(skill.parent), skills=(), findings=result,
-        applied_fixes=tuple(applied), notes=tuple(notes),
+        applied_fixes=tuple(applied), changed_files=changed, notes=tuple(notes),
     )
     json_text, _ = write_reports(outcome, out)
     if as_json:
