@@ -69,3 +69,16 @@ def test_version_phrases_are_parsed_under_skills_claims_only() -> None:
     def parses_phrases(path: Path) -> bool:
         return any("or\\s+" in c and "newer" in c for c in _constants(path))
     assert _modules_with(parses_phrases) == ["quarkci/skills/claims/phrases.py", "quarkci/skills/claims/versions.py"]
+
+
+def test_one_jinja2_environment_and_no_inline_templates() -> None:
+    """Templates are files rendered through core.templates: no other module builds an Environment or a
+    template from a string (a second environment would drift in escaping filters or undefined handling)."""
+    def builds_templates(path: Path) -> bool:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+                if name in {"Environment", "from_string", "Template"}:
+                    return True
+        return False
+    assert _modules_with(builds_templates) == ["quarkci/core/templates.py"]

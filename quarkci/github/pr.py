@@ -65,10 +65,10 @@ from typing import Any
 
 from github import GithubException, InputGitTreeElement, UnknownObjectException
 from github.Repository import Repository
-from jinja2 import Environment, StrictUndefined
 
 from quarkci.core import escape
 from quarkci.core.errors import GitHubError
+from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
@@ -216,84 +216,6 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
 
 # --- rendering -------------------------------------------------------------------------------------
 
-_env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
-                   trim_blocks=True, lstrip_blocks=True)
-_env.filters.update(code=escape.code, text=escape.plain)
-
-_BODY = _env.from_string("""\
-{{ marker }}
-{{ root_marker }}
-## Skill sync with amd-quark {{ version|code }}
-
-{{ summary|text }}
-
-{% if baseline %}Compared with the baseline {{ baseline|code }}. {% endif %}
-This PR applies the {{ fixes|length }} **mechanical** fix(es) that `quarkci sync --fix` made: values
-that changed upstream, with a safe edit. Breaking findings ({{ breaking }} in this audit) are filed
-as issues by `quarkci gh issues`; semantic findings ({{ semantic }}) need a human's judgement and are
-listed in the validation report only, not filed as issues. Neither kind is ever fixed automatically.
-
-### Applied fixes ({{ fixes|length }})
-
-{% for a in fixes %}
-- {{ a|code }}
-{% endfor %}
-
-### Files changed ({{ files|length }})
-
-{% for path in files %}
-- {{ path|code }}
-{% endfor %}
-
----
-_Opened by quarkci. Commits on `{{ branch }}` carry the `Quarkci-Sync` trailer; if you push your own
-commits here, quarkci stops updating the branch and comments instead._
-""")
-
-_CONFLICT = _env.from_string("""\
-quarkci found new mechanical drift for amd-quark {{ version|code }} but did **not** update
-`{{ branch }}`: its head commit {{ head|code }} was not made by quarkci, and quarkci never
-overwrites a human push.
-
-Files quarkci would write (blob SHA-1):
-{% for path, sha in blobs %}
-- {{ path|code }} {{ sha|code }}
-{% endfor %}
-
-Re-run {{ command }} locally and commit the result, or delete the branch to let quarkci
-recreate it.
-""")
-
-_CORRECTIONS_BODY = _env.from_string("""\
-{{ marker }}
-{{ root_marker }}
-## quarkci {{ key|code }} corrections for {{ version|code }}
-
-{{ summary|text }}
-
-This PR applies the {{ fixes|length }} **mechanical** correction(s) made by the `--fix` run whose
-report it was built from (for `verify-<lib>` keys: `quarkci verify maintain --fix`). Breaking and
-semantic drift ({{ breaking }} breaking, {{ semantic }} semantic in this report) is never corrected
-automatically; it is listed in the validation report.
-
-### Applied fixes ({{ fixes|length }})
-
-{% for a in fixes %}
-- {{ a|code }}
-{% endfor %}
-
-### Files changed ({{ files|length }})
-
-{% for path in files %}
-- {{ path|code }}
-{% endfor %}
-
----
-_Opened by quarkci under the key {{ key|code }}; it never touches the PRs of other keys. Commits on
-`{{ branch }}` carry the `Quarkci-Sync` trailer; if you push your own commits here, quarkci stops
-updating the branch and comments instead._
-""")
-
 _CLOSE = ("The latest audit finds no mechanical drift for amd-quark {version}: closing this PR. "
           "quarkci opens a new one if drift comes back.")
 
@@ -316,8 +238,8 @@ def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_r
                 key: str = DEFAULT_PR_KEY) -> str:
     """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit); its first line is
     ``key``'s marker for ``report.version``."""
-    template = _BODY if key == DEFAULT_PR_KEY else _CORRECTIONS_BODY
-    body = template.render(marker=sync_marker(report.version, key), root_marker=skills_root_marker(report.skills_root),
+    name = "drift_pr.md.j2" if key == DEFAULT_PR_KEY else "corrections_pr.md.j2"
+    body = template("quarkci.github", name).render(marker=sync_marker(report.version, key), root_marker=skills_root_marker(report.skills_root),
                            version=report.version, summary=report.summary, baseline=report.baseline,
                            fixes=applied(report), breaking=len(report.of_kind("breaking")),
                            semantic=len(report.of_kind("semantic")), files=list(files), branch=branch, key=key)
@@ -557,7 +479,7 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
         command = "`quarkci sync --fix`" if key == DEFAULT_PR_KEY else "the `--fix` run that made this report"
-        body = _CONFLICT.render(version=report.version, branch=branch, head=head.sha, blobs=blobs, command=command)
+        body = template("quarkci.github", "pr_conflict.md.j2").render(version=report.version, branch=branch, head=head.sha, blobs=blobs, command=command)
         sticky = deliver_comment(repo, target, pull_obj.number, body, conflict_comment(key), dry_run=False, me=me,
                                  delivery=Delivery("comment", False))
         record += sticky.steps
