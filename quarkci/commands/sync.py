@@ -56,7 +56,7 @@ class Args:
     fail_on: str
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     p = subparsers.add_parser(
         "sync", help="audit skills against an upstream Quark release (the main job)",
         description="Audit agent skills against an upstream Quark release and write "
