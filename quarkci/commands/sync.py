@@ -25,6 +25,7 @@ DEFAULT_OUT = "reports"
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
+    """Register ``quarkci sync``."""
     p = subparsers.add_parser(
         "sync", help="audit skills against an upstream Quark release (the main job)",
         description="Audit agent skills against an upstream Quark release and write "
