@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from quarkci.commands.sync import build_view, read_skills
 from quarkci.skills import SnapshotSource
 from quarkci.sync import baseline as baselines
 from quarkci.sync.audit import audit
+from quarkci.sync.run import build_view, read_skills
 from quarkci.sync.state import AuditState
 from quarkci.upstream.resolve import resolve
 

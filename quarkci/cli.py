@@ -18,6 +18,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from quarkci import __version__
@@ -47,7 +48,7 @@ NEEDS_WHOLE_PARSER = frozenset({"completion"})
 
 
 
-def _load(name: str):
+def _load(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 

@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from quarkci.core.errors import EXIT_BAD_INPUT
 
@@ -106,6 +106,11 @@ class Parser(argparse.ArgumentParser):
                   "release)", file=sys.stderr)
             out[i] = new_flag + token[len(flag):]
         return out
+
+
+# What ``quarkci.cli`` passes to every command's ``add_parser``: the top-level subparsers, whose parsers are
+# :class:`Parser` (a string alias: ``_SubParsersAction`` is not subscriptable at runtime).
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:

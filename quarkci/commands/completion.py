@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from typing import Any
 
-from quarkci.commands.arguments import options, subparsers, walk
+from quarkci.commands.arguments import Subparsers, options, subparsers, walk
 
 SHELLS = ("bash", "zsh")
 
 
-def add_parser(subparsers_: Any) -> None:
+def add_parser(subparsers_: Subparsers) -> None:
     """Register ``completion`` on the top-level subparsers."""
     p = subparsers_.add_parser("completion", help="print a shell completion script (bash or zsh)",
                                description=__doc__)

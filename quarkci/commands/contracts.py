@@ -25,7 +25,7 @@ from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
 from quarkci.core.findings import SEVERITY, Finding
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``contracts`` and its subcommands on the top-level subparsers."""
     parser = subparsers.add_parser("contracts", help="artifact contracts: list, validate, check-producers, diff",
                                    description=__doc__.splitlines()[0])

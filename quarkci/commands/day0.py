@@ -38,7 +38,7 @@ _SCHEME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
 ACCELERATORS = ("cpu", "cuda", "rocm")
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``day0`` and its subcommands."""
     parser = subparsers.add_parser("day0", help="day-0 release: PTQ -> canary -> evals -> gates -> decision",
                                    description=__doc__.splitlines()[0])

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
@@ -19,7 +18,7 @@ from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
 ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "accelerate"})
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``demo-model`` on the top-level subparsers."""
     p = subparsers.add_parser("demo-model", help="build the tiny offline demo model (HF format, safetensors)",
                               description=__doc__.splitlines()[0])

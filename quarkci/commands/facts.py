@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.facts import EXTRACTORS, extract_all
@@ -21,7 +20,7 @@ from quarkci.upstream.resolve import SPEC_HELP, resolve
 _NAMES_SHOWN = 8
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``facts`` on the top-level subparsers."""
     parser = subparsers.add_parser("facts", help="print the static facts of an upstream Quark release",
                                    description=__doc__.splitlines()[0])

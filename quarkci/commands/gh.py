@@ -62,7 +62,7 @@ def _report_url(p: argparse.ArgumentParser) -> None:
                         "(default: this Actions run's URL when known)")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``gh`` and its subcommands."""
     gh = subparsers.add_parser("gh", help="deliver findings on GitHub", description=__doc__.splitlines()[0])
     sub = gh.add_subparsers(dest="gh_command", metavar="SUBCOMMAND", parser_class=type(gh))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
@@ -32,7 +31,7 @@ HISTORY_MD = "drift_history.md"
 HISTORY_JSON = "drift_history.json"
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``history`` on the top-level subparsers."""
     p = subparsers.add_parser("history", help="audit one skill set against every release in a range",
                               description=__doc__.splitlines()[0])

@@ -41,7 +41,7 @@ from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInput
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``ptq`` and its subcommands on the top-level subparsers."""
     parser = subparsers.add_parser("ptq", help="PTQ workflow: intake, plan, manifest, run, validate, gate",
                                    description=__doc__.splitlines()[0])
@@ -292,7 +292,7 @@ def run_gate(args: argparse.Namespace) -> int:
     from quarkci.core.documents import read_artifact
     from quarkci.core.failure_class import FailureClass
     from quarkci.core.paths import check_output_file
-    from quarkci.gates.ptq import evaluate
+    from quarkci.gates.ptq import GateResult, evaluate
 
     summary: Any = None
     problem = None
@@ -315,7 +315,7 @@ def run_gate(args: argparse.Namespace) -> int:
         except BadInputError as exc:
             problem = f"--summary {exc}"
     if problem:
-        verdict = {"gate": "ptq", "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
+        verdict: GateResult = {"gate": "ptq", "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
                    "detail": problem, "checks": []}
         print(json.dumps(verdict, indent=2, sort_keys=True))
         print(f"quarkci: error: {problem}", file=sys.stderr)

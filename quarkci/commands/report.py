@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from quarkci.commands import arguments as _args
@@ -19,7 +20,7 @@ from quarkci.report.github_actions import publish
 from quarkci.report.markdown import render_json
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``quarkci report github``."""
     parser = subparsers.add_parser("report", help="render an existing report for a CI system",
                                    description=__doc__.splitlines()[0])
@@ -58,4 +59,5 @@ def _markdown(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch ``quarkci report <target>``."""
-    return args.report_run(args)
+    target: Callable[[argparse.Namespace], int] = args.report_run
+    return target(args)

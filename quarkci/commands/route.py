@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from quarkci.commands import arguments as _args
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``route`` on the top-level subparsers."""
     parser = subparsers.add_parser("route", help="route a goal to a Quark skill; write session_context.json",
                                    description=__doc__.splitlines()[0])

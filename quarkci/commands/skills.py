@@ -22,12 +22,12 @@ from typing import Any
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_bytes
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
-from quarkci.skills import DirectorySource, SnapshotSource, discover, open_skills
+from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``skills list|claims`` on the top-level subparsers."""
     parser = subparsers.add_parser("skills", help="discover skills and extract their claims",
                                    description=__doc__.splitlines()[0])
@@ -67,7 +67,7 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_bytes(source: Any, rel: str) -> bytes:
+def _read_bytes(source: SkillSource, rel: str) -> bytes:
     """The exact bytes of a skill file (text or not) from a snapshot or a directory source."""
     if isinstance(source, SnapshotSource):
         return source.snapshot.read_bytes(source.prefix + rel)

@@ -11,11 +11,12 @@ import argparse
 import json
 from typing import Any
 
+from quarkci.commands.arguments import Subparsers
 from quarkci.upstream.fetch import PROJECT
 from quarkci.upstream.pypi import PyPIIndex
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     """Register ``upstream latest|versions`` on the top-level subparsers."""
     parser = subparsers.add_parser("upstream", help="list amd-quark releases on PyPI",
                                    description=__doc__.splitlines()[0])

@@ -15,7 +15,7 @@ from quarkci.core.paths import check_output_dir
 DEFAULT_SKILLS = ".cursor/skills"
 
 
-def add_parser(subparsers) -> None:  # type: ignore[no-untyped-def]
+def add_parser(subparsers: _args.Subparsers) -> None:
     p = subparsers.add_parser("verify", help="verification skills for kernel libraries (init, prove, maintain)",
                               description="Generate, prove and maintain a verify-<lib> skill for a kernel library.")
     sub = p.add_subparsers(dest="verify_command", metavar="ACTION")

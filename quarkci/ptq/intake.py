@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ _EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num
 _MODALITY_KEYS = ("vision_config", "audio_config", "image_config", "video_config")
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
 # components that are sensitive to quantization: (kind, predicate on the linear module name)
-_SENSITIVE = (
+_SENSITIVE: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("lm_head", lambda m: m.rsplit(".", 1)[-1] == "lm_head"),
     ("router_gate", lambda m: m.endswith((".mlp.gate", ".router", ".gate.wg")) or ".router." in m),
     ("vision_tower", lambda m: any(t in m for t in ("vision_tower", "visual", "vision_model",
@@ -62,7 +63,8 @@ def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | No
 
 
 def _config_facts(config: dict[str, Any]) -> dict[str, Any]:
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    text_config = config.get("text_config")
+    text: dict[str, Any] = text_config if isinstance(text_config, dict) else {}
 
     def get(key: str) -> Any:
         return config.get(key, text.get(key))
@@ -225,7 +227,8 @@ def _estimate_linears(facts: dict[str, Any]) -> int:
     return int(layers) * 7 + 1 if isinstance(layers, int) else 0
 
 
-def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any], risks: list) -> None:
+def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any],
+                 risks: list[dict[str, str]]) -> None:
     linears = ckpt.linear_layers()
     by_dtype = ckpt.parameters_by_dtype()
     analysis["parameters"] = {
@@ -245,7 +248,7 @@ def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, 
     targets["has_non_linear_experts"] = bool(fused)
     if fused:
         risks.append(_risk("medium", "fused-experts", f"{len(fused)} fused 3-D expert tensors (e.g. {fused[0]})"))
-    sensitive = {}
+    sensitive: dict[str, list[str]] = {}
     for name in linears:
         kind = _sensitive_kind(name)
         if kind:

@@ -167,19 +167,19 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
     return manifest
 
 
-def write_manifest(manifest: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+def write_manifest(manifest: dict[str, Any], path: str | Path) -> Path:
     """Validate against the ``run_manifest`` contract and write YAML atomically (key order kept)."""
     check_document(manifest, "run_manifest", str(path))
     return write_artifact("run_manifest", path, manifest)
 
 
-def load_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
+def load_manifest(path: str | Path) -> dict[str, Any]:
     """Read and validate a ``run_manifest.yaml``. Raises :class:`BadInputError`."""
     document: dict[str, Any] = read_artifact("run_manifest", path)
     return document
 
 
-def record_run(manifest_path: str | os.PathLike[str], result: dict[str, Any]) -> Path:
+def record_run(manifest_path: str | Path, result: dict[str, Any]) -> Path:
     """Record the outcome of ``ptq run`` (a run result: ``status`` succeeded|failed, ``exit_code``)
     in the manifest's ``status``, the run step's ``status``/``exit_code`` and the execution
     checkpoint. The recorded commands are left unchanged."""

@@ -15,7 +15,6 @@ then used as offline calibration data (one sample per line).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -128,14 +127,14 @@ def build_plan(
     return plan
 
 
-def load_json(path: str | os.PathLike[str], artifact: str) -> dict[str, Any]:
+def load_json(path: str | Path, artifact: str) -> dict[str, Any]:
     """Read artifact ``artifact`` through its contract (:func:`quarkci.core.documents.read_artifact`:
     bounded, duplicate keys and schema violations refused). Raises :class:`BadInputError`."""
     document: dict[str, Any] = read_artifact(artifact, path)
     return document
 
 
-def write_plan(plan: dict[str, Any], out: str | os.PathLike[str]) -> Path:
+def write_plan(plan: dict[str, Any], out: str | Path) -> Path:
     """Write ``plan`` as the ``quant_plan`` artifact (schema-checked, atomic, sorted JSON).
     Raises :class:`BadInputError` when it violates the contract (a quarkci bug, one line)."""
     check_document(plan, "quant_plan", str(out))

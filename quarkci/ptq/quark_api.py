@@ -55,7 +55,7 @@ def quark_torch() -> Any:
         import quark.torch as qt
     except Exception as exc:  # ImportError, or a broken torch/quark install raising anything
         raise QuarkUnavailable(f"cannot import quark.torch: {type(exc).__name__}: {exc}") from None
-    qt._quarkci_import_seconds = time.perf_counter() - start  # type: ignore[attr-defined]
+    qt._quarkci_import_seconds = time.perf_counter() - start
     return qt
 
 

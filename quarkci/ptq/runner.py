@@ -28,12 +28,16 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quarkci.core.documents import write_artifact
 from quarkci.core.failure_class import FailureClass
 from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.plan import CLI_DATASETS
+
+if TYPE_CHECKING:  # the ML stack is not analysed (pyproject [tool.mypy]): these names are Any to mypy
+    from torch.utils.data import DataLoader
+    from transformers import PreTrainedTokenizerBase
 
 STAGES = ("load", "calibration", "config", "quantize", "freeze", "export")
 # what a failure in each stage means (classified where it is detected)
@@ -117,7 +121,7 @@ def resolve_device(requested: str) -> str:
     return requested
 
 
-def calibration_dataloader(calib: dict[str, Any], tokenizer, device: str):
+def calibration_dataloader(calib: dict[str, Any], tokenizer: PreTrainedTokenizerBase, device: str) -> DataLoader:
     """A DataLoader of ``input_ids`` tensors ``[batch, seq_len]`` for Quark's calibration.
 
     ``calib["dataset"]`` is a text file (one sample per line; the first ``num_calib_data`` lines,
@@ -228,6 +232,6 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
     return result
 
 
-def write_run_result(result: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+def write_run_result(result: dict[str, Any], path: str | Path) -> Path:
     """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked, atomic)."""
     return write_artifact("run_result", path, result)

@@ -198,7 +198,7 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
     expected: list[dict[str, Any]] = []
     blocking: list[dict[str, Any]] = []
 
-    def add(bucket: list, field: str, src: Any, out: Any, reason: str) -> None:
+    def add(bucket: list[dict[str, Any]], field: str, src: Any, out: Any, reason: str) -> None:
         bucket.append({"field": field, "source": src, "output": out, "reason": reason})
 
     src_cfg, out_cfg = _json(source / "config.json") or {}, _json(output / "config.json") or {}
@@ -448,6 +448,6 @@ def load_run_result(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return document
 
 
-def write_summary(summary: dict[str, Any], out: str | os.PathLike[str]) -> Path:
+def write_summary(summary: dict[str, Any], out: str | Path) -> Path:
     """Write the summary as the ``validation_summary`` artifact (schema-checked, atomic)."""
     return write_artifact("validation_summary", out, summary)

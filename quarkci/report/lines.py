@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import re
 import sys
-from typing import TextIO
+from typing import Protocol
 
 from quarkci.core.escape import escape_data, escape_property
 from quarkci.core.findings import Finding
@@ -37,6 +37,14 @@ def neutralise(line: str) -> str:
     return _COMMAND_START.sub(lambda m: m.group(1) + ("%3A%3A" if m.group(2) == "::" else "#%23["), line, count=1)
 
 
+class TextSink(Protocol):
+    """What :class:`CommandGuard` needs of the stream it wraps (a ``TextIO`` or the CLI's closed-pipe wrapper)."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 class CommandGuard(io.TextIOBase):
     """A text stream wrapper that passes every complete line through :func:`neutralise`.
 
@@ -44,7 +52,7 @@ class CommandGuard(io.TextIOBase):
     Partial lines are held until their newline (or :meth:`flush`).
     """
 
-    def __init__(self, raw: TextIO) -> None:
+    def __init__(self, raw: TextSink) -> None:
         super().__init__()
         self.raw = raw
         self._pending = ""

@@ -9,5 +9,6 @@ Data flows one way, one module per step:
 * :mod:`~quarkci.sync.policy`    classify (change -> kind), config overrides, ignores, exit threshold;
 * :mod:`~quarkci.sync.baseline`  calibration files and the release diff mapped to skills;
 * :mod:`~quarkci.sync.fixer`     apply mechanical fixes atomically and idempotently;
-* :mod:`~quarkci.sync.outcome`   the finished result the ``quarkci.report`` renderers take.
+* :mod:`~quarkci.sync.outcome`   the finished result the ``quarkci.report`` renderers take;
+* :mod:`~quarkci.sync.run`       the use case: ``run_sync(SyncRequest) -> SyncResult`` (checks, then all the above).
 """

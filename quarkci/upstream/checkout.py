@@ -17,7 +17,7 @@ from packaging.version import InvalidVersion, Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
-from quarkci.upstream.base import TREES, tree_of
+from quarkci.upstream.base import TREES, SnapshotKind, tree_of
 
 _SKIP_DIRS = {".git", "__pycache__", ".venv", "node_modules", ".mypy_cache", ".pytest_cache", "build"}
 
@@ -32,7 +32,7 @@ def is_checkout(path: Path) -> bool:
 class CheckoutSnapshot(IndexedSnapshot):
     """A directory holding a Quark source tree. Raises :class:`BadInputError` when it is not one."""
 
-    kind = "checkout"
+    kind: SnapshotKind = "checkout"
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root).resolve()

@@ -13,7 +13,7 @@ from packaging.version import Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
-from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH
+from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH, SnapshotKind
 
 DIST_NAME = "amd-quark"
 
@@ -24,7 +24,7 @@ class InstalledSnapshot(IndexedSnapshot):
     Raises :class:`BadInputError` when amd-quark is not installed in this interpreter.
     """
 
-    kind = "installed"
+    kind: SnapshotKind = "installed"
 
     def __init__(self, dist: md.Distribution | None = None) -> None:
         if dist is None:
@@ -35,7 +35,8 @@ class InstalledSnapshot(IndexedSnapshot):
                     "--upstream installed: amd-quark is not installed in this Python environment"
                 ) from None
         self._dist = dist
-        index: dict[str, Path] = {}
+        # path -> key for _load: a file on disk, None for METADATA, the ENTRY_POINTS_PATH string for entry points
+        index: dict[str, Path | str | None] = {}
         for rel in dist.files or []:
             posix = rel.as_posix()
             if posix.startswith("quark/") and "/__pycache__/" not in posix:
@@ -58,7 +59,7 @@ class InstalledSnapshot(IndexedSnapshot):
     def _load(self, key: Path | str | None) -> bytes:
         if key is None:
             return self._metadata.encode("utf-8")
-        if key == ENTRY_POINTS_PATH:
+        if isinstance(key, str):  # only ENTRY_POINTS_PATH is indexed by a string
             return (self._entry_points or "").encode("utf-8")
         try:
             return key.read_bytes()

@@ -16,7 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
-from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH
+from quarkci.upstream.base import ENTRY_POINTS_PATH, METADATA_PATH, SnapshotKind
 
 # The largest file in a real amd-quark wheel is well under 1 MiB; 32 MiB leaves ample room.
 MAX_MEMBER_BYTES = 32 * 1024 * 1024
@@ -29,7 +29,7 @@ class WheelSnapshot(IndexedSnapshot):
     not a zip, or has no ``*.dist-info/METADATA`` with a valid ``Version``.
     """
 
-    kind = "wheel"
+    kind: SnapshotKind = "wheel"
 
     def __init__(self, path: str | Path, label: str | None = None) -> None:
         self.path = Path(path)

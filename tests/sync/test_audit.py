@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from quarkci.commands.sync import build_view, read_skills
 from quarkci.skills import DirectorySource
 from quarkci.sync import policy
 from quarkci.sync.audit import audit
 from quarkci.sync.baseline import diff, load, save
+from quarkci.sync.run import build_view, read_skills
 from quarkci.sync.state import AuditState
 from quarkci.upstream.resolve import resolve
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from quarkci.commands.sync import build_view, read_skills
 from quarkci.core.findings import Finding
 from quarkci.skills import DirectorySource
 from quarkci.sync.audit import audit
+from quarkci.sync.run import build_view, read_skills
 from quarkci.sync.state import AuditState, UpstreamView
 
 pytestmark = pytest.mark.real

@@ -29,7 +29,8 @@ def extract(unit: Unit) -> Iterator[Found]:
     for located in unit.commands:
         command = located.command
         name: str | None = command.name
-        inferred_from, candidates = None, ()
+        inferred_from: str | None = None
+        candidates: tuple[str, ...] = ()
         if not name:
             inference = unit.infer_command(located.headings)
             name, inferred_from, candidates = inference.command, inference.source, inference.candidates

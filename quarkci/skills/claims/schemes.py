@@ -89,7 +89,7 @@ def _examples(text: Text) -> Iterator[Found]:
                                 {**_context(text, "example"), "enumerates": False})
 
 
-def _context(text: Text, where: str) -> dict:
+def _context(text: Text, where: str) -> dict[str, object]:
     section = list_section(text.headings, TOPIC)
     partial = partial_list(text.lead, section.heading if section else "")
     return {

@@ -67,8 +67,8 @@ def extract(unit: Unit) -> Iterator[Found]:
     for code in unit.codes():
         if code.info in _SKIPPED_CODE:
             continue
-        for offset, line in enumerate(code.text.split("\n")):
-            for match in _INDEX_TAG.finditer(line):
+        for offset, source_line in enumerate(code.text.split("\n")):
+            for match in _INDEX_TAG.finditer(source_line):
                 yield Found("torch_version", match.group("tag"), code.first_line + offset,
                             {"aspect": "accelerator_tag", "text": match.group(0), "where": "code",
                              "section": heading_path(code.headings)})
