@@ -338,3 +338,39 @@ def test_read_header_refuses_damaged_files_without_numpy(source, tmp_path, damag
     weights.write_bytes(damage(weights.read_bytes()))
     with pytest.raises(BadInputError, match=message):
         read_header(weights)
+
+
+# --- every ptq input path checked at parse time (issue 14) ---
+
+def test_validate_refuses_a_missing_checkpoint_unless_the_run_result_records_a_failed_run(
+        no_quark, source, tmp_path, capsys):
+    missing = tmp_path / "missing"
+    argv = ["ptq", "validate", "--source", str(source), "--checkpoint", str(missing), "--no-reload"]
+    assert main([*argv, "--output", str(tmp_path / "a.json")]) == 2
+    _one_line(capsys.readouterr().err, "--checkpoint")
+    assert not (tmp_path / "a.json").exists()
+    failed = {"status": "failed", "scheme": "fp8", "output_dir": str(missing), "device": "cpu", "model_dtype": "auto",
+              "stage": "export", "failure_class": "UNKNOWN", "message": "boom", "exit_code": 1, "timings": {},
+              "versions": {}}
+    for status, code in (("succeeded", 2), ("failed", 0)):
+        run_result = tmp_path / f"{status}.run_result.json"
+        document = failed if status == "failed" else {**failed, "status": "succeeded", "stage": None,
+                                                      "failure_class": None, "exit_code": 0}
+        run_result.write_text(json.dumps(document))
+        out = tmp_path / f"{status}.summary.json"
+        assert main([*argv, "--run-result", str(run_result), "--output", str(out)]) == code, capsys.readouterr()
+        capsys.readouterr()
+        assert out.exists() == (code == 0)
+    assert json.loads((tmp_path / "failed.summary.json").read_text())["output"]["exists"] is False
+
+
+def test_plan_calib_dataset_is_a_dataset_name_or_an_existing_file(source, tmp_path, capsys):
+    from quarkci.commands.ptq import calib_dataset
+
+    text = tmp_path / "calib.txt"
+    text.write_text("one sample\n")
+    assert calib_dataset("pileval") == "pileval" and calib_dataset(str(text)) == str(text)
+    for bad, reason in ((str(tmp_path / "none.txt"), "no such file"), (str(tmp_path), "not a regular file"),
+                        ("pilevl", "no such file")):
+        with pytest.raises(Exception, match=reason):
+            calib_dataset(bad)
