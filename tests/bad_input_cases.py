@@ -57,6 +57,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("history-from-after-to", ["history", "--from", "0.13", "--to", "0.11", "--out", "{d}/r"], "--from"),
     ("history-out-proc", ["history", "--out", "/proc/quarkci-x"], "--out"),
     ("history-skills-missing", ["history", "--skills", "{d}/none"], "--skills"),
+    ("history-out-inside-skills", ["history", "--skills", "{d}/skills", "--out", "{d}/skills/reports"], "--out"),
     ("history-skills-empty-dir", ["history", "--skills", "{d}/emptydir", "--out", "{d}/r"], "--skills"),
     # verify
     ("verify-init-repo-missing", ["verify", "init", "--repo", "{d}/none", "--skills", "{d}/s"], "--repo"),
@@ -70,6 +71,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("day0-run-model-missing", ["day0", "run", "--model", "{d}/none", "--scheme", "int8", "--out", "{d}/o"], "--model"),
     ("day0-run-out-proc", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--out", "/proc/quarkci-x"],
      "--out"),
+    ("day0-run-out-inside-model", ["day0", "run", "--model", "{d}/model", "--scheme", "int8", "--out",
+                                   "{d}/model/out"], "--out"),
     ("day0-run-threshold-text", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--threshold", "abc"],
      "--threshold"),
     ("day0-gate-compare-missing", ["day0", "gate-compare", "--baseline", "{d}/none.json", "--candidate",
@@ -90,6 +93,12 @@ CASES: list[tuple[str, list[str], str]] = [
     ("skills-list-missing-dir", ["skills", "list", "--skills", "{d}/none"], "--skills"),
     ("skills-claims-bundled-foo", ["skills", "claims", "--skills", "bundled:foo"], "--skills"),
     ("skills-claims-kind-unknown", ["skills", "claims", "--skills", "{d}/skills", "--kind", "x"], "--kind"),
+    ("skills-export-out-is-the-skills-dir", ["skills", "export", "--skills", "{d}/skills", "--out", "{d}/skills"],
+     "--out"),
+    ("skills-export-out-inside-skills", ["skills", "export", "--skills", "{d}/skills", "--out", "{d}/skills/copy"],
+     "--out"),
+    ("skills-export-out-above-skills", ["skills", "export", "--skills", "{d}/skills/good", "--out", "{d}/skills"],
+     "--out"),
     ("skills-claims-none-readable", ["skills", "claims", "--skills", "{d}/binskills"], "--skills"),
     # route, report
     ("route-goal-empty", ["route", "", "--output", "{d}/s.json"], "goal"),
@@ -159,6 +168,8 @@ def make_inputs(d: Path) -> None:
     (d / "file.txt").write_text("x\n")
     (d / "ok.json").write_text("{}\n")
     (d / "emptydir").mkdir()
+    (d / "model").mkdir()
+    (d / "model" / "config.json").write_text("{}\n")
     (d / "skills" / "good").mkdir(parents=True)
     (d / "skills" / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nUse fp8.\n")
     (d / "binskills" / "bad").mkdir(parents=True)
