@@ -8,7 +8,13 @@ import pytest
 
 from quarkci.core import mermaid
 from quarkci.core.errors import BadInputError
-from quarkci.core.paths import check_disjoint, check_inside, check_output_dir, check_output_file
+from quarkci.core.paths import (
+    check_disjoint,
+    check_inside,
+    check_output_dir,
+    check_output_file,
+    repository_root,
+)
 
 
 def test_output_dir_probe_leaves_nothing(tmp_path):
@@ -65,6 +71,16 @@ def test_skills_export_into_its_own_source_is_refused_and_a_sibling_works(tmp_pa
     assert sorted(p.name for p in (tmp_path / "skills").rglob("*")) == before
     assert cli.main(["skills", "export", "--skills", str(tmp_path / "skills"), "--out", str(tmp_path / "copy")]) == 0
     assert (tmp_path / "copy" / "good" / "SKILL.md").read_text() == "---\nname: good\n---\nbody\n"
+
+
+def test_repository_root_is_the_nearest_folder_with_a_git_entry(tmp_path):
+    (tmp_path / "repo" / "a" / "b").mkdir(parents=True)
+    (tmp_path / "repo" / ".git").mkdir()
+    (tmp_path / "repo" / "sub").mkdir()
+    (tmp_path / "repo" / "sub" / ".git").write_text("gitdir: ../.git/worktrees/sub\n")  # a worktree's .git file
+    assert repository_root(tmp_path / "repo" / "a" / "b") == tmp_path / "repo"
+    assert repository_root(tmp_path / "repo" / "sub") == tmp_path / "repo" / "sub"
+    assert repository_root(tmp_path) is None
 
 
 def test_mermaid_labels_are_neutralised():

@@ -28,6 +28,7 @@ from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import repository_root
 
 EXIT_CODES = """\
 exit codes:
@@ -72,7 +73,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     _common(pr)
     pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
                     help=f"validation report JSON (default: {REPORT_DEFAULT})")
-    pr.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="checkout holding the changed files (default: .)")
+    pr.add_argument("--root", default=None, metavar="DIR", type=_args.input_dir,
+                    help="repository checkout the report's changed_files are relative to (default: the git "
+                         "repository holding the current directory, else .)")
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
     pr.add_argument("--label", action="append", metavar="LABEL",
                     help="PR label (repeatable; default: quarkci, skill-sync)")
@@ -138,7 +141,8 @@ def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], s
 
     url = _url(args.full_report_url)
     report = load_report(args.report)
-    files = {} if report.blocked else read_changed_files(report, args.root)
+    root = args.root or repository_root(Path.cwd()) or Path(".")
+    files = {} if report.blocked else read_changed_files(report, root)
     if (report.of_kind("mechanical") or report.applied_fixes) and not files:
         raise BadInputError(f"--report {args.report}: mechanical findings but no changed_files: "
                             "run `quarkci sync --fix` first")

@@ -74,6 +74,16 @@ def check_disjoint(output: str | os.PathLike[str], output_flag: str, source: str
                         "write the output elsewhere")
 
 
+def repository_root(start: str | os.PathLike[str]) -> Path | None:
+    """The git repository root holding ``start``: the nearest ancestor-or-self directory with a ``.git``
+    entry (a directory, or a file for a worktree or submodule), resolved; None outside a repository."""
+    current = Path(start).resolve()
+    for folder in (current, *current.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
 def _nearest_existing(path: Path) -> Path:
     current = path.absolute()
     while not current.exists():

@@ -8,9 +8,11 @@ here is a contract change for the GitHub-delivery and Actions consumers.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from quarkci.core.findings import Finding, Location
+from quarkci.core.paths import repository_root
 from quarkci.sync.outcome import SyncOutcome
 
 REPORT_VERSION = 1
@@ -164,6 +166,21 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
     return out
 
 
+def repository_relative(changed: tuple[str, ...], skills_root: str) -> tuple[str, ...]:
+    """``changed`` (the files ``--fix`` wrote, as paths from the current directory or absolute) as POSIX
+    paths relative to the git repository root holding ``skills_root``, or to ``skills_root`` itself
+    outside a repository: the root ``gh pr --root`` and ``report github --workspace`` read them from,
+    whatever directory the sync ran in. A path outside that root is kept as given."""
+    if not changed or skills_root.startswith("bundled:"):
+        return changed
+    root = repository_root(skills_root) or Path(skills_root).resolve()
+    out = []
+    for name in changed:
+        absolute = Path(name).resolve()
+        out.append(absolute.relative_to(root).as_posix() if absolute.is_relative_to(root) else name)
+    return tuple(out)
+
+
 def build(outcome: SyncOutcome) -> ReportV1:
     """The JSON report DTO of ``outcome``."""
     spec, version, kind, label = outcome.upstream
@@ -180,6 +197,6 @@ def build(outcome: SyncOutcome) -> ReportV1:
         counts=counts,
         findings=tuple(finding_v1(f) for f in outcome.findings.findings),
         release_diff=tuple(c.to_json() for c in outcome.release_diff),
-        changed_files=outcome.changed_files,
+        changed_files=repository_relative(outcome.changed_files, outcome.skills_root),
         blocked={"reason": outcome.blocked[0], "skills": list(outcome.blocked[1])} if outcome.blocked else None,
     )

@@ -101,6 +101,31 @@ def test_fix_applies_mechanical_only_and_is_idempotent(wheels, in_tmp, skills_co
     assert again["applied_fixes"] == [] and again["changed_files"] == []
 
 
+def test_changed_files_are_relative_to_the_repository_root_whatever_the_cwd(wheels, tmp_path, monkeypatch):
+    from quarkci.github.report_input import load_report, read_changed_files
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)  # a repository root marker, as a checkout has
+    shutil.copytree(FIXTURES / "skills", repo / "skills")
+    elsewhere = tmp_path / "elsewhere" / "deep"
+    elsewhere.mkdir(parents=True)
+    for cwd, out in ((elsewhere, tmp_path / "r1"), (repo / "skills" / "positive", tmp_path / "r2")):
+        shutil.rmtree(repo / "skills")
+        shutil.copytree(FIXTURES / "skills", repo / "skills")
+        monkeypatch.chdir(cwd)
+        assert _run(wheels, os.path.relpath(repo / "skills" / "positive"), out, "--fix") == 1
+        report = json.loads((out / "validation_report.json").read_text(encoding="utf-8"))
+        assert report["changed_files"] == ["skills/positive/drifty/SKILL.md"], cwd
+        files = read_changed_files(load_report(out / "validation_report.json"), repo)
+        assert files["skills/positive/drifty/SKILL.md"] == (repo / report["changed_files"][0]).read_bytes()
+
+
+def test_outside_a_repository_changed_files_are_relative_to_the_skills_root(wheels, in_tmp, skills_copy):
+    assert _run(wheels, skills_copy / "positive", in_tmp / "f", "--fix") == 1
+    report = json.loads((in_tmp / "f" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["changed_files"] == ["drifty/SKILL.md"]
+
+
 def test_fix_refuses_bundled_skills(wheels, in_tmp, capsys):
     assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
                  "--skills", f"bundled:{wheels['0.99']}", "--fix", "--out", str(in_tmp / "x")]) == 2
