@@ -153,6 +153,8 @@ CASES: list[tuple[str, list[str], str]] = [
     # gh (the arguments are refused before the token is even looked at)
     ("gh-comment-pr-zero", ["gh", "comment", "--pr", "0", "--body-file", "{d}/file.txt"], "--pr"),
     ("gh-comment-body-missing", ["gh", "comment", "--pr", "1", "--body-file", "{d}/none.md"], "--body-file"),
+    ("gh-comment-body-too-big", ["gh", "comment", "--pr", "1", "--body-file", "{d}/big.md"], "--body-file"),
+    ("gh-comment-body-is-a-dir", ["gh", "comment", "--pr", "1", "--body-file", "{d}/emptydir"], "--body-file"),
     ("gh-issues-max-new-negative", ["gh", "issues", "--max-new", "-1", "--report", "{d}/ok.json"], "--max-new"),
     ("gh-pr-report-missing", ["gh", "pr", "--report", "{d}/none.json"], "--report"),
     ("gh-dispatch-repo-not-owner-name", ["gh", "dispatch", "--workflow", "w.yml", "--ref", "main", "--repo", "x"],
@@ -168,6 +170,8 @@ def make_inputs(d: Path) -> None:
     (d / "file.txt").write_text("x\n")
     (d / "ok.json").write_text("{}\n")
     (d / "emptydir").mkdir()
+    with open(d / "big.md", "wb") as fh:  # one byte over gh comment's 1 MiB body cap, sparse
+        fh.truncate(1024 * 1024 + 1)
     (d / "model").mkdir()
     (d / "model" / "config.json").write_text("{}\n")
     (d / "skills" / "good").mkdir(parents=True)

@@ -30,6 +30,8 @@ from quarkci.commands import arguments as _args
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import repository_root
 
+MAX_BODY_FILE_BYTES = 1024 * 1024  # a sticky comment body; GitHub keeps 65536 characters, the rest is shortened
+
 EXIT_CODES = """\
 exit codes:
   0  delivered, or nothing to do
@@ -100,7 +102,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
     comment.add_argument("--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number")
-    comment.add_argument("--body-file", required=True, metavar="FILE", type=_args.input_file_or_stdin, help="Markdown body ('-' reads stdin)")
+    comment.add_argument("--body-file", required=True, metavar="FILE",
+                         type=_args.input_file_at_most(MAX_BODY_FILE_BYTES, stdin=True),
+                         help=f"Markdown body, UTF-8, at most {MAX_BODY_FILE_BYTES} bytes ('-' reads stdin); a "
+                              "body over GitHub's 65536-character limit is shortened with a link to the full report")
     comment.add_argument("--name", default="report", metavar="NAME",
                          help="sticky comment name: letters, digits, '-', '_' (default: report)")
     comment.add_argument("--expect-head-sha", metavar="SHA",
@@ -177,16 +182,36 @@ def _run_comment(args: argparse.Namespace, repo: Any, target: Any, me: Callable[
     if args.pr < 1:
         raise BadInputError("--pr must be a positive number")
     url = _url(args.full_report_url)
-    try:
-        body = sys.stdin.read() if args.body_file == "-" else Path(args.body_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"--body-file {args.body_file}: {exc}") from None
+    body = read_body(args.body_file)
     if not body.strip():
         raise BadInputError(f"--body-file {args.body_file} is empty")
     if args.expect_head_sha and repo is not None:
         _check_head(repo, target, args.pr, args.expect_head_sha)
     return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run, me=me(),
                            full_report_url=url)
+
+
+def read_body(source: str, limit: int = MAX_BODY_FILE_BYTES) -> str:
+    """The UTF-8 text of ``--body-file`` ``source`` (``-``: standard input), read up to ``limit`` bytes.
+
+    Raises :class:`BadInputError` naming ``--body-file`` when it holds more than ``limit`` bytes (a file
+    that grew after the parse-time check, or standard input), is not UTF-8, or cannot be read.
+    """
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read(limit + 1).encode("utf-8")
+        else:
+            with open(source, "rb") as fh:
+                data = fh.read(limit + 1)
+    except OSError as exc:
+        raise BadInputError(f"--body-file {source}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise BadInputError(f"--body-file {source}: over the {limit}-byte limit")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"--body-file {source}: not UTF-8 text (byte {exc.start})") from None
 
 
 def _check_head(repo: Any, target: Any, number: int, expected: str) -> None:
