@@ -110,6 +110,8 @@ CASES: list[tuple[str, list[str], str]] = [
                                       "{d}/r.md"], "--report-json"),
     ("report-markdown-output-proc", ["report", "markdown", "--report-json", "{d}/ok.json", "--output",
                                      "/proc/quarkci-r.md"], "--output"),
+    ("report-github-report-dir-missing", ["report", "github", "--report-dir", "{d}/none"], "--report-dir"),
+    ("report-github-report-dir-is-a-file", ["report", "github", "--report-dir", "{d}/file.txt"], "--report-dir"),
     ("report-github-workspace-missing", ["report", "github", "--report-dir", "{d}", "--workspace", "{d}/none"],
      "--workspace"),
     # demo-model, ptq
