@@ -105,14 +105,37 @@ def status_of(outcome: SyncOutcome) -> str:
     return "success"
 
 
+def fix_requested(outcome: SyncOutcome) -> bool:
+    """Whether the run was ``sync --fix``: ``outcome.fix`` when the producer says so, else whether any fix
+    was applied or any file changed."""
+    if outcome.fix is not None:
+        return outcome.fix
+    return bool(outcome.applied_fixes or outcome.changed_files)
+
+
+def mode_of(outcome: SyncOutcome) -> str:
+    """The report's ``mode``: ``fix`` for an audit run with ``--fix``, else ``outcome.mode`` (``audit``,
+    ``calibration`` - no baseline, whether or not fixes were applied - or ``blocked``)."""
+    return "fix" if outcome.mode == "audit" and fix_requested(outcome) else outcome.mode
+
+
+def fixable_left(outcome: SyncOutcome) -> int:
+    """Mechanical findings that carry a fix ``--fix`` can apply (after a ``--fix`` run: the ones left)."""
+    return sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
+
+
 def summary_of(outcome: SyncOutcome) -> str:
-    """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason)."""
+    """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason); a
+    ``--fix`` run adds ``"; 8 fixes applied, 0 fixable left"`` (the counts are those after the fixes)."""
     c = outcome.findings.counts()
     if outcome.blocked is not None:
         return f"blocked: {outcome.blocked[0]}; {len(outcome.blocked[1])} skills could not be verified"
     drift = c["breaking"] + c["semantic"] + c["mechanical"]
-    return (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
+    text = (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
             f"{c['unverifiable']} unverifiable")
+    if fix_requested(outcome):
+        text += f"; {len(outcome.applied_fixes)} fixes applied, {fixable_left(outcome)} fixable left"
+    return text
 
 
 def evidence_of(outcome: SyncOutcome) -> list[str]:
@@ -146,7 +169,7 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
     if c["breaking"]:
         out.append(f"Review {c['breaking']} breaking findings: the skills reference things the release no "
                    "longer has; edit them by hand.")
-    fixable = sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
+    fixable = fixable_left(outcome)
     if fixable:
         spec = outcome.upstream[0]
         if outcome.skills_root.startswith("bundled:"):
@@ -189,7 +212,7 @@ def build(outcome: SyncOutcome) -> ReportV1:
     return ReportV1(
         status=status_of(outcome), summary=summary_of(outcome),
         evidence=tuple(evidence_of(outcome)), next_actions=tuple(next_actions_of(outcome)),
-        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=outcome.mode,
+        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=mode_of(outcome),
         upstream={"spec": spec, "version": version, "kind": kind, "label": label},
         baseline={"version": outcome.baseline[0], "label": outcome.baseline[1]} if outcome.baseline else None,
         skills_root=outcome.skills_root,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,35 @@ def test_outside_a_repository_changed_files_are_relative_to_the_skills_root(whee
     assert _run(wheels, skills_copy / "positive", in_tmp / "f", "--fix") == 1
     report = json.loads((in_tmp / "f" / "validation_report.json").read_text(encoding="utf-8"))
     assert report["changed_files"] == ["drifty/SKILL.md"]
+
+
+def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, skills_copy):
+    assert _run(wheels, skills_copy / "positive", in_tmp / "audit", "--fail-on", "none") == 0
+    audit = json.loads((in_tmp / "audit" / "validation_report.json").read_text(encoding="utf-8"))
+    assert audit["mode"] == "audit" and "fixes applied" not in audit["summary"]  # negative control
+    assert "8 of these can be applied with `--fix`" in (in_tmp / "audit" / "validation_report.md").read_text()
+    assert _run(wheels, skills_copy / "positive", in_tmp / "fix", "--fix", "--fail-on", "none") == 0
+    report = json.loads((in_tmp / "fix" / "validation_report.json").read_text(encoding="utf-8"))
+    validate(report)
+    assert report["mode"] == "fix"
+    assert report["summary"] == ("6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; "
+                                 "8 fixes applied, 0 fixable left")
+    assert len(report["applied_fixes"]) == 8 and report["counts"]["mechanical"] == 1
+    md = (in_tmp / "fix" / "validation_report.md").read_text(encoding="utf-8")
+    assert "**Mode:** fix" in md and "`--fix` applied 8 fixes" in md and "0 of the findings below can still" in md
+
+
+def test_the_report_says_fix_when_the_producer_says_so_even_with_nothing_applied():
+    from quarkci.report.dto import build
+    from quarkci.sync.outcome import SyncOutcome
+    from quarkci.sync.policy import FindingSet
+
+    outcome = SyncOutcome(mode="audit", upstream=("amd-quark==0.13", "0.13", "wheel", "w"), baseline=("0.12", "b"),
+                          skills_root="skills", skills=(), findings=FindingSet(()), fix=True)
+    report = build(outcome)
+    assert report.mode == "fix" and report.summary.endswith("; 0 fixes applied, 0 fixable left")
+    assert build(replace(outcome, fix=None)).mode == "audit"  # inferred: nothing applied, nothing changed
+    assert build(replace(outcome, mode="calibration")).mode == "calibration"
 
 
 def test_fix_refuses_bundled_skills(wheels, in_tmp, capsys):
