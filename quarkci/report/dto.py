@@ -191,12 +191,15 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
 
 def repository_relative(changed: tuple[str, ...], skills_root: str) -> tuple[str, ...]:
     """``changed`` (the files ``--fix`` wrote, as paths from the current directory or absolute) as POSIX
-    paths relative to the git repository root holding ``skills_root``, or to ``skills_root`` itself
-    outside a repository: the root ``gh pr --root`` and ``report github --workspace`` read them from,
-    whatever directory the sync ran in. A path outside that root is kept as given."""
+    paths relative to the git repository root holding ``skills_root``: the root ``gh pr --root`` and
+    ``report github --workspace`` read them from, whatever directory the sync ran in. Outside a
+    repository (no root to name) they stay relative to the current directory, as those commands'
+    defaults (``.``, ``$GITHUB_WORKSPACE``) read them. A path outside the root is kept as given."""
     if not changed or skills_root.startswith("bundled:"):
         return changed
-    root = repository_root(skills_root) or Path(skills_root).resolve()
+    root = repository_root(skills_root)
+    if root is None:
+        return changed
     out = []
     for name in changed:
         absolute = Path(name).resolve()

@@ -121,10 +121,10 @@ def test_changed_files_are_relative_to_the_repository_root_whatever_the_cwd(whee
         assert files["skills/positive/drifty/SKILL.md"] == (repo / report["changed_files"][0]).read_bytes()
 
 
-def test_outside_a_repository_changed_files_are_relative_to_the_skills_root(wheels, in_tmp, skills_copy):
+def test_outside_a_repository_changed_files_stay_relative_to_the_cwd(wheels, in_tmp, skills_copy):
     assert _run(wheels, skills_copy / "positive", in_tmp / "f", "--fix") == 1
     report = json.loads((in_tmp / "f" / "validation_report.json").read_text(encoding="utf-8"))
-    assert report["changed_files"] == ["drifty/SKILL.md"]
+    assert report["changed_files"] == ["skills/positive/drifty/SKILL.md"]  # in_tmp is the cwd, no .git above
 
 
 def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, skills_copy):
