@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.commands import arguments as _args
+from quarkci.core.documents import MAX_DOCUMENT_BYTES
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import repository_root
 
@@ -74,7 +75,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     pr = sub.add_parser("pr", help="create/update/close the one drift PR (Git Data API)")
     _common(pr)
     pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                    help=f"validation report JSON (default: {REPORT_DEFAULT})")
+                    help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
     pr.add_argument("--root", default=None, metavar="DIR", type=_args.input_dir,
                     help="repository checkout the report's changed_files are relative to (default: the git "
                          "repository holding the current directory, else .)")
@@ -87,7 +88,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
     issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                        help=f"validation report JSON (default: {REPORT_DEFAULT})")
+                        help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
     issues.add_argument("--label", action="append", metavar="LABEL",
                         help="issue label (repeatable; the first one finds quarkci's issues; "
                              "default: quarkci-drift, breaking)")
