@@ -57,6 +57,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("history-from-after-to", ["history", "--from", "0.13", "--to", "0.11", "--out", "{d}/r"], "--from"),
     ("history-out-proc", ["history", "--out", "/proc/quarkci-x"], "--out"),
     ("history-skills-missing", ["history", "--skills", "{d}/none"], "--skills"),
+    ("history-out-inside-skills", ["history", "--skills", "{d}/skills", "--out", "{d}/skills/reports"], "--out"),
     ("history-skills-empty-dir", ["history", "--skills", "{d}/emptydir", "--out", "{d}/r"], "--skills"),
     # verify
     ("verify-init-repo-missing", ["verify", "init", "--repo", "{d}/none", "--skills", "{d}/s"], "--repo"),
@@ -72,6 +73,8 @@ CASES: list[tuple[str, list[str], str]] = [
      "--out"),
     ("day0-run-tasks-bogus", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--tasks", "bogus",
                               "--out", "{d}/o"], "--tasks"),
+    ("day0-run-out-inside-model", ["day0", "run", "--model", "{d}/model", "--scheme", "int8", "--out",
+                                   "{d}/model/out"], "--out"),
     ("day0-run-threshold-text", ["day0", "run", "--model", "{d}/emptydir", "--scheme", "int8", "--threshold", "abc"],
      "--threshold"),
     ("day0-gate-compare-missing", ["day0", "gate-compare", "--baseline", "{d}/none.json", "--candidate",
@@ -92,6 +95,12 @@ CASES: list[tuple[str, list[str], str]] = [
     ("skills-list-missing-dir", ["skills", "list", "--skills", "{d}/none"], "--skills"),
     ("skills-claims-bundled-foo", ["skills", "claims", "--skills", "bundled:foo"], "--skills"),
     ("skills-claims-kind-unknown", ["skills", "claims", "--skills", "{d}/skills", "--kind", "x"], "--kind"),
+    ("skills-export-out-is-the-skills-dir", ["skills", "export", "--skills", "{d}/skills", "--out", "{d}/skills"],
+     "--out"),
+    ("skills-export-out-inside-skills", ["skills", "export", "--skills", "{d}/skills", "--out", "{d}/skills/copy"],
+     "--out"),
+    ("skills-export-out-above-skills", ["skills", "export", "--skills", "{d}/skills/good", "--out", "{d}/skills"],
+     "--out"),
     ("skills-claims-none-readable", ["skills", "claims", "--skills", "{d}/binskills"], "--skills"),
     # route, report
     ("route-goal-empty", ["route", "", "--output", "{d}/s.json"], "goal"),
@@ -103,6 +112,8 @@ CASES: list[tuple[str, list[str], str]] = [
                                       "{d}/r.md"], "--report-json"),
     ("report-markdown-output-proc", ["report", "markdown", "--report-json", "{d}/ok.json", "--output",
                                      "/proc/quarkci-r.md"], "--output"),
+    ("report-github-report-dir-missing", ["report", "github", "--report-dir", "{d}/none"], "--report-dir"),
+    ("report-github-report-dir-is-a-file", ["report", "github", "--report-dir", "{d}/file.txt"], "--report-dir"),
     ("report-github-workspace-missing", ["report", "github", "--report-dir", "{d}", "--workspace", "{d}/none"],
      "--workspace"),
     # demo-model, ptq
@@ -125,6 +136,19 @@ CASES: list[tuple[str, list[str], str]] = [
      "--checkpoint"),
     ("ptq-validate-source-missing", ["ptq", "validate", "--source", "{d}/none", "--checkpoint", "{d}/emptydir"],
      "--source"),
+    ("ptq-plan-calib-dataset-missing", ["ptq", "plan", "--analysis", "{d}/ok.json", "--scheme", "fp8",
+                                       "--calib-dataset", "{d}/none.txt"], "--calib-dataset"),
+    ("ptq-plan-calib-dataset-is-a-dir", ["ptq", "plan", "--analysis", "{d}/ok.json", "--scheme", "fp8",
+                                        "--calib-dataset", "{d}/emptydir"], "--calib-dataset"),
+    ("ptq-intake-model-missing", ["ptq", "intake", "--model", "{d}/none"], "--model"),
+    ("ptq-validate-checkpoint-missing", ["ptq", "validate", "--source", "{d}/emptydir", "--checkpoint", "{d}/none"],
+     "--checkpoint"),
+    ("ptq-validate-checkpoint-is-a-file", ["ptq", "validate", "--source", "{d}/emptydir", "--checkpoint",
+                                          "{d}/file.txt"], "--checkpoint"),
+    ("ptq-validate-run-result-missing", ["ptq", "validate", "--source", "{d}/emptydir", "--checkpoint",
+                                        "{d}/emptydir", "--run-result", "{d}/none.json"], "--run-result"),
+    ("ptq-run-manifest-is-a-dir", ["ptq", "run", "--manifest", "{d}/emptydir", "--yes"], "--manifest"),
+    ("ptq-gate-summary-file-missing", ["ptq", "gate", "--summary", "{d}/none.json"], "--summary"),
     ("ptq-gate-summary-missing", ["ptq", "gate"], "--summary"),
     ("ptq-gate-markdown-proc", ["ptq", "gate", "--summary", "{d}/ok.json", "--markdown", "/proc/quarkci-g.md"],
      "--markdown"),
@@ -133,6 +157,8 @@ CASES: list[tuple[str, list[str], str]] = [
     # gh (the arguments are refused before the token is even looked at)
     ("gh-comment-pr-zero", ["gh", "comment", "--pr", "0", "--body-file", "{d}/file.txt"], "--pr"),
     ("gh-comment-body-missing", ["gh", "comment", "--pr", "1", "--body-file", "{d}/none.md"], "--body-file"),
+    ("gh-comment-body-too-big", ["gh", "comment", "--pr", "1", "--body-file", "{d}/big.md"], "--body-file"),
+    ("gh-comment-body-is-a-dir", ["gh", "comment", "--pr", "1", "--body-file", "{d}/emptydir"], "--body-file"),
     ("gh-issues-max-new-negative", ["gh", "issues", "--max-new", "-1", "--report", "{d}/ok.json"], "--max-new"),
     ("gh-pr-report-missing", ["gh", "pr", "--report", "{d}/none.json"], "--report"),
     ("gh-dispatch-repo-not-owner-name", ["gh", "dispatch", "--workflow", "w.yml", "--ref", "main", "--repo", "x"],
@@ -148,6 +174,10 @@ def make_inputs(d: Path) -> None:
     (d / "file.txt").write_text("x\n")
     (d / "ok.json").write_text("{}\n")
     (d / "emptydir").mkdir()
+    with open(d / "big.md", "wb") as fh:  # one byte over gh comment's 1 MiB body cap, sparse
+        fh.truncate(1024 * 1024 + 1)
+    (d / "model").mkdir()
+    (d / "model" / "config.json").write_text("{}\n")
     (d / "skills" / "good").mkdir(parents=True)
     (d / "skills" / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nUse fp8.\n")
     (d / "binskills" / "bad").mkdir(parents=True)

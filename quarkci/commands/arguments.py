@@ -185,6 +185,22 @@ def input_file(value: str) -> str:
     return value
 
 
+def input_file_at_most(limit: int, *, stdin: bool = False) -> Callable[[str], str]:
+    """An existing regular file of at most ``limit`` bytes (``-``, standard input, too when ``stdin``;
+    its size is bounded when it is read)."""
+    def check(value: str) -> str:
+        if stdin and value == "-":
+            return value
+        input_file(value)
+        size = Path(value).stat().st_size
+        if size > limit:
+            raise argparse.ArgumentTypeError(f"{value}: {size} bytes, over the {limit}-byte limit")
+        return value
+
+    check.__name__ = "input_file"
+    return check
+
+
 def input_file_or_stdin(value: str) -> str:
     """An existing regular file, or ``-`` for standard input."""
     return value if value == "-" else input_file(value)

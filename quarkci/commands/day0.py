@@ -32,7 +32,7 @@ from quarkci.core.errors import (
     EXIT_UPSTREAM_UNREACHABLE,
     BadInputError,
 )
-from quarkci.core.paths import check_output_dir
+from quarkci.core.paths import check_disjoint, check_output_dir
 
 _SCHEME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
 ACCELERATORS = ("cpu", "cuda", "rocm")
@@ -233,6 +233,8 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
         gguf_path()  # installed? (one line, exit 2, before any work)
     elif not (model / "config.json").is_file():
         raise BadInputError(f"--model {model}: no config.json (a local HF-format model directory is required)")
+    else:
+        check_disjoint(args.out, "--out", model, "--model")  # the export and records must not land in the source
     if not _SCHEME.match(args.scheme):
         raise BadInputError(f"--scheme {args.scheme!r}: expected a Quark scheme name such as int8, fp8, int4_wo_128")
     _check_scheme_statically(args.scheme, args.kv_cache)

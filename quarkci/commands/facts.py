@@ -41,16 +41,27 @@ def to_json_text(facts: FactSet, kinds: list[str] | None = None) -> str:
 
 
 def to_table(facts: FactSet, kinds: list[str]) -> str:
-    """A short human summary: per kind, the item count, the first names and what is unavailable."""
+    """A short human summary: per kind, the item count, the distinct-name count, the first names (the
+    ``(+N more)`` suffix counts the distinct names not shown) and what is unavailable; then a ``total``
+    row whose counts are the sums of the rows above it.
+
+    ``items`` counts fact items, ``names`` distinct names: they differ where one name is stated in
+    several places (the same CLI flag in two scripts, a dependency in two requirement lists).
+    """
     lines = [f"{facts.label}: version {facts.version}; covers {', '.join(sorted(facts.coverage)) or 'nothing'}",
-             f"{'kind':<16} {'items':>5}  names"]
+             f"{'kind':<16} {'items':>5} {'names':>5}  first names"]
+    total_items = total_names = 0
     for kind in kinds:
         names = sorted(facts.names(kind))
-        shown = ", ".join(names[:_NAMES_SHOWN]) + (f", ... (+{len(names) - _NAMES_SHOWN})"
+        items = len(facts.kinds.get(kind, []))
+        total_items += items
+        total_names += len(names)
+        shown = ", ".join(names[:_NAMES_SHOWN]) + (f", ... (+{len(names) - _NAMES_SHOWN} more)"
                                                    if len(names) > _NAMES_SHOWN else "")
-        lines.append(f"{kind:<16} {len(facts.kinds.get(kind, [])):>5}  {shown}")
+        lines.append(f"{kind:<16} {items:>5} {len(names):>5}  {shown}".rstrip())
         for path in facts.unavailable.get(kind, []):
-            lines.append(f"{'':<16} {'':>5}  unverifiable here: {path} (not in this snapshot)")
+            lines.append(f"{'':<16} {'':>5} {'':>5}  unverifiable here: {path} (not in this snapshot)")
+    lines.append(f"{'total':<16} {total_items:>5} {total_names:>5}")
     return "\n".join(lines) + "\n"
 
 

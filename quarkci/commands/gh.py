@@ -27,7 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.commands import arguments as _args
+from quarkci.core.documents import MAX_DOCUMENT_BYTES
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import repository_root
+
+MAX_BODY_FILE_BYTES = 1024 * 1024  # a sticky comment body; GitHub keeps 65536 characters, the rest is shortened
 
 EXIT_CODES = """\
 exit codes:
@@ -71,8 +75,10 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     pr = sub.add_parser("pr", help="create/update/close the one drift PR (Git Data API)")
     _common(pr)
     pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                    help=f"validation report JSON (default: {REPORT_DEFAULT})")
-    pr.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="checkout holding the changed files (default: .)")
+                    help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
+    pr.add_argument("--root", default=None, metavar="DIR", type=_args.input_dir,
+                    help="repository checkout the report's changed_files are relative to (default: the git "
+                         "repository holding the current directory, else .)")
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
     pr.add_argument("--key", default="skill-sync", metavar="KEY", type=_pr_key,
                     help="whose PR this is: names its branch quarkci/KEY/<version> and its hidden marker, so PRs "
@@ -86,7 +92,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
     issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                        help=f"validation report JSON (default: {REPORT_DEFAULT})")
+                        help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
     issues.add_argument("--label", action="append", metavar="LABEL",
                         help="issue label (repeatable; the first one finds quarkci's issues; "
                              "default: quarkci-drift, breaking)")
@@ -101,7 +107,10 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
     comment.add_argument("--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number")
-    comment.add_argument("--body-file", required=True, metavar="FILE", type=_args.input_file_or_stdin, help="Markdown body ('-' reads stdin)")
+    comment.add_argument("--body-file", required=True, metavar="FILE",
+                         type=_args.input_file_at_most(MAX_BODY_FILE_BYTES, stdin=True),
+                         help=f"Markdown body, UTF-8, at most {MAX_BODY_FILE_BYTES} bytes ('-' reads stdin); a "
+                              "body over GitHub's 65536-character limit is shortened with a link to the full report")
     comment.add_argument("--name", default="report", metavar="NAME",
                          help="sticky comment name: letters, digits, '-', '_' (default: report)")
     comment.add_argument("--expect-head-sha", metavar="SHA",
@@ -152,7 +161,8 @@ def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], s
 
     url = _url(args.full_report_url)
     report = load_report(args.report)
-    files = {} if report.blocked else read_changed_files(report, args.root)
+    root = args.root or repository_root(Path.cwd()) or Path(".")
+    files = {} if report.blocked else read_changed_files(report, root)
     if (report.of_kind("mechanical") or report.applied_fixes) and not files:
         raise BadInputError(f"--report {args.report}: mechanical findings but no changed_files: "
                             "run `quarkci sync --fix` (or `quarkci verify maintain --fix`) first")
@@ -187,16 +197,36 @@ def _run_comment(args: argparse.Namespace, repo: Any, target: Any, me: Callable[
     if args.pr < 1:
         raise BadInputError("--pr must be a positive number")
     url = _url(args.full_report_url)
-    try:
-        body = sys.stdin.read() if args.body_file == "-" else Path(args.body_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"--body-file {args.body_file}: {exc}") from None
+    body = read_body(args.body_file)
     if not body.strip():
         raise BadInputError(f"--body-file {args.body_file} is empty")
     if args.expect_head_sha and repo is not None:
         _check_head(repo, target, args.pr, args.expect_head_sha)
     return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run, me=me(),
                            full_report_url=url)
+
+
+def read_body(source: str, limit: int = MAX_BODY_FILE_BYTES) -> str:
+    """The UTF-8 text of ``--body-file`` ``source`` (``-``: standard input), read up to ``limit`` bytes.
+
+    Raises :class:`BadInputError` naming ``--body-file`` when it holds more than ``limit`` bytes (a file
+    that grew after the parse-time check, or standard input), is not UTF-8, or cannot be read.
+    """
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read(limit + 1).encode("utf-8")
+        else:
+            with open(source, "rb") as fh:
+                data = fh.read(limit + 1)
+    except OSError as exc:
+        raise BadInputError(f"--body-file {source}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise BadInputError(f"--body-file {source}: over the {limit}-byte limit")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"--body-file {source}: not UTF-8 text (byte {exc.start})") from None
 
 
 def _check_head(repo: Any, target: Any, number: int, expected: str) -> None:

@@ -19,7 +19,7 @@ from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
-from quarkci.core.paths import check_output_dir
+from quarkci.core.paths import check_disjoint, check_output_dir
 from quarkci.skills import SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.sync.history import run_history, to_json, to_markdown
@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError(f"--from {args.from_} is newer than --to {args.to}")
     out = Path(args.out)
     check_output_dir(out, "--out")
+    if args.skills and not args.skills.startswith("bundled:"):
+        check_disjoint(out, "--out", args.skills, "--skills")  # reports written among the skills would be read
     if args.skills and not args.skills.startswith("bundled:") and not discover(open_skills(args.skills)):
         raise BadInputError(f"--skills {args.skills}: no SKILL.md found; 0 skills would be audited")
     versions = releases(low, high)

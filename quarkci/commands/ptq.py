@@ -14,7 +14,8 @@
   the export, ``run_result.json`` and the manifest's status. Exit 0 succeeded, 1 upstream failure
   (failure class and upstream message on stderr and in ``run_result.json``), 2 bad input/blocked.
 * ``ptq validate --source DIR --checkpoint DIR [--run-result F] [--no-reload] [--output F]`` -> validation
-  summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source.
+  summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source or run result, or a checkpoint
+  that is not a directory (a missing one is accepted only when the run result records a failed run).
 * ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
   [--markdown FILE] [--report-dir DIR]``: the summary is read through the ``validation_summary`` contract;
   the verdict JSON on stdout (and a sticky-comment Markdown body; with ``--report-dir``,
@@ -70,8 +71,9 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                    help="extra layer name patterns to exclude, e.g. '*lm_head' (default: the template's)")
     p.add_argument("--layer-scheme", nargs=2, action="append", default=[], metavar=("PATTERN", "SCHEME"),
                    help="per-pattern scheme override (repeatable; default: none)")
-    p.add_argument("--calib-dataset", metavar="NAME|FILE",
-                   help="calibration data: pileval, wikitext, cnn_dailymail or a text file (default: Quark's)")
+    p.add_argument("--calib-dataset", metavar="NAME|FILE", type=calib_dataset,
+                   help="calibration data: pileval, wikitext, cnn_dailymail or an existing text file, one sample "
+                        "per line (default: Quark's)")
     p.add_argument("--num-calib-data", type=_args.positive_int, metavar="N", help="number of calibration samples (default: Quark's)")
     p.add_argument("--seq-len", type=_args.positive_int, metavar="N", help="calibration sequence length in tokens (default: Quark's)")
     p.add_argument("--batch-size", type=_args.positive_int, metavar="N", help="calibration batch size in samples (default: Quark's)")
@@ -106,13 +108,13 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("validate", help="source + quantized checkpoint -> validation summary JSON")
     p.add_argument("--source", required=True, metavar="DIR", type=_args.input_dir, help="the original (unquantized) model directory")
     p.add_argument("--checkpoint", required=True, metavar="DIR",
-                   help="the quantized model directory written by ptq run (a missing one is recorded in the "
-                        "summary for the gate, not refused)")
+                   help="the quantized model directory written by ptq run; must exist, unless --run-result "
+                        "records a failed run (then its absence is recorded in the summary for the gate)")
     p.hard_break("--output", "--checkpoint",
                  "--output no longer names the quantized model: pass it as --checkpoint DIR "
                  "(--output FILE is now where the summary is written)")
-    p.add_argument("--run-result", metavar="FILE",
-                   help="run_result.json written by ptq run; a missing file is read as no run result (default: none)")
+    p.add_argument("--run-result", metavar="FILE", type=_args.input_file,
+                   help="run_result.json written by ptq run (default: none)")
     p.add_argument("--no-reload", action="store_true", help="skip the transformers reload check")
     p.add_argument("--output", dest="out", default="validation_summary.json", metavar="FILE",
                    type=_args.output_file,
@@ -274,12 +276,36 @@ def run_validate(args: argparse.Namespace) -> int:
     from quarkci.ptq.validate import load_run_result, summarize, write_summary
 
     check_output_file(args.out, "--output")
-    _offline_hub()
     run_result = load_run_result(args.run_result) if args.run_result else None
+    _check_checkpoint(args.checkpoint, run_result)
+    _offline_hub()
     summary = summarize(args.source, args.checkpoint, run_result=run_result, reload=not args.no_reload)
     path = write_summary(summary, args.out)
     _emit(args, path, summary)
     return EXIT_OK
+
+
+def calib_dataset(value: str) -> str:
+    """``--calib-dataset``: a dataset name the run loads by name, or an existing regular file."""
+    from quarkci.ptq.plan import CLI_DATASETS
+
+    if value in CLI_DATASETS:
+        return value
+    path = Path(value)
+    if path.is_file():
+        return value
+    what = "not a regular file" if path.exists() else "no such file"
+    raise argparse.ArgumentTypeError(f"{value}: {what}, and not a dataset name ({', '.join(CLI_DATASETS)})")
+
+
+def _check_checkpoint(checkpoint: str, run_result: dict[str, Any] | None) -> None:
+    """Refuse a ``--checkpoint`` that is not a directory, unless ``run_result`` records a failed run
+    (a failed run leaves no checkpoint; the summary records that for the gate)."""
+    path = Path(checkpoint)
+    if path.is_dir() or (not path.exists() and run_result is not None and run_result.get("status") == "failed"):
+        return
+    what = "not a directory" if path.exists() else "no such directory (and --run-result records no failed run)"
+    raise BadInputError(f"--checkpoint {checkpoint}: {what}")
 
 
 def run_gate(args: argparse.Namespace) -> int:

@@ -26,8 +26,9 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                                    description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="report_command", metavar="TARGET", required=True, parser_class=type(parser))
     github = sub.add_parser("github", help="GitHub Actions outputs, job summary and annotations")
-    github.add_argument("--report-dir", required=True, type=Path, metavar="DIR",
-                        help="directory holding validation_report.* (written by quarkci sync --out)")
+    github.add_argument("--report-dir", required=True, type=_args.as_path(_args.input_dir), metavar="DIR",
+                        help="existing directory holding validation_report.* (written by quarkci sync --out); "
+                             "when sync failed before writing a report, the job summary says so")
     github.add_argument("--stage-changed", default="", metavar="DIR",
                         help="copy the files --fix changed here, relative paths kept (empty: skip)")
     github.add_argument("--workspace", type=_args.as_path(_args.input_dir), metavar="DIR",

@@ -22,6 +22,7 @@ from typing import Any
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_bytes
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
+from quarkci.core.paths import check_disjoint
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
@@ -45,13 +46,17 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     export.add_argument("--skills", required=True, metavar="SPEC", type=_args.skills_spec,
                         help="skills to copy: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
     export.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
-                        help="new or empty directory to write the skill files into")
+                        help="new or empty directory to write the skill files into; not the --skills directory, "
+                             "nor inside or above it")
     export.set_defaults(func=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Copy every file of ``--skills`` into ``--out`` (which must be new or empty). Exit 2 when it is not."""
+    """Copy every file of ``--skills`` into ``--out`` (which must be new or empty, and neither the skills
+    directory, inside it nor above it). Exit 2 when it is not."""
     out = Path(args.out)
+    if not args.skills.startswith("bundled:"):
+        check_disjoint(out, "--out", args.skills, "--skills")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise BadInputError(f"--out {out}: exists and is not an empty directory")
     source = open_skills(args.skills)

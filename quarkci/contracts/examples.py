@@ -12,18 +12,17 @@ contracts exist to catch. Findings (category ``contracts``, ``skill`` = the docu
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from quarkci.core.artifacts import ARTIFACTS
-from quarkci.core.documents import validate_document, violations
+from quarkci.core.documents import parse_document, validate_document, violations
+from quarkci.core.errors import BadInputError
 from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
 
@@ -64,12 +63,11 @@ def documented_examples(snapshot: Snapshot) -> Iterator[Example]:
             fence = _FENCE.search(section)
             if not fence:
                 continue
-            try:
-                body = fence.group(2)
-                document = json.loads(body) if fence.group(1) == "json" else yaml.safe_load(body)
-            except (json.JSONDecodeError, yaml.YAMLError):
-                continue
             line = text.count("\n", 0, heading.end() + fence.start()) + 1
+            try:  # the one bounded loader: an alias bomb in a skill's example is skipped, not expanded
+                document = parse_document(fence.group(2), f"{path}:{line}", fmt=fence.group(1))
+            except BadInputError:
+                continue
             yield Example(skill, path, line, artifact, document)
 
 

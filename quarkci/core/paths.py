@@ -53,6 +53,37 @@ def check_inside(path: str | os.PathLike[str], root: str | os.PathLike[str], wha
     return resolved
 
 
+def check_disjoint(output: str | os.PathLike[str], output_flag: str, source: str | os.PathLike[str],
+                   source_flag: str) -> Path:
+    """Check that output location ``output`` (option ``output_flag``) does not overlap input directory
+    ``source`` (option ``source_flag``): it is neither the same directory, inside it, nor above it
+    (symbolic links and ``..`` resolved), so writing the output cannot change the input being read.
+
+    Returns ``output`` resolved. Raises :class:`BadInputError` naming ``output_flag`` otherwise.
+    """
+    out, src = Path(output).resolve(), Path(source).resolve()
+    if out == src:
+        relation = "is"
+    elif src in out.parents:
+        relation = "is inside"
+    elif out in src.parents:
+        relation = "contains"
+    else:
+        return out
+    raise BadInputError(f"{output_flag} {output}: {relation} the {source_flag} directory {source}; "
+                        "write the output elsewhere")
+
+
+def repository_root(start: str | os.PathLike[str]) -> Path | None:
+    """The git repository root holding ``start``: the nearest ancestor-or-self directory with a ``.git``
+    entry (a directory, or a file for a worktree or submodule), resolved; None outside a repository."""
+    current = Path(start).resolve()
+    for folder in (current, *current.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
 def _nearest_existing(path: Path) -> Path:
     current = path.absolute()
     while not current.exists():

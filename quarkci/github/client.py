@@ -9,7 +9,9 @@
 
 Retries (:class:`RetryPolicy`) use PyGithub's :class:`github.GithubRetry` (a ``urllib3.Retry``):
 5xx responses, connection errors and read timeouts are retried with exponential backoff
-(``backoff_factor * 2**n``, at most ``backoff_max`` seconds); a 403 is retried only when it is a
+(``backoff_factor * 2**n``, at most ``backoff_max`` seconds), except a host name that does not resolve
+(DNS): a mistyped ``--api-url`` or a runner without DNS does not heal in a minute, so it fails at once
+(exit 3) instead of backing off for ~60 s; a 403 is retried only when it is a
 rate limit: ``Retry-After`` is honoured (capped at ``retry_after_max``), a secondary rate limit
 without it waits ``secondary_rate_wait``, a primary one waits until ``X-RateLimit-Reset`` unless
 that is further than ``max_rate_limit_wait`` (then it fails at once). Other 4xx (404, 409, 422
@@ -24,7 +26,8 @@ Failures map to the exit codes of :mod:`quarkci.core.errors` (:func:`github_erro
 ====================================================  ====  ========================================
 failure (after retries)                               exit  message names
 ====================================================  ====  ========================================
-connection refused, DNS failure, timeout              3     the API URL and the network error
+connection refused, timeout (after retries)           3     the API URL and the network error
+host name not resolvable (DNS; never retried)         3     the API URL and the resolver's error
 5xx, rate limit not lifted in time                    3     the status and GitHub's message
 401 (token rejected)                                  2     "the token was rejected"
 403 (not a rate limit: permission missing)            2     the permission the request needs
@@ -39,6 +42,7 @@ import contextlib
 import logging
 import os
 import re
+import socket
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +51,7 @@ from typing import Any
 import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Repository import Repository
+from urllib3.exceptions import MaxRetryError, NameResolutionError
 from urllib3.util.retry import Retry
 
 from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
@@ -95,6 +100,8 @@ class _OneLineRetry(GithubRetry):
 
     def increment(self, method: str | None = None, url: str | None = None, response: Any = None,  # type: ignore[override]
                   error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None) -> Retry:
+        if error is not None and name_not_resolved(error):
+            raise MaxRetryError(_pool, url or "", error)  # not transient: no retry, no backoff
         retry = super().increment(method, url, response, error, _pool, _stacktrace)
         why = f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"
         done = len(retry.history)
@@ -105,6 +112,22 @@ class _OneLineRetry(GithubRetry):
 
 
 DEFAULT_POLICY = RetryPolicy()
+
+
+def name_not_resolved(error: BaseException) -> bool:
+    """Whether ``error`` (a requests/urllib3 exception, or anything wrapping one through ``reason``,
+    ``args`` or ``__cause__``/``__context__``) is a failure to resolve a host name (``socket.gaierror``)."""
+    seen: set[int] = set()
+    todo: list[object] = [error]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen or not isinstance(current, BaseException):
+            continue
+        seen.add(id(current))
+        if isinstance(current, NameResolutionError | socket.gaierror):
+            return True
+        todo += [getattr(current, "reason", None), current.__cause__, current.__context__, *current.args]
+    return False
 
 
 @dataclass(frozen=True)
@@ -214,6 +237,10 @@ def github_errors(target: Target, doing: str) -> Iterator[None]:
         err = classify(exc, doing)
         raise type(err)(scrub(str(err), target.token)) from None
     except requests.RequestException as exc:
+        if name_not_resolved(exc):
+            host = urllib.parse.urlsplit(target.api_url).hostname or target.api_url
+            raise UpstreamUnreachableError(scrub(f"{doing}: GitHub API {target.api_url} unreachable: host name {host} "
+                                                 f"does not resolve ({_short(exc)}); not retried", target.token)) from None
         raise UpstreamUnreachableError(scrub(f"{doing}: GitHub API {target.api_url} unreachable after retries: "
                                              f"{type(exc).__name__}: {_short(exc)}", target.token)) from None
 

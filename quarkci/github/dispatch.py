@@ -35,7 +35,14 @@ from github import GithubException
 from github.Repository import Repository
 
 from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
-from quarkci.github.client import DEFAULT_POLICY, RetryPolicy, Target, classify, github_errors
+from quarkci.github.client import (
+    DEFAULT_POLICY,
+    RetryPolicy,
+    Target,
+    classify,
+    github_errors,
+    name_not_resolved,
+)
 from quarkci.github.result import Delivery, Item, Step
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -165,7 +172,7 @@ def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) 
 def _transient(exc: Exception) -> bool:
     if isinstance(exc, GithubException):
         return exc.status >= 500 or exc.status == 429 or (exc.status == 403 and "rate limit" in str(exc.data).lower())
-    return isinstance(exc, requests.RequestException)
+    return isinstance(exc, requests.RequestException) and not name_not_resolved(exc)  # DNS does not heal
 
 
 def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inputs: Mapping[str, str],

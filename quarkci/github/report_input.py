@@ -68,11 +68,16 @@ def load_report(path: str | Path) -> SyncReport:
     )
 
 
+MAX_CHANGED_FILE_BYTES = 2 * 1024 * 1024  # a file --fix rewrote is a SKILL.md; skills are read up to this too
+
+
 def read_changed_files(report: SyncReport, root: str | Path) -> dict[str, bytes]:
     """``{repo path: content}`` of the files ``--fix`` rewrote, read from ``root`` (the checkout).
 
-    Raises :class:`BadInputError` for an absolute path, a path leaving ``root`` (``..``) or a
-    missing file.
+    Each file is at most :data:`MAX_CHANGED_FILE_BYTES` (the skill-file cap) and must be a
+    regular file that resolves inside ``root`` (a symbolic link to ``/dev/zero`` or out of the checkout is
+    refused). Raises :class:`BadInputError` for an absolute path, a path leaving ``root`` (``..``), a
+    missing, special or oversized file.
     """
     files: dict[str, bytes] = {}
     base = Path(root).resolve()
@@ -80,8 +85,17 @@ def read_changed_files(report: SyncReport, root: str | Path) -> dict[str, bytes]
         rel = PurePosixPath(name)
         if rel.is_absolute() or ".." in rel.parts or not rel.parts:
             raise BadInputError(f"{report.path}: changed file {name!r} must be relative and inside the repo")
+        path = (base / rel).resolve()
+        if not path.is_relative_to(base):
+            raise BadInputError(f"{report.path}: changed file {name!r} resolves outside the repo")
         try:
-            files[rel.as_posix()] = (base / rel).read_bytes()
+            if not path.is_file():
+                raise BadInputError(f"{report.path}: changed file {name!r}: not a regular file")
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_CHANGED_FILE_BYTES + 1)
         except OSError as exc:
             raise BadInputError(f"{report.path}: changed file {name!r}: {exc.strerror}") from None
+        if len(data) > MAX_CHANGED_FILE_BYTES:
+            raise BadInputError(f"{report.path}: changed file {name!r}: over the {MAX_CHANGED_FILE_BYTES}-byte limit")
+        files[rel.as_posix()] = data
     return dict(sorted(files.items()))

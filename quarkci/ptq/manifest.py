@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
-from quarkci.ptq.plan import CLI_DATASETS
+from quarkci.ptq.plan import CLI_DATASETS, DEFAULT_CALIBRATION
 
 MANIFEST_FILE = "run_manifest.yaml"
 RUN_RESULT_FILE = "run_result.json"
@@ -33,32 +34,73 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def quark_cli_argv(plan: dict[str, Any], output_dir: str, device: str = "cuda") -> tuple[list[str], list[str]]:
+def quark_cli_argv(plan: dict[str, Any], output_dir: str,
+                   cli_flags: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[list[str], list[str]]:
     """The ``quark-cli torch-llm-ptq`` argument array equivalent to ``plan``, and notes on where it
     cannot be exactly equivalent. Only confirmed options are added (Quark's skill, Step 3).
 
-    ``--exclude_layers`` is emitted with the full plan list (it replaces the template defaults in
-    the CLI), never empty. A local calibration file has no CLI spelling: the CLI line then keeps
-    ``--dataset pileval`` and says so in the notes.
+    Every value comes from the plan: scheme, calibration dataset, sample count, sequence length, batch
+    size, device, KV-cache scheme, per-layer schemes, algorithm and exclusions. ``cli_flags`` (option ->
+    ``add_argument`` attributes; default: the installed amd-quark's, read statically by
+    :func:`quarkci.ptq.quark_static.installed_cli_flags`) decides what the CLI can spell: an option it
+    does not define, or a value outside its ``choices``, is left out with a note. ``device: auto`` leaves
+    ``--device`` out (quark-cli then picks cuda when available, else cpu, as the plan's ``auto`` does).
+    A local calibration file has no CLI spelling: ``--dataset`` is left out and the note names the CLI's
+    default dataset. ``--exclude_layers`` is emitted with the full plan list (it replaces the template
+    defaults in the CLI), never empty.
     """
+    if cli_flags is None:
+        from quarkci.ptq.quark_static import installed_cli_flags
+
+        cli_flags = installed_cli_flags()
     calib = plan.get("calibration") or {}
     notes: list[str] = []
+    if not cli_flags:
+        notes.append("amd-quark's quark-cli options could not be read: the line is not checked against them")
+
+    def known(flag: str, value: Any = None) -> bool:
+        if not cli_flags:
+            return True
+        attrs = cli_flags.get(flag)
+        if attrs is None:
+            notes.append(f"{flag} is not a quark-cli torch-llm-ptq option of this amd-quark: left out")
+            return False
+        choices = attrs.get("choices")
+        if value is not None and isinstance(choices, list) and value not in choices:
+            notes.append(f"{flag} {value}: not one of quark-cli's choices ({', '.join(map(str, choices))}): left out")
+            return False
+        return True
+
     argv = ["quark-cli", "torch-llm-ptq", "--model_dir", plan["model"]["model_path"], "--output_dir", output_dir,
             "--quant_scheme", plan["global_scheme"]]
-    dataset = calib.get("dataset", "pileval")
-    if dataset not in CLI_DATASETS:
-        notes.append(f"calibration file {dataset} has no quark-cli spelling; the CLI calibrates on pileval")
-        dataset = "pileval"
-    argv += ["--dataset", dataset, "--num_calib_data", str(calib.get("num_calib_data", 512)),
-             "--seq_len", str(calib.get("seq_len", 512)), "--batch_size", str(calib.get("batch_size", 1)),
-             "--device", device, "--no_trust_remote_code", "--skip_evaluation"]
-    if plan.get("kv_cache_scheme"):
+    dataset = str(calib.get("dataset", DEFAULT_CALIBRATION["dataset"]))
+    if dataset not in CLI_DATASETS and Path(dataset).is_file():
+        default = (cli_flags.get("--dataset") or {}).get("default", "pileval")
+        notes.append(f"calibration file {dataset} has no quark-cli spelling: --dataset left out, so quark-cli "
+                     f"calibrates on its default dataset ({default}) instead")
+    elif known("--dataset", dataset):
+        argv += ["--dataset", dataset]
+    for flag, key in (("--num_calib_data", "num_calib_data"), ("--seq_len", "seq_len"), ("--batch_size", "batch_size")):
+        value = calib.get(key, DEFAULT_CALIBRATION[key])
+        if known(flag):
+            argv += [flag, str(value)]
+    device = str(plan.get("device") or "auto")
+    if device == "auto":
+        notes.append("device auto: --device left out, so quark-cli picks cuda when available, else cpu")
+    elif known("--device", device):
+        argv += ["--device", device]
+    for flag in ("--no_trust_remote_code", "--skip_evaluation"):
+        if known(flag):
+            argv.append(flag)
+    if plan.get("kv_cache_scheme") and known("--kv_cache_dtype", plan["kv_cache_scheme"]):
         argv += ["--kv_cache_dtype", plan["kv_cache_scheme"]]
-    for pattern, scheme in sorted((plan.get("layer_quant_config") or {}).items()):
-        argv += ["--layer_quant_scheme", pattern, scheme]
-    if plan.get("algorithm"):
+    layer_schemes = sorted((plan.get("layer_quant_config") or {}).items())
+    if layer_schemes and known("--layer_quant_scheme"):
+        for pattern, scheme in layer_schemes:
+            argv += ["--layer_quant_scheme", pattern, scheme]
+    if plan.get("algorithm") and known("--quant_algo"):
         argv += ["--quant_algo", plan["algorithm"]]
-    if plan.get("exclude_layers"):
+    if plan.get("exclude_layers") and known("--exclude_layers"):
         argv += ["--exclude_layers", *plan["exclude_layers"]]
     if plan.get("model_dtype", "auto") != "auto":
         notes.append(f"model dtype {plan['model_dtype']}: quark-cli loads the checkpoint dtype ('auto')")

@@ -10,6 +10,8 @@ located through ``importlib.metadata``) with :mod:`ast`, in a fraction of a seco
 * algorithms: the keys of ``ALGORITHM_CONFIG_MAPS`` in ``.../config/algo_configs.py`` (what
   ``get_supported_algorithm_types()`` returns before plug-ins register more);
 * KV-cache schemes: ``LLMTemplate._SUPPORTED_KV_CACHE_SCHEMES``;
+* ``quark-cli torch-llm-ptq`` options with their choices and defaults (:func:`installed_cli_flags`, the
+  ``add_argument`` calls of ``quark/experimental/cli/torch_llm_ptq.py``, :mod:`quarkci.facts.cli_flags`);
 * weight group size of each scheme: a ``group_size=N`` argument of the scheme's constructor call,
   else the scheme class's ``group_size``/``block_size`` default (a literal or a ``Class.attr``
   constant resolved through class bases), else a literal ``group_size=N`` in its body, else the
@@ -35,6 +37,7 @@ from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
 from quarkci.facts import schemes as scheme_facts
 from quarkci.facts.base import FactItem
+from quarkci.facts.cli_flags import PACKAGED_CLI, SCRIPTS, flags_in
 from quarkci.facts.source import parse
 from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
 from quarkci.upstream.base import Snapshot
@@ -272,3 +275,28 @@ def installed_quark_static() -> QuarkInfo:
         with contextlib.suppress(OSError):
             atomic_write_text(path, json.dumps(dataclasses.asdict(info), sort_keys=True))
     return info
+
+
+@cache
+def installed_cli_flags() -> dict[str, dict[str, Any]]:
+    """The installed amd-quark's ``quark-cli torch-llm-ptq`` options, read with :mod:`ast` (no import):
+    every option string (``--kv_cache_dtype`` and its alias ``--kv_cache_quant_scheme`` alike) -> the
+    attributes of its ``add_argument`` call (``choices``, ``default``... as in
+    :func:`quarkci.facts.cli_flags.flags_in`; a default computed at run time is its source text).
+
+    ``{}`` when amd-quark is not installed or its CLI module is missing or unreadable.
+    """
+    from quarkci.upstream.installed import InstalledSnapshot
+
+    try:
+        snapshot = InstalledSnapshot()
+    except BadInputError:
+        return {}
+    tree = parse(cast(Snapshot, snapshot), PACKAGED_CLI)
+    if tree is None:
+        return {}
+    flags: dict[str, dict[str, Any]] = {}
+    for item in flags_in(tree, PACKAGED_CLI, SCRIPTS[PACKAGED_CLI]):
+        for option in cast(list[str], item.attrs["options"]):
+            flags[option] = dict(item.attrs)
+    return flags

@@ -8,9 +8,11 @@ here is a contract change for the GitHub-delivery and Actions consumers.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from quarkci.core.findings import Finding, Location
+from quarkci.core.paths import repository_root
 from quarkci.sync.outcome import SyncOutcome
 
 REPORT_VERSION = 1
@@ -103,14 +105,37 @@ def status_of(outcome: SyncOutcome) -> str:
     return "success"
 
 
+def fix_requested(outcome: SyncOutcome) -> bool:
+    """Whether the run was ``sync --fix``: ``outcome.fix`` when the producer says so, else whether any fix
+    was applied or any file changed."""
+    if outcome.fix is not None:
+        return outcome.fix
+    return bool(outcome.applied_fixes or outcome.changed_files)
+
+
+def mode_of(outcome: SyncOutcome) -> str:
+    """The report's ``mode``: ``fix`` for an audit run with ``--fix``, else ``outcome.mode`` (``audit``,
+    ``calibration`` - no baseline, whether or not fixes were applied - or ``blocked``)."""
+    return "fix" if outcome.mode == "audit" and fix_requested(outcome) else outcome.mode
+
+
+def fixable_left(outcome: SyncOutcome) -> int:
+    """Mechanical findings that carry a fix ``--fix`` can apply (after a ``--fix`` run: the ones left)."""
+    return sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
+
+
 def summary_of(outcome: SyncOutcome) -> str:
-    """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason)."""
+    """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason); a
+    ``--fix`` run adds ``"; 8 fixes applied, 0 fixable left"`` (the counts are those after the fixes)."""
     c = outcome.findings.counts()
     if outcome.blocked is not None:
         return f"blocked: {outcome.blocked[0]}; {len(outcome.blocked[1])} skills could not be verified"
     drift = c["breaking"] + c["semantic"] + c["mechanical"]
-    return (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
+    text = (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
             f"{c['unverifiable']} unverifiable")
+    if fix_requested(outcome):
+        text += f"; {len(outcome.applied_fixes)} fixes applied, {fixable_left(outcome)} fixable left"
+    return text
 
 
 def evidence_of(outcome: SyncOutcome) -> list[str]:
@@ -144,7 +169,7 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
     if c["breaking"]:
         out.append(f"Review {c['breaking']} breaking findings: the skills reference things the release no "
                    "longer has; edit them by hand.")
-    fixable = sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
+    fixable = fixable_left(outcome)
     if fixable:
         spec = outcome.upstream[0]
         if outcome.skills_root.startswith("bundled:"):
@@ -164,6 +189,24 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
     return out
 
 
+def repository_relative(changed: tuple[str, ...], skills_root: str) -> tuple[str, ...]:
+    """``changed`` (the files ``--fix`` wrote, as paths from the current directory or absolute) as POSIX
+    paths relative to the git repository root holding ``skills_root``: the root ``gh pr --root`` and
+    ``report github --workspace`` read them from, whatever directory the sync ran in. Outside a
+    repository (no root to name) they stay relative to the current directory, as those commands'
+    defaults (``.``, ``$GITHUB_WORKSPACE``) read them. A path outside the root is kept as given."""
+    if not changed or skills_root.startswith("bundled:"):
+        return changed
+    root = repository_root(skills_root)
+    if root is None:
+        return changed
+    out = []
+    for name in changed:
+        absolute = Path(name).resolve()
+        out.append(absolute.relative_to(root).as_posix() if absolute.is_relative_to(root) else name)
+    return tuple(out)
+
+
 def build(outcome: SyncOutcome) -> ReportV1:
     """The JSON report DTO of ``outcome``."""
     spec, version, kind, label = outcome.upstream
@@ -172,7 +215,7 @@ def build(outcome: SyncOutcome) -> ReportV1:
     return ReportV1(
         status=status_of(outcome), summary=summary_of(outcome),
         evidence=tuple(evidence_of(outcome)), next_actions=tuple(next_actions_of(outcome)),
-        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=outcome.mode,
+        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=mode_of(outcome),
         upstream={"spec": spec, "version": version, "kind": kind, "label": label},
         baseline={"version": outcome.baseline[0], "label": outcome.baseline[1]} if outcome.baseline else None,
         skills_root=outcome.skills_root,
@@ -180,6 +223,6 @@ def build(outcome: SyncOutcome) -> ReportV1:
         counts=counts,
         findings=tuple(finding_v1(f) for f in outcome.findings.findings),
         release_diff=tuple(c.to_json() for c in outcome.release_diff),
-        changed_files=outcome.changed_files,
+        changed_files=repository_relative(outcome.changed_files, outcome.skills_root),
         blocked={"reason": outcome.blocked[0], "skills": list(outcome.blocked[1])} if outcome.blocked else None,
     )

@@ -1,7 +1,9 @@
-"""SKILL.md frontmatter: split the YAML block from the Markdown body and parse it with ``safe_load``.
+"""SKILL.md frontmatter: split the YAML block from the Markdown body and parse it with the one bounded loader.
 
-Problems are returned as :class:`FrontmatterError` (raised here, caught by discovery and stored as
-``Skill.error``); nothing in a skill is ever executed (PyYAML ``SafeLoader`` only).
+The block goes through :func:`quarkci.core.documents.parse_document` (PyYAML ``SafeLoader``, alias and
+node counts bounded before anything is expanded, duplicate and non-string keys refused); the file size
+is already capped by :mod:`quarkci.skills.source`. Problems are returned as :class:`FrontmatterError`
+(raised here, caught by discovery and stored as ``Skill.error``); nothing in a skill is ever executed.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 import yaml
+
+from quarkci.core.documents import parse_document
+from quarkci.core.errors import BadInputError
 
 _FENCE = "---"
 _END_MARKERS = ("---", "...")
@@ -54,20 +59,35 @@ def parse(text: str) -> Frontmatter:
     :class:`FrontmatterError` naming the field, the entry and its SKILL.md line.
     """
     yaml_text, body, body_line = split(text)
-    try:
-        data = yaml.safe_load(yaml_text)
-        root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 2}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise FrontmatterError(f"malformed YAML frontmatter{where}: {problem}") from None
+    data = _bounded_load(yaml_text)
+    root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)  # bounded above; composing expands no alias
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise FrontmatterError(f"frontmatter must be a mapping, not {type(data).__name__}")
     paths, lines = _source_knowledge(data, root)
     return Frontmatter(data, body, body_line, paths, lines)
+
+
+_WHERE = "frontmatter"
+
+
+def _bounded_load(yaml_text: str) -> Any:
+    """The frontmatter block through the one bounded loader; its errors name SKILL.md lines.
+
+    The block is parsed with one blank line in front, so a line the loader names is the SKILL.md line
+    (line 1 is the opening ``---``). Raises :class:`FrontmatterError` for malformed YAML and for a
+    block over the loader's bounds (an alias bomb, duplicate or non-string keys, nesting too deep).
+    """
+    if not yaml_text.strip():
+        return None
+    try:
+        return parse_document("\n" + yaml_text, _WHERE, fmt="yaml")
+    except BadInputError as exc:
+        reason = str(exc).removeprefix(f"{_WHERE}: ")
+        if reason.startswith("invalid YAML"):
+            raise FrontmatterError("malformed YAML frontmatter" + reason.removeprefix("invalid YAML")) from None
+        raise FrontmatterError(f"YAML frontmatter {reason.removeprefix('YAML ')}") from None
 
 
 def _source_knowledge(data: dict[str, Any], root: yaml.Node | None) -> tuple[tuple[str, ...], tuple[int, ...]]:

@@ -13,6 +13,9 @@ from quarkci.sync.policy import FindingSet
 class SyncOutcome:
     """Everything a report shows. ``mode``: ``audit`` | ``calibration`` | ``blocked``.
 
+    ``fix``: whether ``--fix`` was requested (None: not said; the report then infers it from applied
+    fixes or changed files, which misses a ``--fix`` run that found nothing to fix).
+
     ``upstream``: (spec, version, kind, label) — version/kind/label are None when blocked;
     ``baseline``: (version, label) or None; ``skills_root``: the --skills spec as given.
     """
@@ -30,3 +33,4 @@ class SyncOutcome:
     calibrated: str | None = None  # the baseline file written, when calibrating
     blocked: tuple[str, tuple[str, ...]] | None = None  # (reason, skills that could not be verified)
     notes: tuple[str, ...] = field(default=())
+    fix: bool | None = None

@@ -280,7 +280,7 @@ def _audit(request: SyncRequest, snapshot: Snapshot, stored: UpstreamView | None
         baseline=(base.version, base.label) if base is not None else None,
         skills_root=skills_label, skills=tuple(skills), findings=result.findings, release_diff=diff,
         applied_fixes=applied, changed_files=changed, skipped_rules=result.skipped, calibrated=calibrated,
-        notes=tuple(notes),
+        notes=tuple(notes), fix=request.fix,
     )
     bundled = request.skills is None or request.skills.startswith("bundled:")
     prefix = "" if request.skills is None or bundled else request.skills.rstrip("/") + "/"

@@ -177,6 +177,19 @@ def test_documented_examples_are_checked_against_both_contracts():
     assert diff_contracts(good) == []
 
 
+def test_an_alias_bomb_example_is_skipped_by_the_bounded_loader_not_expanded():
+    from quarkci.contracts.examples import documented_examples
+
+    bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10))
+    snap = _upstream()
+    snap._files["quark/_bundled_skills/a/SKILL.md"] = SKILL.replace("```json\n{DOC}", "```yaml\n" + bomb)
+    snap._files["quark/_bundled_skills/b/SKILL.md"] = SKILL.replace("```json\n{DOC}", "```yaml\nuser_goal: g")
+    # the bomb (10**9 nodes once expanded) is refused before expansion; the small YAML example is read
+    assert [(e.path, e.document) for e in documented_examples(snap)] == [
+        ("quark/_bundled_skills/b/SKILL.md", {"user_goal": "g"})]
+
+
 @pytest.mark.real
 def test_real_0_13_wheel():
     from tests.realwheels import real_snapshot

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
 
 from quarkci.cli import main
+from quarkci.facts.base import FACT_KINDS
 from quarkci.upstream import fetch, pypi
 from tests.upstream.miniwheel import MINI_CHECKOUT, build_mini_wheel
 
@@ -101,3 +103,30 @@ def test_upstream_unreachable_is_exit_3(capsys, monkeypatch):
     code, out, err = _run(capsys, "upstream", "latest")
     assert code == 3 and out == ""
     _one_line(err)
+
+
+def _table_rows(out: str) -> dict[str, tuple[int, int, str]]:
+    rows = {}
+    for line in out.splitlines()[2:]:
+        parts = line.split(maxsplit=3)
+        if parts and not line.startswith(" "):
+            rows[parts[0]] = (int(parts[1]), int(parts[2]), parts[3] if len(parts) > 3 else "")
+    return rows
+
+
+@pytest.mark.parametrize("upstream", ["installed", str(MINI_CHECKOUT)])
+def test_the_table_adds_up(capsys, monkeypatch, tmp_path, upstream):
+    """The total row is the sum of the rows, and each row's shown names plus '(+N more)' is its names count."""
+    monkeypatch.setenv("QUARKCI_CACHE_DIR", str(tmp_path))
+    code, out, _ = _run(capsys, "facts", "--upstream", upstream)
+    rows = _table_rows(out)
+    total = rows.pop("total")
+    assert code == 0 and set(rows) == set(FACT_KINDS)
+    assert total[:2] == (sum(r[0] for r in rows.values()), sum(r[1] for r in rows.values()))
+    for kind, (items, names, shown) in rows.items():
+        more = re.search(r", \.\.\. \(\+(\d+) more\)$", shown)
+        listed = shown[:more.start()] if more else shown
+        assert len([n for n in listed.split(", ") if n]) + (int(more.group(1)) if more else 0) == names, kind
+        assert names <= items, kind
+    if upstream == "installed":  # the real release states some names twice: the two counts differ there
+        assert rows["cli_flags"][0] > rows["cli_flags"][1]

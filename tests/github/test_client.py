@@ -72,3 +72,82 @@ def test_messages_carry_status_and_errors_but_no_token():
     exc = GithubException(422, {"message": "Validation Failed", "errors": [{"message": "Reference already exists"}]})
     assert api_message(exc) == "422 Validation Failed (Reference already exists)"
     assert scrub("Authorization: token ghp_abc", "ghp_abc") == "Authorization: token ***"
+
+
+# --- a host name that does not resolve is not retried (issue 14); 5xx and timeouts still are ---
+
+def test_name_resolution_failure_is_not_retried_but_timeouts_are():
+    import socket
+
+    from urllib3.connection import HTTPConnection
+    from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NameResolutionError
+
+    dns = NameResolutionError("api.x.invalid", HTTPConnection("api.x.invalid"), socket.gaierror(-2, "Name or service not known"))
+    with pytest.raises(MaxRetryError):
+        RetryPolicy().build().increment("GET", "/user", error=dns)
+    nxt = RetryPolicy().build().increment("GET", "/user", error=ConnectTimeoutError("timed out"))
+    assert len(nxt.history) == 1 and nxt.total == RetryPolicy().total - 1
+
+
+def _counting_resolver(monkeypatch, answer):
+    import socket
+
+    calls: list[str] = []
+
+    def resolve(host, *args, **kwargs):
+        calls.append(host)
+        return answer(host, *args)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    return calls
+
+
+def test_an_unresolvable_api_url_fails_at_once_with_exit_3(monkeypatch, tmp_path, capsys, caplog):
+    """Structural: the default policy (6 retries, ~60 s of backoff) asks the resolver exactly once."""
+    import socket
+
+    from quarkci.cli import main
+    from quarkci.github import client
+
+    monkeypatch.setattr(client, "DEFAULT_POLICY", RetryPolicy())
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_" + "a" * 36)
+
+    def unresolvable(host, *args):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    calls = _counting_resolver(monkeypatch, unresolvable)
+    body = tmp_path / "body.md"
+    body.write_text("hello\n")
+    start = time.perf_counter()
+    code = main(["gh", "comment", "--pr", "1", "--body-file", str(body), "--repo", "a/b",
+                 "--api-url", "https://api.github.invalid"])
+    err = capsys.readouterr().err
+    assert code == 3 and calls == ["api.github.invalid"], (calls, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "host name api.github.invalid does not resolve" in lines[0], err
+    assert not [r for r in caplog.records if "retry" in r.getMessage()]
+    assert time.perf_counter() - start < 10
+
+
+def test_negative_control_a_refused_connection_is_still_retried(monkeypatch, tmp_path, capsys, caplog):
+    import socket
+
+    from quarkci.cli import main
+    from quarkci.github import client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    policy = RetryPolicy(total=3, backoff_factor=0.001, backoff_max=0.01, timeout=1)
+    monkeypatch.setattr(client, "DEFAULT_POLICY", policy)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_" + "a" * 36)
+    real = socket.getaddrinfo
+    calls = _counting_resolver(monkeypatch, lambda host, *args: real("127.0.0.1", *args))
+    body = tmp_path / "body.md"
+    body.write_text("hello\n")
+    code = main(["gh", "comment", "--pr", "1", "--body-file", str(body), "--repo", "a/b",
+                 "--api-url", f"http://api.github.invalid:{port}"])
+    err = capsys.readouterr().err
+    assert code == 3 and len(calls) == policy.total + 1, (calls, err)
+    assert [r.getMessage().split(":")[0] for r in caplog.records if "retry" in r.getMessage()] == [
+        f"retry {n}/{policy.total}" for n in range(1, policy.total + 1)]

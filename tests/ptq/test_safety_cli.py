@@ -338,3 +338,91 @@ def test_read_header_refuses_damaged_files_without_numpy(source, tmp_path, damag
     weights.write_bytes(damage(weights.read_bytes()))
     with pytest.raises(BadInputError, match=message):
         read_header(weights)
+
+
+# --- every ptq input path checked at parse time (issue 14) ---
+
+def test_validate_refuses_a_missing_checkpoint_unless_the_run_result_records_a_failed_run(
+        no_quark, source, tmp_path, capsys):
+    missing = tmp_path / "missing"
+    argv = ["ptq", "validate", "--source", str(source), "--checkpoint", str(missing), "--no-reload"]
+    assert main([*argv, "--output", str(tmp_path / "a.json")]) == 2
+    _one_line(capsys.readouterr().err, "--checkpoint")
+    assert not (tmp_path / "a.json").exists()
+    failed = {"status": "failed", "scheme": "fp8", "output_dir": str(missing), "device": "cpu", "model_dtype": "auto",
+              "stage": "export", "failure_class": "UNKNOWN", "message": "boom", "exit_code": 1, "timings": {},
+              "versions": {}}
+    for status, code in (("succeeded", 2), ("failed", 0)):
+        run_result = tmp_path / f"{status}.run_result.json"
+        document = failed if status == "failed" else {**failed, "status": "succeeded", "stage": None,
+                                                      "failure_class": None, "exit_code": 0}
+        run_result.write_text(json.dumps(document))
+        out = tmp_path / f"{status}.summary.json"
+        assert main([*argv, "--run-result", str(run_result), "--output", str(out)]) == code, capsys.readouterr()
+        capsys.readouterr()
+        assert out.exists() == (code == 0)
+    assert json.loads((tmp_path / "failed.summary.json").read_text())["output"]["exists"] is False
+
+
+def test_plan_calib_dataset_is_a_dataset_name_or_an_existing_file(source, tmp_path, capsys):
+    from quarkci.commands.ptq import calib_dataset
+
+    text = tmp_path / "calib.txt"
+    text.write_text("one sample\n")
+    assert calib_dataset("pileval") == "pileval" and calib_dataset(str(text)) == str(text)
+    for bad, reason in ((str(tmp_path / "none.txt"), "no such file"), (str(tmp_path), "not a regular file"),
+                        ("pilevl", "no such file")):
+        with pytest.raises(Exception, match=reason):
+            calib_dataset(bad)
+
+
+# --- the manifest's equivalent quark-cli line comes from the plan (issue 14) ---
+
+def _cli_line(tmp_path, source, name, *plan_args):
+    import yaml
+
+    work = tmp_path / name
+    work.mkdir()
+    assert main(["ptq", "intake", "--model", str(source), "--output", str(work / "model_analysis.json")]) == 0
+    assert main(["ptq", "plan", "--analysis", str(work / "model_analysis.json"), *plan_args,
+                 "--output", str(work / "quant_plan.json")]) == 0
+    assert main(["ptq", "manifest", "--plan", str(work / "quant_plan.json"), "--out", str(work / "run")]) == 0
+    manifest = yaml.safe_load((work / "run" / "run_manifest.yaml").read_text())
+    (run_step,) = [s for s in manifest["steps"] if s["kind"] == "run"]
+    return run_step["equivalent_command"]["argv"], run_step["equivalent_command"]["notes"]
+
+
+def _value(argv, flag):
+    return argv[argv.index(flag) + 1] if flag in argv else None
+
+
+def test_the_quark_cli_line_carries_each_plans_own_values(no_quark, source, tmp_path, capsys):
+    """Two plans, two lines: dataset, device, scheme, samples, sequence length, batch size, KV cache."""
+    a, _ = _cli_line(tmp_path, source, "a", "--scheme", "fp8", "--calib-dataset", "wikitext", "--num-calib-data",
+                     "64", "--seq-len", "128", "--batch-size", "2", "--device", "cpu", "--kv-cache", "fp8")
+    b, b_notes = _cli_line(tmp_path, source, "b", "--scheme", "int4_wo_128", "--device", "cuda")
+    assert [_value(a, f) for f in ("--quant_scheme", "--dataset", "--num_calib_data", "--seq_len", "--batch_size",
+                                   "--device", "--kv_cache_dtype")] == ["fp8", "wikitext", "64", "128", "2", "cpu", "fp8"]
+    # b calibrates on the model's calibration.txt (one line -> 1 sample, 32 tokens): no quark-cli spelling
+    assert [_value(b, f) for f in ("--quant_scheme", "--dataset", "--num_calib_data", "--seq_len", "--device",
+                                   "--kv_cache_dtype")] == ["int4_wo_128", None, "1", "32", "cuda", None]
+    assert any("calibration.txt has no quark-cli spelling" in n and "(pileval)" in n for n in b_notes), b_notes
+
+
+def test_the_quark_cli_line_obeys_the_installed_clis_options():
+    from quarkci.ptq.manifest import quark_cli_argv
+    from quarkci.ptq.quark_static import installed_cli_flags
+
+    flags = installed_cli_flags()  # read from the installed amd-quark, statically
+    assert flags["--device"]["choices"] == ["cuda", "cpu"] and "pileval" in flags["--dataset"]["choices"]
+    plan = {"model": {"model_path": "/m"}, "global_scheme": "fp8", "device": "auto",
+            "calibration": {"dataset": "pileval", "num_calib_data": 8, "seq_len": 16, "batch_size": 1}}
+    argv, notes = quark_cli_argv(plan, "/out")
+    assert "--device" not in argv and any("device auto" in n for n in notes)
+    # negative control: a CLI without --kv_cache_dtype and without a cpu device drops both, with notes
+    narrowed = {k: v for k, v in flags.items() if k != "--kv_cache_dtype"}
+    narrowed["--device"] = {**flags["--device"], "choices": ["cuda"]}
+    argv, notes = quark_cli_argv({**plan, "device": "cpu", "kv_cache_scheme": "fp8"}, "/out", narrowed)
+    assert "--device" not in argv and "--kv_cache_dtype" not in argv
+    assert any("--device cpu: not one of quark-cli's choices" in n for n in notes)
+    assert any("--kv_cache_dtype is not a quark-cli torch-llm-ptq option" in n for n in notes)

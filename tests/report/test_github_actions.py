@@ -145,9 +145,21 @@ def test_missing_report_is_summarised_not_fatal(tmp_path: Path, monkeypatch) -> 
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
-    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "none")]) == 0
+    (tmp_path / "empty").mkdir()  # the composite action creates --out before sync runs
+    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "empty")]) == 0
     assert "wrote no report" in step_summary.read_text()
     assert re.search(r"^status<<ghadelimiter_\w+\n\n", output.read_text(), re.M)
+
+
+def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(tmp_path: Path, monkeypatch,
+                                                                          capsys) -> None:
+    output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("quarkci: error: --report-dir") and "no such directory" in err[0]
+    assert not output.exists() and not step_summary.exists()
 
 
 def test_stage_changed_refuses_paths_outside_the_workspace(workspace: Path, tmp_path: Path) -> None:

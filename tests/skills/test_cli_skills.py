@@ -93,6 +93,19 @@ def test_claims_names_unreadable_skills_and_exits_1(tmp_path, capsys) -> None:
     assert err.count("\n") == 1 and "bad/SKILL.md" in err and "binary" in err
 
 
+def test_an_alias_bomb_frontmatter_is_an_unreadable_skill_not_a_hang(tmp_path, capsys) -> None:
+    from tests.skills.test_discover import BILLION_LAUGHS
+
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n")
+    (tmp_path / "bomb").mkdir()
+    (tmp_path / "bomb" / "SKILL.md").write_text(BILLION_LAUGHS)
+    code, out, err = _run(["skills", "claims", "--skills", str(tmp_path), "--json"], capsys)
+    assert code == 1
+    assert [u["path"] for u in json.loads(out)["unreadable"]] == ["bomb/SKILL.md"]
+    assert err.count("\n") == 1 and "over 100000 nodes once aliases are expanded" in err
+
+
 def test_claims_with_no_readable_skill_is_bad_input(tmp_path, capsys) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")

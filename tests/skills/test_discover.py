@@ -66,6 +66,11 @@ def test_thin_adapter_delegation(tmp_path: Path) -> None:
     assert by_id["impl/x"].delegates_to is None
 
 
+# Nine levels of ten aliases each: 10**9 strings once expanded, a few hundred bytes as text.
+BILLION_LAUGHS = "---\nname: x\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10)) + "---\nbody\n"
+
+
 @pytest.mark.parametrize(
     ("content", "needle"),
     [
@@ -80,6 +85,9 @@ def test_thin_adapter_delegation(tmp_path: Path) -> None:
         ("---\nname: x\nsource_knowledge:\n  - /etc/passwd\n---\n", "absolute path"),
         ("---\nname: x\nsource_knowledge: quark/a.py\n---\n", "must be a list of paths"),
         ("---\nname: x\nsource_knowledge:\n  - C:/x.py\n---\n", "absolute path"),
+        (BILLION_LAUGHS, "over 100000 nodes once aliases are expanded"),
+        ("---\nname: x\nname: y\n---\n", "duplicate key 'name' at line 3"),
+        ("---\nname: x\n1: y\n---\n", "is not a string"),
     ],
 )
 def test_bad_skill_files_are_error_values(tmp_path: Path, content: str | bytes, needle: str) -> None:

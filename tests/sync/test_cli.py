@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,64 @@ def test_fix_applies_mechanical_only_and_is_idempotent(wheels, in_tmp, skills_co
     assert skill.read_text(encoding="utf-8") == after
     again = json.loads((in_tmp / "f2" / "validation_report.json").read_text(encoding="utf-8"))
     assert again["applied_fixes"] == [] and again["changed_files"] == []
+
+
+def test_changed_files_are_relative_to_the_repository_root_whatever_the_cwd(wheels, tmp_path, monkeypatch):
+    from quarkci.github.report_input import load_report, read_changed_files
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)  # a repository root marker, as a checkout has
+    shutil.copytree(FIXTURES / "skills", repo / "skills")
+    elsewhere = tmp_path / "elsewhere" / "deep"
+    elsewhere.mkdir(parents=True)
+    for cwd, out in ((elsewhere, tmp_path / "r1"), (repo / "skills" / "positive", tmp_path / "r2")):
+        shutil.rmtree(repo / "skills")
+        shutil.copytree(FIXTURES / "skills", repo / "skills")
+        monkeypatch.chdir(cwd)
+        assert _run(wheels, os.path.relpath(repo / "skills" / "positive"), out, "--fix") == 1
+        report = json.loads((out / "validation_report.json").read_text(encoding="utf-8"))
+        assert report["changed_files"] == ["skills/positive/drifty/SKILL.md"], cwd
+        files = read_changed_files(load_report(out / "validation_report.json"), repo)
+        assert files["skills/positive/drifty/SKILL.md"] == (repo / report["changed_files"][0]).read_bytes()
+
+
+def test_outside_a_repository_changed_files_stay_relative_to_the_cwd(wheels, in_tmp, skills_copy):
+    assert _run(wheels, skills_copy / "positive", in_tmp / "f", "--fix") == 1
+    report = json.loads((in_tmp / "f" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["changed_files"] == ["skills/positive/drifty/SKILL.md"]  # in_tmp is the cwd, no .git above
+
+
+def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, skills_copy):
+    assert _run(wheels, skills_copy / "positive", in_tmp / "audit", "--fail-on", "none") == 0
+    audit = json.loads((in_tmp / "audit" / "validation_report.json").read_text(encoding="utf-8"))
+    assert audit["mode"] == "audit" and "fixes applied" not in audit["summary"]  # negative control
+    assert "8 of these can be applied with `--fix`" in (in_tmp / "audit" / "validation_report.md").read_text()
+    assert _run(wheels, skills_copy / "positive", in_tmp / "fix", "--fix", "--fail-on", "none") == 0
+    report = json.loads((in_tmp / "fix" / "validation_report.json").read_text(encoding="utf-8"))
+    validate(report)
+    assert report["mode"] == "fix"
+    assert report["summary"] == ("6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; "
+                                 "8 fixes applied, 0 fixable left")
+    assert len(report["applied_fixes"]) == 8 and report["counts"]["mechanical"] == 1
+    md = (in_tmp / "fix" / "validation_report.md").read_text(encoding="utf-8")
+    assert "**Mode:** fix" in md and "`--fix` applied 8 fixes" in md and "0 of the findings below can still" in md
+    # a second --fix run finds nothing left to fix: still a fix run, said so (the command passes fix=True)
+    assert _run(wheels, skills_copy / "positive", in_tmp / "fix2", "--fix", "--fail-on", "none") == 0
+    again = json.loads((in_tmp / "fix2" / "validation_report.json").read_text(encoding="utf-8"))
+    assert again["mode"] == "fix" and again["summary"].endswith("; 0 fixes applied, 0 fixable left")
+
+
+def test_the_report_says_fix_when_the_producer_says_so_even_with_nothing_applied():
+    from quarkci.report.dto import build
+    from quarkci.sync.outcome import SyncOutcome
+    from quarkci.sync.policy import FindingSet
+
+    outcome = SyncOutcome(mode="audit", upstream=("amd-quark==0.13", "0.13", "wheel", "w"), baseline=("0.12", "b"),
+                          skills_root="skills", skills=(), findings=FindingSet(()), fix=True)
+    report = build(outcome)
+    assert report.mode == "fix" and report.summary.endswith("; 0 fixes applied, 0 fixable left")
+    assert build(replace(outcome, fix=None)).mode == "audit"  # inferred: nothing applied, nothing changed
+    assert build(replace(outcome, mode="calibration")).mode == "calibration"
 
 
 def test_fix_refuses_bundled_skills(wheels, in_tmp, capsys):

@@ -56,3 +56,21 @@ def test_unreachable_pypi_raises_upstream_unreachable(monkeypatch):
     monkeypatch.setenv("QUARKCI_PYPI_JSON_URL", "http://127.0.0.1:9/pypi/amd-quark/json")
     with pytest.raises(UpstreamUnreachableError, match="unreachable"):
         PyPIIndex().versions()
+
+
+def test_an_unresolvable_index_is_asked_once_and_is_exit_3(monkeypatch):
+    """Structural (no network): a fake resolver counts the look-ups; a DNS failure is not retried."""
+    import socket
+
+    calls: list[str] = []
+
+    def unresolvable(host, *args, **kwargs):
+        calls.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unresolvable)
+    monkeypatch.setenv("QUARKCI_PYPI_JSON_URL", "https://pypi.example.invalid/pypi/amd-quark/json")
+    with pytest.raises(UpstreamUnreachableError, match="Name or service not known") as caught:
+        PyPIIndex().versions()
+    assert calls == ["pypi.example.invalid"] and caught.value.exit_code == 3
+    assert len(str(caught.value).splitlines()) == 1
