@@ -16,6 +16,7 @@ import pytest
 
 from quarkci import cli
 from quarkci.commands.arguments import HelpFormatter, options, walk
+from quarkci.commands.arguments import subparsers as subparsers_of
 
 REPO = Path(__file__).resolve().parents[1]
 PARSERS = walk(cli.build_parser())
@@ -111,3 +112,25 @@ def test_zsh_completion_wraps_the_bash_function(capsys):
     assert cli.main(["completion", "zsh"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("#compdef quarkci") and "bashcompinit" in out and "complete -o default -F _quarkci" in out
+
+
+LEAVES = [(path, parser) for path, parser in PARSERS if path and not subparsers_of(parser)]
+
+
+@pytest.mark.parametrize(("path", "parser"), LEAVES, ids=[" ".join(p) for p, _ in LEAVES])
+def test_one_dispatch_style_every_leaf_sets_func_to_its_run_function(path, parser):
+    """docs/architecture.md "Commands: one dispatch style": a leaf parser sets ``func`` to ``run`` or
+    ``run_<leaf>`` of its command module, and no second callable attribute (a group-level dispatcher
+    reading ``gh_run``/``report_run`` was the style this replaced)."""
+    func = parser._defaults.get("func")
+    assert func is not None and func.__module__ == f"quarkci.commands.{path[0].replace('-', '_')}"
+    assert func.__name__ == "run" or func.__name__.startswith("run_"), func.__name__
+    assert [k for k, v in parser._defaults.items() if callable(v) and k != "func"] == []
+
+
+def test_no_command_module_keeps_a_group_level_dispatcher():
+    """A group (ptq, contracts, gh, verify, report) has no ``run`` of its own: its leaves dispatch directly."""
+    import importlib
+
+    for group in ("ptq", "contracts", "gh", "verify", "report", "day0"):
+        assert not hasattr(importlib.import_module(f"quarkci.commands.{group}"), "run"), group

@@ -56,12 +56,6 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.set_defaults(func=run_diff)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Dispatch to the chosen subcommand (each subparser also sets ``func`` directly)."""
-    handlers = {"list": run_list, "validate": run_validate, "check-producers": run_check_producers, "diff": run_diff}
-    return handlers[args.contracts_command](args)
-
-
 def run_list(args: argparse.Namespace) -> int:
     """Print the registry. Returns 0."""
     rows = [

@@ -118,11 +118,6 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.set_defaults(func=run_canary)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Dispatch to the chosen subcommand."""
-    return int(args.func(args))
-
-
 def _print(verdict: dict[str, Any]) -> int:
     print(json.dumps(verdict, indent=2, sort_keys=True, default=str))
     if verdict.get("input_error"):

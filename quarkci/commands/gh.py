@@ -87,7 +87,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     pr.add_argument("--label", action="append", metavar="LABEL",
                     help="PR label (repeatable; default: quarkci and the key)")
     _report_url(pr)
-    pr.set_defaults(func=run, gh_run=_run_pr)
+    pr.set_defaults(func=run_pr)
 
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
@@ -102,7 +102,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                         help="issues closed per run because their finding disappeared, an integer >= 0; "
                              "the rest next run (default: 10)")
     _report_url(issues)
-    issues.set_defaults(func=run, gh_run=_run_issues)
+    issues.set_defaults(func=run_issues)
 
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
@@ -117,7 +117,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                          help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
                               "from an untrusted artifact cannot aim the comment at another PR")
     _report_url(comment)
-    comment.set_defaults(func=run, gh_run=_run_comment)
+    comment.set_defaults(func=run_comment)
 
     dispatch = sub.add_parser("dispatch", help="trigger one workflow_dispatch run (correlation id, no double run)")
     _common(dispatch, identity=False)
@@ -128,14 +128,14 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                           help="workflow input; refused (exit 2) unless the workflow declares it (repeatable; default: none)")
     dispatch.add_argument("--offer", action="append", default=[], metavar="KEY=VALUE",
                           help="input sent only if the workflow declares it (repeatable; default: none)")
-    dispatch.set_defaults(func=run, gh_run=_run_dispatch)
+    dispatch.set_defaults(func=run_dispatch)
 
     mark = sub.add_parser("release-mark", help="record an upstream release as handled (tag quarkci-handled/V)")
     _common(mark, identity=False)
     mark.add_argument("--version", required=True, help="upstream version, e.g. 0.13")
     mark.add_argument("--check", action="store_true",
                       help="only read the record: prints 'handled' or 'not handled' in the item's note; no write")
-    mark.set_defaults(func=run, gh_run=_run_mark)
+    mark.set_defaults(func=run_mark)
 
 
 def _pr_key(value: str) -> str:
@@ -255,8 +255,33 @@ def _run_mark(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[],
     return mark_handled(repo, target, args.version, dry_run=args.dry_run, check_only=args.check)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Resolve the target, run the subcommand, print its result. Returns 0; errors raise.
+def run_pr(args: argparse.Namespace) -> int:
+    """``gh pr``: create, update or close the one PR of ``--key``. Returns 0; errors raise."""
+    return _deliver(args, _run_pr)
+
+
+def run_issues(args: argparse.Namespace) -> int:
+    """``gh issues``: one deduplicated issue per breaking finding. Returns 0; errors raise."""
+    return _deliver(args, _run_issues)
+
+
+def run_comment(args: argparse.Namespace) -> int:
+    """``gh comment``: create or edit the one sticky comment. Returns 0; errors raise."""
+    return _deliver(args, _run_comment)
+
+
+def run_dispatch(args: argparse.Namespace) -> int:
+    """``gh dispatch``: trigger one workflow_dispatch run; its write is never retried (no double run)."""
+    return _deliver(args, _run_dispatch, retry_writes=False)
+
+
+def run_mark(args: argparse.Namespace) -> int:
+    """``gh release-mark``: record an upstream release as handled. Returns 0; errors raise."""
+    return _deliver(args, _run_mark)
+
+
+def _deliver(args: argparse.Namespace, handler: Callable[..., Any], retry_writes: bool = True) -> int:
+    """Resolve the target, run ``handler``, print its result. Returns 0; errors raise.
 
     Without a token (``--dry-run`` only) nothing is read from the API and the output says so.
     """
@@ -266,12 +291,12 @@ def run(args: argparse.Namespace) -> int:
     login, app_slug = identity.check_login_flags(getattr(args, "login", None), getattr(args, "app_slug", None))
     repo = None
     if not target.offline:
-        repo = client.connect(target, retry_writes=args.gh_run is not _run_dispatch)
+        repo = client.connect(target, retry_writes=retry_writes)
 
     def me() -> str:
         return identity.token_login(repo, target, login, app_slug)
 
-    delivery = args.gh_run(args, repo, target, me)
+    delivery = handler(args, repo, target, me)
     out = delivery.to_json() if args.json else delivery.to_text()
     if target.offline and not args.json:
         out += "\n  (no token: reads that need the API were skipped; the plan assumes nothing exists yet)"

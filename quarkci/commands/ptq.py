@@ -142,12 +142,6 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.set_defaults(func=run_gate)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Dispatch to the chosen subcommand."""
-    return {"intake": run_intake, "plan": run_plan, "manifest": run_manifest, "run": run_run,
-            "validate": run_validate, "gate": run_gate}[args.ptq_command](args)
-
-
 def _emit(args: argparse.Namespace, path: Path, document: Any) -> None:
     if getattr(args, "json", False):
         print(json.dumps(document, indent=2, sort_keys=True, default=str))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from quarkci.commands import arguments as _args
@@ -34,7 +33,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     github.add_argument("--workspace", type=_args.as_path(_args.input_dir), metavar="DIR",
                         default=Path(os.environ.get("GITHUB_WORKSPACE", ".")),
                         help="repository root the report's skill paths resolve from (default: $GITHUB_WORKSPACE)")
-    github.set_defaults(report_run=_github)
+    github.set_defaults(func=run_github)
     markdown = sub.add_parser("markdown", help="re-render validation_report.md from a (possibly untrusted) JSON report")
     markdown.add_argument("--report-json", required=True, type=_args.as_path(_args.input_file), metavar="FILE",
                           help="validation_report.json to read")
@@ -42,23 +41,18 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                           metavar="FILE",
                           help="Markdown file to write (atomically)")
     markdown.deprecate("--out", "--output")
-    markdown.set_defaults(report_run=_markdown)
-    parser.set_defaults(func=run)
+    markdown.set_defaults(func=run_markdown)
 
 
-def _github(args: argparse.Namespace) -> int:
+def run_github(args: argparse.Namespace) -> int:
+    """``report github``: annotations, job summary and staged changed files from a report directory."""
     return publish(args.report_dir, args.workspace, args.stage_changed)
 
 
-def _markdown(args: argparse.Namespace) -> int:
+def run_markdown(args: argparse.Namespace) -> int:
+    """``report markdown``: validation_report.md rendered from a validation_report.json."""
     payload = load_document(args.report_json)
     if not isinstance(payload, dict):
         raise BadInputError(f"--report-json {args.report_json}: not a JSON object")
     atomic_write_text(args.out, render_json(payload))
     return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    """Dispatch ``quarkci report <target>``."""
-    target: Callable[[argparse.Namespace], int] = args.report_run
-    return target(args)

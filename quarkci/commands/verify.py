@@ -26,7 +26,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     init.add_argument("--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)")
     init.add_argument("--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})")
     init.add_argument("--json", action="store_true", help="print the feature map on stdout")
-    init.set_defaults(func=run)
+    init.set_defaults(func=run_init)
     prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
     prove.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
     prove.add_argument("--feature", required=True, metavar="ID",
@@ -36,7 +36,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
                        help="device lock file (default: per device in TMPDIR)")
     prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
-    prove.set_defaults(func=run)
+    prove.set_defaults(func=run_prove)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
     maintain.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
     maintain.add_argument("--repo", default=None, metavar="PATH|installed[:DIST]",
@@ -46,7 +46,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"),
                           help="exit 1 when drift of this kind or worse exists (default breaking)")
     maintain.add_argument("--json", action="store_true", help="print the JSON report on stdout")
-    maintain.set_defaults(func=run)
+    maintain.set_defaults(func=run_maintain)
 
 
 def _skill_dir(value: str) -> Path:
@@ -110,9 +110,3 @@ def run_maintain(args: argparse.Namespace) -> int:
 
     check_output_dir(args.out, "--out")
     return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)
-
-
-def run(args: argparse.Namespace) -> int:
-    """argparse entry point: dispatch to the action."""
-    actions = {"init": run_init, "prove": run_prove, "maintain": run_maintain}
-    return actions[args.verify_command](args)
