@@ -233,7 +233,9 @@ def soak(runs: int, seed: int, work: Path, pair_rate: float = 0.15) -> tuple[Cou
         (work / command).mkdir(parents=True, exist_ok=True)
         families.append(Family(command, fake, work / command, random.Random(seed * 10 + n)))
     # One process environment for all families: each command reads its API URL from --api-url.
-    os.environ.update({"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": "octo/skills", "QUARKCI_GH_LOGIN": "quarkci-bot"})
+    soak_env = {"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": "octo/skills", "QUARKCI_GH_LOGIN": "quarkci-bot"}
+    saved_env = {key: os.environ.get(key) for key in soak_env}
+    os.environ.update(soak_env)  # restored below: a token left behind made later dry runs try the real API
     original = Family.args
 
     def with_url(self: Family) -> list[str]:
@@ -256,6 +258,11 @@ def soak(runs: int, seed: int, work: Path, pair_rate: float = 0.15) -> tuple[Cou
     finally:
         sys.stdout = saved
         Family.args = original  # type: ignore[method-assign]
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         for fake in fakes:
             fake.stop()
     figures: Counter[str] = Counter()

@@ -16,3 +16,13 @@ def test_soak_200_runs_leaves_no_duplicates(tmp_path, capsys):
     assert found == {k: 0 for k in found} and len(found) >= 10, found
     with capsys.disabled():
         print(f"\nsoak: {dict(figures)}; duplicates/inconsistencies: {found}")
+
+
+def test_the_soak_leaves_the_process_environment_as_it_found_it(tmp_path, capsys):
+    """The soak sets a token for its threads; a token left behind sent later tests' dry runs to the real API."""
+    import os
+
+    keys = ("GITHUB_TOKEN", "GITHUB_REPOSITORY", "QUARKCI_GH_LOGIN")
+    before = {k: os.environ.get(k) for k in keys}
+    soak(runs=8, seed=3, work=tmp_path)
+    assert {k: os.environ.get(k) for k in keys} == before
