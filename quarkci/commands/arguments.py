@@ -150,29 +150,31 @@ def _reason(exc: Exception) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(text.removeprefix(_FLAG + " "))
 
 
-
-def output_dir(value: str) -> str:
-    """A directory quarkci may create or write into (probed by creating a temporary file there)."""
+def _checked(check: Callable[[str, str], object], value: str) -> str:
+    """Run a core check that names its flag (``check(value, flag)``); its BadInputError becomes argparse's
+    one-line type error. Returns ``value`` unchanged."""
     from quarkci.core.errors import BadInputError
-    from quarkci.core.paths import check_output_dir
 
     try:
-        check_output_dir(value, _FLAG)
+        check(value, _FLAG)
     except BadInputError as exc:
         raise _reason(exc) from None
     return value
+
+
+
+def output_dir(value: str) -> str:
+    """A directory quarkci may create or write into (probed by creating a temporary file there)."""
+    from quarkci.core.paths import check_output_dir
+
+    return _checked(check_output_dir, value)
 
 
 def output_file(value: str) -> str:
     """A file path quarkci may create or replace (its directory is probed by creating a temporary file)."""
-    from quarkci.core.errors import BadInputError
     from quarkci.core.paths import check_output_file
 
-    try:
-        check_output_file(value, _FLAG)
-    except BadInputError as exc:
-        raise _reason(exc) from None
-    return value
+    return _checked(check_output_file, value)
 
 
 def input_file(value: str) -> str:
@@ -218,14 +220,9 @@ def input_dir(value: str) -> str:
 
 def upstream_spec(value: str) -> str:
     """An upstream spec (amd-quark==X, amd-quark, a wheel, a Quark checkout, installed), checked offline."""
-    from quarkci.core.errors import BadInputError
     from quarkci.upstream.resolve import check_spec
 
-    try:
-        check_spec(value, _FLAG)
-    except BadInputError as exc:
-        raise _reason(exc) from None
-    return value
+    return _checked(check_spec, value)
 
 
 def skills_spec(value: str) -> str:

@@ -20,6 +20,7 @@ issues and PRs are quarkci's (default: github-actions[bot] for an installation t
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.commands import arguments as _args
-from quarkci.core.documents import MAX_DOCUMENT_BYTES
+from quarkci.core.documents import MAX_DOCUMENT_BYTES, read_capped
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import repository_root
 
@@ -212,17 +213,10 @@ def read_body(source: str, limit: int = MAX_BODY_FILE_BYTES) -> str:
     Raises :class:`BadInputError` naming ``--body-file`` when it holds more than ``limit`` bytes (a file
     that grew after the parse-time check, or standard input), is not UTF-8, or cannot be read.
     """
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else \
-                sys.stdin.read(limit + 1).encode("utf-8")
-        else:
-            with open(source, "rb") as fh:
-                data = fh.read(limit + 1)
-    except OSError as exc:
-        raise BadInputError(f"--body-file {source}: cannot read ({exc.strerror})") from None
-    if len(data) > limit:
-        raise BadInputError(f"--body-file {source}: over the {limit}-byte limit")
+    if source == "-" and not hasattr(sys.stdin, "buffer"):  # a text stream (tests): bounded all the same
+        data = read_capped(io.BytesIO(sys.stdin.read(limit + 1).encode("utf-8")), limit, "--body-file -")
+    else:
+        data = read_capped(sys.stdin.buffer if source == "-" else source, limit, f"--body-file {source}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

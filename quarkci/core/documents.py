@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -69,6 +69,26 @@ def infer_artifact(path: str | Path) -> str:
             f"{path}: cannot tell the artifact from the file name; pass --artifact (one of: {', '.join(ARTIFACTS)})"
         )
     return max(matches, key=len)
+
+
+def read_capped(source: str | Path | BinaryIO, limit: int, where: str) -> bytes:
+    """At most ``limit`` bytes of a file path or an open binary stream, read without trusting its size.
+
+    Reads ``limit + 1`` bytes so that a file that grew after a size check, or a stream, is still bounded.
+    Raises :class:`BadInputError` ``"<where>: over the <limit>-byte limit"`` when there is more, and
+    ``"<where>: cannot read (<reason>)"`` when the file cannot be opened or read.
+    """
+    try:
+        if isinstance(source, str | Path):
+            with open(source, "rb") as fh:
+                data = fh.read(limit + 1)
+        else:
+            data = source.read(limit + 1)
+    except OSError as exc:
+        raise BadInputError(f"{where}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise BadInputError(f"{where}: over the {limit}-byte limit")
+    return data
 
 
 def load_document(path: str | Path) -> Any:

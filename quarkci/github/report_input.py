@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 
 from quarkci.core.artifacts import load_schema
-from quarkci.core.documents import load_document
+from quarkci.core.documents import load_document, read_capped
 from quarkci.core.errors import BadInputError
 
 
@@ -88,14 +88,8 @@ def read_changed_files(report: SyncReport, root: str | Path) -> dict[str, bytes]
         path = (base / rel).resolve()
         if not path.is_relative_to(base):
             raise BadInputError(f"{report.path}: changed file {name!r} resolves outside the repo")
-        try:
-            if not path.is_file():
-                raise BadInputError(f"{report.path}: changed file {name!r}: not a regular file")
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_CHANGED_FILE_BYTES + 1)
-        except OSError as exc:
-            raise BadInputError(f"{report.path}: changed file {name!r}: {exc.strerror}") from None
-        if len(data) > MAX_CHANGED_FILE_BYTES:
-            raise BadInputError(f"{report.path}: changed file {name!r}: over the {MAX_CHANGED_FILE_BYTES}-byte limit")
-        files[rel.as_posix()] = data
+        where = f"{report.path}: changed file {name!r}"
+        if not path.is_file():
+            raise BadInputError(f"{where}: not a regular file")
+        files[rel.as_posix()] = read_capped(path, MAX_CHANGED_FILE_BYTES, where)
     return dict(sorted(files.items()))
