@@ -116,7 +116,9 @@ def load_document(path: str | Path) -> Any:
 
 
 def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
-    """Parse ``text`` as ``fmt`` (``json``, ``yaml`` or ``auto``: JSON, then YAML); ``where`` names it in errors.
+    """Parse ``text`` as ``fmt`` (``json``, ``yaml``, ``auto``: JSON, then YAML, or ``workflow``: YAML read
+    as GitHub reads a workflow file, where only ``true``/``false`` are booleans, so ``on:`` is the string
+    key ``"on"``, per YAML 1.2's core schema); ``where`` names it in errors.
 
     Bounded before anything is expanded: a YAML document is composed into its node graph first (aliases
     are shared nodes there, not copies) and refused when the graph, with every alias expanded, would hold
@@ -135,7 +137,7 @@ def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
                 raise BadInputError(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
         except RecursionError:
             raise BadInputError(f"{where}: JSON nested too deeply") from None
-    return _parse_yaml(text, where)
+    return _parse_yaml(text, where, _WorkflowLoader if fmt == "workflow" else _BoundedLoader)
 
 
 MAX_NODES = 100_000  # nodes of a document with every alias expanded; an artifact has a few hundred
@@ -170,14 +172,26 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+class _WorkflowLoader(_BoundedLoader):
+    """:class:`_BoundedLoader` with YAML 1.2's booleans (``true``/``false`` only): ``on``, ``yes``, ``off``
+    stay strings, as in GitHub Actions' parser."""
+
+
+_WorkflowLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_WorkflowLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                      list("tTfF"))
+
+
 class _Refused(Exception):
     """A structural bound of :func:`parse_document` was hit."""
 
 
-def _parse_yaml(text: str, where: str) -> Any:
+def _parse_yaml(text: str, where: str, loader_class: type[_BoundedLoader] = _BoundedLoader) -> Any:
     loader: _BoundedLoader | None = None
     try:
-        loader = _BoundedLoader(text)  # the reader rejects control characters here already
+        loader = loader_class(text)  # the reader rejects control characters here already
         node = loader.get_single_node()
         if node is None:
             return None

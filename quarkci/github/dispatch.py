@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
-import yaml
 from github import GithubException
 from github.Repository import Repository
 
+from quarkci.core.documents import parse_document
 from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
 from quarkci.github.client import (
     DEFAULT_POLICY,
@@ -83,13 +83,11 @@ def declared_inputs(text: str, workflow: str) -> dict[str, dict[str, Any]]:
 
     Raises :class:`BadInputError` when the file is not YAML or has no ``workflow_dispatch`` trigger.
     """
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise BadInputError(f"--workflow {workflow}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    # bounded (size of the expanded graph, aliases, depth) like every document read from a repository
+    doc = parse_document(text, f"--workflow {workflow}", fmt="workflow")
     if not isinstance(doc, dict):
         raise BadInputError(f"--workflow {workflow}: not a workflow file")
-    on = doc.get("on", doc.get(True))
+    on = doc.get("on")
     if isinstance(on, str):
         on = {on: None}
     elif isinstance(on, list):

@@ -54,3 +54,24 @@ def test_changed_files_are_bounded_regular_files_inside_the_checkout(tmp_path):
                          ("big.md", "byte limit"), ("none.md", "not a regular file")):
         with pytest.raises(BadInputError, match=reason):
             read_changed_files(_report(name), tmp_path)
+
+
+# --- a workflow file read from the repository (gh dispatch): bounded, and read as GitHub reads it -----------
+
+def test_a_dispatch_target_workflow_is_parsed_bounded_and_with_github_booleans():
+    import pytest
+
+    from quarkci.core.errors import BadInputError
+    from quarkci.github.dispatch import declared_inputs
+
+    text = ("on:\n  workflow_dispatch:\n    inputs:\n      yes:\n        type: string\n      off:\n"
+            "        type: boolean\n        default: false\n")
+    declared = declared_inputs(text, "w.yml")
+    # `on`, `yes`, `off` are strings for GitHub (YAML 1.2 booleans are only true/false); `false` stays a boolean
+    assert sorted(declared) == ["off", "yes"] and declared["off"]["default"] is False
+    # an alias bomb from a fork's workflow file is refused before any alias is expanded
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    levels += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 8)]
+    bomb = "on:\n  workflow_dispatch:\n" + "\n".join(levels) + "\n"
+    with pytest.raises(BadInputError, match=r"--workflow w.yml: YAML refused \(checked before expanding aliases\)"):
+        declared_inputs(bomb, "w.yml")
