@@ -9,6 +9,8 @@ Runs, each in a fresh process (so both pay one ``import quark.torch``):
   manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
 
 Runs ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct``,
+each round's conductor/direct ratio and their median, the stage times of the last conductor run beside the same
+stages timed in the last direct run (where a difference sits),
 the conductor's own bookkeeping (its recorded wall time minus the sum of its stage times) and, per conductor run,
 the whole process's wall time minus its stage times (an upper bound of the conductor's cost that stage-time noise
 cannot hide: it includes the interpreter start and exit the direct run pays too). Targets: end to end
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,6 +45,8 @@ def direct(model: str, scheme: str, out: Path) -> None:
     from quarkci.ptq.runner import run_plan
     from quarkci.ptq.validate import summarize
 
+    times: dict[str, float] = {}
+    t0 = time.perf_counter()
     analysis_path = write_analysis(analyze(model), out / "model_analysis.json")
     plan = build_plan(json.loads(analysis_path.read_text()), str(analysis_path), scheme)
     plan_path = write_plan(plan, out / "quant_plan.json")
@@ -49,12 +54,19 @@ def direct(model: str, scheme: str, out: Path) -> None:
     write_manifest(manifest, out / "run_manifest.yaml")
     result = run_plan(plan, manifest["outputs"]["output_dir"])
     checkpoint = manifest["outputs"]["output_dir"]
+    times["ptq"], t0 = time.perf_counter() - t0, time.perf_counter()
     assert result.status == "succeeded" and evaluate(summarize(model, checkpoint, run_result=result.to_json()))["pass"]
+    times["gate_ptq"], t0 = time.perf_counter() - t0, time.perf_counter()
     assert run_canary(checkpoint, out / "canary", probe=known_probe(model))["pass"]
+    times["canary"], t0 = time.perf_counter() - t0, time.perf_counter()
     suite = write_demo_suite(out / "suite")
     base = run_eval(model, suite, EvalSpec())
+    times["baseline_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
     cand = run_eval(checkpoint, suite, EvalSpec())
+    times["candidate_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
     assert gates.compare(base, cand)["pass"] and gates.verbosity(base, cand)["pass"]
+    times["compare+verbosity"] = time.perf_counter() - t0
+    (out / "direct_stages.json").write_text(json.dumps(times))
 
 
 def _timed(argv: list[str]) -> float:
@@ -111,11 +123,18 @@ def main() -> int:
         "conductor_s": round(t_conductor, 1), "direct_s": round(t_direct, 1),
         "conductor_runs_s": [round(t, 1) for t in conductor_times], "direct_runs_s": [round(t, 1) for t in direct_times],
         "overhead_vs_direct": round((t_conductor - t_direct) / t_direct, 4),
+        # each round's pair (run back to back, order alternating): the median is robust to one slow run
+        "pair_ratios": [round(c / d, 4) for c, d in zip(conductor_times, direct_times, strict=True)],
+        "pair_ratio_median": round(statistics.median(c / d for c, d in zip(conductor_times, direct_times,
+                                                                           strict=True)), 4),
         "conductor_bookkeeping_s": round(result["seconds"] - stage_sum, 3),
         "bookkeeping_ratio": round((result["seconds"] - stage_sum) / result["seconds"], 4),
         "outside_stages_s": [round(t, 2) for t in outside],
         "outside_stages_ratio_max": round(max(o / t for o, t in zip(outside, conductor_times, strict=True)), 4),
         "stages_s": {s["name"]: round(s["seconds"], 1) for s in result["stages"]},
+        # the same stages timed in the last direct run: where a difference sits
+        "direct_stages_s": {k: round(v, 1) for k, v in
+                            json.loads((work / f"direct-{args.rounds - 1}" / "direct_stages.json").read_text()).items()},
         "end_to_end_target_s": 600, "overhead_target": 0.05,
     }
     print(f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "

@@ -17,6 +17,8 @@ import os
 import pytest
 
 NETWORK_MARKERS: tuple[str, ...] = ("real", "e2e")
+# demo_model, analysis, pipeline: built once per session and shared by tests/ptq, tests/day0, tests/workflows
+pytest_plugins = ["tests.ml_fixtures"]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # A fork's docs URL (SARIF helpUri) must not leak into the goldens.

@@ -1,7 +1,8 @@
-"""Session fixtures for the ML tests: one demo model, one Quark import, memoised PTQ runs.
+"""Session fixtures for the ML tests (PTQ, day-0, the day-0 workflow under act): one demo model, one
+Quark import, memoised PTQ runs. Loaded for every test directory by the root conftest.
 
 Everything goes through ``quarkci.cli.main`` in this process, so ``quark.torch`` is imported once for
-the whole session and every scheme reuses the same demo model and model analysis.
+the whole session and every scheme reuses the same demo model, model analysis and PTQ export.
 """
 
 from __future__ import annotations

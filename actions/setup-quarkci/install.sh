@@ -13,7 +13,7 @@
 # quarkci itself is installed with --no-deps --no-build-isolation (its build backend is in workflow.lock).
 #
 # A reused environment is trusted only when (1) its stamp (quarkci's sources, the lock files, the
-# inputs) matches and (2) the lock hash of everything installed (`pip freeze --all`, sorted, sha256)
+# inputs; computed by stamp.sh) matches and (2) the lock hash of everything installed (`pip freeze --all`, sorted, sha256)
 # is the one recorded when it was built. Anything else installed or changed since -> rebuilt.
 set -euo pipefail
 
@@ -31,13 +31,9 @@ if [ "$TORCH" = "system" ] && [ "$SYSTEM_SITE" != "true" ]; then
   exit 2
 fi
 
-stamp=$( { find "$src/quarkci" "$src/pyproject.toml" "$locks" -type f ! -name '*.pyc' -print0 | sort -z \
-           | xargs -0 sha256sum | sed "s|$src/||"
-           echo "extras=$EXTRAS torch=$TORCH pre=$PRE_INSTALL site=$SYSTEM_SITE"; } \
-         | sha256sum | cut -d' ' -f1)
-
-lock_hash() { "$venv/bin/python" -m pip freeze --all --disable-pip-version-check 2>/dev/null | LC_ALL=C sort \
-              | sha256sum | cut -d' ' -f1; }
+stamp=$(EXTRAS=$EXTRAS TORCH=$TORCH PRE_INSTALL=${PRE_INSTALL:-} SYSTEM_SITE=${SYSTEM_SITE:-false} \
+        bash "$GITHUB_ACTION_PATH/stamp.sh")
+lock_hash() { bash "$GITHUB_ACTION_PATH/stamp.sh" --lock-hash "$venv"; }
 
 reuse=false
 if [ -x "$venv/bin/quarkci" ] && [ "$(cat "$venv/.quarkci-stamp" 2>/dev/null)" = "$stamp" ]; then

@@ -1,24 +1,18 @@
-"""Fixtures for the day-0 ML tier: one demo model per session, a baseline cache shared by the runs."""
+"""Fixtures for the day-0 ML tier: the session's demo model (tests/ml_fixtures.py), a baseline cache
+shared by the runs."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 
 @pytest.fixture(scope="session")
-def demo_source(tmp_path_factory) -> Path:
-    pytest.importorskip("torch")
-    pytest.importorskip("quark")
+def demo_source(demo_model: Path) -> Path:
+    """The session's demo model (built once, shared with the PTQ tests) as the day-0 source."""
     pytest.importorskip("lm_eval")
-    from quarkci.cli import main
-
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    out = tmp_path_factory.mktemp("day0-demo") / "demo"
-    assert main(["demo-model", "--out", str(out)]) == 0
-    return out
+    return demo_model
 
 
 @pytest.fixture(scope="session")

@@ -81,8 +81,15 @@ def test_int8_accept_after_a_kill_mid_eval_and_resume(demo_source, tmp_path):
     assert "RESULT: PASS" in (out / "canary" / "server.log").read_text()
 
 
-def test_int8_then_int4_wo_128_accept_second_baseline_is_a_cache_hit(demo_source, shared_cache, tmp_path):
-    code, first = _run(tmp_path, demo_source, "int8", shared_cache)
+@pytest.fixture(scope="module")
+def int8_chain(demo_source, shared_cache, tmp_path_factory) -> tuple[int, dict]:
+    """The int8 chain from the source model, run once for the tests that start from its ACCEPT."""
+    return _run(tmp_path_factory.mktemp("day0-int8"), demo_source, "int8", shared_cache)
+
+
+def test_int8_then_int4_wo_128_accept_second_baseline_is_a_cache_hit(demo_source, shared_cache, int8_chain,
+                                                                      tmp_path):
+    code, first = int8_chain
     assert (code, first["decision"]) == (0, "ACCEPT")
     code, result = _run(tmp_path, demo_source, "int4_wo_128", shared_cache)
     assert (code, result["decision"]) == (0, "ACCEPT"), result["stages"]
@@ -106,8 +113,8 @@ def _scale_weight_scales(export: Path, factor: float) -> int:
     return changed
 
 
-def test_corrupted_scales_checkpoint_is_not_accepted(demo_source, shared_cache, tmp_path):
-    code, clean = _run(tmp_path / "clean", demo_source, "int8", shared_cache)
+def test_corrupted_scales_checkpoint_is_not_accepted(demo_source, shared_cache, int8_chain, tmp_path):
+    _, clean = int8_chain
     assert clean["decision"] == "ACCEPT"
     tampered = tmp_path / "tampered"
     shutil.copytree(clean["publish"]["checkpoint"], tampered)
@@ -134,11 +141,12 @@ def test_mx9_is_infeasible(demo_source, shared_cache, tmp_path):
     assert "MODEL_UNSUPPORTED" in result["failure_classes"]
 
 
-def test_inconsistent_kv_cache_group_fails_gate_ptq(demo_source, shared_cache, tmp_path):
-    code, clean = _run(tmp_path / "clean", demo_source, "fp8", shared_cache, "--kv-cache", "fp8")
-    export = Path(clean["publish"]["checkpoint"] or tmp_path / "clean" / "run-fp8" / "ptq" / "model")
+def test_inconsistent_kv_cache_group_fails_gate_ptq(demo_source, shared_cache, pipeline, tmp_path):
+    # the clean fp8 + fp8 KV-cache export of the session's PTQ tests (same intake -> plan -> run as the chain)
+    clean = pipeline("fp8", kv_cache="fp8")
+    assert clean.gate["pass"] is True, clean.gate["detail"]
     tampered = tmp_path / "kv"
-    shutil.copytree(export, tampered)
+    shutil.copytree(clean.output, tampered)
     config = json.loads((tampered / "config.json").read_text())
     group = config["quantization_config"]["export"]["kv_cache_group"]
     assert sorted(group) == ["*k_proj", "*v_proj"]

