@@ -8,7 +8,7 @@ Runs, each in a fresh process (so both pay one ``import quark.torch``):
 * ``direct``: the same stage functions called one after the other with no conductor (intake, plan,
   manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
 
-Runs ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct``,
+Runs one uncounted warm-up run of each mode, then ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct``,
 each round's conductor/direct ratio and their median, the stage times of the last conductor run beside the same
 stages timed in the last direct run (where a difference sits),
 the conductor's own bookkeeping (its recorded wall time minus the sum of its stage times) and, per conductor run,
@@ -83,6 +83,9 @@ def main() -> int:
     parser.add_argument("--model", help="demo model directory (built when absent)")
     parser.add_argument("--out", help="work directory (default: a temporary one)")
     parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds (default 2: four runs)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="uncounted runs of each mode first (default 1): the first run of a session pays the "
+                             "cold page cache, HF datasets cache and .pyc writes, and ABBA puts the conductor first")
     parser.add_argument("--mode", choices=("direct",), help=argparse.SUPPRESS)
     args = parser.parse_args()
     work = Path(args.out or tempfile.mkdtemp(prefix="bench-day0-"))
@@ -96,6 +99,11 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "quarkci", "demo-model", "--out", model], check=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
+    for i in range(args.warmup):
+        _timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model, "--scheme", args.scheme,
+                "--out", str(work / f"warmup-conductor-{i}"), "--cache-dir", str(work / f"warmup-cache-{i}")])
+        _timed([sys.executable, __file__, "--mode", "direct", "--model", model, "--scheme", args.scheme,
+                "--out", str(work / f"warmup-direct-{i}")])
     # ABBA order (conductor, direct, direct, conductor, ...) so that load drifting on a shared machine
     # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit)
     conductor_times, direct_times, outside = [], [], []
