@@ -35,8 +35,8 @@ from github.Repository import Repository
 
 from quarkci.core.documents import parse_document
 from quarkci.core.errors import BadInputError, GitHubError, UpstreamUnreachableError
+from quarkci.github import client
 from quarkci.github.client import (
-    DEFAULT_POLICY,
     RetryPolicy,
     Target,
     classify,
@@ -182,7 +182,7 @@ def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inp
     GitHub refuses, :class:`UpstreamUnreachableError` when it stays unreachable or, without a
     correlation id, when a POST failed without an answer (the outcome is unknown).
     """
-    policy = policy or DEFAULT_POLICY
+    policy = policy or client.DEFAULT_POLICY  # looked up per call, as connect() does, not bound at import
     log = log if log is not None else []
     doing = f"dispatch {workflow} on {ref}"
     for attempt in range(policy.total + 1):

@@ -69,6 +69,23 @@ def test_case01_without_a_correlation_input_a_lost_post_is_not_retried(fake, gh_
     assert len(fake.state.runs) == 1 and [c.method for c in fake.calls].count("POST") == 1
 
 
+def test_dispatch_takes_the_retry_policy_in_force_when_it_runs(fake, gh_run, monkeypatch):
+    """dispatch bound client.DEFAULT_POLICY when first imported: once any module imported it before a test
+    (or a caller) set the policy, the dispatch loop kept production's retries and backoff (the soak took
+    147 s instead of 23 s in the full suite). With no retries allowed, one 502 on the POST is the end."""
+    import dataclasses
+
+    import quarkci.github.client as client
+    import quarkci.github.dispatch  # noqa: F401 - imported before the policy below is set, as in a session
+
+    monkeypatch.setattr(client, "DEFAULT_POLICY", dataclasses.replace(client.DEFAULT_POLICY, total=0))
+    fake.faults = [Fault("502", method="POST", path="/dispatches$")]
+    code, _, err = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main",
+                           "--input", "amd-quark=0.13", "--json"])
+    assert code == 3 and "unavailable after 1 attempts" in err, err
+    assert [c.method for c in fake.calls].count("POST") == 1 and fake.state.runs == []
+
+
 # --- case 2: the sticky comment and issues check the author ------------------------------------------
 
 @pytest.mark.parametrize("mine_is_newer", [False, True])
