@@ -99,11 +99,17 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "quarkci", "demo-model", "--out", model], check=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
+    def conductor_argv(name: str, cache: str) -> list[str]:
+        return [sys.executable, "-m", "quarkci", "day0", "run", "--model", model, "--scheme", args.scheme,
+                "--out", str(work / name), "--cache-dir", str(work / cache)]
+
+    def direct_argv(name: str) -> list[str]:
+        return [sys.executable, __file__, "--mode", "direct", "--model", model, "--scheme", args.scheme,
+                "--out", str(work / name)]
+
     for i in range(args.warmup):
-        _timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model, "--scheme", args.scheme,
-                "--out", str(work / f"warmup-conductor-{i}"), "--cache-dir", str(work / f"warmup-cache-{i}")])
-        _timed([sys.executable, __file__, "--mode", "direct", "--model", model, "--scheme", args.scheme,
-                "--out", str(work / f"warmup-direct-{i}")])
+        _timed(conductor_argv(f"warmup-conductor-{i}", f"warmup-cache-{i}"))
+        _timed(direct_argv(f"warmup-direct-{i}"))
     # ABBA order (conductor, direct, direct, conductor, ...) so that load drifting on a shared machine
     # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit)
     conductor_times, direct_times, outside = [], [], []
@@ -113,16 +119,13 @@ def main() -> int:
         for mode in order:
             if mode == "conductor":
                 out = work / f"conductor-{i}"
-                conductor_times.append(_timed([sys.executable, "-m", "quarkci", "day0", "run", "--model", model,
-                                               "--scheme", args.scheme, "--out", str(out),
-                                               "--cache-dir", str(work / f"cache-{i}")]))
+                conductor_times.append(_timed(conductor_argv(f"conductor-{i}", f"cache-{i}")))
                 result = json.loads((out / "day0_result.json").read_text())
                 # the whole process minus the stage functions it ran: interpreter start, argument checks,
                 # state file, closeout, report and exit -- an upper bound of what the conductor adds
                 outside.append(conductor_times[-1] - sum(s["seconds"] for s in result["stages"]))
             else:
-                direct_times.append(_timed([sys.executable, __file__, "--mode", "direct", "--model", model,
-                                            "--scheme", args.scheme, "--out", str(work / f"direct-{i}")]))
+                direct_times.append(_timed(direct_argv(f"direct-{i}")))
     t_conductor = sum(conductor_times) / len(conductor_times)
     t_direct = sum(direct_times) / len(direct_times)
     stage_sum = sum(s["seconds"] for s in result["stages"])

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+
+from quarkci.core.documents import parse_document
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -14,10 +15,8 @@ ACTIONS = sorted((ROOT / "actions").glob("*/action.yml"))
 
 
 def load(path: Path) -> dict[str, Any]:
-    """Parse a workflow or action file; PyYAML reads the bare key ``on`` as True, mapped back here."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if True in data:
-        data["on"] = data.pop(True)
+    """Parse a workflow or action file as GitHub reads it (the product's own parser: ``on`` is a string key)."""
+    data: dict[str, Any] = parse_document(path.read_text(encoding="utf-8"), str(path), fmt="workflow")
     return data
 
 
