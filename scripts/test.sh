@@ -31,9 +31,14 @@ mypy --strict quarkci
 echo "== workflows (actionlint + shellcheck + pyflakes, zizmor --offline, check-jsonschema)"
 bash scripts/lint_workflows.sh
 
-echo "== pytest"
+# Several pytest-xdist workers: much of the suite waits on a clock (the delivery fault matrix's timeouts
+# and rate-limit waits) or on a subprocess (act, a JIT build), and that overlaps with the ML tests.
+# Tests that share a costly fixture stay on one worker (xdist groups, tests/conftest.py).
+# QUARKCI_TEST_WORKERS=0 runs serially; a later -n in the arguments wins.
+WORKERS=${QUARKCI_TEST_WORKERS:-3}
+echo "== pytest ($WORKERS workers)"
 set +e
-python -m pytest "$@"
+python -m pytest -n "$WORKERS" --dist loadgroup "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then

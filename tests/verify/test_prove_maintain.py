@@ -4,7 +4,7 @@ drift (add a family, change a tolerance, remove an entry point -> exactly three 
 from __future__ import annotations
 
 import json
-import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,8 +27,13 @@ def prove(skill: Path, feature: str, out: Path, capsys) -> tuple[int, dict]:
 def test_prove_correctness_feature_negative_control_and_cleanup(minikern, tmp_path, capsys, monkeypatch,
                                                                   torch_extensions_dir):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir))
+    # A temp directory of this test's own: other workers' verify runs never appear in it.
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
     skill = init(minikern)
-    before = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("quarkci-verify-*"))
+    before = set(private_tmp.glob("quarkci-verify-*"))
     code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
     assert code == 0 and proof["result"] == "PROVED", proof
     steps = [s["step"] for s in proof["steps"]]
@@ -37,7 +42,7 @@ def test_prove_correctness_feature_negative_control_and_cleanup(minikern, tmp_pa
     neg = (tmp_path / "ev" / "gemm-correctness" / "negative.stdout.txt").read_text()
     assert "failed" in neg and "PERTURBED calls=" in neg and "PERTURBED calls=0" not in neg
     assert (tmp_path / "ev" / "verify_proof.json").is_file()  # survives cleanup
-    assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("quarkci-verify-*")) <= before | {tmp_path / "test.lock"}
+    assert set(private_tmp.glob("quarkci-verify-*")) == before  # the scratch directory is gone
     assert torch_extensions_dir.is_dir()  # the shared cache stays
     assert "shared TORCH_EXTENSIONS_DIR" in proof["steps"][6]["detail"]
     recorded = json.loads((skill / "features" / "map.json").read_text())["proofs"]
