@@ -17,10 +17,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 NETWORK_MARKERS: tuple[str, ...] = ("real", "e2e")
+TESTS = Path(__file__).resolve().parent
 # demo_model, analysis, pipeline: built once per session and shared by tests/ptq, tests/day0, tests/workflows
 pytest_plugins = ["tests.ml_fixtures"]
 
@@ -43,17 +45,17 @@ def xdist_group_of(item: pytest.Item) -> str | None:
     * ``act``: the workflows run under act (marker ``e2e``): each is minutes of CPU, kept in a row;
     * ``verify``: tests/verify shares one torch cpp_extension build directory (the JIT build is paid
       once);
-    * ``real:<file>``: a module of real-wheel tests, whose module fixtures extract a release's facts once.
+    * ``real:<path>``: a module of real-wheel tests, whose module fixtures extract a release's facts once.
     """
     if item.get_closest_marker("e2e"):
         return "act"
     if "demo_model" in getattr(item, "fixturenames", ()):
         return "ml"
-    parts = item.path.parts
-    if "verify" in parts[parts.index("tests"):]:
+    path = item.path.resolve()
+    if path.is_relative_to(TESTS / "verify"):
         return "verify"
     if item.get_closest_marker("real"):
-        return f"real:{item.path.name}"
+        return f"real:{path.relative_to(TESTS).as_posix()}"  # the module, not its file name: three are test_real.py
     return None
 
 
