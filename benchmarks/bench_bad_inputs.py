@@ -29,7 +29,9 @@ def main() -> int:
         out = Path(work, "records.json")
         env = {**os.environ, "HOME": str(home), "TMPDIR": str(tmp), "PYTHONPATH": str(REPO)}
         start = time.perf_counter()
-        subprocess.run([sys.executable, str(REPO / "tests" / "bad_input_cases.py"), str(out)], env=env, check=True)
+        subprocess.run(
+            [sys.executable, str(REPO / "tests" / "bad_input_cases.py"), str(out)], env=env, check=True
+        )
         total = time.perf_counter() - start
         records = json.loads(out.read_text(encoding="utf-8"))
     start = time.perf_counter()
@@ -39,12 +41,16 @@ def main() -> int:
     print(f"{'case':<40} {'exit':>4} {'ms':>8}")
     for r in records:
         print(f"{r['id']:<40} {r['code']!s:>4} {r['seconds'] * 1000:8.1f}")
-    print(f"\n{len(records)} bad inputs refused in {sum(times):.2f} s in-process "
-          f"(median {statistics.median(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms, first case pays the "
-          f"CLI imports); whole driver process {total:.2f} s")
+    print(
+        f"\n{len(records)} bad inputs refused in {sum(times):.2f} s in-process "
+        f"(median {statistics.median(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms, first case pays the "
+        f"CLI imports); whole driver process {total:.2f} s"
+    )
     label = "import quark.torch" if quark.returncode == 0 else "import quark.torch (failed: not installed?)"
-    print(f"for comparison, one fresh {label}: {quark_s:.2f} s "
-          f"= {quark_s / statistics.median(times):.0f} x the median refusal")
+    print(
+        f"for comparison, one fresh {label}: {quark_s:.2f} s "
+        f"= {quark_s / statistics.median(times):.0f} x the median refusal"
+    )
     return 0
 
 

@@ -55,7 +55,10 @@ def direct(model: str, scheme: str, out: Path) -> None:
     result = run_plan(plan, manifest["outputs"]["output_dir"])
     checkpoint = manifest["outputs"]["output_dir"]
     times["ptq"], t0 = time.perf_counter() - t0, time.perf_counter()
-    assert result.status == "succeeded" and evaluate(summarize(model, checkpoint, run_result=result.to_json()))["pass"]
+    assert (
+        result.status == "succeeded"
+        and evaluate(summarize(model, checkpoint, run_result=result.to_json()))["pass"]
+    )
     times["gate_ptq"], t0 = time.perf_counter() - t0, time.perf_counter()
     assert run_canary(checkpoint, out / "canary", probe=known_probe(model))["pass"]
     times["canary"], t0 = time.perf_counter() - t0, time.perf_counter()
@@ -83,9 +86,13 @@ def main() -> int:
     parser.add_argument("--model", help="demo model directory (built when absent)")
     parser.add_argument("--out", help="work directory (default: a temporary one)")
     parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds (default 2: four runs)")
-    parser.add_argument("--warmup", type=int, default=1,
-                        help="uncounted runs of each mode first (default 1): the first run of a session pays the "
-                             "cold page cache, HF datasets cache and .pyc writes, and ABBA puts the conductor first")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=1,
+        help="uncounted runs of each mode first (default 1): the first run of a session pays the "
+        "cold page cache, HF datasets cache and .pyc writes, and ABBA puts the conductor first",
+    )
     parser.add_argument("--mode", choices=("direct",), help=argparse.SUPPRESS)
     args = parser.parse_args()
     work = Path(args.out or tempfile.mkdtemp(prefix="bench-day0-"))
@@ -96,16 +103,44 @@ def main() -> int:
     model = args.model
     if not model:
         model = str(work / "demo")
-        subprocess.run([sys.executable, "-m", "quarkci", "demo-model", "--out", model], check=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "quarkci", "demo-model", "--out", model],
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
     def conductor_argv(name: str, cache: str) -> list[str]:
-        return [sys.executable, "-m", "quarkci", "day0", "run", "--model", model, "--scheme", args.scheme,
-                "--out", str(work / name), "--cache-dir", str(work / cache)]
+        return [
+            sys.executable,
+            "-m",
+            "quarkci",
+            "day0",
+            "run",
+            "--model",
+            model,
+            "--scheme",
+            args.scheme,
+            "--out",
+            str(work / name),
+            "--cache-dir",
+            str(work / cache),
+        ]
 
     def direct_argv(name: str) -> list[str]:
-        return [sys.executable, __file__, "--mode", "direct", "--model", model, "--scheme", args.scheme,
-                "--out", str(work / name)]
+        return [
+            sys.executable,
+            __file__,
+            "--mode",
+            "direct",
+            "--model",
+            model,
+            "--scheme",
+            args.scheme,
+            "--out",
+            str(work / name),
+        ]
 
     for i in range(args.warmup):
         _timed(conductor_argv(f"warmup-conductor-{i}", f"warmup-cache-{i}"))
@@ -130,26 +165,39 @@ def main() -> int:
     t_direct = sum(direct_times) / len(direct_times)
     stage_sum = sum(s["seconds"] for s in result["stages"])
     figures = {
-        "scheme": args.scheme, "decision": result["decision"],
-        "conductor_s": round(t_conductor, 1), "direct_s": round(t_direct, 1),
-        "conductor_runs_s": [round(t, 1) for t in conductor_times], "direct_runs_s": [round(t, 1) for t in direct_times],
+        "scheme": args.scheme,
+        "decision": result["decision"],
+        "conductor_s": round(t_conductor, 1),
+        "direct_s": round(t_direct, 1),
+        "conductor_runs_s": [round(t, 1) for t in conductor_times],
+        "direct_runs_s": [round(t, 1) for t in direct_times],
         "overhead_vs_direct": round((t_conductor - t_direct) / t_direct, 4),
         # each round's pair (run back to back, order alternating): the median is robust to one slow run
         "pair_ratios": [round(c / d, 4) for c, d in zip(conductor_times, direct_times, strict=True)],
-        "pair_ratio_median": round(statistics.median(c / d for c, d in zip(conductor_times, direct_times,
-                                                                           strict=True)), 4),
+        "pair_ratio_median": round(
+            statistics.median(c / d for c, d in zip(conductor_times, direct_times, strict=True)), 4
+        ),
         "conductor_bookkeeping_s": round(result["seconds"] - stage_sum, 3),
         "bookkeeping_ratio": round((result["seconds"] - stage_sum) / result["seconds"], 4),
         "outside_stages_s": [round(t, 2) for t in outside],
-        "outside_stages_ratio_max": round(max(o / t for o, t in zip(outside, conductor_times, strict=True)), 4),
+        "outside_stages_ratio_max": round(
+            max(o / t for o, t in zip(outside, conductor_times, strict=True)), 4
+        ),
         "stages_s": {s["name"]: round(s["seconds"], 1) for s in result["stages"]},
         # the same stages timed in the last direct run: where a difference sits
-        "direct_stages_s": {k: round(v, 1) for k, v in
-                            json.loads((work / f"direct-{args.rounds - 1}" / "direct_stages.json").read_text()).items()},
-        "end_to_end_target_s": 600, "overhead_target": 0.05,
+        "direct_stages_s": {
+            k: round(v, 1)
+            for k, v in json.loads(
+                (work / f"direct-{args.rounds - 1}" / "direct_stages.json").read_text()
+            ).items()
+        },
+        "end_to_end_target_s": 600,
+        "overhead_target": 0.05,
     }
-    print(f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "
-          f"overhead {figures['overhead_vs_direct']:+.1%} | bookkeeping {figures['conductor_bookkeeping_s']:.2f}s")
+    print(
+        f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "
+        f"overhead {figures['overhead_vs_direct']:+.1%} | bookkeeping {figures['conductor_bookkeeping_s']:.2f}s"
+    )
     print(json.dumps(figures))
     return 0
 

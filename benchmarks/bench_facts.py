@@ -42,14 +42,17 @@ def _timed(cmd: list[str], cwd: str | None = None) -> tuple[float, str]:
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(cmd[:4])}... failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+        raise SystemExit(
+            f"bench: {' '.join(cmd[:4])}... failed ({proc.returncode}): {proc.stderr.strip()[-400:]}"
+        )
     return elapsed, proc.stdout
 
 
 def static_once(version: str) -> tuple[float, dict]:
     """Seconds for one ``quarkci facts --json`` process, and its payload."""
-    elapsed, out = _timed([sys.executable, "-m", "quarkci", "facts", "--upstream", f"amd-quark=={version}",
-                           "--json"])
+    elapsed, out = _timed(
+        [sys.executable, "-m", "quarkci", "facts", "--upstream", f"amd-quark=={version}", "--json"]
+    )
     return elapsed, json.loads(out)
 
 
@@ -103,21 +106,31 @@ def main(argv: list[str] | None = None) -> int:
 
     same = {kind: _static_names(payload, kind) == runtime[kind] for kind in ("model_templates", "schemes")}
     ratio = runtime_s / static_s
-    print(f"python {sys.version.split()[0]}; static runs={args.repeat}, runtime runs={args.runtime_repeat}; "
-          "medians of fresh processes")
+    print(
+        f"python {sys.version.split()[0]}; static runs={args.repeat}, runtime runs={args.runtime_repeat}; "
+        "medians of fresh processes"
+    )
     print(f"{'measurement':<46} {'seconds':>8}")
     print(f"{'quarkci facts amd-quark==' + TARGET + ' (warm cache)':<46} {static_s:>8.3f}")
     print(f"{'runtime: import quark.torch + LLMTemplate':<46} {runtime_s:>8.3f}")
     print(f"{'whole history (' + str(len(HISTORY)) + ' releases, one process each)':<46} {history_s:>8.3f}")
     print(f"speed-up static vs runtime: {ratio:.1f}x")
     for kind in ("model_templates", "schemes"):
-        print(f"{kind}: static {len(_static_names(payload, kind))} vs runtime {len(runtime[kind])} names -> "
-              f"{'identical' if same[kind] else 'DIFFERENT'}")
+        print(
+            f"{kind}: static {len(_static_names(payload, kind))} vs runtime {len(runtime[kind])} names -> "
+            f"{'identical' if same[kind] else 'DIFFERENT'}"
+        )
         if not same[kind]:
             static_set, runtime_set = set(_static_names(payload, kind)), set(runtime[kind])
-            print(f"  only static: {sorted(static_set - runtime_set)}; only runtime: {sorted(runtime_set - static_set)}")
-    checks = [("one release <= 1 s warm", static_s <= 1.0), (">= 20x faster than runtime", ratio >= 20),
-              ("identical names", all(same.values())), ("whole history <= 10 s warm", history_s <= 10.0)]
+            print(
+                f"  only static: {sorted(static_set - runtime_set)}; only runtime: {sorted(runtime_set - static_set)}"
+            )
+    checks = [
+        ("one release <= 1 s warm", static_s <= 1.0),
+        (">= 20x faster than runtime", ratio >= 20),
+        ("identical names", all(same.values())),
+        ("whole history <= 10 s warm", history_s <= 10.0),
+    ]
     for label, ok in checks:
         print(f"target {label:<32} {_verdict(ok)}")
     return 0 if all(ok for _, ok in checks) else 1

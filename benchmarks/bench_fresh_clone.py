@@ -32,8 +32,10 @@ TARGETS = {"intake+plan+manifest": 3.0, "walkthrough": 90.0}
 def readme_blocks(readme: str, heading: str) -> list[list[str]]:
     """The command lines of each ```bash block of README's ``## heading`` section (comments dropped)."""
     section = readme.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
-    blocks = [[line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-              for block in re.findall(r"```bash\n(.*?)```", section, re.S)]
+    blocks = [
+        [line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        for block in re.findall(r"```bash\n(.*?)```", section, re.S)
+    ]
     if not blocks:
         raise SystemExit(f"README: no bash block under '## {heading}'")
     return blocks
@@ -45,15 +47,23 @@ def timed(command: str, cwd: Path, env: dict[str, str], log: Path) -> tuple[int,
     with log.open("a", encoding="utf-8") as out:
         out.write(f"\n$ {command}\n")
         out.flush()
-        code = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+        code = subprocess.run(
+            ["bash", "-c", command], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT
+        ).returncode
     return code, time.perf_counter() - start
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pytest-args", default="", help="arguments for scripts/test.sh (default: the whole suite)")
-    parser.add_argument("--skip-suite", action="store_true", help="do not run scripts/test.sh's pytest at all")
-    parser.add_argument("--keep", action="store_true", help="keep the clone (its path is printed; the log is kept)")
+    parser.add_argument(
+        "--pytest-args", default="", help="arguments for scripts/test.sh (default: the whole suite)"
+    )
+    parser.add_argument(
+        "--skip-suite", action="store_true", help="do not run scripts/test.sh's pytest at all"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the clone (its path is printed; the log is kept)"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="quarkci-fresh-clone-"))

@@ -44,26 +44,45 @@ def main() -> int:
         from quarkci.facts.cache import facts_of
 
         snap = WheelSnapshot(paths["0.13"])
-        t = time.perf_counter(); facts_of(snap); cold = time.perf_counter() - t  # noqa: E702
-        t = time.perf_counter(); facts_of(WheelSnapshot(paths["0.13"])); warm = time.perf_counter() - t  # noqa: E702
+        t = time.perf_counter()
+        facts_of(snap)
+        cold = time.perf_counter() - t  # noqa: E702
+        t = time.perf_counter()
+        facts_of(WheelSnapshot(paths["0.13"]))
+        warm = time.perf_counter() - t  # noqa: E702
         rows += [("facts 0.13 cold", cold, 5.0), ("facts 0.13 warm", warm, 1.0)]
         os.environ["QUARKCI_CACHE_DIR"] = os.path.join(cache, "history")
         snapshots = [(f"amd-quark=={v}", WheelSnapshot(paths[v])) for v in HISTORY]
-        t = time.perf_counter(); _history(snapshots); h_cold = time.perf_counter() - t  # noqa: E702
+        t = time.perf_counter()
+        _history(snapshots)
+        h_cold = time.perf_counter() - t  # noqa: E702
         snapshots = [(f"amd-quark=={v}", WheelSnapshot(paths[v])) for v in HISTORY]
-        t = time.perf_counter(); timeline = _history(snapshots); h_warm = time.perf_counter() - t  # noqa: E702
+        t = time.perf_counter()
+        timeline = _history(snapshots)
+        h_warm = time.perf_counter() - t  # noqa: E702
         rows += [("history 0.9..0.13 cold", h_cold, None), ("history 0.9..0.13 warm", h_warm, 10.0)]
     with tempfile.TemporaryDirectory() as cwd:
         t = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", "import quark.torch"], cwd=cwd, capture_output=True, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", "import quark.torch"], cwd=cwd, capture_output=True, check=False
+        )
         runtime = time.perf_counter() - t
-    rows.append(("runtime: import quark.torch (1 process)" + ("" if proc.returncode == 0 else " [FAILED]"),
-                 runtime, None))
+    rows.append(
+        (
+            "runtime: import quark.torch (1 process)" + ("" if proc.returncode == 0 else " [FAILED]"),
+            runtime,
+            None,
+        )
+    )
     for name, seconds, target in rows:
-        verdict = "" if target is None else ("PASS" if seconds <= target else "FAIL") + f" (target <= {target:g} s)"
+        verdict = (
+            "" if target is None else ("PASS" if seconds <= target else "FAIL") + f" (target <= {target:g} s)"
+        )
         print(f"{name:<44} {seconds:8.2f} s  {verdict}")
-    print(f"warm facts vs runtime import: {runtime / max(warm, 1e-9):.0f}x faster; "
-          f"warm history of {len(timeline.points)} releases vs one runtime import: {runtime / h_warm:.1f}x")
+    print(
+        f"warm facts vs runtime import: {runtime / max(warm, 1e-9):.0f}x faster; "
+        f"warm history of {len(timeline.points)} releases vs one runtime import: {runtime / h_warm:.1f}x"
+    )
     return 0
 
 

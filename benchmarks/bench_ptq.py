@@ -36,11 +36,19 @@ def build_model(out: Path, layers: int, hidden: int) -> Path:
 
     torch.manual_seed(0)
     tokenizer = train_tokenizer()
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=hidden, intermediate_size=hidden * 3,
-                         num_hidden_layers=layers, num_attention_heads=8, num_key_value_heads=8,
-                         max_position_embeddings=64, bos_token_id=tokenizer.bos_token_id,
-                         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
-                         tie_word_embeddings=False)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=hidden,
+        intermediate_size=hidden * 3,
+        num_hidden_layers=layers,
+        num_attention_heads=8,
+        num_key_value_heads=8,
+        max_position_embeddings=64,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=False,
+    )
     LlamaForCausalLM(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
     (out / CALIBRATION_FILE).write_text("".join(prompt_text(a, b) + "\n" for a, b in problems()))
@@ -61,13 +69,19 @@ def direct(plan: dict, out: Path) -> None:
     ids = tokenizer(lines, return_tensors="pt", padding=True, truncation=True, max_length=calib["seq_len"])
     loader = torch.utils.data.DataLoader(ids["input_ids"], batch_size=calib["batch_size"])
     config = LLMTemplate.get(plan["model"]["model_type"]).get_config(
-        scheme=plan["global_scheme"], exclude_layers=plan["exclude_layers"])
+        scheme=plan["global_scheme"], exclude_layers=plan["exclude_layers"]
+    )
     quantizer = ModelQuantizer(config)
     model = quantizer.quantize_model(model, loader)
     model = quantizer.freeze(model)
     with torch.no_grad():
-        export_safetensors(model=model, output_dir=str(out), custom_mode="quark", weight_format="real_quantized",
-                           pack_method="reorder")
+        export_safetensors(
+            model=model,
+            output_dir=str(out),
+            custom_mode="quark",
+            weight_format="real_quantized",
+            pack_method="reorder",
+        )
     tokenizer.save_pretrained(str(out))
 
 
@@ -95,7 +109,9 @@ def main() -> int:
     def quarkci_run(scheme: str) -> float:
         root = work / f"q-{scheme}-{next(counter)}"
         plan = root / "quant_plan.json"
-        assert quarkci(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0
+        assert (
+            quarkci(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, "--out", str(plan)]) == 0
+        )
         assert quarkci(["ptq", "manifest", "--plan", str(plan), "--out", str(root)]) == 0
         start = time.perf_counter()
         code = quarkci(["ptq", "run", "--manifest", str(root / "run_manifest.yaml"), "--yes"])
@@ -119,8 +135,11 @@ def main() -> int:
             direct_run(scheme)
         q_times, d_times = [], []
         for i in range(args.rounds):
-            order = (("quarkci", quarkci_run), ("direct", direct_run)) if i % 2 == 0 else \
-                (("direct", direct_run), ("quarkci", quarkci_run))
+            order = (
+                (("quarkci", quarkci_run), ("direct", direct_run))
+                if i % 2 == 0
+                else (("direct", direct_run), ("quarkci", quarkci_run))
+            )
             for name, fn in order:
                 with contextlib.redirect_stdout(sys.stderr):
                     t = fn(scheme)
@@ -129,11 +148,16 @@ def main() -> int:
             print(report[-1], flush=True)
         ratio = statistics.median(q_times) / statistics.median(d_times)
         worst = max(worst, ratio)
-        print(f"{scheme}: median quarkci {statistics.median(q_times):.3f}s, direct {statistics.median(d_times):.3f}s, "
-              f"ratio {ratio:.3f}", flush=True)
+        print(
+            f"{scheme}: median quarkci {statistics.median(q_times):.3f}s, direct {statistics.median(d_times):.3f}s, "
+            f"ratio {ratio:.3f}",
+            flush=True,
+        )
     size = sum(f.stat().st_size for f in model.glob("*.safetensors"))
-    print(f"model: {args.layers} layers, hidden {args.hidden}, {size / 1e6:.1f} MB fp32; worst ratio {worst:.3f} "
-          f"(target <= {args.max_ratio})")
+    print(
+        f"model: {args.layers} layers, hidden {args.hidden}, {size / 1e6:.1f} MB fp32; worst ratio {worst:.3f} "
+        f"(target <= {args.max_ratio})"
+    )
     return 0 if worst <= args.max_ratio else 1
 
 

@@ -30,8 +30,14 @@ def step(name: str, argv: list[str], expect: int = 0) -> float:
     """Run ``python -m quarkci ARGV`` in a fresh process; return its wall time in seconds."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "quarkci", *argv], capture_output=True, text=True, env=env,
-                          cwd=ROOT, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "quarkci", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
     seconds = time.perf_counter() - start
     status = "ok" if proc.returncode == expect else f"UNEXPECTED exit {proc.returncode}"
     print(f"{name:<22} {seconds:7.2f} s  exit {proc.returncode} ({status})", flush=True)
@@ -54,26 +60,79 @@ def main() -> int:
     if not args.model:
         demo = step("demo-model", ["demo-model", "--out", str(model)])
     times = {
-        "intake": step("ptq intake", ["ptq", "intake", "--model", str(model), "--output",
-                                      str(out / "model_analysis.json")]),
-        "plan": step("ptq plan", ["ptq", "plan", "--analysis", str(out / "model_analysis.json"), "--scheme",
-                                  args.scheme, "--output", str(out / "quant_plan.json")]),
-        "manifest": step("ptq manifest", ["ptq", "manifest", "--plan", str(out / "quant_plan.json"), "--out",
-                                          str(out)]),
+        "intake": step(
+            "ptq intake",
+            ["ptq", "intake", "--model", str(model), "--output", str(out / "model_analysis.json")],
+        ),
+        "plan": step(
+            "ptq plan",
+            [
+                "ptq",
+                "plan",
+                "--analysis",
+                str(out / "model_analysis.json"),
+                "--scheme",
+                args.scheme,
+                "--output",
+                str(out / "quant_plan.json"),
+            ],
+        ),
+        "manifest": step(
+            "ptq manifest", ["ptq", "manifest", "--plan", str(out / "quant_plan.json"), "--out", str(out)]
+        ),
     }
-    typo = step("plan (misspelled)", ["ptq", "plan", "--analysis", str(out / "model_analysis.json"), "--scheme",
-                                      "fp8x", "--output", str(work / "typo.json")], expect=2)
+    typo = step(
+        "plan (misspelled)",
+        [
+            "ptq",
+            "plan",
+            "--analysis",
+            str(out / "model_analysis.json"),
+            "--scheme",
+            "fp8x",
+            "--output",
+            str(work / "typo.json"),
+        ],
+        expect=2,
+    )
     times["run"] = step("ptq run", ["ptq", "run", "--manifest", str(out / "run_manifest.yaml"), "--yes"])
-    times["validate"] = step("ptq validate", ["ptq", "validate", "--source", str(model), "--checkpoint",
-                                              str(out / "model"), "--run-result", str(out / "run_result.json"),
-                                              "--output", str(out / "validation_summary.json")])
-    times["gate"] = step("ptq gate", ["ptq", "gate", "--summary", str(out / "validation_summary.json"),
-                                      "--markdown", str(out / "ptq_gate.md")])
+    times["validate"] = step(
+        "ptq validate",
+        [
+            "ptq",
+            "validate",
+            "--source",
+            str(model),
+            "--checkpoint",
+            str(out / "model"),
+            "--run-result",
+            str(out / "run_result.json"),
+            "--output",
+            str(out / "validation_summary.json"),
+        ],
+    )
+    times["gate"] = step(
+        "ptq gate",
+        [
+            "ptq",
+            "gate",
+            "--summary",
+            str(out / "validation_summary.json"),
+            "--markdown",
+            str(out / "ptq_gate.md"),
+        ],
+    )
     static = times["intake"] + times["plan"] + times["manifest"]
     total = sum(times.values()) + demo
-    print(f"\nintake+plan+manifest {static:6.2f} s (target <= 3 s)   misspelled scheme rejected in {typo:.2f} s")
-    print(f"walkthrough          {total:6.2f} s (target <= 90 s; of which the demo model's build {demo:.2f} s)")
-    print(f"run+validate share   {(times['run'] + times['validate']) / total:.0%} (the two steps that import Quark)")
+    print(
+        f"\nintake+plan+manifest {static:6.2f} s (target <= 3 s)   misspelled scheme rejected in {typo:.2f} s"
+    )
+    print(
+        f"walkthrough          {total:6.2f} s (target <= 90 s; of which the demo model's build {demo:.2f} s)"
+    )
+    print(
+        f"run+validate share   {(times['run'] + times['validate']) / total:.0%} (the two steps that import Quark)"
+    )
     return 0 if static <= 3.0 and total <= 90.0 else 1
 
 

@@ -39,7 +39,9 @@ def run_once(base_source: str, stored: Path | None) -> tuple[dict[str, float], l
         base, stages["baseline"] = _timed(lambda: baselines.load(stored))
     else:
         base, stages["baseline"] = _timed(lambda: build_view(base_source, resolve(base_source)))
-    result, stages["audit"] = _timed(lambda: audit(AuditState(skills, claims, upstream, base, source.read_text)))
+    result, stages["audit"] = _timed(
+        lambda: audit(AuditState(skills, claims, upstream, base, source.read_text))
+    )
     stages["total"] = sum(stages.values())
     return stages, [f.one_line() for f in result.findings.findings]
 
@@ -65,8 +67,10 @@ def main() -> None:
         print(f"{stage:<16}{w:>15.3f}s{s:>16.3f}s")
     w = statistics.median(r[0]["total"] for r in wheel_runs)
     s = statistics.median(r[0]["total"] for r in stored_runs)
-    print(f"stored baseline is {w / s:.2f}x faster end to end; findings identical: {same} "
-          f"({len(stored_runs[0][1])} findings)")
+    print(
+        f"stored baseline is {w / s:.2f}x faster end to end; findings identical: {same} "
+        f"({len(stored_runs[0][1])} findings)"
+    )
 
 
 if __name__ == "__main__":

@@ -31,18 +31,41 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp:
         work = Path(tmp)
         env = {**os.environ, "TORCH_EXTENSIONS_DIR": str(work / "torch_extensions")}
-        init_s, code = timed([*quarkci, "verify", "init", "--repo", "installed:amd-quark", "--lib", "quark-kernels",
-                              "--skills", str(work / "skills")], env)
+        init_s, code = timed(
+            [
+                *quarkci,
+                "verify",
+                "init",
+                "--repo",
+                "installed:amd-quark",
+                "--lib",
+                "quark-kernels",
+                "--skills",
+                str(work / "skills"),
+            ],
+            env,
+        )
         if code:
             print(f"init failed (exit {code})")
             return 1
-        prove = [*quarkci, "verify", "prove", "--skill", str(work / "skills" / "verify-quark-kernels"),
-                 "--feature", "hw_emulation-mx-correctness", "--lock", str(work / "lock")]
+        prove = [
+            *quarkci,
+            "verify",
+            "prove",
+            "--skill",
+            str(work / "skills" / "verify-quark-kernels"),
+            "--feature",
+            "hw_emulation-mx-correctness",
+            "--lock",
+            str(work / "lock"),
+        ]
         cold_s, cold_code = timed([*prove, "--out", str(work / "cold")], env)
         warm_s, warm_code = timed([*prove, "--out", str(work / "warm")], env)
     print(f"init {init_s:.1f} s  [{'PASS' if init_s <= 5 else 'FAIL'} <= 5 s]")
-    print(f"prove cold JIT cache {cold_s:.1f} s (exit {cold_code})  |  warm {warm_s:.1f} s (exit {warm_code})  "
-          f"|  cold/warm {cold_s / warm_s:.2f}x  [{'PASS' if warm_s <= cold_s else 'FAIL'} warm <= cold]")
+    print(
+        f"prove cold JIT cache {cold_s:.1f} s (exit {cold_code})  |  warm {warm_s:.1f} s (exit {warm_code})  "
+        f"|  cold/warm {cold_s / warm_s:.2f}x  [{'PASS' if warm_s <= cold_s else 'FAIL'} warm <= cold]"
+    )
     return 0 if cold_code == warm_code == 0 else 1
 
 

@@ -59,14 +59,26 @@ def main() -> int:
         doc.write_text(bomb(9))
         small = Path(tmp) / "small.yaml"
         small.write_text(bomb(6))
-        print(f"bomb: {doc.stat().st_size} bytes, 9 levels (9**9 = {9 ** 9:,} strings expanded)")
+        print(f"bomb: {doc.stat().st_size} bytes, 9 levels (9**9 = {9**9:,} strings expanded)")
         rows = {
             "quarkci --version (baseline)": [py, "-m", "quarkci", "--version"],
             "contracts validate <bomb>": [py, "-m", "quarkci", "contracts", "validate", str(doc)],
-            "route --env-context <bomb>": [py, "-m", "quarkci", "route", "quantize llama", "--env-context", str(doc),
-                                           "--out", str(Path(tmp) / "s.json")],
-            "safe_load + json.dumps, 6 levels": [py, "-c", "import json, yaml; "
-                                                 f"json.dumps(yaml.safe_load(open({str(small)!r})))"],
+            "route --env-context <bomb>": [
+                py,
+                "-m",
+                "quarkci",
+                "route",
+                "quantize llama",
+                "--env-context",
+                str(doc),
+                "--out",
+                str(Path(tmp) / "s.json"),
+            ],
+            "safe_load + json.dumps, 6 levels": [
+                py,
+                "-c",
+                f"import json, yaml; json.dumps(yaml.safe_load(open({str(small)!r})))",
+            ],
         }
         import tracemalloc
 
@@ -84,8 +96,10 @@ def main() -> int:
             tracemalloc.stop()
         passed = statistics.median(times) <= 1.0 and max(peaks) <= 100
         ok &= passed
-        print(f"{'load_document <bomb> (in-process)':<40} {statistics.median(times):6.3f} s  {max(peaks):7.2f} MB  "
-              f"refused  {'PASS' if passed else 'FAIL'}")
+        print(
+            f"{'load_document <bomb> (in-process)':<40} {statistics.median(times):6.3f} s  {max(peaks):7.2f} MB  "
+            f"refused  {'PASS' if passed else 'FAIL'}"
+        )
         baseline = 0.0
         for label, cmd in rows.items():
             results = [run(cmd) for _ in range(args.repeat)]

@@ -47,7 +47,6 @@ COMMANDS: dict[str, str] = {
 NEEDS_WHOLE_PARSER = frozenset({"completion"})
 
 
-
 def _load(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
@@ -57,8 +56,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """Build the top-level parser with every registered subcommand (or just ``only``, when it is one:
     argparse setup of all commands costs more than most commands' own work)."""
     parser = Parser(prog="quarkci", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=version_text(),
-                        help="print quarkci's version and the installed amd-quark's, then exit")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_text(),
+        help="print quarkci's version and the installed amd-quark's, then exit",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
@@ -103,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # a usage error (one line already printed) is an exit code like any other;
-            if not exc.code:       # --help and --version still exit
+            if not exc.code:  # --help and --version still exit
                 raise
             return exc.code if isinstance(exc.code, int) else 2
         logging.basicConfig(

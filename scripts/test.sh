@@ -23,6 +23,7 @@ echo "== installing quarkci with the ml and test extras (after ${SECONDS}s)"
 echo "== set-up done in ${SECONDS}s"
 
 echo "== ruff"
+ruff format --check quarkci tests benchmarks actions
 ruff check quarkci tests benchmarks actions
 
 echo "== mypy --strict (config: pyproject.toml [tool.mypy])"

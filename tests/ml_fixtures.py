@@ -76,12 +76,26 @@ def pipeline(demo_model, analysis, tmp_path_factory):
         root = tmp_path_factory.mktemp(f"ptq-{key}")
         plan = root / "quant_plan.json"
         kv = ["--kv-cache", kv_cache] if kv_cache else []
-        assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, *kv, "--out", str(plan)]) == 0
+        assert (
+            main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, *kv, "--out", str(plan)])
+            == 0
+        )
         assert main(["ptq", "manifest", "--plan", str(plan), "--out", str(root)]) == 0
         run_code = main(["ptq", "run", "--manifest", str(root / "run_manifest.yaml"), "--yes"])
-        validate_code = main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(root / "model"),
-                              "--run-result", str(root / "run_result.json"),
-                              "--out", str(root / "validation_summary.json")])
+        validate_code = main(
+            [
+                "ptq",
+                "validate",
+                "--source",
+                str(demo_model),
+                "--checkpoint",
+                str(root / "model"),
+                "--run-result",
+                str(root / "run_result.json"),
+                "--out",
+                str(root / "validation_summary.json"),
+            ]
+        )
         gate_out = root / "gate.json"
         from quarkci.gates.ptq import evaluate
 

@@ -33,10 +33,24 @@ ALLOWED: dict[str, frozenset[str]] = {
     "router": frozenset({"core", "skills"}),
     "ptq": frozenset({"core", "gates", "upstream", "facts"}),  # reads a release's facts statically
     # the day-0 conductor and the verification skills: orchestrate the feature packages below them, never each other
-    "day0": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report",
-                       "github", "router", "ptq"}),
-    "verify": frozenset({"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report",
-                         "github"}),
+    "day0": frozenset(
+        {
+            "core",
+            "upstream",
+            "facts",
+            "skills",
+            "contracts",
+            "gates",
+            "sync",
+            "report",
+            "github",
+            "router",
+            "ptq",
+        }
+    ),
+    "verify": frozenset(
+        {"core", "upstream", "facts", "skills", "contracts", "gates", "sync", "report", "github"}
+    ),
 }
 TOP = frozenset({"commands", "cli", "__main__", "__init__"})
 
@@ -117,7 +131,9 @@ def test_nothing_reaches_into_another_packages_private_module() -> None:
         line
         for (a, b), lines in sorted(_edges().items())
         for line in lines
-        if any(part.startswith("_") and not part.startswith("__") for part in line.split(" -> ")[1].split("."))
+        if any(
+            part.startswith("_") and not part.startswith("__") for part in line.split(" -> ")[1].split(".")
+        )
     ]
     assert bad == []
 
@@ -131,7 +147,7 @@ def _cycles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
     def visit(node: str, trail: list[str]) -> None:
         for nxt in sorted(graph[node]):
             if nxt in trail:
-                cycles.append([*trail[trail.index(nxt):], nxt])
+                cycles.append([*trail[trail.index(nxt) :], nxt])
             else:
                 visit(nxt, [*trail, nxt])
 
@@ -153,8 +169,14 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     (root / "sync" / "_inner.py").write_text("from quarkci.core import bad\n")
     (root / "core" / "bad.py").write_text("from ..sync import _inner\n")
     edges = _edges(root)
-    assert edges[("core", "sync")] == ["quarkci.core.bad -> quarkci.sync", "quarkci.core.bad -> quarkci.sync._inner"]
-    assert edges[("sync", "core")] == ["quarkci.sync._inner -> quarkci.core", "quarkci.sync._inner -> quarkci.core.bad"]
+    assert edges[("core", "sync")] == [
+        "quarkci.core.bad -> quarkci.sync",
+        "quarkci.core.bad -> quarkci.sync._inner",
+    ]
+    assert edges[("sync", "core")] == [
+        "quarkci.sync._inner -> quarkci.core",
+        "quarkci.sync._inner -> quarkci.core.bad",
+    ]
     assert _cycles(edges)[0] == ["core", "sync", "core"]
     assert ("report", "sync") in _edges()  # and the real tree is read
 
@@ -174,8 +196,12 @@ def test_allowed_table_has_no_cycle(package: str) -> None:
 
 def test_the_code_cites_the_design_in_the_repository() -> None:
     """The design of record is docs/architecture.md; nothing cites a DESIGN document outside the repository."""
-    cited = [str(p.relative_to(ROOT.parent)) for p in sorted(ROOT.rglob("*.py"))
-             if "DESIGN.md" in p.read_text(encoding="utf-8") or "DESIGN-deviations" in p.read_text(encoding="utf-8")]
+    cited = [
+        str(p.relative_to(ROOT.parent))
+        for p in sorted(ROOT.rglob("*.py"))
+        if "DESIGN.md" in p.read_text(encoding="utf-8")
+        or "DESIGN-deviations" in p.read_text(encoding="utf-8")
+    ]
     assert cited == []
     assert (ROOT.parent / "docs" / "architecture.md").is_file()
     table = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
@@ -184,7 +210,13 @@ def test_the_code_cites_the_design_in_the_repository() -> None:
 
 
 # per-module mypy options that switch a strict check off
-_RELAXING = ("ignore_errors", "disable_error_code", "allow_untyped_defs", "allow_untyped_calls", "allow_any_generics")
+_RELAXING = (
+    "ignore_errors",
+    "disable_error_code",
+    "allow_untyped_defs",
+    "allow_untyped_calls",
+    "allow_any_generics",
+)
 
 
 def _exempt(mypy: dict[str, object]) -> list[str]:
@@ -196,8 +228,12 @@ def _exempt(mypy: dict[str, object]) -> list[str]:
     for override in overrides:
         modules = override.get("module", [])
         modules = [modules] if isinstance(modules, str) else modules
-        relaxed = [k for k, v in override.items()
-                   if (k in _RELAXING and v) or (k.startswith(("disallow_", "warn_", "check_", "strict")) and v is False)]
+        relaxed = [
+            k
+            for k, v in override.items()
+            if (k in _RELAXING and v)
+            or (k.startswith(("disallow_", "warn_", "check_", "strict")) and v is False)
+        ]
         if relaxed:
             out += [m for m in modules if m == "quarkci" or m.startswith("quarkci.")]
     return out
@@ -209,11 +245,18 @@ def test_mypy_strict_exempts_no_quarkci_module():
     mypy = tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert mypy["strict"] is True
     assert _exempt(mypy) == []
-    opted_out = [str(p.relative_to(ROOT.parent)) for p in sorted(ROOT.rglob("*.py"))
-                 if "# mypy: ignore-errors" in p.read_text(encoding="utf-8")]
+    opted_out = [
+        str(p.relative_to(ROOT.parent))
+        for p in sorted(ROOT.rglob("*.py"))
+        if "# mypy: ignore-errors" in p.read_text(encoding="utf-8")
+    ]
     assert opted_out == []
     # negative control: the override this test replaced is found, the ML stack's import settings are not
-    old = {"overrides": [{"module": ["torch", "quark.*"], "follow_imports": "skip", "ignore_missing_imports": True},
-                         {"module": ["quarkci.commands.*", "quarkci.cli"], "ignore_errors": True},
-                         {"module": "quarkci.ptq.plan", "disallow_untyped_defs": False}]}
+    old = {
+        "overrides": [
+            {"module": ["torch", "quark.*"], "follow_imports": "skip", "ignore_missing_imports": True},
+            {"module": ["quarkci.commands.*", "quarkci.cli"], "ignore_errors": True},
+            {"module": "quarkci.ptq.plan", "disallow_untyped_defs": False},
+        ]
+    }
     assert _exempt(old) == ["quarkci.commands.*", "quarkci.cli", "quarkci.ptq.plan"]

@@ -27,10 +27,23 @@ def records(tmp_path_factory) -> dict[str, dict]:
     home.mkdir()
     tmp.mkdir()
     out = work / "records.json"
-    env = {**os.environ, "HOME": str(home), "TMPDIR": str(tmp), "XDG_CACHE_HOME": str(home / ".cache"),
-           "PYTHONPATH": str(REPO), "GITHUB_TOKEN": "", "GH_TOKEN": ""}
-    done = subprocess.run([sys.executable, str(REPO / "tests" / "bad_input_cases.py"), str(out)], env=env,
-                          capture_output=True, text=True, timeout=300, cwd=work)
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "PYTHONPATH": str(REPO),
+        "GITHUB_TOKEN": "",
+        "GH_TOKEN": "",
+    }
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "bad_input_cases.py"), str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=work,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return {r["id"]: r for r in json.loads(out.read_text(encoding="utf-8"))}
 
@@ -61,12 +74,14 @@ def test_bad_input_is_exit_2_one_line_naming_the_flag_nothing_written_no_slow_wo
 
 def test_the_guards_would_catch_slow_work(tmp_path):
     """Negative control: the driver's guards really refuse an import of torch and a DNS lookup."""
-    code = ("import sys, socket; sys.path.insert(0, sys.argv[1])\n"
-            "import tests.bad_input_cases as b, pytest_socket\n"
-            "g = b._ImportGuard(); sys.meta_path.insert(0, g)\n"
-            "try:\n    import torch\nexcept ImportError:\n    pass\n"
-            "pytest_socket.disable_socket()\n"
-            "try:\n    socket.socket()\nexcept Exception as e:\n    print(type(e).__name__)\n"
-            "print(g.hits)")
+    code = (
+        "import sys, socket; sys.path.insert(0, sys.argv[1])\n"
+        "import tests.bad_input_cases as b, pytest_socket\n"
+        "g = b._ImportGuard(); sys.meta_path.insert(0, g)\n"
+        "try:\n    import torch\nexcept ImportError:\n    pass\n"
+        "pytest_socket.disable_socket()\n"
+        "try:\n    socket.socket()\nexcept Exception as e:\n    print(type(e).__name__)\n"
+        "print(g.hits)"
+    )
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines() == ["SocketBlockedError", "['torch']"], done.stderr

@@ -18,7 +18,9 @@ def test_every_registered_command_has_a_module_with_the_command_interface():
         module = importlib.import_module(module_name)
         # the interface (docs/architecture.md "Commands"): add_parser, and a run/run_<leaf> per leaf parser,
         # which tests/test_cli_conventions.py checks on the built parser
-        runs = [n for n in dir(module) if (n == "run" or n.startswith("run_")) and callable(getattr(module, n))]
+        runs = [
+            n for n in dir(module) if (n == "run" or n.startswith("run_")) and callable(getattr(module, n))
+        ]
         if not (callable(getattr(module, "add_parser", None)) and runs):
             missing.append(name)
     assert missing == []

@@ -60,8 +60,9 @@ def test_deprecated_out_spelling_still_works_with_one_warning(tmp_path, capsys):
     assert cli.main(["route", "quantize a llama model to fp8", "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert out.is_file()
-    assert err == ("quarkci: warning: --out is deprecated, use --output (the old spelling goes in the next "
-                   "release)\n")
+    assert err == (
+        "quarkci: warning: --out is deprecated, use --output (the old spelling goes in the next release)\n"
+    )
 
 
 def test_new_output_spelling_is_silent(tmp_path, capsys):
@@ -77,14 +78,19 @@ def test_ptq_validate_output_is_a_hard_break_naming_checkpoint(tmp_path, capsys)
 
 
 def test_version_shows_quarkci_and_amd_quark_from_metadata():
-    code = ("import sys; from quarkci import cli\n"
-            "try:\n    cli.main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('quark', 'torch')))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    code = (
+        "import sys; from quarkci import cli\n"
+        "try:\n    cli.main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('quark', 'torch')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
     version_line, imported = done.stdout.splitlines()
     from importlib import metadata
 
     from quarkci import __version__
+
     assert version_line == f"quarkci {__version__} (amd-quark {metadata.version('amd-quark')})"
     assert json.loads(imported.replace("'", '"')) == []
 
@@ -103,7 +109,9 @@ t quarkci ptq validate --che
 t quarkci sync --fail-on se
 t quarkci -v sync --sk
 """
-    done = subprocess.run(["bash", "-c", probe, "probe", str(script)], capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        ["bash", "-c", probe, "probe", str(script)], capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["ptq", "validate", "--checkpoint", "semantic", "--skills"]
 
@@ -111,7 +119,11 @@ t quarkci -v sync --sk
 def test_zsh_completion_wraps_the_bash_function(capsys):
     assert cli.main(["completion", "zsh"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("#compdef quarkci") and "bashcompinit" in out and "complete -o default -F _quarkci" in out
+    assert (
+        out.startswith("#compdef quarkci")
+        and "bashcompinit" in out
+        and "complete -o default -F _quarkci" in out
+    )
 
 
 LEAVES = [(path, parser) for path, parser in PARSERS if path and not subparsers_of(parser)]

@@ -19,7 +19,9 @@ def test_mentions_are_defused_everywhere():
 
 
 def test_plain_text_renders_no_html_or_links():
-    html = md.render(escape.plain('<img src=x onerror=alert(1)> [click](http://evil) ![i](http://t/p.png) **b**'))
+    html = md.render(
+        escape.plain("<img src=x onerror=alert(1)> [click](http://evil) ![i](http://t/p.png) **b**")
+    )
     assert "<img" not in html and "<a " not in html and "<strong>" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
 

@@ -13,24 +13,31 @@ ROOT = Path(__file__).resolve().parents[1] / "quarkci"
 
 
 def _constants(path: Path) -> list[str]:
-    return [n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [
+        n.value
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
 
 
 def _modules_with(predicate) -> list[str]:
     return sorted(p.relative_to(ROOT.parent).as_posix() for p in ROOT.rglob("*.py") if predicate(p))
 
 
-@pytest.mark.parametrize("gone", ["quarkci.report.escape", "quarkci.github.safe_text", "quarkci.sync.versions"])
+@pytest.mark.parametrize(
+    "gone", ["quarkci.report.escape", "quarkci.github.safe_text", "quarkci.sync.versions"]
+)
 def test_the_old_copies_are_gone(gone: str) -> None:
     assert importlib.util.find_spec(gone) is None
 
 
 def test_one_markdown_escaper() -> None:
     """The mention defuse (a zero-width space after ``@``) and HTML entity escaping live in one module."""
+
     def escapes_markdown(path: Path) -> bool:
         consts = _constants(path)
         return "\u200b" in consts or "&lt;" in consts
+
     assert _modules_with(escapes_markdown) == ["quarkci/core/escape.py"]
 
 
@@ -51,29 +58,45 @@ def test_one_kind_to_level_table() -> None:
                 if "mechanical" in keys and (values & levels or calls):
                     return True
         return False
+
     assert _modules_with(maps_kinds) == ["quarkci/core/levels.py"]
 
 
 def test_level_table_values() -> None:
     from quarkci.core.levels import LEVELS, annotation_level, sarif_level
-    assert [sarif_level(k) for k in ("breaking", "semantic", "mechanical", "unverifiable")] == \
-        ["error", "warning", "note", "none"]
-    assert [annotation_level(k) for k in ("breaking", "semantic", "mechanical", "unverifiable")] == \
-        ["error", "warning", "notice", "notice"]
+
+    assert [sarif_level(k) for k in ("breaking", "semantic", "mechanical", "unverifiable")] == [
+        "error",
+        "warning",
+        "note",
+        "none",
+    ]
+    assert [annotation_level(k) for k in ("breaking", "semantic", "mechanical", "unverifiable")] == [
+        "error",
+        "warning",
+        "notice",
+        "notice",
+    ]
     assert set(LEVELS) == {"breaking", "semantic", "mechanical", "unverifiable"}
 
 
 def test_version_phrases_are_parsed_under_skills_claims_only() -> None:
     """The "3.11 to 3.13" / "2.2 or newer" phrase grammar lives in skills/claims: ``phrases`` (statement
     parse + rewrite, used by the fixer) and ``versions`` (package-anchored claim extraction)."""
+
     def parses_phrases(path: Path) -> bool:
         return any("or\\s+" in c and "newer" in c for c in _constants(path))
-    assert _modules_with(parses_phrases) == ["quarkci/skills/claims/phrases.py", "quarkci/skills/claims/versions.py"]
+
+    assert _modules_with(parses_phrases) == [
+        "quarkci/skills/claims/phrases.py",
+        "quarkci/skills/claims/versions.py",
+    ]
 
 
 def test_one_jinja2_environment_and_no_inline_templates() -> None:
     """Templates are files rendered through core.templates: no other module builds an Environment or a
     template from a string (a second environment would drift in escaping filters or undefined handling)."""
+
     def builds_templates(path: Path) -> bool:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
@@ -81,4 +104,5 @@ def test_one_jinja2_environment_and_no_inline_templates() -> None:
                 if name in {"Environment", "from_string", "Template"}:
                     return True
         return False
+
     assert _modules_with(builds_templates) == ["quarkci/core/templates.py"]

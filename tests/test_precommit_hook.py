@@ -58,9 +58,19 @@ def skills_repo(tmp_path: Path) -> Path:
 
 
 def _run_hook(repo: Path) -> tuple[int, dict]:
-    done = subprocess.run([sys.executable, "-c", OFFLINE, _hook()["entry"]], cwd=repo, capture_output=True,
-                          text=True, timeout=300, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin",
-                                                      "HOME": str(repo.parent), "HF_HUB_OFFLINE": "1"})
+    done = subprocess.run(
+        [sys.executable, "-c", OFFLINE, _hook()["entry"]],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={
+            "PYTHONPATH": str(REPO),
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(repo.parent),
+            "HF_HUB_OFFLINE": "1",
+        },
+    )
     assert "Traceback" not in done.stderr and "network blocked" not in done.stderr, done.stderr[-2000:]
     report = json.loads((repo / ".quarkci-reports" / "validation_report.json").read_text(encoding="utf-8"))
     return done.returncode, report
@@ -69,7 +79,9 @@ def _run_hook(repo: Path) -> tuple[int, dict]:
 def test_hook_entry_runs_offline_and_passes_a_clean_skill(skills_repo):
     (skills_repo / "skills" / "ptq" / "SKILL.md").write_text(
         "---\nname: ptq\ndescription: PTQ with Quark\nsource_knowledge:\n"
-        "  - quark/torch/quantization/config/template.py\n---\nRead the templates.\n", encoding="utf-8")
+        "  - quark/torch/quantization/config/template.py\n---\nRead the templates.\n",
+        encoding="utf-8",
+    )
     code, report = _run_hook(skills_repo)
     assert code == 0
     assert report["counts"]["breaking"] == 0 and [s["name"] for s in report["skills"]] == ["ptq"]
@@ -78,7 +90,9 @@ def test_hook_entry_runs_offline_and_passes_a_clean_skill(skills_repo):
 def test_hook_entry_fails_a_skill_that_depends_on_a_missing_file(skills_repo):
     (skills_repo / "skills" / "ptq" / "SKILL.md").write_text(
         "---\nname: ptq\ndescription: PTQ with Quark\nsource_knowledge:\n"
-        "  - quark/torch/no_such_module_xyz.py\n---\nRead the module.\n", encoding="utf-8")
+        "  - quark/torch/no_such_module_xyz.py\n---\nRead the module.\n",
+        encoding="utf-8",
+    )
     code, report = _run_hook(skills_repo)
     assert code == 1
     breaking = [f["rule"] for f in report["findings"] if f["kind"] == "breaking"]

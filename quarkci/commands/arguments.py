@@ -45,8 +45,11 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             text = f"(required) {text}"
         default = action.default
         shows_default = "default" in text.lower()
-        if (not shows_default and default not in (None, False, "", [], argparse.SUPPRESS)
-                and action.nargs != 0):
+        if (
+            not shows_default
+            and default not in (None, False, "", [], argparse.SUPPRESS)
+            and action.nargs != 0
+        ):
             text += " (default: %(default)s)"
         return text
 
@@ -81,8 +84,11 @@ class Parser(argparse.ArgumentParser):
         message = _ARGUMENT.sub(r"\1: ", " ".join(message.split()))  # "argument --out: x" -> "--out: x"
         self.exit(EXIT_BAD_INPUT, f"quarkci: error: {message}\n")
 
-    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+    def parse_known_args(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
         if args is None:
             args = sys.argv[1:]
         return super().parse_known_args(self._rewrite(list(args)), namespace)
@@ -102,9 +108,12 @@ class Parser(argparse.ArgumentParser):
             new_flag = self.deprecated.get(flag)
             if new_flag is None:
                 continue
-            print(f"quarkci: warning: {flag} is deprecated, use {new_flag} (the old spelling goes in the next "
-                  "release)", file=sys.stderr)
-            out[i] = new_flag + token[len(flag):]
+            print(
+                f"quarkci: warning: {flag} is deprecated, use {new_flag} (the old spelling goes in the next "
+                "release)",
+                file=sys.stderr,
+            )
+            out[i] = new_flag + token[len(flag) :]
         return out
 
 
@@ -115,8 +124,11 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     """The optional (``--flag``) actions of ``parser``, without ``-h/--help``."""
-    return [a for a in parser._actions
-            if a.option_strings and not isinstance(a, argparse._HelpAction | argparse._VersionAction)]
+    return [
+        a
+        for a in parser._actions
+        if a.option_strings and not isinstance(a, argparse._HelpAction | argparse._VersionAction)
+    ]
 
 
 def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -127,8 +139,9 @@ def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPa
     return {}
 
 
-def walk(parser: argparse.ArgumentParser,
-         path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+def walk(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
     """Every (command path, parser) pair below and including ``parser``, depth first."""
     found = [(path, parser)]
     for name, sub in subparsers(parser).items():
@@ -162,7 +175,6 @@ def _checked(check: Callable[[str, str], object], value: str) -> str:
     return value
 
 
-
 def output_dir(value: str) -> str:
     """A directory quarkci may create or write into (probed by creating a temporary file there)."""
     from quarkci.core.paths import check_output_dir
@@ -190,6 +202,7 @@ def input_file(value: str) -> str:
 def input_file_at_most(limit: int, *, stdin: bool = False) -> Callable[[str], str]:
     """An existing regular file of at most ``limit`` bytes (``-``, standard input, too when ``stdin``;
     its size is bounded when it is read)."""
+
     def check(value: str) -> str:
         if stdin and value == "-":
             return value
@@ -251,7 +264,9 @@ def baseline_spec(value: str) -> str:
     try:
         return upstream_spec(value)
     except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} (expected a baseline .json file or an upstream spec)") from None
+        raise argparse.ArgumentTypeError(
+            f"{exc} (expected a baseline .json file or an upstream spec)"
+        ) from None
 
 
 def positive_int(value: str) -> int:
@@ -285,6 +300,7 @@ def repository(value: str) -> str:
 
 def as_path(check: Callable[[str], str]) -> Callable[[str], Path]:
     """``check`` returning a :class:`~pathlib.Path` (for commands whose code takes paths)."""
+
     def convert(value: str) -> Path:
         return Path(check(value))
 

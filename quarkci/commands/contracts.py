@@ -27,8 +27,11 @@ from quarkci.core.findings import SEVERITY, Finding
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``contracts`` and its subcommands on the top-level subparsers."""
-    parser = subparsers.add_parser("contracts", help="artifact contracts: list, validate, check-producers, diff",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "contracts",
+        help="artifact contracts: list, validate, check-producers, diff",
+        description=__doc__.splitlines()[0],
+    )
     sub = parser.add_subparsers(dest="contracts_command", metavar="SUBCOMMAND", parser_class=type(parser))
     sub.required = True
 
@@ -37,31 +40,61 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.set_defaults(func=run_list)
 
     p = sub.add_parser("validate", help="validate a JSON/YAML artifact against its contract")
-    p.add_argument("file", metavar="FILE", type=_args.input_file, help="the JSON or YAML document to validate")
-    p.add_argument("--artifact", metavar="NAME", choices=list(ARTIFACTS), help=f"artifact name, one of {', '.join(ARTIFACTS)} (default: from the file name)")
+    p.add_argument(
+        "file", metavar="FILE", type=_args.input_file, help="the JSON or YAML document to validate"
+    )
+    p.add_argument(
+        "--artifact",
+        metavar="NAME",
+        choices=list(ARTIFACTS),
+        help=f"artifact name, one of {', '.join(ARTIFACTS)} (default: from the file name)",
+    )
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.set_defaults(func=run_validate)
 
     p = sub.add_parser("check-producers", help="fail when code outside an artifact's producer writes it")
-    p.add_argument("--root", default=".", metavar="DIR", type=_args.input_dir, help="repository root holding quarkci/ (default: .)")
+    p.add_argument(
+        "--root",
+        default=".",
+        metavar="DIR",
+        type=_args.input_dir,
+        help="repository root holding quarkci/ (default: .)",
+    )
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.set_defaults(func=run_check_producers)
 
     p = sub.add_parser("diff", help="compare our contracts with those shipped in a Quark release")
-    p.add_argument("--upstream", required=True, metavar="SPEC", type=_args.upstream_spec, help="the Quark release: amd-quark==X | path/to/x.whl | path/to/checkout | installed")
+    p.add_argument(
+        "--upstream",
+        required=True,
+        metavar="SPEC",
+        type=_args.upstream_spec,
+        help="the Quark release: amd-quark==X | path/to/x.whl | path/to/checkout | installed",
+    )
     p.add_argument("--json", action="store_true", help="machine output on stdout")
     p.add_argument("--all", action="store_true", help="also list differences our schemas mark as deliberate")
-    p.add_argument("--fail-on", default="breaking", choices=["breaking", "semantic", "mechanical", "none"],
-                   help="exit 1 when a finding is at or above this kind (default: breaking)")
+    p.add_argument(
+        "--fail-on",
+        default="breaking",
+        choices=["breaking", "semantic", "mechanical", "none"],
+        help="exit 1 when a finding is at or above this kind (default: breaking)",
+    )
     p.set_defaults(func=run_diff)
 
 
 def run_list(args: argparse.Namespace) -> int:
     """Print the registry. Returns 0."""
     rows = [
-        {"artifact": a.name, "file": a.filename, "format": a.fmt, "producer": a.producer,
-         "upstream_producer": a.upstream_producer, "consumers": list(a.consumers),
-         "schema": f"quarkci/core/schemas/{a.schema_file}", "fallback": a.fallback}
+        {
+            "artifact": a.name,
+            "file": a.filename,
+            "format": a.fmt,
+            "producer": a.producer,
+            "upstream_producer": a.upstream_producer,
+            "consumers": list(a.consumers),
+            "schema": f"quarkci/core/schemas/{a.schema_file}",
+            "fallback": a.fallback,
+        }
         for a in ARTIFACTS.values()
     ]
     if args.json:
@@ -85,9 +118,18 @@ def run_validate(args: argparse.Namespace) -> int:
     document = load_document(args.file)
     problems = validate_document(document, artifact)
     if args.json:
-        print(json.dumps({"file": args.file, "artifact": artifact, "valid": not problems,
-                          "errors": [{"path": p.path, "message": p.message} for p in problems]},
-                         indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                {
+                    "file": args.file,
+                    "artifact": artifact,
+                    "valid": not problems,
+                    "errors": [{"path": p.path, "message": p.message} for p in problems],
+                },
+                indent=2,
+                sort_keys=True,
+            )
+        )
     elif problems:
         for p in problems:
             print(f"{args.file}: {p.path}: {p.message} [{artifact}]")
@@ -106,19 +148,30 @@ def run_check_producers(args: argparse.Namespace) -> int:
         raise BadInputError(f"--root {args.root}: no quarkci/ package directory there")
     report = audit(root)
     if args.json:
-        print(json.dumps({"violations": [v.__dict__ for v in report.violations],
-                          "writes": [w.__dict__ for w in report.writes],
-                          "verified": list(report.verified), "produced": list(report.produced),
-                          "external": list(report.external)}, indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                {
+                    "violations": [v.__dict__ for v in report.violations],
+                    "writes": [w.__dict__ for w in report.writes],
+                    "verified": list(report.verified),
+                    "produced": list(report.produced),
+                    "external": list(report.external),
+                },
+                indent=2,
+                sort_keys=True,
+            )
+        )
         return EXIT_FINDINGS if report.violations else EXIT_OK
     for v in report.violations:
         print(v.one_line())
     calls = sum(w.style == "write_artifact" or w.style.startswith("writer:") for w in report.writes)
-    print(f"verified {len(report.verified)} of {len(report.produced)} quarkci-produced artifacts "
-          f"({', '.join(report.verified) or 'none'}): written through write_artifact by their producer "
-          f"({calls} call(s)); {len(report.external)} external artifacts written nowhere in quarkci: "
-          f"{'no' if any(v.problem == 'external' for v in report.violations) else 'yes'}; "
-          f"{len(report.violations)} violation(s)")
+    print(
+        f"verified {len(report.verified)} of {len(report.produced)} quarkci-produced artifacts "
+        f"({', '.join(report.verified) or 'none'}): written through write_artifact by their producer "
+        f"({calls} call(s)); {len(report.external)} external artifacts written nowhere in quarkci: "
+        f"{'no' if any(v.problem == 'external' for v in report.violations) else 'yes'}; "
+        f"{len(report.violations)} violation(s)"
+    )
     return EXIT_FINDINGS if report.violations else EXIT_OK
 
 
@@ -129,10 +182,21 @@ def _loc(x: Any) -> dict[str, Any] | None:
 def finding_json(f: Finding) -> dict[str, Any]:
     """Wire form of a contract finding (same keys as the validation report's findings)."""
     loc = _loc
-    return {"fingerprint": f.fingerprint, "kind": f.kind, "rule": f.rule, "category": f.category,
-            "skill": f.skill, "subject": f.subject, "skill_says": f.skill_says, "source_says": f.source_says,
-            "impact": f.impact, "skill_location": loc(f.skill_location),
-            "source_location": loc(f.source_location), "fix": None, "accepted": f.extra.get("accepted")}
+    return {
+        "fingerprint": f.fingerprint,
+        "kind": f.kind,
+        "rule": f.rule,
+        "category": f.category,
+        "skill": f.skill,
+        "subject": f.subject,
+        "skill_says": f.skill_says,
+        "source_says": f.source_says,
+        "impact": f.impact,
+        "skill_location": loc(f.skill_location),
+        "source_location": loc(f.source_location),
+        "fix": None,
+        "accepted": f.extra.get("accepted"),
+    }
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -144,16 +208,29 @@ def run_diff(args: argparse.Namespace) -> int:
     snapshot = resolve(args.upstream)
     findings = [classify(f) for f in diff_contracts(snapshot, include_deviations=args.all)]
     if args.json:
-        print(json.dumps({"upstream": snapshot.label, "version": snapshot.version,
-                          "findings": [finding_json(f) for f in findings]}, indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                {
+                    "upstream": snapshot.label,
+                    "version": snapshot.version,
+                    "findings": [finding_json(f) for f in findings],
+                },
+                indent=2,
+                sort_keys=True,
+            )
+        )
     else:
         print(f"contracts vs {snapshot.label}: {len(findings)} finding(s)")
         for f in findings:
             if f.extra.get("accepted"):
-                print(f"  {'accepted':<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says}; "
-                      f"reason: {f.extra['accepted']} [{f.rule}]")
+                print(
+                    f"  {'accepted':<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says}; "
+                    f"reason: {f.extra['accepted']} [{f.rule}]"
+                )
             else:
-                print(f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]")
+                print(
+                    f"  {f.kind:<12} {f.skill}: {f.subject}: ours {f.skill_says}; upstream {f.source_says} [{f.rule}]"
+                )
     floor = SEVERITY["none"] if args.fail_on == "none" else SEVERITY[args.fail_on]
     gating = [f for f in findings if not f.extra.get("accepted")]
     return EXIT_FINDINGS if any(SEVERITY.get(f.kind, 0) >= floor for f in gating) else EXIT_OK

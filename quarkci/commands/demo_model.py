@@ -20,12 +20,26 @@ ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``demo-model`` on the top-level subparsers."""
-    p = subparsers.add_parser("demo-model", help="build the tiny offline demo model (HF format, safetensors)",
-                              description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
-                   help="new or empty directory for the model, tokenizer and config files")
+    p = subparsers.add_parser(
+        "demo-model",
+        help="build the tiny offline demo model (HF format, safetensors)",
+        description=__doc__.splitlines()[0],
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        type=_args.output_dir,
+        help="new or empty directory for the model, tokenizer and config files",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="N", help="random seed, an integer (default: 0)")
-    p.add_argument("--max-steps", type=_args.positive_int, default=600, metavar="N", help="training step budget in optimizer steps (default: 600)")
+    p.add_argument(
+        "--max-steps",
+        type=_args.positive_int,
+        default=600,
+        metavar="N",
+        help="training step budget in optimizer steps (default: 600)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     p.set_defaults(func=run)
 
@@ -50,9 +64,16 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ML_PACKAGES:
             raise
-        raise BadInputError(f"demo-model needs the ML extra ({exc.name} is not installed): "
-                            "pip install torch==2.13.0 && pip install -e '.[ml]'") from None
-    doc = {"out_dir": str(result.out_dir), "accuracy": result.accuracy, "steps": result.steps,
-           "train_seconds": round(result.train_seconds, 3), "parameters": result.parameters}
+        raise BadInputError(
+            f"demo-model needs the ML extra ({exc.name} is not installed): "
+            "pip install torch==2.13.0 && pip install -e '.[ml]'"
+        ) from None
+    doc = {
+        "out_dir": str(result.out_dir),
+        "accuracy": result.accuracy,
+        "steps": result.steps,
+        "train_seconds": round(result.train_seconds, 3),
+        "parameters": result.parameters,
+    }
     print(json.dumps(doc, indent=2, sort_keys=True) if args.json else result.out_dir)
     return EXIT_OK if result.accuracy == 1.0 else EXIT_FINDINGS

@@ -22,12 +22,25 @@ _NAMES_SHOWN = 8
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``facts`` on the top-level subparsers."""
-    parser = subparsers.add_parser("facts", help="print the static facts of an upstream Quark release",
-                                   description=__doc__.splitlines()[0])
-    parser.add_argument("--upstream", default="amd-quark", metavar="SPEC", type=_args.upstream_spec,
-                        help=f"the Quark release: {SPEC_HELP} (default: the newest amd-quark on PyPI)")
-    parser.add_argument("--kind", action="append", choices=list(EXTRACTORS), metavar="KIND",
-                        help=f"only these fact kinds (repeatable): {', '.join(FACT_KINDS)} (default: every kind)")
+    parser = subparsers.add_parser(
+        "facts",
+        help="print the static facts of an upstream Quark release",
+        description=__doc__.splitlines()[0],
+    )
+    parser.add_argument(
+        "--upstream",
+        default="amd-quark",
+        metavar="SPEC",
+        type=_args.upstream_spec,
+        help=f"the Quark release: {SPEC_HELP} (default: the newest amd-quark on PyPI)",
+    )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=list(EXTRACTORS),
+        metavar="KIND",
+        help=f"only these fact kinds (repeatable): {', '.join(FACT_KINDS)} (default: every kind)",
+    )
     parser.add_argument("--json", action="store_true", help="print the FactSet JSON on stdout")
     parser.set_defaults(func=run)
 
@@ -48,16 +61,19 @@ def to_table(facts: FactSet, kinds: list[str]) -> str:
     ``items`` counts fact items, ``names`` distinct names: they differ where one name is stated in
     several places (the same CLI flag in two scripts, a dependency in two requirement lists).
     """
-    lines = [f"{facts.label}: version {facts.version}; covers {', '.join(sorted(facts.coverage)) or 'nothing'}",
-             f"{'kind':<16} {'items':>5} {'names':>5}  first names"]
+    lines = [
+        f"{facts.label}: version {facts.version}; covers {', '.join(sorted(facts.coverage)) or 'nothing'}",
+        f"{'kind':<16} {'items':>5} {'names':>5}  first names",
+    ]
     total_items = total_names = 0
     for kind in kinds:
         names = sorted(facts.names(kind))
         items = len(facts.kinds.get(kind, []))
         total_items += items
         total_names += len(names)
-        shown = ", ".join(names[:_NAMES_SHOWN]) + (f", ... (+{len(names) - _NAMES_SHOWN} more)"
-                                                   if len(names) > _NAMES_SHOWN else "")
+        shown = ", ".join(names[:_NAMES_SHOWN]) + (
+            f", ... (+{len(names) - _NAMES_SHOWN} more)" if len(names) > _NAMES_SHOWN else ""
+        )
         lines.append(f"{kind:<16} {items:>5} {len(names):>5}  {shown}".rstrip())
         for path in facts.unavailable.get(kind, []):
             lines.append(f"{'':<16} {'':>5} {'':>5}  unverifiable here: {path} (not in this snapshot)")

@@ -16,7 +16,6 @@ nothing and says so); ``--api-url`` (else ``GITHUB_API_URL``, else https://api.g
 issues and PRs are quarkci's (default: github-actions[bot] for an installation token, else GET /user).
 """
 
-
 from __future__ import annotations
 
 import argparse
@@ -32,7 +31,9 @@ from quarkci.core.documents import MAX_DOCUMENT_BYTES, read_capped
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import repository_root
 
-MAX_BODY_FILE_BYTES = 1024 * 1024  # a sticky comment body; GitHub keeps 65536 characters, the rest is shortened
+MAX_BODY_FILE_BYTES = (
+    1024 * 1024
+)  # a sticky comment body; GitHub keeps 65536 characters, the rest is shortened
 
 EXIT_CODES = """\
 exit codes:
@@ -47,24 +48,44 @@ REPORT_DEFAULT = "reports/validation_report.json"
 
 def _common(p: argparse.ArgumentParser, identity: bool = True) -> None:
     p.epilog = EXIT_CODES
-    p.add_argument("--repo", metavar="OWNER/NAME", type=_args.repository, help="the repository (default: $GITHUB_REPOSITORY)")
-    p.add_argument("--api-url", metavar="URL",
-                   help="REST API base URL (default: $GITHUB_API_URL or https://api.github.com)")
-    p.add_argument("--dry-run", action="store_true",
-                   help="print the planned writes, perform none; without a token, reads are skipped and said")
+    p.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        type=_args.repository,
+        help="the repository (default: $GITHUB_REPOSITORY)",
+    )
+    p.add_argument(
+        "--api-url",
+        metavar="URL",
+        help="REST API base URL (default: $GITHUB_API_URL or https://api.github.com)",
+    )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the planned writes, perform none; without a token, reads are skipped and said",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     if identity:
-        p.add_argument("--login", help="the login the token acts as: only its comments/issues/PRs are edited "
-                                       "(default: $QUARKCI_GH_LOGIN, github-actions[bot] for an installation "
-                                       "token, else GET /user)")
-        p.add_argument("--app-slug", help="a GitHub App installation token's app slug: acts as SLUG[bot] "
-                                          "(default: $QUARKCI_GH_APP_SLUG)")
+        p.add_argument(
+            "--login",
+            help="the login the token acts as: only its comments/issues/PRs are edited "
+            "(default: $QUARKCI_GH_LOGIN, github-actions[bot] for an installation "
+            "token, else GET /user)",
+        )
+        p.add_argument(
+            "--app-slug",
+            help="a GitHub App installation token's app slug: acts as SLUG[bot] "
+            "(default: $QUARKCI_GH_APP_SLUG)",
+        )
 
 
 def _report_url(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--full-report-url", metavar="URL",
-                   help="where the full report lives (an https URL), linked where a body is shortened "
-                        "(default: this Actions run's URL when known)")
+    p.add_argument(
+        "--full-report-url",
+        metavar="URL",
+        help="where the full report lives (an https URL), linked where a body is shortened "
+        "(default: this Actions run's URL when known)",
+    )
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -75,67 +96,139 @@ def add_parser(subparsers: _args.Subparsers) -> None:
 
     pr = sub.add_parser("pr", help="create/update/close the one drift PR (Git Data API)")
     _common(pr)
-    pr.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                    help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
-    pr.add_argument("--root", default=None, metavar="DIR", type=_args.input_dir,
-                    help="repository checkout the report's changed_files are relative to (default: the git "
-                         "repository holding the current directory, else .)")
+    pr.add_argument(
+        "--report",
+        default=REPORT_DEFAULT,
+        metavar="FILE",
+        type=_args.input_file,
+        help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})",
+    )
+    pr.add_argument(
+        "--root",
+        default=None,
+        metavar="DIR",
+        type=_args.input_dir,
+        help="repository checkout the report's changed_files are relative to (default: the git "
+        "repository holding the current directory, else .)",
+    )
     pr.add_argument("--base", metavar="BRANCH", help="base branch (default: the repository's default branch)")
-    pr.add_argument("--key", default="skill-sync", metavar="KEY", type=_pr_key,
-                    help="whose PR this is: names its branch quarkci/KEY/<version> and its hidden marker, so PRs "
-                         "of two keys never touch each other; 1-40 of [a-z0-9-] (default: skill-sync, the drift "
-                         "PR; e.g. verify-quark-kernels for `verify maintain --fix` corrections)")
-    pr.add_argument("--label", action="append", metavar="LABEL",
-                    help="PR label (repeatable; default: quarkci and the key)")
+    pr.add_argument(
+        "--key",
+        default="skill-sync",
+        metavar="KEY",
+        type=_pr_key,
+        help="whose PR this is: names its branch quarkci/KEY/<version> and its hidden marker, so PRs "
+        "of two keys never touch each other; 1-40 of [a-z0-9-] (default: skill-sync, the drift "
+        "PR; e.g. verify-quark-kernels for `verify maintain --fix` corrections)",
+    )
+    pr.add_argument(
+        "--label",
+        action="append",
+        metavar="LABEL",
+        help="PR label (repeatable; default: quarkci and the key)",
+    )
     _report_url(pr)
     pr.set_defaults(func=run_pr)
 
     issues = sub.add_parser("issues", help="one deduplicated issue per breaking finding")
     _common(issues)
-    issues.add_argument("--report", default=REPORT_DEFAULT, metavar="FILE", type=_args.input_file,
-                        help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})")
-    issues.add_argument("--label", action="append", metavar="LABEL",
-                        help="issue label (repeatable; the first one finds quarkci's issues; "
-                             "default: quarkci-drift, breaking)")
-    issues.add_argument("--max-new", type=_args.non_negative_int, default=10, metavar="N",
-                        help="new issues per run, an integer >= 0; the rest go in one summary issue (default: 10)")
-    issues.add_argument("--max-close", type=_args.non_negative_int, default=10, metavar="N",
-                        help="issues closed per run because their finding disappeared, an integer >= 0; "
-                             "the rest next run (default: 10)")
+    issues.add_argument(
+        "--report",
+        default=REPORT_DEFAULT,
+        metavar="FILE",
+        type=_args.input_file,
+        help=f"validation report JSON, at most {MAX_DOCUMENT_BYTES} bytes (default: {REPORT_DEFAULT})",
+    )
+    issues.add_argument(
+        "--label",
+        action="append",
+        metavar="LABEL",
+        help="issue label (repeatable; the first one finds quarkci's issues; "
+        "default: quarkci-drift, breaking)",
+    )
+    issues.add_argument(
+        "--max-new",
+        type=_args.non_negative_int,
+        default=10,
+        metavar="N",
+        help="new issues per run, an integer >= 0; the rest go in one summary issue (default: 10)",
+    )
+    issues.add_argument(
+        "--max-close",
+        type=_args.non_negative_int,
+        default=10,
+        metavar="N",
+        help="issues closed per run because their finding disappeared, an integer >= 0; "
+        "the rest next run (default: 10)",
+    )
     _report_url(issues)
     issues.set_defaults(func=run_issues)
 
     comment = sub.add_parser("comment", help="create or edit one sticky comment on a PR or issue")
     _common(comment)
-    comment.add_argument("--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number")
-    comment.add_argument("--body-file", required=True, metavar="FILE",
-                         type=_args.input_file_at_most(MAX_BODY_FILE_BYTES, stdin=True),
-                         help=f"Markdown body, UTF-8, at most {MAX_BODY_FILE_BYTES} bytes ('-' reads stdin); a "
-                              "body over GitHub's 65536-character limit is shortened with a link to the full report")
-    comment.add_argument("--name", default="report", metavar="NAME",
-                         help="sticky comment name: letters, digits, '-', '_' (default: report)")
-    comment.add_argument("--expect-head-sha", metavar="SHA",
-                         help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
-                              "from an untrusted artifact cannot aim the comment at another PR")
+    comment.add_argument(
+        "--pr", type=_args.positive_int, required=True, metavar="N", help="PR (or issue) number"
+    )
+    comment.add_argument(
+        "--body-file",
+        required=True,
+        metavar="FILE",
+        type=_args.input_file_at_most(MAX_BODY_FILE_BYTES, stdin=True),
+        help=f"Markdown body, UTF-8, at most {MAX_BODY_FILE_BYTES} bytes ('-' reads stdin); a "
+        "body over GitHub's 65536-character limit is shortened with a link to the full report",
+    )
+    comment.add_argument(
+        "--name",
+        default="report",
+        metavar="NAME",
+        help="sticky comment name: letters, digits, '-', '_' (default: report)",
+    )
+    comment.add_argument(
+        "--expect-head-sha",
+        metavar="SHA",
+        help="refuse (exit 2, no write) unless the PR's head commit is SHA: a PR number read "
+        "from an untrusted artifact cannot aim the comment at another PR",
+    )
     _report_url(comment)
     comment.set_defaults(func=run_comment)
 
-    dispatch = sub.add_parser("dispatch", help="trigger one workflow_dispatch run (correlation id, no double run)")
+    dispatch = sub.add_parser(
+        "dispatch", help="trigger one workflow_dispatch run (correlation id, no double run)"
+    )
     _common(dispatch, identity=False)
-    dispatch.add_argument("--workflow", required=True, metavar="FILE|ID",
-                          help="workflow file name (e.g. release.yml) or numeric id")
+    dispatch.add_argument(
+        "--workflow",
+        required=True,
+        metavar="FILE|ID",
+        help="workflow file name (e.g. release.yml) or numeric id",
+    )
     dispatch.add_argument("--ref", required=True, metavar="REF", help="branch or tag to run on")
-    dispatch.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
-                          help="workflow input; refused (exit 2) unless the workflow declares it (repeatable; default: none)")
-    dispatch.add_argument("--offer", action="append", default=[], metavar="KEY=VALUE",
-                          help="input sent only if the workflow declares it (repeatable; default: none)")
+    dispatch.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="workflow input; refused (exit 2) unless the workflow declares it (repeatable; default: none)",
+    )
+    dispatch.add_argument(
+        "--offer",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="input sent only if the workflow declares it (repeatable; default: none)",
+    )
     dispatch.set_defaults(func=run_dispatch)
 
-    mark = sub.add_parser("release-mark", help="record an upstream release as handled (tag quarkci-handled/V)")
+    mark = sub.add_parser(
+        "release-mark", help="record an upstream release as handled (tag quarkci-handled/V)"
+    )
     _common(mark, identity=False)
     mark.add_argument("--version", required=True, help="upstream version, e.g. 0.13")
-    mark.add_argument("--check", action="store_true",
-                      help="only read the record: prints 'handled' or 'not handled' in the item's note; no write")
+    mark.add_argument(
+        "--check",
+        action="store_true",
+        help="only read the record: prints 'handled' or 'not handled' in the item's note; no write",
+    )
     mark.set_defaults(func=run_mark)
 
 
@@ -151,7 +244,9 @@ def _pr_key(value: str) -> str:
 
 def _url(value: str | None) -> str | None:
     """``--full-report-url`` checked (an https URL of at most 160 characters), else this run's URL."""
-    if value is not None and (not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)):
+    if value is not None and (
+        not value.startswith("https://") or len(value) > 160 or any(c.isspace() for c in value)
+    ):
         raise BadInputError(f"--full-report-url {value!r} must be an https URL of at most 160 characters")
     return value or _default_run_url()
 
@@ -165,10 +260,22 @@ def _run_pr(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], s
     root = args.root or repository_root(Path.cwd()) or Path(".")
     files = {} if report.blocked else read_changed_files(report, root)
     if (report.of_kind("mechanical") or report.applied_fixes) and not files:
-        raise BadInputError(f"--report {args.report}: mechanical findings but no changed_files: "
-                            "run `quarkci sync --fix` (or `quarkci verify maintain --fix`) first")
-    return deliver_pr(repo, target, report, files, base=args.base, labels=tuple(args.label) if args.label else None,
-                      dry_run=args.dry_run, me=me(), full_report_url=url, key=args.key)
+        raise BadInputError(
+            f"--report {args.report}: mechanical findings but no changed_files: "
+            "run `quarkci sync --fix` (or `quarkci verify maintain --fix`) first"
+        )
+    return deliver_pr(
+        repo,
+        target,
+        report,
+        files,
+        base=args.base,
+        labels=tuple(args.label) if args.label else None,
+        dry_run=args.dry_run,
+        me=me(),
+        full_report_url=url,
+        key=args.key,
+    )
 
 
 def _run_issues(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
@@ -181,12 +288,25 @@ def _run_issues(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[
         raise BadInputError("--max-close must be >= 0")
     url = _url(args.full_report_url)
     report = load_report(args.report)
-    return deliver_issues(repo, target, report, labels=tuple(args.label or DEFAULT_LABELS), max_new=args.max_new,
-                          max_close=args.max_close, dry_run=args.dry_run, me=me(), full_report_url=url)
+    return deliver_issues(
+        repo,
+        target,
+        report,
+        labels=tuple(args.label or DEFAULT_LABELS),
+        max_new=args.max_new,
+        max_close=args.max_close,
+        dry_run=args.dry_run,
+        me=me(),
+        full_report_url=url,
+    )
 
 
 def _default_run_url(env: Mapping[str, str] = os.environ) -> str | None:
-    server, repo, run_id = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_RUN_ID")
+    server, repo, run_id = (
+        env.get("GITHUB_SERVER_URL"),
+        env.get("GITHUB_REPOSITORY"),
+        env.get("GITHUB_RUN_ID"),
+    )
     return f"{server}/{repo}/actions/runs/{run_id}" if server and repo and run_id else None
 
 
@@ -203,8 +323,9 @@ def _run_comment(args: argparse.Namespace, repo: Any, target: Any, me: Callable[
         raise BadInputError(f"--body-file {args.body_file} is empty")
     if args.expect_head_sha and repo is not None:
         _check_head(repo, target, args.pr, args.expect_head_sha)
-    return deliver_comment(repo, target, args.pr, body, args.name, dry_run=args.dry_run, me=me(),
-                           full_report_url=url)
+    return deliver_comment(
+        repo, target, args.pr, body, args.name, dry_run=args.dry_run, me=me(), full_report_url=url
+    )
 
 
 def read_body(source: str, limit: int = MAX_BODY_FILE_BYTES) -> str:
@@ -230,8 +351,10 @@ def _check_head(repo: Any, target: Any, number: int, expected: str) -> None:
     with github_errors(target, f"pull request #{number}"):
         head = repo.get_pull(number).head.sha
     if head.lower() != expected.strip().lower():
-        raise BadInputError(f"pull request #{number} is at {head[:12]}, not the audited commit "
-                            f"{expected.strip()[:12]}: refusing to comment")
+        raise BadInputError(
+            f"pull request #{number} is at {head[:12]}, not the audited commit "
+            f"{expected.strip()[:12]}: refusing to comment"
+        )
 
 
 def _run_dispatch(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
@@ -239,7 +362,9 @@ def _run_dispatch(args: argparse.Namespace, repo: Any, target: Any, me: Callable
 
     inputs = parse_inputs(args.input)
     offers = parse_inputs(args.offer, "--offer")
-    return deliver_dispatch(repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run)
+    return deliver_dispatch(
+        repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run
+    )
 
 
 def _run_mark(args: argparse.Namespace, repo: Any, target: Any, me: Callable[[], str]) -> Any:
@@ -282,7 +407,9 @@ def _deliver(args: argparse.Namespace, handler: Callable[..., Any], retry_writes
     from quarkci.github import client, identity
 
     target = client.resolve_target(args.api_url, args.repo, dry_run=args.dry_run)
-    login, app_slug = identity.check_login_flags(getattr(args, "login", None), getattr(args, "app_slug", None))
+    login, app_slug = identity.check_login_flags(
+        getattr(args, "login", None), getattr(args, "app_slug", None)
+    )
     repo = None
     if not target.offline:
         repo = client.connect(target, retry_writes=retry_writes)

@@ -33,16 +33,38 @@ HISTORY_JSON = "drift_history.json"
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``history`` on the top-level subparsers."""
-    p = subparsers.add_parser("history", help="audit one skill set against every release in a range",
-                              description=__doc__.splitlines()[0])
-    p.add_argument("--from", dest="from_", metavar="VERSION", default=None,
-                   help="oldest amd-quark release to audit against, e.g. 0.9 (default: the oldest on PyPI)")
-    p.add_argument("--to", metavar="VERSION", default=None,
-                   help="newest amd-quark release, e.g. 0.13 (default: the newest on PyPI)")
-    p.add_argument("--skills", metavar="DIR|bundled:SPEC", default=None, type=_args.skills_spec,
-                   help="skills to audit (default: the bundled skills of the --to release)")
-    p.add_argument("--out", metavar="DIR", default="reports", type=_args.output_dir,
-                   help="directory for drift_history.md and drift_history.json (default: reports/)")
+    p = subparsers.add_parser(
+        "history",
+        help="audit one skill set against every release in a range",
+        description=__doc__.splitlines()[0],
+    )
+    p.add_argument(
+        "--from",
+        dest="from_",
+        metavar="VERSION",
+        default=None,
+        help="oldest amd-quark release to audit against, e.g. 0.9 (default: the oldest on PyPI)",
+    )
+    p.add_argument(
+        "--to",
+        metavar="VERSION",
+        default=None,
+        help="newest amd-quark release, e.g. 0.13 (default: the newest on PyPI)",
+    )
+    p.add_argument(
+        "--skills",
+        metavar="DIR|bundled:SPEC",
+        default=None,
+        type=_args.skills_spec,
+        help="skills to audit (default: the bundled skills of the --to release)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default="reports",
+        type=_args.output_dir,
+        help="directory for drift_history.md and drift_history.json (default: reports/)",
+    )
     p.add_argument("--json", action="store_true", help="print the JSON timeline on stdout")
     p.set_defaults(func=run)
 
@@ -58,10 +80,15 @@ def _version(flag: str, raw: str | None) -> Version | None:
 
 def releases(low: Version | None, high: Version | None, index: PyPIIndex | None = None) -> list[Version]:
     """Final releases on PyPI within [low, high], oldest first. BadInputError when none."""
-    listed = [v for v in (index or PyPIIndex()).versions()
-              if (low is None or v >= low) and (high is None or v <= high)]
+    listed = [
+        v
+        for v in (index or PyPIIndex()).versions()
+        if (low is None or v >= low) and (high is None or v <= high)
+    ]
     if not listed:
-        raise BadInputError(f"--from/--to: no amd-quark release between {low or 'the first'} and {high or 'the last'}")
+        raise BadInputError(
+            f"--from/--to: no amd-quark release between {low or 'the first'} and {high or 'the last'}"
+        )
     return listed
 
 
@@ -73,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_output_dir(out, "--out")
     if args.skills and not args.skills.startswith("bundled:"):
-        check_disjoint(out, "--out", args.skills, "--skills")  # reports written among the skills would be read
+        check_disjoint(
+            out, "--out", args.skills, "--skills"
+        )  # reports written among the skills would be read
     if args.skills and not args.skills.startswith("bundled:") and not discover(open_skills(args.skills)):
         raise BadInputError(f"--skills {args.skills}: no SKILL.md found; 0 skills would be audited")
     versions = releases(low, high)

@@ -44,101 +44,244 @@ _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``ptq`` and its subcommands on the top-level subparsers."""
-    parser = subparsers.add_parser("ptq", help="PTQ workflow: intake, plan, manifest, run, validate, gate",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "ptq",
+        help="PTQ workflow: intake, plan, manifest, run, validate, gate",
+        description=__doc__.splitlines()[0],
+    )
     sub = parser.add_subparsers(dest="ptq_command", metavar="SUBCOMMAND", parser_class=type(parser))
     sub.required = True
 
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
-    p.add_argument("--model", required=True, metavar="DIR|HF_ID",
-                   help="the model to analyse: a local Hugging Face model directory, or a Hub id found in the "
-                        "local Hugging Face cache")
-    p.add_argument("--allow-hub", action="store_true",
-                   help="allow fetching config.json of a Hugging Face id from the Hub (default: offline)")
-    p.add_argument("--output", dest="out", default="model_analysis.json", metavar="FILE", type=_args.output_file,
-                   help="where to write the model analysis JSON")
+    p.add_argument(
+        "--model",
+        required=True,
+        metavar="DIR|HF_ID",
+        help="the model to analyse: a local Hugging Face model directory, or a Hub id found in the "
+        "local Hugging Face cache",
+    )
+    p.add_argument(
+        "--allow-hub",
+        action="store_true",
+        help="allow fetching config.json of a Hugging Face id from the Hub (default: offline)",
+    )
+    p.add_argument(
+        "--output",
+        dest="out",
+        default="model_analysis.json",
+        metavar="FILE",
+        type=_args.output_file,
+        help="where to write the model analysis JSON",
+    )
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the analysis on stdout")
     p.set_defaults(func=run_intake)
 
     p = sub.add_parser("plan", help="model_analysis.json + scheme -> quant_plan.json")
-    p.add_argument("--analysis", required=True, metavar="FILE", type=_args.input_file, help="model_analysis.json written by ptq intake")
-    p.add_argument("--scheme", required=True, metavar="SCHEME", help="an LLMTemplate scheme, e.g. fp8, int4_wo_128")
-    p.add_argument("--algo", metavar="A[,B]", help="quantization algorithm(s), comma-separated, e.g. awq, gptq "
-                                                  "(default: none)")
+    p.add_argument(
+        "--analysis",
+        required=True,
+        metavar="FILE",
+        type=_args.input_file,
+        help="model_analysis.json written by ptq intake",
+    )
+    p.add_argument(
+        "--scheme", required=True, metavar="SCHEME", help="an LLMTemplate scheme, e.g. fp8, int4_wo_128"
+    )
+    p.add_argument(
+        "--algo",
+        metavar="A[,B]",
+        help="quantization algorithm(s), comma-separated, e.g. awq, gptq (default: none)",
+    )
     p.add_argument("--kv-cache", metavar="SCHEME", help="KV-cache scheme, e.g. fp8 (default: not quantized)")
-    p.add_argument("--exclude", nargs="+", default=[], metavar="PATTERN",
-                   help="extra layer name patterns to exclude, e.g. '*lm_head' (default: the template's)")
-    p.add_argument("--layer-scheme", nargs=2, action="append", default=[], metavar=("PATTERN", "SCHEME"),
-                   help="per-pattern scheme override (repeatable; default: none)")
-    p.add_argument("--calib-dataset", metavar="NAME|FILE", type=calib_dataset,
-                   help="calibration data: pileval, wikitext, cnn_dailymail or an existing text file, one sample "
-                        "per line (default: Quark's)")
-    p.add_argument("--num-calib-data", type=_args.positive_int, metavar="N", help="number of calibration samples (default: Quark's)")
-    p.add_argument("--seq-len", type=_args.positive_int, metavar="N", help="calibration sequence length in tokens (default: Quark's)")
-    p.add_argument("--batch-size", type=_args.positive_int, metavar="N", help="calibration batch size in samples (default: Quark's)")
-    p.add_argument("--dtype", default="auto", metavar="DTYPE",
-                   help="model load dtype: auto, float32, bfloat16 or float16 (default: auto)")
-    p.add_argument("--device", default="auto", metavar="DEVICE",
-                   help="auto (cuda when available), cpu or cuda (default: auto)")
-    p.add_argument("--output", dest="out", default="quant_plan.json", metavar="FILE", type=_args.output_file,
-                   help="where to write the quantization plan JSON")
+    p.add_argument(
+        "--exclude",
+        nargs="+",
+        default=[],
+        metavar="PATTERN",
+        help="extra layer name patterns to exclude, e.g. '*lm_head' (default: the template's)",
+    )
+    p.add_argument(
+        "--layer-scheme",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("PATTERN", "SCHEME"),
+        help="per-pattern scheme override (repeatable; default: none)",
+    )
+    p.add_argument(
+        "--calib-dataset",
+        metavar="NAME|FILE",
+        type=calib_dataset,
+        help="calibration data: pileval, wikitext, cnn_dailymail or an existing text file, one sample "
+        "per line (default: Quark's)",
+    )
+    p.add_argument(
+        "--num-calib-data",
+        type=_args.positive_int,
+        metavar="N",
+        help="number of calibration samples (default: Quark's)",
+    )
+    p.add_argument(
+        "--seq-len",
+        type=_args.positive_int,
+        metavar="N",
+        help="calibration sequence length in tokens (default: Quark's)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=_args.positive_int,
+        metavar="N",
+        help="calibration batch size in samples (default: Quark's)",
+    )
+    p.add_argument(
+        "--dtype",
+        default="auto",
+        metavar="DTYPE",
+        help="model load dtype: auto, float32, bfloat16 or float16 (default: auto)",
+    )
+    p.add_argument(
+        "--device",
+        default="auto",
+        metavar="DEVICE",
+        help="auto (cuda when available), cpu or cuda (default: auto)",
+    )
+    p.add_argument(
+        "--output",
+        dest="out",
+        default="quant_plan.json",
+        metavar="FILE",
+        type=_args.output_file,
+        help="where to write the quantization plan JSON",
+    )
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the plan on stdout")
     p.set_defaults(func=run_plan)
 
     p = sub.add_parser("manifest", help="quant_plan.json -> run_manifest.yaml with exact commands")
-    p.add_argument("--plan", required=True, metavar="FILE", type=_args.input_file, help="quant_plan.json written by ptq plan")
-    p.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
-                   help="directory for run_manifest.yaml and the run records")
-    p.add_argument("--checkpoint", dest="output_dir", metavar="DIR", type=_args.output_dir,
-                   help="where ptq run will write the quantized model (default: OUT/model)")
+    p.add_argument(
+        "--plan",
+        required=True,
+        metavar="FILE",
+        type=_args.input_file,
+        help="quant_plan.json written by ptq plan",
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        type=_args.output_dir,
+        help="directory for run_manifest.yaml and the run records",
+    )
+    p.add_argument(
+        "--checkpoint",
+        dest="output_dir",
+        metavar="DIR",
+        type=_args.output_dir,
+        help="where ptq run will write the quantized model (default: OUT/model)",
+    )
     p.deprecate("--output-dir", "--checkpoint")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON on stdout")
     p.set_defaults(func=run_manifest)
 
     p = sub.add_parser("run", help="execute a manifest with amd-quark (needs --yes)")
-    p.add_argument("--manifest", required=True, metavar="FILE", type=_args.input_file, help="run_manifest.yaml written by ptq manifest")
+    p.add_argument(
+        "--manifest",
+        required=True,
+        metavar="FILE",
+        type=_args.input_file,
+        help="run_manifest.yaml written by ptq manifest",
+    )
     p.add_argument("--yes", action="store_true", help="explicit approval to execute the recorded plan")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace a non-empty output directory (default: refuse before any work)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a non-empty output directory (default: refuse before any work)",
+    )
     p.add_argument("--json", action="store_true", help="print the run result on stdout")
     p.set_defaults(func=run_run)
 
     p = sub.add_parser("validate", help="source + quantized checkpoint -> validation summary JSON")
-    p.add_argument("--source", required=True, metavar="DIR", type=_args.input_dir, help="the original (unquantized) model directory")
-    p.add_argument("--checkpoint", required=True, metavar="DIR",
-                   help="the quantized model directory written by ptq run; must exist, unless --run-result "
-                        "records a failed run (then its absence is recorded in the summary for the gate)")
-    p.hard_break("--output", "--checkpoint",
-                 "--output no longer names the quantized model: pass it as --checkpoint DIR "
-                 "(--output FILE is now where the summary is written)")
-    p.add_argument("--run-result", metavar="FILE", type=_args.input_file,
-                   help="run_result.json written by ptq run (default: none)")
+    p.add_argument(
+        "--source",
+        required=True,
+        metavar="DIR",
+        type=_args.input_dir,
+        help="the original (unquantized) model directory",
+    )
+    p.add_argument(
+        "--checkpoint",
+        required=True,
+        metavar="DIR",
+        help="the quantized model directory written by ptq run; must exist, unless --run-result "
+        "records a failed run (then its absence is recorded in the summary for the gate)",
+    )
+    p.hard_break(
+        "--output",
+        "--checkpoint",
+        "--output no longer names the quantized model: pass it as --checkpoint DIR "
+        "(--output FILE is now where the summary is written)",
+    )
+    p.add_argument(
+        "--run-result",
+        metavar="FILE",
+        type=_args.input_file,
+        help="run_result.json written by ptq run (default: none)",
+    )
     p.add_argument("--no-reload", action="store_true", help="skip the transformers reload check")
-    p.add_argument("--output", dest="out", default="validation_summary.json", metavar="FILE",
-                   type=_args.output_file,
-                   help="where to write the validation summary JSON")
+    p.add_argument(
+        "--output",
+        dest="out",
+        default="validation_summary.json",
+        metavar="FILE",
+        type=_args.output_file,
+        help="where to write the validation summary JSON",
+    )
     p.deprecate("--out", "--output")
     p.add_argument("--json", action="store_true", help="print the summary on stdout")
     p.set_defaults(func=run_validate)
 
     p = sub.add_parser("gate", help="validation summary -> {pass, failure_class, detail, checks}")
-    p.add_argument("--summary", required=True, metavar="FILE", help="validation summary JSON written by ptq validate")
-    p.add_argument("--max-size-ratio", type=float, default=1.0, metavar="R",
-                   help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
-                        "(default: 1.0)")
-    p.add_argument("--max-accuracy-drop", type=float, default=0.10, metavar="D",
-                   help="fail when the demo-task accuracy drops more than D (a fraction 0..1) below the source's "
-                        "(default: 0.10)")
-    p.add_argument("--min-top1-agreement", type=float, default=0.80, metavar="A",
-                   help="without a demo task: fail when top-1 agreement with the source is below A (a fraction "
-                        "0..1; default: 0.80)")
-    p.add_argument("--markdown", metavar="FILE", type=_args.output_file,
-                   help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)")
-    p.add_argument("--report-dir", metavar="DIR", type=_args.output_dir,
-                   help="also write DIR/validation_report.md and .json (kind ptq: the PTQ stages and the gate), "
-                        "the report ptq.yml uploads and publish-ptq.yml posts (default: not written)")
+    p.add_argument(
+        "--summary", required=True, metavar="FILE", help="validation summary JSON written by ptq validate"
+    )
+    p.add_argument(
+        "--max-size-ratio",
+        type=float,
+        default=1.0,
+        metavar="R",
+        help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
+        "(default: 1.0)",
+    )
+    p.add_argument(
+        "--max-accuracy-drop",
+        type=float,
+        default=0.10,
+        metavar="D",
+        help="fail when the demo-task accuracy drops more than D (a fraction 0..1) below the source's "
+        "(default: 0.10)",
+    )
+    p.add_argument(
+        "--min-top1-agreement",
+        type=float,
+        default=0.80,
+        metavar="A",
+        help="without a demo task: fail when top-1 agreement with the source is below A (a fraction "
+        "0..1; default: 0.80)",
+    )
+    p.add_argument(
+        "--markdown",
+        metavar="FILE",
+        type=_args.output_file,
+        help="also write the verdict as a sticky-comment Markdown body to FILE (default: not written)",
+    )
+    p.add_argument(
+        "--report-dir",
+        metavar="DIR",
+        type=_args.output_dir,
+        help="also write DIR/validation_report.md and .json (kind ptq: the PTQ stages and the gate), "
+        "the report ptq.yml uploads and publish-ptq.yml posts (default: not written)",
+    )
     p.set_defaults(func=run_gate)
 
 
@@ -163,7 +306,9 @@ def run_intake(args: argparse.Namespace) -> int:
     analysis = analyze(args.model, allow_hub=args.allow_hub)
     path = write_analysis(analysis, args.out)
     if analysis["analysis_status"] == "partial":
-        print(f"quarkci: analysis partial: {len(analysis['risks'])} risk(s) recorded in {path}", file=sys.stderr)
+        print(
+            f"quarkci: analysis partial: {len(analysis['risks'])} risk(s) recorded in {path}", file=sys.stderr
+        )
     _emit(args, path, analysis)
     return EXIT_OK
 
@@ -176,11 +321,24 @@ def run_plan(args: argparse.Namespace) -> int:
 
     check_output_file(args.out, "--output")
     analysis = load_json(args.analysis, "model_analysis")
-    calibration = {"dataset": args.calib_dataset, "num_calib_data": args.num_calib_data, "seq_len": args.seq_len,
-                   "batch_size": args.batch_size}
-    plan = build_plan(analysis, str(Path(args.analysis).resolve()), args.scheme, algorithm=args.algo,
-                      kv_cache=args.kv_cache, exclude=args.exclude, layer_quant_config=dict(args.layer_scheme),
-                      calibration=calibration, dtype=args.dtype, device=args.device)
+    calibration = {
+        "dataset": args.calib_dataset,
+        "num_calib_data": args.num_calib_data,
+        "seq_len": args.seq_len,
+        "batch_size": args.batch_size,
+    }
+    plan = build_plan(
+        analysis,
+        str(Path(args.analysis).resolve()),
+        args.scheme,
+        algorithm=args.algo,
+        kv_cache=args.kv_cache,
+        exclude=args.exclude,
+        layer_quant_config=dict(args.layer_scheme),
+        calibration=calibration,
+        dtype=args.dtype,
+        device=args.device,
+    )
     plan["command"] = _plan_argv(args)
     for warning in plan_warnings(plan["global_scheme"], plan.get("device", "auto"), plan["quark_version"]):
         print(f"quarkci: warning: {warning}", file=sys.stderr)
@@ -191,10 +349,23 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def _plan_argv(args: argparse.Namespace) -> list[str]:
     """The exact ``quarkci ptq plan`` argument array that reproduces this plan (absolute paths)."""
-    argv = ["quarkci", "ptq", "plan", "--analysis", str(Path(args.analysis).resolve()), "--scheme", args.scheme]
-    for flag, value in (("--algo", args.algo), ("--kv-cache", args.kv_cache), ("--calib-dataset", args.calib_dataset),
-                        ("--num-calib-data", args.num_calib_data), ("--seq-len", args.seq_len),
-                        ("--batch-size", args.batch_size)):
+    argv = [
+        "quarkci",
+        "ptq",
+        "plan",
+        "--analysis",
+        str(Path(args.analysis).resolve()),
+        "--scheme",
+        args.scheme,
+    ]
+    for flag, value in (
+        ("--algo", args.algo),
+        ("--kv-cache", args.kv_cache),
+        ("--calib-dataset", args.calib_dataset),
+        ("--num-calib-data", args.num_calib_data),
+        ("--seq-len", args.seq_len),
+        ("--batch-size", args.batch_size),
+    ):
         if value is not None:
             argv += [flag, str(value)]
     if args.exclude:
@@ -239,8 +410,9 @@ def run_run(args: argparse.Namespace) -> int:
 
     manifest = load_manifest(args.manifest)
     if not args.yes:
-        raise BadInputError("refusing to run PTQ without explicit confirmation: review "
-                            f"{args.manifest} and pass --yes")
+        raise BadInputError(
+            f"refusing to run PTQ without explicit confirmation: review {args.manifest} and pass --yes"
+        )
     require_runnable(manifest, args.manifest)
     plan = load_json(manifest["inputs"]["plan"], "quant_plan")
     require_safe_outputs(manifest, args.manifest, overwrite=args.overwrite)
@@ -258,8 +430,10 @@ def run_run(args: argparse.Namespace) -> int:
     path = write_run_result(document, manifest["outputs"]["run_result"])
     record_run(args.manifest, document)
     if result.status != "succeeded":
-        print(f"quarkci: ptq run failed at {result.stage} [{result.failure_class}]: {result.message}",
-              file=sys.stderr)
+        print(
+            f"quarkci: ptq run failed at {result.stage} [{result.failure_class}]: {result.message}",
+            file=sys.stderr,
+        )
     _emit(args, path, document)
     return EXIT_OK if result.status == "succeeded" else EXIT_FINDINGS
 
@@ -296,9 +470,13 @@ def _check_checkpoint(checkpoint: str, run_result: dict[str, Any] | None) -> Non
     """Refuse a ``--checkpoint`` that is not a directory, unless ``run_result`` records a failed run
     (a failed run leaves no checkpoint; the summary records that for the gate)."""
     path = Path(checkpoint)
-    if path.is_dir() or (not path.exists() and run_result is not None and run_result.get("status") == "failed"):
+    if path.is_dir() or (
+        not path.exists() and run_result is not None and run_result.get("status") == "failed"
+    ):
         return
-    what = "not a directory" if path.exists() else "no such directory (and --run-result records no failed run)"
+    what = (
+        "not a directory" if path.exists() else "no such directory (and --run-result records no failed run)"
+    )
     raise BadInputError(f"--checkpoint {checkpoint}: {what}")
 
 
@@ -325,8 +503,10 @@ def run_gate(args: argparse.Namespace) -> int:
             problem = str(exc)
     if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):
         problem = f"--max-size-ratio must be a positive finite number, not {args.max_size_ratio}"
-    for flag, value in (("--max-accuracy-drop", args.max_accuracy_drop),
-                        ("--min-top1-agreement", args.min_top1_agreement)):
+    for flag, value in (
+        ("--max-accuracy-drop", args.max_accuracy_drop),
+        ("--min-top1-agreement", args.min_top1_agreement),
+    ):
         if not problem and not 0.0 <= value <= 1.0:  # NaN fails this too
             problem = f"{flag} must be a number in [0, 1], not {value}"
     if not problem:
@@ -335,13 +515,22 @@ def run_gate(args: argparse.Namespace) -> int:
         except BadInputError as exc:
             problem = f"--summary {exc}"
     if problem:
-        verdict: GateResult = {"gate": "ptq", "pass": False, "failure_class": FailureClass.USER_CONFIG_ERROR.value,
-                   "detail": problem, "checks": []}
+        verdict: GateResult = {
+            "gate": "ptq",
+            "pass": False,
+            "failure_class": FailureClass.USER_CONFIG_ERROR.value,
+            "detail": problem,
+            "checks": [],
+        }
         print(json.dumps(verdict, indent=2, sort_keys=True))
         print(f"quarkci: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    verdict = evaluate(summary, max_size_ratio=args.max_size_ratio, max_accuracy_drop=args.max_accuracy_drop,
-                       min_top1_agreement=args.min_top1_agreement)
+    verdict = evaluate(
+        summary,
+        max_size_ratio=args.max_size_ratio,
+        max_accuracy_drop=args.max_accuracy_drop,
+        min_top1_agreement=args.min_top1_agreement,
+    )
     if args.markdown:
         from quarkci.core.atomic import atomic_write_text
         from quarkci.ptq.markdown import render

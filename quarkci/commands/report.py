@@ -21,25 +21,53 @@ from quarkci.report.markdown import render_json
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``quarkci report github``."""
-    parser = subparsers.add_parser("report", help="render an existing report for a CI system",
-                                   description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="report_command", metavar="TARGET", required=True, parser_class=type(parser))
+    parser = subparsers.add_parser(
+        "report", help="render an existing report for a CI system", description=__doc__.splitlines()[0]
+    )
+    sub = parser.add_subparsers(
+        dest="report_command", metavar="TARGET", required=True, parser_class=type(parser)
+    )
     github = sub.add_parser("github", help="GitHub Actions outputs, job summary and annotations")
-    github.add_argument("--report-dir", required=True, type=_args.as_path(_args.input_dir), metavar="DIR",
-                        help="existing directory holding validation_report.* (written by quarkci sync --out); "
-                             "when sync failed before writing a report, the job summary says so")
-    github.add_argument("--stage-changed", default="", metavar="DIR",
-                        help="copy the files --fix changed here, relative paths kept (empty: skip)")
-    github.add_argument("--workspace", type=_args.as_path(_args.input_dir), metavar="DIR",
-                        default=Path(os.environ.get("GITHUB_WORKSPACE", ".")),
-                        help="repository root the report's skill paths resolve from (default: $GITHUB_WORKSPACE)")
+    github.add_argument(
+        "--report-dir",
+        required=True,
+        type=_args.as_path(_args.input_dir),
+        metavar="DIR",
+        help="existing directory holding validation_report.* (written by quarkci sync --out); "
+        "when sync failed before writing a report, the job summary says so",
+    )
+    github.add_argument(
+        "--stage-changed",
+        default="",
+        metavar="DIR",
+        help="copy the files --fix changed here, relative paths kept (empty: skip)",
+    )
+    github.add_argument(
+        "--workspace",
+        type=_args.as_path(_args.input_dir),
+        metavar="DIR",
+        default=Path(os.environ.get("GITHUB_WORKSPACE", ".")),
+        help="repository root the report's skill paths resolve from (default: $GITHUB_WORKSPACE)",
+    )
     github.set_defaults(func=run_github)
-    markdown = sub.add_parser("markdown", help="re-render validation_report.md from a (possibly untrusted) JSON report")
-    markdown.add_argument("--report-json", required=True, type=_args.as_path(_args.input_file), metavar="FILE",
-                          help="validation_report.json to read")
-    markdown.add_argument("--output", dest="out", required=True, type=_args.as_path(_args.output_file),
-                          metavar="FILE",
-                          help="Markdown file to write (atomically)")
+    markdown = sub.add_parser(
+        "markdown", help="re-render validation_report.md from a (possibly untrusted) JSON report"
+    )
+    markdown.add_argument(
+        "--report-json",
+        required=True,
+        type=_args.as_path(_args.input_file),
+        metavar="FILE",
+        help="validation_report.json to read",
+    )
+    markdown.add_argument(
+        "--output",
+        dest="out",
+        required=True,
+        type=_args.as_path(_args.output_file),
+        metavar="FILE",
+        help="Markdown file to write (atomically)",
+    )
     markdown.deprecate("--out", "--output")
     markdown.set_defaults(func=run_markdown)
 

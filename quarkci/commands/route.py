@@ -17,16 +17,44 @@ from quarkci.commands import arguments as _args
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``route`` on the top-level subparsers."""
-    parser = subparsers.add_parser("route", help="route a goal to a Quark skill; write session_context.json",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "route",
+        help="route a goal to a Quark skill; write session_context.json",
+        description=__doc__.splitlines()[0],
+    )
     parser.add_argument("goal", metavar="GOAL", help="what you want to do, in your own words")
-    parser.add_argument("--env-context", metavar="FILE", type=_args.input_file, help="env_context.json from environment preflight (default: none)")
-    parser.add_argument("--workspace-context", metavar="FILE", type=_args.input_file, help="workspace_context.json from workspace validation (default: none)")
-    parser.add_argument("--session-context", metavar="FILE", type=_args.input_file, help="an existing session_context.json to carry forward (default: none)")
-    parser.add_argument("--skills", metavar="DIR|bundled:SPEC", type=_args.skills_spec, help="skills catalog (default: embedded 0.13 names)")
-    parser.add_argument("--output", dest="out", default="session_context.json", metavar="FILE",
-                        type=_args.output_file,
-                        help="where to write the session context JSON")
+    parser.add_argument(
+        "--env-context",
+        metavar="FILE",
+        type=_args.input_file,
+        help="env_context.json from environment preflight (default: none)",
+    )
+    parser.add_argument(
+        "--workspace-context",
+        metavar="FILE",
+        type=_args.input_file,
+        help="workspace_context.json from workspace validation (default: none)",
+    )
+    parser.add_argument(
+        "--session-context",
+        metavar="FILE",
+        type=_args.input_file,
+        help="an existing session_context.json to carry forward (default: none)",
+    )
+    parser.add_argument(
+        "--skills",
+        metavar="DIR|bundled:SPEC",
+        type=_args.skills_spec,
+        help="skills catalog (default: embedded 0.13 names)",
+    )
+    parser.add_argument(
+        "--output",
+        dest="out",
+        default="session_context.json",
+        metavar="FILE",
+        type=_args.output_file,
+        help="where to write the session context JSON",
+    )
     parser.deprecate("--out", "--output")
     parser.add_argument("--json", action="store_true", help="print the session context JSON on stdout")
     parser.set_defaults(func=run)
@@ -38,10 +66,18 @@ def run(args: argparse.Namespace) -> int:
     from quarkci.router.catalog import load_catalog
     from quarkci.router.session import check_contexts
 
-    check_contexts(args.env_context, args.workspace_context, args.session_context)  # bad input before slow work
+    check_contexts(
+        args.env_context, args.workspace_context, args.session_context
+    )  # bad input before slow work
     catalog, label = load_catalog(args.skills)
-    result = route(args.goal, catalog, label, env_context=args.env_context,
-                   workspace_context=args.workspace_context, session_context=args.session_context)
+    result = route(
+        args.goal,
+        catalog,
+        label,
+        env_context=args.env_context,
+        workspace_context=args.workspace_context,
+        session_context=args.session_context,
+    )
     path = write(result, args.out)
     if args.json:
         print(json.dumps(result.document, indent=2, sort_keys=True, ensure_ascii=False))

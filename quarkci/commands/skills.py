@@ -30,24 +30,49 @@ from quarkci.skills.model import CLAIM_KINDS
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``skills list|claims`` on the top-level subparsers."""
-    parser = subparsers.add_parser("skills", help="discover skills and extract their claims",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "skills", help="discover skills and extract their claims", description=__doc__.splitlines()[0]
+    )
     actions = parser.add_subparsers(dest="skills_command", metavar="ACTION", parser_class=type(parser))
     actions.required = True
-    for name, helptext in (("list", "every SKILL.md with its references"), ("claims", "every claim with file:line")):
+    for name, helptext in (
+        ("list", "every SKILL.md with its references"),
+        ("claims", "every claim with file:line"),
+    ):
         action = actions.add_parser(name, help=helptext)
-        action.add_argument("--skills", required=True, metavar="SPEC", type=_args.skills_spec, help="skills to read: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
+        action.add_argument(
+            "--skills",
+            required=True,
+            metavar="SPEC",
+            type=_args.skills_spec,
+            help="skills to read: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC",
+        )
         action.add_argument("--json", action="store_true", help="machine output on stdout")
         if name == "claims":
-            action.add_argument("--kind", choices=sorted(CLAIM_KINDS), help="only claims of this kind (default: every kind)")
+            action.add_argument(
+                "--kind", choices=sorted(CLAIM_KINDS), help="only claims of this kind (default: every kind)"
+            )
         action.set_defaults(func=run)
-    export = actions.add_parser("export", help="copy a skill set (e.g. a release's bundled skills) to a new "
-                                               "directory, to audit and --fix there")
-    export.add_argument("--skills", required=True, metavar="SPEC", type=_args.skills_spec,
-                        help="skills to copy: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC")
-    export.add_argument("--out", required=True, metavar="DIR", type=_args.output_dir,
-                        help="new or empty directory to write the skill files into; not the --skills directory, "
-                             "nor inside or above it")
+    export = actions.add_parser(
+        "export",
+        help="copy a skill set (e.g. a release's bundled skills) to a new "
+        "directory, to audit and --fix there",
+    )
+    export.add_argument(
+        "--skills",
+        required=True,
+        metavar="SPEC",
+        type=_args.skills_spec,
+        help="skills to copy: a directory holding SKILL.md files, or bundled:UPSTREAM_SPEC",
+    )
+    export.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        type=_args.output_dir,
+        help="new or empty directory to write the skill files into; not the --skills directory, "
+        "nor inside or above it",
+    )
     export.set_defaults(func=run_export)
 
 
@@ -87,31 +112,44 @@ def run(args: argparse.Namespace) -> int:
     skills = discover(source)
     unreadable = [s for s in skills if s.error]
     if args.skills_command == "list":
-        payload: dict[str, Any] = {"source": args.skills, "count": len(skills),
-                                   "skills": [s.to_json() for s in skills]}
+        payload: dict[str, Any] = {
+            "source": args.skills,
+            "count": len(skills),
+            "skills": [s.to_json() for s in skills],
+        }
         lines = [_skill_line(s) for s in skills] + [f"{len(skills)} skills in {source.label}"]
     else:
         if not skills:  # as in sync: a skill set with no SKILL.md is bad input, never "0 claims"
             raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {source.label}")
         if unreadable and len(unreadable) == len(skills):
-            raise BadInputError(f"--skills {args.skills}: none of the {len(skills)} skills is readable "
-                                f"({unreadable[0].error})")
+            raise BadInputError(
+                f"--skills {args.skills}: none of the {len(skills)} skills is readable "
+                f"({unreadable[0].error})"
+            )
         claims = [c for s in skills if not s.error for c in extract_claims(s, source.read_text)]
         if args.kind:
             claims = [c for c in claims if c.kind == args.kind]
         counts = {kind: sum(1 for c in claims if c.kind == kind) for kind in CLAIM_KINDS}
-        payload = {"source": args.skills, "skills": len(skills), "count": len(claims),
-                   "counts": {k: v for k, v in counts.items() if v},
-                   "claims": [c.to_json() for c in claims],
-                   "unreadable": [{"path": s.path, "error": s.error} for s in unreadable]}
+        payload = {
+            "source": args.skills,
+            "skills": len(skills),
+            "count": len(claims),
+            "counts": {k: v for k, v in counts.items() if v},
+            "claims": [c.to_json() for c in claims],
+            "unreadable": [{"path": s.path, "error": s.error} for s in unreadable],
+        }
         lines = [f"{c.file}:{c.line}: {c.kind} {c.value}{_context_suffix(c.context)}" for c in claims]
-        lines.append(f"{len(claims)} claims in {len(skills)} skills"
-                     + "".join(f", {k}={v}" for k, v in payload["counts"].items()))
+        lines.append(
+            f"{len(claims)} claims in {len(skills)} skills"
+            + "".join(f", {k}={v}" for k, v in payload["counts"].items())
+        )
     print(json.dumps(payload, indent=2, sort_keys=True) if args.json else "\n".join(lines))
     if args.skills_command == "claims" and unreadable:
         for skill in unreadable:
-            print(f"quarkci: error: skill unreadable, its claims are not listed: {skill.path}: {skill.error}",
-                  file=sys.stderr)
+            print(
+                f"quarkci: error: skill unreadable, its claims are not listed: {skill.path}: {skill.error}",
+                file=sys.stderr,
+            )
         return EXIT_FINDINGS
     return 0
 
@@ -120,8 +158,10 @@ def _skill_line(skill: Any) -> str:
     if skill.error:
         return f"{skill.path}: error: {skill.error}"
     extra = f" -> {skill.delegates_to}" if skill.delegates_to else ""
-    return (f"{skill.path}: {skill.name} ({len(skill.references)} references, "
-            f"{len(skill.source_knowledge)} source_knowledge){extra}")
+    return (
+        f"{skill.path}: {skill.name} ({len(skill.references)} references, "
+        f"{len(skill.source_knowledge)} source_knowledge){extra}"
+    )
 
 
 def _context_suffix(context: dict[str, Any]) -> str:

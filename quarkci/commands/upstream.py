@@ -18,11 +18,15 @@ from quarkci.upstream.pypi import PyPIIndex
 
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``upstream latest|versions`` on the top-level subparsers."""
-    parser = subparsers.add_parser("upstream", help="list amd-quark releases on PyPI",
-                                   description=__doc__.splitlines()[0])
+    parser = subparsers.add_parser(
+        "upstream", help="list amd-quark releases on PyPI", description=__doc__.splitlines()[0]
+    )
     actions = parser.add_subparsers(dest="upstream_command", metavar="ACTION", parser_class=type(parser))
     actions.required = True
-    for name, helptext in (("latest", "the newest amd-quark release"), ("versions", "every amd-quark release")):
+    for name, helptext in (
+        ("latest", "the newest amd-quark release"),
+        ("versions", "every amd-quark release"),
+    ):
         action = actions.add_parser(name, help=helptext)
         action.add_argument("--json", action="store_true", help="machine output on stdout")
         action.set_defaults(func=run)
@@ -34,8 +38,11 @@ def run(args: argparse.Namespace, index: PyPIIndex | None = None) -> int:
     if args.upstream_command == "latest":
         newest = index.newest()
         previous = index.previous(newest)
-        payload: dict[str, Any] = {"project": PROJECT, "version": str(newest),
-                                   "previous": str(previous) if previous else None}
+        payload: dict[str, Any] = {
+            "project": PROJECT,
+            "version": str(newest),
+            "previous": str(previous) if previous else None,
+        }
         text = str(newest)
     else:
         versions = [str(v) for v in index.versions()]

@@ -16,35 +16,76 @@ DEFAULT_SKILLS = ".cursor/skills"
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
-    p = subparsers.add_parser("verify", help="verification skills for kernel libraries (init, prove, maintain)",
-                              description="Generate, prove and maintain a verify-<lib> skill for a kernel library.")
+    p = subparsers.add_parser(
+        "verify",
+        help="verification skills for kernel libraries (init, prove, maintain)",
+        description="Generate, prove and maintain a verify-<lib> skill for a kernel library.",
+    )
     sub = p.add_subparsers(dest="verify_command", metavar="ACTION")
     sub.required = True
     init = sub.add_parser("init", help="inventory a library and write its verify-<lib> skill")
-    init.add_argument("--repo", required=True, metavar="PATH|installed[:DIST]",
-                      help="a checkout, or an installed distribution (default dist amd-quark)")
-    init.add_argument("--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)")
-    init.add_argument("--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})")
+    init.add_argument(
+        "--repo",
+        required=True,
+        metavar="PATH|installed[:DIST]",
+        help="a checkout, or an installed distribution (default dist amd-quark)",
+    )
+    init.add_argument(
+        "--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)"
+    )
+    init.add_argument(
+        "--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})"
+    )
     init.add_argument("--json", action="store_true", help="print the feature map on stdout")
     init.set_defaults(func=run_init)
     prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
-    prove.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
-    prove.add_argument("--feature", required=True, metavar="ID",
-                       help="one correctness feature id from the skill's features/map.json")
-    prove.add_argument("--out", default="verify-evidence", metavar="DIR", help="directory for verify_proof.json and the saved stdout (default verify-evidence)")
-    prove.add_argument("--lock", default=None, metavar="FILE", type=_args.output_file,
-                       help="device lock file (default: per device in TMPDIR)")
-    prove.add_argument("--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds")
+    prove.add_argument(
+        "--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)"
+    )
+    prove.add_argument(
+        "--feature",
+        required=True,
+        metavar="ID",
+        help="one correctness feature id from the skill's features/map.json",
+    )
+    prove.add_argument(
+        "--out",
+        default="verify-evidence",
+        metavar="DIR",
+        help="directory for verify_proof.json and the saved stdout (default verify-evidence)",
+    )
+    prove.add_argument(
+        "--lock",
+        default=None,
+        metavar="FILE",
+        type=_args.output_file,
+        help="device lock file (default: per device in TMPDIR)",
+    )
+    prove.add_argument(
+        "--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds"
+    )
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
     prove.set_defaults(func=run_prove)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
-    maintain.add_argument("--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)")
-    maintain.add_argument("--repo", default=None, metavar="PATH|installed[:DIST]",
-                          help="the library to compare with (default: the map's source)")
+    maintain.add_argument(
+        "--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)"
+    )
+    maintain.add_argument(
+        "--repo",
+        default=None,
+        metavar="PATH|installed[:DIST]",
+        help="the library to compare with (default: the map's source)",
+    )
     maintain.add_argument("--fix", action="store_true", help="update the map for mechanical drift")
-    maintain.add_argument("--out", default="reports", metavar="DIR", help="report directory (default reports/)")
-    maintain.add_argument("--fail-on", default="breaking", choices=("none", "mechanical", "semantic", "breaking"),
-                          help="exit 1 when drift of this kind or worse exists (default breaking)")
+    maintain.add_argument(
+        "--out", default="reports", metavar="DIR", help="report directory (default reports/)"
+    )
+    maintain.add_argument(
+        "--fail-on",
+        default="breaking",
+        choices=("none", "mechanical", "semantic", "breaking"),
+        help="exit 1 when drift of this kind or worse exists (default breaking)",
+    )
     maintain.add_argument("--json", action="store_true", help="print the JSON report on stdout")
     maintain.set_defaults(func=run_maintain)
 
@@ -79,8 +120,10 @@ def run_init(args: argparse.Namespace) -> int:
         sys.stdout.write(dump_json(data))
     else:
         drivable = sum(1 for f in data["features"] if f["kind"] == "correctness" and f["drive"])
-        print(f"wrote {skill} ({len(data['families'])} families, {len(data['features'])} features, "
-              f"{drivable} drivable correctness features, {len(data['gaps'])} gaps; status: draft)")
+        print(
+            f"wrote {skill} ({len(data['families'])} families, {len(data['features'])} features, "
+            f"{drivable} drivable correctness features, {len(data['gaps'])} gaps; status: draft)"
+        )
     return 0
 
 
@@ -90,8 +133,13 @@ def run_prove(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     check_output_dir(args.out, "--out")
-    result, document = prove(_skill_dir(args.skill), args.feature, Path(args.out),
-                             Path(args.lock) if args.lock else None, timeout=args.timeout)
+    result, document = prove(
+        _skill_dir(args.skill),
+        args.feature,
+        Path(args.out),
+        Path(args.lock) if args.lock else None,
+        timeout=args.timeout,
+    )
     if args.json:
         sys.stdout.write(dump_json(document))
     else:

@@ -41,7 +41,12 @@ def resolve_ref(node: Any, root: dict[str, Any]) -> Any:
     """Follow a local ``$ref`` (``#/$defs/x``) of schema ``root``, at most 20 hops; other refs are left as
     they are. Returns the node reached."""
     seen = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and seen < 20:
+    while (
+        isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and node["$ref"].startswith("#/")
+        and seen < 20
+    ):
         target: Any = root
         for part in node["$ref"][2:].split("/"):
             target = target.get(part) if isinstance(target, dict) else None
@@ -76,7 +81,9 @@ def values(node: Any, root: dict[str, Any], depth: int = 0) -> list[Any]:
         out.extend(node["enum"])
     if isinstance(node.get("examples"), list):
         out.extend(node["examples"])
-    for option in node.get("anyOf", []) + node.get("oneOf", []) if isinstance(node.get("anyOf", []), list) else []:
+    for option in (
+        node.get("anyOf", []) + node.get("oneOf", []) if isinstance(node.get("anyOf", []), list) else []
+    ):
         out.extend(values(option, root, depth + 1)[:2])
     if out and ("const" in node or "enum" in node):
         return _dedupe(out)

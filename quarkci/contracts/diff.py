@@ -107,13 +107,32 @@ def upstream_contracts(snapshot: Snapshot) -> tuple[dict[str, list[UpstreamContr
         try:
             schema = json.loads(snapshot.read_text(path))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problems.append(_finding("contract-unreadable", artifact, path, "$",
-                                     "a JSON Schema", f"unreadable: {exc}", "cannot compare this copy", path))
+            problems.append(
+                _finding(
+                    "contract-unreadable",
+                    artifact,
+                    path,
+                    "$",
+                    "a JSON Schema",
+                    f"unreadable: {exc}",
+                    "cannot compare this copy",
+                    path,
+                )
+            )
             continue
         if not isinstance(schema, dict):
-            problems.append(_finding("contract-unreadable", artifact, path, "$",
-                                     "a JSON Schema object", f"a {type(schema).__name__}",
-                                     "cannot compare this copy", path))
+            problems.append(
+                _finding(
+                    "contract-unreadable",
+                    artifact,
+                    path,
+                    "$",
+                    "a JSON Schema object",
+                    f"a {type(schema).__name__}",
+                    "cannot compare this copy",
+                    path,
+                )
+            )
             continue
         grouped.setdefault(artifact, []).append(UpstreamContract(artifact, path, schema))
     for copies in grouped.values():
@@ -129,20 +148,33 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     """
     grouped, findings = upstream_contracts(snapshot)
     if not grouped:
-        findings.append(Finding(
-            rule="contract-none-shipped", change=RULE_CHANGE["contract-none-shipped"], category=CATEGORY, skill="contract:*",
-            subject=snapshot.version,
-            skill_says=f"quarkci defines {len(ARTIFACTS)} artifact contracts",
-            source_says=f"{snapshot.label} ships no contracts under {BUNDLED_ROOT}",
-            impact="contracts cannot be compared with this release (Quark bundles skills from 0.13)",
-        ))
+        findings.append(
+            Finding(
+                rule="contract-none-shipped",
+                change=RULE_CHANGE["contract-none-shipped"],
+                category=CATEGORY,
+                skill="contract:*",
+                subject=snapshot.version,
+                skill_says=f"quarkci defines {len(ARTIFACTS)} artifact contracts",
+                source_says=f"{snapshot.label} ships no contracts under {BUNDLED_ROOT}",
+                impact="contracts cannot be compared with this release (Quark bundles skills from 0.13)",
+            )
+        )
         return _sorted(findings)
     for artifact, copies in grouped.items():
         if artifact not in ARTIFACTS:
-            findings.append(_finding(
-                "contract-unknown-upstream", artifact, copies[0].path, "$",
-                "no such artifact in the registry", f"shipped as {copies[0].path}",
-                "quarkci cannot validate this artifact; register it with a schema", None))
+            findings.append(
+                _finding(
+                    "contract-unknown-upstream",
+                    artifact,
+                    copies[0].path,
+                    "$",
+                    "no such artifact in the registry",
+                    f"shipped as {copies[0].path}",
+                    "quarkci cannot validate this artifact; register it with a schema",
+                    None,
+                )
+            )
             continue
         ours = load_schema(artifact)
         per_copy = [list(_compare(ours, c.schema, artifact, c.path, include_deviations)) for c in copies]
@@ -154,10 +186,18 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
                     findings.append(f)
         for other in copies[1:]:
             if other.schema != copies[0].schema:
-                findings.append(_finding(
-                    "contract-upstream-copies-differ", artifact, other.path, other.path,
-                    f"one {artifact} contract", f"{copies[0].path} and {other.path} differ",
-                    "producers and consumers inside the release may disagree on this artifact", None))
+                findings.append(
+                    _finding(
+                        "contract-upstream-copies-differ",
+                        artifact,
+                        other.path,
+                        other.path,
+                        f"one {artifact} contract",
+                        f"{copies[0].path} and {other.path} differ",
+                        "producers and consumers inside the release may disagree on this artifact",
+                        None,
+                    )
+                )
         findings.extend(behaviour_findings(artifact, ours, copies[0]))
     from quarkci.contracts.examples import example_findings
 
@@ -165,10 +205,18 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     findings.extend(example_findings(snapshot, shared))
     for artifact in ARTIFACTS:
         if artifact not in grouped and not ARTIFACTS[artifact].own:  # quarkci's own: nothing upstream
-            findings.append(_finding(
-                "contract-not-shipped", artifact, None, "$",
-                f"quarkci defines {artifact}", f"{snapshot.label} ships no {artifact} contract",
-                "this contract cannot be checked against the release", None))
+            findings.append(
+                _finding(
+                    "contract-not-shipped",
+                    artifact,
+                    None,
+                    "$",
+                    f"quarkci defines {artifact}",
+                    f"{snapshot.label} ships no {artifact} contract",
+                    "this contract cannot be checked against the release",
+                    None,
+                )
+            )
     return _sorted(findings)
 
 
@@ -197,8 +245,19 @@ def behaviour_findings(artifact: str, ours: dict[str, Any], upstream: UpstreamCo
         if reason:
             rule = "contract-behaviour-accepted"
             impact = f"kept on purpose: {reason}"
-        out.append(_finding(rule, artifact, upstream.path, d.path, ours_says, theirs, impact, upstream.path,
-                            accepted=reason))
+        out.append(
+            _finding(
+                rule,
+                artifact,
+                upstream.path,
+                d.path,
+                ours_says,
+                theirs,
+                impact,
+                upstream.path,
+                accepted=reason,
+            )
+        )
     return out
 
 
@@ -206,16 +265,31 @@ def _sorted(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.skill, f.rule, f.subject))
 
 
-def _finding(rule: str, artifact: str, source_file: str | None, subject: str,
-             ours: str, theirs: str, impact: str, upstream_path: str | None, change: str | None = None,
-             **extra: Any) -> Finding:
+def _finding(
+    rule: str,
+    artifact: str,
+    source_file: str | None,
+    subject: str,
+    ours: str,
+    theirs: str,
+    impact: str,
+    upstream_path: str | None,
+    change: str | None = None,
+    **extra: Any,
+) -> Finding:
     """A contract finding with what changed; its kind is left to the policy (quarkci.sync.policy)."""
     change = change or RULE_CHANGE[rule]
     if rule == "contract-enum-value-extra" and extra.get("successor"):
         change = "renamed"
     return Finding(
-        rule=rule, change=change, category=CATEGORY, skill=f"contract:{artifact}", subject=subject,
-        skill_says=ours, source_says=theirs, impact=impact,
+        rule=rule,
+        change=change,
+        category=CATEGORY,
+        skill=f"contract:{artifact}",
+        subject=subject,
+        skill_says=ours,
+        source_says=theirs,
+        impact=impact,
         skill_location=Location(f"{OUR_SCHEMA_DIR}/{artifact}.schema.json"),
         source_location=Location(source_file) if source_file else None,
         extra={"artifact": artifact, **extra},
@@ -226,16 +300,18 @@ def _finding(rule: str, artifact: str, source_file: str | None, subject: str,
 # Parallel walk
 
 
-def _compare(ours: dict[str, Any], theirs: dict[str, Any], artifact: str, upstream_path: str,
-             include_deviations: bool) -> Iterator[Finding]:
+def _compare(
+    ours: dict[str, Any], theirs: dict[str, Any], artifact: str, upstream_path: str, include_deviations: bool
+) -> Iterator[Finding]:
     for path, o, t in _pairs(ours, ours, theirs, theirs, "$"):
         for f in _compare_node(path, o, t, artifact, upstream_path):
             if include_deviations or not f.extra.get("deviation"):
                 yield f
 
 
-def _pairs(o: Any, oroot: dict[str, Any], t: Any, troot: dict[str, Any], path: str
-           ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+def _pairs(
+    o: Any, oroot: dict[str, Any], t: Any, troot: dict[str, Any], path: str
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     o, t = _resolve(o, oroot), _resolve(t, troot)
     if not isinstance(o, dict) or not isinstance(t, dict):
         return
@@ -299,29 +375,47 @@ def _fmt(values: Any) -> str:
     return ", ".join(sorted(json.dumps(v) if not isinstance(v, str) else v for v in values))
 
 
-def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str, up: str
-                  ) -> Iterator[Finding]:
+def _compare_node(
+    path: str, o: dict[str, Any], t: dict[str, Any], artifact: str, up: str
+) -> Iterator[Finding]:
     deliberate, deliberate_values = _deviation(o)
 
-    def make(rule: str, subject: str, ours: str, theirs: str, impact: str, dev: bool = False,
-             successor: str | None = None, change: str | None = None) -> Finding:
-        return _finding(rule, artifact, up, subject, ours, theirs, impact, up, change, deviation=dev,
-                        successor=successor)
+    def make(
+        rule: str,
+        subject: str,
+        ours: str,
+        theirs: str,
+        impact: str,
+        dev: bool = False,
+        successor: str | None = None,
+        change: str | None = None,
+    ) -> Finding:
+        return _finding(
+            rule, artifact, up, subject, ours, theirs, impact, up, change, deviation=dev, successor=successor
+        )
 
     # types
     otypes, ttypes = _types(o), _types(t)
     if ttypes is not None:
         if otypes is not None and ttypes - otypes:
             lost = sorted(ttypes - otypes)
-            yield make("contract-type-narrowed", f"{path} type",
-                       f"accepts {', '.join(sorted(otypes))}", f"also accepts {', '.join(lost)}",
-                       f"a document upstream writes with {path} as {lost[0]} fails quarkci validation")
+            yield make(
+                "contract-type-narrowed",
+                f"{path} type",
+                f"accepts {', '.join(sorted(otypes))}",
+                f"also accepts {', '.join(lost)}",
+                f"a document upstream writes with {path} as {lost[0]} fails quarkci validation",
+            )
         extra = sorted((otypes or set(_JSON_TYPES)) - ttypes - ({"integer"} if "number" in ttypes else set()))
         if extra:
-            yield make("contract-type-widened", f"{path} type",
-                       f"also accepts {', '.join(extra)}", f"accepts only {', '.join(sorted(ttypes))}",
-                       f"a document quarkci accepts with {path} as {extra[0]} fails upstream validation",
-                       dev=deliberate)
+            yield make(
+                "contract-type-widened",
+                f"{path} type",
+                f"also accepts {', '.join(extra)}",
+                f"accepts only {', '.join(sorted(ttypes))}",
+                f"a document quarkci accepts with {path} as {extra[0]} fails upstream validation",
+                dev=deliberate,
+            )
     # enums
     tenum, oenum = t.get("enum"), o.get("enum")
     if isinstance(tenum, list):
@@ -331,20 +425,41 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
             pattern = re.compile(o["pattern"])
             rejected = [v for v in tenum if isinstance(v, str) and not pattern.search(v)]
             for v in rejected:
-                yield make("contract-enum-value-rejected", f"{path} = {v}",
-                           f"pattern {o['pattern']}", f"allows {v!r}",
-                           f"upstream documents with {path} = {v!r} fail quarkci validation")
-            yield make("contract-enum-opened", f"{path} enum",
-                       f"any value matching {o['pattern']}", f"one of {_fmt(tenum)}",
-                       f"quarkci may write {path} values that upstream consumers reject", dev=deliberate)
+                yield make(
+                    "contract-enum-value-rejected",
+                    f"{path} = {v}",
+                    f"pattern {o['pattern']}",
+                    f"allows {v!r}",
+                    f"upstream documents with {path} = {v!r} fail quarkci validation",
+                )
+            yield make(
+                "contract-enum-opened",
+                f"{path} enum",
+                f"any value matching {o['pattern']}",
+                f"one of {_fmt(tenum)}",
+                f"quarkci may write {path} values that upstream consumers reject",
+                dev=deliberate,
+            )
             examples = o.get("examples")
             known: list[Any] = examples if isinstance(examples, list) else []
-            yield from _enum_findings(path, known, [v for v in tenum if v not in rejected],
-                                      deliberate, deliberate_values, make, closed=False)
+            yield from _enum_findings(
+                path,
+                known,
+                [v for v in tenum if v not in rejected],
+                deliberate,
+                deliberate_values,
+                make,
+                closed=False,
+            )
     elif isinstance(oenum, list):
-        yield make("contract-enum-added", f"{path} enum", f"one of {_fmt(oenum)}",
-                   "any value", f"upstream documents with other {path} values fail quarkci validation",
-                   dev=deliberate)
+        yield make(
+            "contract-enum-added",
+            f"{path} enum",
+            f"one of {_fmt(oenum)}",
+            "any value",
+            f"upstream documents with other {path} values fail quarkci validation",
+            dev=deliberate,
+        )
     # required fields and modelled properties (objects only)
     oreq = set(o.get("required", []) if isinstance(o.get("required"), list) else [])
     treq = set(t.get("required", []) if isinstance(t.get("required"), list) else [])
@@ -353,60 +468,108 @@ def _compare_node(path: str, o: dict[str, Any], t: dict[str, Any], artifact: str
     for name in sorted(treq - oreq):
         field = _child(path, name)
         if name in oprops:
-            yield make("contract-required-optional", f"{field} required",
-                       f"{field} is optional", f"{field} is required",
-                       f"a quarkci producer may omit {field}; upstream consumers reject that")
+            yield make(
+                "contract-required-optional",
+                f"{field} required",
+                f"{field} is optional",
+                f"{field} is required",
+                f"a quarkci producer may omit {field}; upstream consumers reject that",
+            )
         else:
-            yield make("contract-required-unknown", f"{field} required",
-                       f"{field} is not defined", f"{field} is required",
-                       f"quarkci never writes {field}; upstream consumers reject every such document")
+            yield make(
+                "contract-required-unknown",
+                f"{field} required",
+                f"{field} is not defined",
+                f"{field} is required",
+                f"quarkci never writes {field}; upstream consumers reject every such document",
+            )
     for name in sorted(oreq - treq):
         field = _child(path, name)
-        yield make("contract-required-extra", f"{field} required",
-                   f"{field} is required", f"{field} is optional",
-                   f"upstream documents without {field} fail quarkci validation", dev=deliberate)
+        yield make(
+            "contract-required-extra",
+            f"{field} required",
+            f"{field} is required",
+            f"{field} is optional",
+            f"upstream documents without {field} fail quarkci validation",
+            dev=deliberate,
+        )
     oclosed, tclosed = o.get("additionalProperties") is False, t.get("additionalProperties") is False
     for name in sorted(set(tprops) - set(oprops)):
         field = _child(path, name)
         # a closed object rejects what upstream documents carry ("removed"); an open one just skips it
-        yield make("contract-property-unmodelled", field, f"{field} is not modelled",
-                   f"{field} is defined", "quarkci does not check this field" if not oclosed
-                   else f"upstream documents with {field} fail quarkci validation (closed object)",
-                   change="removed" if oclosed else None)
+        yield make(
+            "contract-property-unmodelled",
+            field,
+            f"{field} is not modelled",
+            f"{field} is defined",
+            "quarkci does not check this field"
+            if not oclosed
+            else f"upstream documents with {field} fail quarkci validation (closed object)",
+            change="removed" if oclosed else None,
+        )
     if tclosed and not oclosed and (tprops or oprops):
-        yield make("contract-object-opened", f"{path} additionalProperties",
-                   "extra fields allowed", "extra fields rejected",
-                   f"quarkci may accept {path} fields that upstream rejects", dev=deliberate)
+        yield make(
+            "contract-object-opened",
+            f"{path} additionalProperties",
+            "extra fields allowed",
+            "extra fields rejected",
+            f"quarkci may accept {path} fields that upstream rejects",
+            dev=deliberate,
+        )
     if oclosed and not tclosed and (tprops or oprops):
-        yield make("contract-object-closed", f"{path} additionalProperties",
-                   "extra fields rejected", "extra fields allowed",
-                   f"upstream documents with extra {path} fields fail quarkci validation")
+        yield make(
+            "contract-object-closed",
+            f"{path} additionalProperties",
+            "extra fields rejected",
+            "extra fields allowed",
+            f"upstream documents with extra {path} fields fail quarkci validation",
+        )
 
 
-def _enum_findings(path: str, ours: list[Any], theirs: list[Any], deliberate: bool, deliberate_values: set[Any],
-                   make: Any, closed: bool) -> Iterator[Finding]:
+def _enum_findings(
+    path: str,
+    ours: list[Any],
+    theirs: list[Any],
+    deliberate: bool,
+    deliberate_values: set[Any],
+    make: Any,
+    closed: bool,
+) -> Iterator[Finding]:
     """Enum value differences. ``closed``: ours is an enum (missing values are rejected); otherwise
     ``ours`` lists the known values of an open field (missing values are merely unknown)."""
     ours_set, theirs_set = {json.dumps(v) for v in ours}, {json.dumps(v) for v in theirs}
     for raw in sorted(theirs_set - ours_set):
         value = json.loads(raw)
         if closed:
-            yield make("contract-enum-value-missing", f"{path} = {value}",
-                       f"one of {_fmt(ours)}", f"also allows {value!r}",
-                       f"upstream documents with {path} = {value!r} fail quarkci validation")
+            yield make(
+                "contract-enum-value-missing",
+                f"{path} = {value}",
+                f"one of {_fmt(ours)}",
+                f"also allows {value!r}",
+                f"upstream documents with {path} = {value!r} fail quarkci validation",
+            )
         else:
-            yield make("contract-enum-value-unknown", f"{path} = {value}",
-                       f"known values {_fmt(ours)}", f"allows {value!r}",
-                       f"quarkci accepts {value!r} but does not list it as a known value")
+            yield make(
+                "contract-enum-value-unknown",
+                f"{path} = {value}",
+                f"known values {_fmt(ours)}",
+                f"allows {value!r}",
+                f"quarkci accepts {value!r} but does not list it as a known value",
+            )
     for raw in sorted(ours_set - theirs_set):
         value = json.loads(raw)
         dev = deliberate and ("*" in deliberate_values or value in deliberate_values)
         closest = difflib.get_close_matches(str(value), [str(v) for v in theirs], n=1, cutoff=0.6)
         hint = f"; closest upstream value: {closest[0]!r}" if closest else ""
-        yield make("contract-enum-value-extra", f"{path} = {value}",
-                   f"{'allows' if closed else 'knows'} {value!r}", f"one of {_fmt(theirs)}{hint}",
-                   f"a document with {path} = {value!r} fails upstream validation", dev=dev,
-                   successor=closest[0] if closest else None)
+        yield make(
+            "contract-enum-value-extra",
+            f"{path} = {value}",
+            f"{'allows' if closed else 'knows'} {value!r}",
+            f"one of {_fmt(theirs)}{hint}",
+            f"a document with {path} = {value!r} fails upstream validation",
+            dev=dev,
+            successor=closest[0] if closest else None,
+        )
 
 
 __all__ = ["UpstreamContract", "diff_contracts", "upstream_contracts"]

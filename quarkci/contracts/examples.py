@@ -59,7 +59,7 @@ def documented_examples(snapshot: Snapshot) -> Iterator[Example]:
             if artifact not in ARTIFACTS:
                 continue
             end = text.find("\n## ", heading.end())
-            section = text[heading.end(): end if end != -1 else len(text)]
+            section = text[heading.end() : end if end != -1 else len(text)]
             fence = _FENCE.search(section)
             if not fence:
                 continue
@@ -71,7 +71,9 @@ def documented_examples(snapshot: Snapshot) -> Iterator[Example]:
             yield Example(skill, path, line, artifact, document)
 
 
-def example_findings(snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, dict[str, Any]]]) -> list[Finding]:
+def example_findings(
+    snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, dict[str, Any]]]
+) -> list[Finding]:
     """Findings for documented examples; ``upstream_schemas``: artifact -> (contract path, schema)."""
     out: list[Finding] = []
     for ex in documented_examples(snapshot):
@@ -87,24 +89,36 @@ def example_findings(snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, 
                 theirs = None
         if theirs:
             more = f" (+{len(theirs) - 1} more)" if len(theirs) > 1 else ""
-            out.append(Finding(
-                rule="contract-upstream-example-invalid", change="changed", category="contracts",
-                skill=ex.skill, subject=f"{ex.artifact} example", skill_location=where,
-                source_location=Location(contract_path) if contract_path else None,
-                skill_says=f"documents a {ex.artifact} example",
-                source_says=f"the release's own contract rejects it: {theirs[0]}{more}",
-                impact="producers following the skill write documents its consumers reject",
-                extra={"artifact": ex.artifact},
-            ))
+            out.append(
+                Finding(
+                    rule="contract-upstream-example-invalid",
+                    change="changed",
+                    category="contracts",
+                    skill=ex.skill,
+                    subject=f"{ex.artifact} example",
+                    skill_location=where,
+                    source_location=Location(contract_path) if contract_path else None,
+                    skill_says=f"documents a {ex.artifact} example",
+                    source_says=f"the release's own contract rejects it: {theirs[0]}{more}",
+                    impact="producers following the skill write documents its consumers reject",
+                    extra={"artifact": ex.artifact},
+                )
+            )
         elif ours:
             more = f" (+{len(ours) - 1} more)" if len(ours) > 1 else ""
-            out.append(Finding(
-                rule="contract-example-rejected", change="changed", category="contracts",
-                skill=ex.skill, subject=f"{ex.artifact} example", skill_location=where,
-                source_location=Location(contract_path) if contract_path else None,
-                skill_says=f"documents a {ex.artifact} example valid under the release's contract",
-                source_says=f"quarkci's contract rejects it: {ours[0]}{more}",
-                impact="quarkci would reject documents upstream producers write",
-                extra={"artifact": ex.artifact},
-            ))
+            out.append(
+                Finding(
+                    rule="contract-example-rejected",
+                    change="changed",
+                    category="contracts",
+                    skill=ex.skill,
+                    subject=f"{ex.artifact} example",
+                    skill_location=where,
+                    source_location=Location(contract_path) if contract_path else None,
+                    skill_says=f"documents a {ex.artifact} example valid under the release's contract",
+                    source_says=f"quarkci's contract rejects it: {ours[0]}{more}",
+                    impact="quarkci would reject documents upstream producers write",
+                    extra={"artifact": ex.artifact},
+                )
+            )
     return out

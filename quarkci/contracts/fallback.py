@@ -138,28 +138,57 @@ def verify_proof(feature: str, family: str, step: str, reason: str) -> dict[str,
     if not reason:
         raise ValueError("a fallback proof needs the reason it stopped")
     return {
-        "result": "INCONCLUSIVE", "feature": feature, "family": family, "skill": "", "library": "",
-        "failed_step": step, "reason": reason,
+        "result": "INCONCLUSIVE",
+        "feature": feature,
+        "family": family,
+        "skill": "",
+        "library": "",
+        "failed_step": step,
+        "reason": reason,
         "steps": [{"step": step, "status": "inconclusive", "detail": reason}],
-        "rows": [], "unverified": [], "draft": True, "harness": {}, "evidence": [], "at": "",
+        "rows": [],
+        "unverified": [],
+        "draft": True,
+        "harness": {},
+        "evidence": [],
+        "at": "",
     }
 
 
 def run_result(scheme: str, output_dir: str, stage: str, failure_class: str, message: str) -> dict[str, Any]:
     """A failed ``run_result``: the stage, its failure class and the upstream message (exit code 1)."""
-    return {"status": "failed", "scheme": scheme, "output_dir": output_dir, "device": "unknown",
-            "model_dtype": "unknown", "stage": stage, "failure_class": failure_class, "message": message,
-            "exit_code": 1, "timings": {}, "versions": {}, "exclude_applied": []}
+    return {
+        "status": "failed",
+        "scheme": scheme,
+        "output_dir": output_dir,
+        "device": "unknown",
+        "model_dtype": "unknown",
+        "stage": stage,
+        "failure_class": failure_class,
+        "message": message,
+        "exit_code": 1,
+        "timings": {},
+        "versions": {},
+        "exclude_applied": [],
+    }
 
 
 def validation_summary(source: str, output: str, reason: str) -> dict[str, Any]:
     """A ``validation_summary`` with no output measured (``output.exists`` false, ``output.error`` the
     reason): every measured block null, so the PTQ gate fails it."""
     side = {"exists": False, "bytes": 0, "files": 0, "error": None}
-    return {"summary_version": 1, "scheme": None, "source": {**side, "path": source},
-            "output": {**side, "path": output, "error": reason}, "size_ratio": None,
-            "quantization_config": {"present": False}, "layers": None, "metadata": {"expected": [], "blocking": []},
-            "reload": {"checked": False, "ok": None}, "run": None}
+    return {
+        "summary_version": 1,
+        "scheme": None,
+        "source": {**side, "path": source},
+        "output": {**side, "path": output, "error": reason},
+        "size_ratio": None,
+        "quantization_config": {"present": False},
+        "layers": None,
+        "metadata": {"expected": [], "blocking": []},
+        "reload": {"checked": False, "ok": None},
+        "run": None,
+    }
 
 
 def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> dict[str, Any]:
@@ -167,13 +196,26 @@ def day0_result(model: str, scheme: str, failure_class: str, detail: str, action
     ``failure_class`` SYSTEMIC gives decision SYSTEMIC, any other class ANOMALOUS."""
     decision = "SYSTEMIC" if failure_class == "SYSTEMIC" else "ANOMALOUS"
     return {
-        "result_version": 1, "decision": decision, "failure_classes": [failure_class], "triage": [action],
-        "publish": {"recommended": False, "checkpoint": None, "checkpoint_sha256": None,
-                    "reason": f"not publishable: {decision} ({detail})"},
+        "result_version": 1,
+        "decision": decision,
+        "failure_classes": [failure_class],
+        "triage": [action],
+        "publish": {
+            "recommended": False,
+            "checkpoint": None,
+            "checkpoint_sha256": None,
+            "reason": f"not publishable: {decision} ({detail})",
+        },
         "model": {"source": model, "source_sha256": None, "scheme": scheme, "note": None},
-        "threshold": 0.01, "suite": {"name": "unknown", "tasks": [], "config_hash": ""},
+        "threshold": 0.01,
+        "suite": {"name": "unknown", "tasks": [], "config_hash": ""},
         "sizes": {"source_bytes": None, "candidate_bytes": None, "ratio": None},
-        "stages": [], "tasks": [], "canary": None, "verbosity": None, "baseline_cache": None, "seconds": 0,
+        "stages": [],
+        "tasks": [],
+        "canary": None,
+        "verbosity": None,
+        "baseline_cache": None,
+        "seconds": 0,
     }
 
 

@@ -61,13 +61,17 @@ class ProducerViolation:
         where = f"{self.file}:{self.line}:{self.col}"
         if self.problem == "bypass":
             how = f" through {self.via}()" if self.via else ""
-            return (f"{where}: {self.module} writes {self.artifact}{how} without write_artifact "
-                    f"(only write_artifact({self.artifact!r}, ...) in {who} may write it) [{RULE}]")
+            return (
+                f"{where}: {self.module} writes {self.artifact}{how} without write_artifact "
+                f"(only write_artifact({self.artifact!r}, ...) in {who} may write it) [{RULE}]"
+            )
         if self.problem == "dynamic-contract":
             return f"{where}: {self.module} calls {self.via}() with a contract name that is not a literal [{RULE}]"
         if self.problem == "unverified":
-            return (f"{where}: no write_artifact({self.artifact!r}, ...) call found in its producer {who} "
-                    f"[{RULE}]")
+            return (
+                f"{where}: no write_artifact({self.artifact!r}, ...) call found in its producer {who} "
+                f"[{RULE}]"
+            )
         return f"{where}: {self.module} writes {self.artifact}, whose one producer is {who} [{RULE}]"
 
 
@@ -143,8 +147,11 @@ def find_writes(root: str | Path, package: str = "quarkci") -> list[ArtifactWrit
         bound.update(_imported_constants(tree, constants))
         rel = path.relative_to(root).as_posix()
         for call, artifact, style in _writes(tree, bound, helpers):
-            found.add(ArtifactWrite(rel, call.lineno, call.col_offset + 1, mod, artifact.name if artifact else "",
-                                    style))
+            found.add(
+                ArtifactWrite(
+                    rel, call.lineno, call.col_offset + 1, mod, artifact.name if artifact else "", style
+                )
+            )
     return sorted(found)
 
 
@@ -156,28 +163,59 @@ def audit(root: str | Path, package: str = "quarkci") -> ProducerReport:
     for w in writes:
         if w.style == "write_artifact" or w.style.startswith("writer:"):
             if not w.artifact:
-                violations.append(ProducerViolation(w.file, w.line, w.col, w.module, "?", "", "dynamic-contract",
-                                                    w.style.removeprefix("writer:") or "write_artifact"))
+                violations.append(
+                    ProducerViolation(
+                        w.file,
+                        w.line,
+                        w.col,
+                        w.module,
+                        "?",
+                        "",
+                        "dynamic-contract",
+                        w.style.removeprefix("writer:") or "write_artifact",
+                    )
+                )
                 continue
             artifact = ARTIFACTS[w.artifact]
             if artifact.produced_by(w.module):
                 verified.add(artifact.name)
             else:
                 problem = "external" if artifact.external else "wrong-producer"
-                violations.append(ProducerViolation(w.file, w.line, w.col, w.module, w.artifact, artifact.producer,
-                                                    problem))
+                violations.append(
+                    ProducerViolation(w.file, w.line, w.col, w.module, w.artifact, artifact.producer, problem)
+                )
         else:
             artifact = ARTIFACTS[w.artifact]
-            violations.append(ProducerViolation(w.file, w.line, w.col, w.module, w.artifact, artifact.producer,
-                                                "external" if artifact.external else "bypass",
-                                                w.style.removeprefix("helper:") if w.style != "direct" else ""))
+            violations.append(
+                ProducerViolation(
+                    w.file,
+                    w.line,
+                    w.col,
+                    w.module,
+                    w.artifact,
+                    artifact.producer,
+                    "external" if artifact.external else "bypass",
+                    w.style.removeprefix("helper:") if w.style != "direct" else "",
+                )
+            )
     produced = tuple(a.name for a in ARTIFACTS.values() if not a.external)
     for name in produced:
         if name not in verified:
-            violations.append(ProducerViolation("quarkci/core/artifacts.py", 0, 0, ARTIFACTS[name].producer, name,
-                                                ARTIFACTS[name].producer, "unverified"))
+            violations.append(
+                ProducerViolation(
+                    "quarkci/core/artifacts.py",
+                    0,
+                    0,
+                    ARTIFACTS[name].producer,
+                    name,
+                    ARTIFACTS[name].producer,
+                    "unverified",
+                )
+            )
     external = tuple(a.name for a in ARTIFACTS.values() if a.external)
-    return ProducerReport(writes, sorted(violations), tuple(n for n in produced if n in verified), external, produced)
+    return ProducerReport(
+        writes, sorted(violations), tuple(n for n in produced if n in verified), external, produced
+    )
 
 
 def check_producers(root: str | Path, package: str = "quarkci") -> list[ProducerViolation]:
@@ -188,8 +226,23 @@ def check_producers(root: str | Path, package: str = "quarkci") -> list[Producer
 
 # Calls whose result is still the path they were given (a path expression); any other call's result is a
 # new value (``build_plan(analysis, path)`` returns a plan, not the path), so names are not followed into it.
-_PATH_CALLS = frozenset({"Path", "PurePath", "PosixPath", "str", "fspath", "join", "joinpath", "resolve",
-                         "absolute", "expanduser", "with_name", "with_suffix", "format"})
+_PATH_CALLS = frozenset(
+    {
+        "Path",
+        "PurePath",
+        "PosixPath",
+        "str",
+        "fspath",
+        "join",
+        "joinpath",
+        "resolve",
+        "absolute",
+        "expanduser",
+        "with_name",
+        "with_suffix",
+        "format",
+    }
+)
 
 
 def _path_nodes(node: ast.AST) -> Iterator[ast.AST]:
@@ -201,7 +254,13 @@ def _path_nodes(node: ast.AST) -> Iterator[ast.AST]:
         yield sub
         if isinstance(sub, ast.Call):
             func = sub.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
             if name not in _PATH_CALLS:
                 continue
         stack.extend(ast.iter_child_nodes(sub))
@@ -242,7 +301,9 @@ def _assignments(body: ast.AST, bound: dict[str, Artifact]) -> dict[str, Artifac
 
 
 def _module_constants(tree: ast.Module) -> dict[str, Artifact]:
-    top = ast.Module(body=[s for s in tree.body if isinstance(s, ast.Assign | ast.AnnAssign)], type_ignores=[])
+    top = ast.Module(
+        body=[s for s in tree.body if isinstance(s, ast.Assign | ast.AnnAssign)], type_ignores=[]
+    )
     return _assignments(top, {})
 
 
@@ -274,7 +335,11 @@ def _contract(call: ast.Call, bound_strings: dict[str, str]) -> Artifact | None:
 def _string_constants(tree: ast.Module) -> dict[str, str]:
     out: dict[str, str] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     out[target.id] = node.value.value
@@ -291,8 +356,13 @@ def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
 
 def _writing_helpers(trees: dict[str, tuple[Path, ast.Module]]) -> Helpers:
     """Functions whose parameter flows into a write destination (directly or through another helper)."""
-    functions = [(_import_aliases(tree), fn) for mod, (_p, tree) in trees.items() if mod != WRITER_MODULE
-                 for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)]
+    functions = [
+        (_import_aliases(tree), fn)
+        for mod, (_p, tree) in trees.items()
+        if mod != WRITER_MODULE
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
     helpers: Helpers = {}
     changed = True
     while changed:  # fixpoint: a helper calling a helper with its own parameter is a helper too
@@ -303,10 +373,16 @@ def _writing_helpers(trees: dict[str, tuple[Path, ast.Module]]) -> Helpers:
             written = []
             for index, param in enumerate(_params(fn)):
                 tainted = _tainted(fn, param)
-                dests = [d for call in _calls(fn) for d in (*_destinations(call), *_destinations(call, helpers, aliases))]
+                dests = [
+                    d
+                    for call in _calls(fn)
+                    for d in (*_destinations(call), *_destinations(call, helpers, aliases))
+                ]
                 if any(_mentions(dest, tainted) for dest in dests):
                     written.append((index, param))
-            merged = tuple(sorted(set(helpers.get(fn.name, ())) | set(written)))  # same name in two modules: union
+            merged = tuple(
+                sorted(set(helpers.get(fn.name, ())) | set(written))
+            )  # same name in two modules: union
             if written and merged != helpers.get(fn.name):
                 helpers[fn.name] = merged
                 changed = True
@@ -340,14 +416,17 @@ def _mentions(node: ast.AST, names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
 
-def _writes(tree: ast.Module, module_bound: dict[str, Artifact],
-            helpers: Helpers | None = None) -> list[tuple[ast.Call, Artifact | None, str]]:
+def _writes(
+    tree: ast.Module, module_bound: dict[str, Artifact], helpers: Helpers | None = None
+) -> list[tuple[ast.Call, Artifact | None, str]]:
     """(call, artifact, style) for every write in ``tree``: write_artifact calls (artifact None when the
     contract name is not a literal), direct writes and calls of writing helpers naming an artifact file."""
     helpers = helpers or {}
     strings = _string_constants(tree)
     aliases = _import_aliases(tree)
-    scopes: list[ast.AST] = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    scopes: list[ast.AST] = [
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
     scopes.append(tree)
     hits: dict[int, tuple[ast.Call, Artifact | None, str]] = {}
     for scope in scopes:
@@ -357,8 +436,11 @@ def _writes(tree: ast.Module, module_bound: dict[str, Artifact],
                 continue
             name = _func_name(node)
             if name in WRITERS:
-                hits[id(node)] = (node, _contract(node, strings), "write_artifact" if name == WRITERS[0] else
-                                  f"writer:{name}")
+                hits[id(node)] = (
+                    node,
+                    _contract(node, strings),
+                    "write_artifact" if name == WRITERS[0] else f"writer:{name}",
+                )
                 continue
             direct = _destinations(node)
             for part in direct or _destinations(node, helpers, aliases):
@@ -385,8 +467,9 @@ def _arg(call: ast.Call, index: int, keyword: str) -> ast.AST | None:
     return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
-def _destinations(call: ast.Call, helpers: Helpers | None = None,
-                  aliases: frozenset[str] = frozenset()) -> list[ast.AST]:
+def _destinations(
+    call: ast.Call, helpers: Helpers | None = None, aliases: frozenset[str] = frozenset()
+) -> list[ast.AST]:
     """The expressions naming where ``call`` writes ([] when it is not a write); with ``helpers``, only
     the arguments a writing helper writes to.
 
@@ -398,8 +481,10 @@ def _destinations(call: ast.Call, helpers: Helpers | None = None,
     if helpers is not None:
         if name in WRITERS or name not in helpers:
             return []
-        if isinstance(func, ast.Attribute) and not (isinstance(func.value, ast.Name) and (
-                func.value.id in ("self", "cls") or func.value.id in aliases)):
+        if isinstance(func, ast.Attribute) and not (
+            isinstance(func.value, ast.Name)
+            and (func.value.id in ("self", "cls") or func.value.id in aliases)
+        ):
             return []  # fh.write(...): a method of some object, not the helper of that name
         return [d for index, param in helpers[name] if (d := _arg(call, index, param)) is not None]
     receiver: list[ast.AST] = [func.value] if isinstance(func, ast.Attribute) else []
@@ -408,8 +493,11 @@ def _destinations(call: ast.Call, helpers: Helpers | None = None,
     if name in ("write_text", "write_bytes", "symlink_to", "hardlink_to"):
         return receiver
     if name in ("rename", "replace") and receiver:  # Path(tmp).replace(target) / os.replace(src, dst)
-        return [d for d in (_arg(call, 0, "target"),) if d is not None] if not _is_module(receiver[0], "os") \
+        return (
+            [d for d in (_arg(call, 0, "target"),) if d is not None]
+            if not _is_module(receiver[0], "os")
             else [d for d in (_arg(call, 1, "dst"),) if d is not None]
+        )
     if name in ("copy", "copy2", "copyfile", "move"):
         return [d for d in (_arg(call, 1, "dst"),) if d is not None]
     if name in ("dump", "safe_dump"):  # json.dump(obj, fp) / yaml.safe_dump(obj, stream)
@@ -420,15 +508,23 @@ def _destinations(call: ast.Call, helpers: Helpers | None = None,
             mode, target = _arg(call, 0, "mode"), receiver[0]
         else:
             mode, target = _arg(call, 1, "mode"), _arg(call, 0, "file")
-        writing = isinstance(mode, ast.Constant) and isinstance(mode.value, str) and any(c in mode.value for c in "wax+")
+        writing = (
+            isinstance(mode, ast.Constant)
+            and isinstance(mode.value, str)
+            and any(c in mode.value for c in "wax+")
+        )
         return [target] if writing and target is not None else []
     return []
 
 
 def _import_aliases(tree: ast.AST) -> frozenset[str]:
     """Names bound by imports in ``tree`` (module aliases a helper may be called through)."""
-    return frozenset((a.asname or a.name).split(".")[0] for n in ast.walk(tree)
-                     if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names)
+    return frozenset(
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    )
 
 
 def _is_module(node: ast.AST, name: str) -> bool:

@@ -81,7 +81,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.router",
             upstream_producer="quark-torch-router",
             consumers=("quark-torch-ptq", "quark-torch-install", "quark-install", "quarkci.ptq"),
-            fallback="partial context: workflow \"undecided\" and the unresolved points in open_questions",
+            fallback='partial context: workflow "undecided" and the unresolved points in open_questions',
             description="user goal, chosen workflow, constraints, *_ref pointers, open questions",
         ),
         Artifact(
@@ -91,7 +91,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer=EXTERNAL + "quark-env-preflight",
             upstream_producer="quark-env-preflight",
             consumers=("quarkci.router", "quark-torch-install", "quark-install", "quark-torch-ptq"),
-            fallback="hardware.accelerator \"unknown\" (never an assumed CUDA) with the facts that were read",
+            fallback='hardware.accelerator "unknown" (never an assumed CUDA) with the facts that were read',
             description="OS, Python, container, accelerator and GPU facts",
         ),
         Artifact(
@@ -101,7 +101,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer=EXTERNAL + "quark-workspace-validate",
             upstream_producer="quark-workspace-validate",
             consumers=("quarkci.router", "quark-torch-model-intake", "quark-torch-ptq"),
-            fallback="model_source \"ambiguous\" and each tested path listed with exists false",
+            fallback='model_source "ambiguous" and each tested path listed with exists false',
             description="validated model path, model source, output directory",
         ),
         Artifact(
@@ -111,7 +111,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer=EXTERNAL + "quark-torch-install",
             upstream_producer="quark-torch-install",
             consumers=("quarkci.router", "quark-install"),
-            fallback="status \"failed\" with failure_reason holding the exact failing verification command",
+            fallback='status "failed" with failure_reason holding the exact failing verification command',
             description="installed PyTorch build, accelerator tag, verification",
         ),
         Artifact(
@@ -121,7 +121,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer=EXTERNAL + "quark-install",
             upstream_producer="quark-install",
             consumers=("quarkci.router", "quark-torch-ptq"),
-            fallback="status \"failed\" with failure_reason holding the exact failing verification command",
+            fallback='status "failed" with failure_reason holding the exact failing verification command',
             description="installed amd-quark version, source, extras, verification",
         ),
         Artifact(
@@ -131,7 +131,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.ptq.intake",
             upstream_producer="quark-torch-model-intake",
             consumers=("quarkci.ptq.plan", "quarkci.ptq.manifest"),
-            fallback="analysis_status \"partial\" with one risk per unresolved fact",
+            fallback='analysis_status "partial" with one risk per unresolved fact',
             description="model architecture facts, quantization targets, risks",
         ),
         Artifact(
@@ -151,7 +151,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.ptq.manifest",
             upstream_producer="quark-torch-ptq",
             consumers=("quarkci.ptq", "quarkci.gates", "quarkci.report"),
-            fallback="manual-only manifest: status \"manual_only\", blocked_by non-empty, commands recorded",
+            fallback='manual-only manifest: status "manual_only", blocked_by non-empty, commands recorded',
             description="workflow, inputs, outputs, checkpoints, ordered steps with exact commands",
             aliases=("run_manifest.yml",),
         ),
@@ -162,7 +162,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.report",
             upstream_producer="quark-torch-result-validator",
             consumers=("quarkci.github", "actions/publish-report"),
-            fallback="diagnostic report with status \"failed\" even when execution never started",
+            fallback='diagnostic report with status "failed" even when execution never started',
             description="status, summary, evidence, next actions (JSON twin of validation_report.md)",
             aliases=("validation_report.md",),
         ),
@@ -173,7 +173,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.verify.prove",
             upstream_producer=OWN,
             consumers=("quarkci.verify", ".github/workflows/verify.yml"),
-            fallback="result \"INCONCLUSIVE\" or \"FAILED\" naming the step it stopped at and why",
+            fallback='result "INCONCLUSIVE" or "FAILED" naming the step it stopped at and why',
             description="one correctness feature of a verify-<lib> skill run end to end: steps, rows from saved stdout",
         ),
         Artifact(
@@ -183,7 +183,7 @@ ARTIFACTS: dict[str, Artifact] = {
             producer="quarkci.ptq.runner",
             upstream_producer=OWN,
             consumers=("quarkci.ptq.validate", "quarkci.gates.ptq", "quarkci.day0"),
-            fallback="status \"failed\" with the stage, failure class and upstream message",
+            fallback='status "failed" with the stage, failure class and upstream message',
             description="outcome of one ptq run: status, stage, failure class, message, timings, versions",
         ),
         Artifact(

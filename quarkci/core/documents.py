@@ -61,9 +61,7 @@ def infer_artifact(path: str | Path) -> str:
     start/end or one of ``._-``) wins. Raises :class:`BadInputError` when none matches.
     """
     stem = Path(path).name
-    matches = [
-        name for name in ARTIFACTS if re.search(rf"(^|[._-]){re.escape(name)}([._-]|$)", stem)
-    ]
+    matches = [name for name in ARTIFACTS if re.search(rf"(^|[._-]){re.escape(name)}([._-]|$)", stem)]
     if not matches:
         raise BadInputError(
             f"{path}: cannot tell the artifact from the file name; pass --artifact (one of: {', '.join(ARTIFACTS)})"
@@ -134,7 +132,9 @@ def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
             return json.loads(text, object_pairs_hook=_unique_pairs(where))
         except json.JSONDecodeError as exc:
             if fmt == "json":
-                raise BadInputError(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+                raise BadInputError(
+                    f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+                ) from None
         except RecursionError:
             raise BadInputError(f"{where}: JSON nested too deeply") from None
     return _parse_yaml(text, where, _WorkflowLoader if fmt == "workflow" else _BoundedLoader)
@@ -179,9 +179,11 @@ class _WorkflowLoader(_BoundedLoader):
 
 _WorkflowLoader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-_WorkflowLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                                      list("tTfF"))
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_WorkflowLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 class _Refused(Exception):
@@ -271,7 +273,9 @@ def validate_document(document: Any, artifact: str) -> list[Violation]:
 
 def violations(validator: Draft202012Validator, document: Any) -> list[Violation]:
     """Every violation of ``document`` under ``validator`` (any schema, e.g. an upstream one), sorted."""
-    return sorted({Violation(json_path(e.absolute_path), _message(e)) for e in validator.iter_errors(document)})
+    return sorted(
+        {Violation(json_path(e.absolute_path), _message(e)) for e in validator.iter_errors(document)}
+    )
 
 
 def check_document(document: Any, artifact: str, where: str) -> None:
@@ -313,7 +317,9 @@ def _message(error: ValidationError) -> str:
     if error.validator == "const":
         return f"must be {error.validator_value!r}, got {_short(error.instance)}"
     if error.validator == "additionalProperties" and error.validator_value is False:
-        return error.message if len(error.message) <= _MESSAGE_CHARS else "unexpected field(s) not allowed here"
+        return (
+            error.message if len(error.message) <= _MESSAGE_CHARS else "unexpected field(s) not allowed here"
+        )
     message = error.message
     return message if len(message) <= _MESSAGE_CHARS else message[: _MESSAGE_CHARS - 3] + "..."
 
@@ -323,8 +329,15 @@ def _types(value: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null",
-            int: "integer", float: "number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "object",
+        list: "array",
+        str: "string",
+        bool: "boolean",
+        type(None): "null",
+        int: "integer",
+        float: "number",
+    }.get(type(value), type(value).__name__)
 
 
 def _short(value: Any) -> str:

@@ -35,6 +35,7 @@ _INFO = re.compile(r"[^A-Za-z0-9_+.-]")
 
 # --- Markdown ---------------------------------------------------------------------------------------------
 
+
 def _base(text: object) -> str:
     """Drop control characters (keeping tab and newline; CR/CRLF become LF) and defuse mentions (the
     ``<!--`` of a marker is broken by the callers that keep ``<`` as is)."""
@@ -65,7 +66,7 @@ def md(text: object) -> str:
     text = " ".join(_CONTROL.sub("", str(text)).split())
     out, pos = [], 0
     for m in _SPAN.finditer(text):
-        out.append(plain(text[pos:m.start()]))
+        out.append(plain(text[pos : m.start()]))
         out.append(code(m.group(1)))
         pos = m.end()
     out.append(plain(text[pos:]))
@@ -102,6 +103,7 @@ def shorten(text: str, limit: int) -> str:
 
 
 # --- workflow commands ------------------------------------------------------------------------------------
+
 
 def escape_data(text: str) -> str:
     """Escape a workflow-command message (GitHub's rule: ``%``, CR and LF), so untrusted text cannot

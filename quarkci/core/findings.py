@@ -23,15 +23,15 @@ SEVERITY = {"none": 99, "breaking": 3, "semantic": 2, "mechanical": 1, "unverifi
 
 # What a rule observed. The policy maps each to a kind (docs/architecture.md, Policy).
 CHANGES = (
-    "removed",            # referenced item (flag, scheme, model template, export format, file) is gone
-    "renamed",            # gone, but with a known successor
-    "changed",            # value / version / default changed
+    "removed",  # referenced item (flag, scheme, model template, export format, file) is gone
+    "renamed",  # gone, but with a known successor
+    "changed",  # value / version / default changed
     "missing_from_list",  # new upstream item missing from a list the skill enumerates
-    "deprecated",         # still there, marked deprecated upstream
-    "moved",              # the fact moved to another upstream file
+    "deprecated",  # still there, marked deprecated upstream
+    "moved",  # the fact moved to another upstream file
     "entry_point_changed",  # the workflow's entry point changed
-    "not_shown",          # the snapshot cannot show the fact: unverifiable
-    "unreadable",         # the skill itself cannot be read or parsed: it cannot be used
+    "not_shown",  # the snapshot cannot show the fact: unverifiable
+    "unreadable",  # the skill itself cannot be read or parsed: it cannot be used
 )
 
 

@@ -21,8 +21,9 @@ def label(text: str) -> str:
     return clean if len(clean) <= _MAX_LABEL else clean[: _MAX_LABEL - 1] + "…"
 
 
-def bar_chart(title: str, x_labels: Sequence[str], series: dict[str, Sequence[float]],
-              y_label: str = "") -> str:
+def bar_chart(
+    title: str, x_labels: Sequence[str], series: dict[str, Sequence[float]], y_label: str = ""
+) -> str:
     """A fenced ``xychart-beta`` bar chart: one bar series per entry of ``series`` (name -> one value
     per x label, same length as ``x_labels``). Raises ``ValueError`` on a length mismatch.
 
@@ -42,8 +43,9 @@ def bar_chart(title: str, x_labels: Sequence[str], series: dict[str, Sequence[fl
     return "\n".join(lines) + "\n"
 
 
-def line_chart(title: str, x_labels: Sequence[str], series: dict[str, Sequence[float]],
-               y_label: str = "") -> str:
+def line_chart(
+    title: str, x_labels: Sequence[str], series: dict[str, Sequence[float]], y_label: str = ""
+) -> str:
     """Like :func:`bar_chart` with ``line`` series (e.g. a drift timeline: release x finding count)."""
     chart = bar_chart(title, x_labels, series, y_label)
     return chart.replace("  bar [", "  line [")

@@ -53,8 +53,9 @@ def check_inside(path: str | os.PathLike[str], root: str | os.PathLike[str], wha
     return resolved
 
 
-def check_disjoint(output: str | os.PathLike[str], output_flag: str, source: str | os.PathLike[str],
-                   source_flag: str) -> Path:
+def check_disjoint(
+    output: str | os.PathLike[str], output_flag: str, source: str | os.PathLike[str], source_flag: str
+) -> Path:
     """Check that output location ``output`` (option ``output_flag``) does not overlap input directory
     ``source`` (option ``source_flag``): it is neither the same directory, inside it, nor above it
     (symbolic links and ``..`` resolved), so writing the output cannot change the input being read.
@@ -70,8 +71,9 @@ def check_disjoint(output: str | os.PathLike[str], output_flag: str, source: str
         relation = "contains"
     else:
         return out
-    raise BadInputError(f"{output_flag} {output}: {relation} the {source_flag} directory {source}; "
-                        "write the output elsewhere")
+    raise BadInputError(
+        f"{output_flag} {output}: {relation} the {source_flag} directory {source}; write the output elsewhere"
+    )
 
 
 def repository_root(start: str | os.PathLike[str]) -> Path | None:

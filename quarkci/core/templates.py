@@ -21,8 +21,14 @@ def environment(package: str) -> jinja2.Environment:
 
     Raises ``ValueError`` (from Jinja2's PackageLoader) when the package has no ``templates`` directory.
     """
-    env = jinja2.Environment(loader=jinja2.PackageLoader(package, "templates"), undefined=jinja2.StrictUndefined,
-                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader(package, "templates"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters.update(md=md, code=code, plain=plain, cell=cell, block=code_block)
     return env
 

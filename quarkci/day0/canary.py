@@ -56,8 +56,21 @@ def server_argv(server: str, checkpoint: str, port_file: str, port: int) -> list
     """The command line of ``server`` on ``checkpoint`` (bound to 127.0.0.1)."""
     if server == "hf":
         return [sys.executable, "-m", "quarkci.day0.server", "--model", checkpoint, "--port-file", port_file]
-    return [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", checkpoint, "--host",
-            "127.0.0.1", "--port", str(port), "--max-model-len", "2048", "--served-model-name", "candidate"]
+    return [
+        sys.executable,
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        checkpoint,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--max-model-len",
+        "2048",
+        "--served-model-name",
+        "candidate",
+    ]
 
 
 def _free_port() -> int:
@@ -77,8 +90,9 @@ def _get(url: str, timeout: float) -> int:
 
 
 def _post(url: str, body: dict[str, Any], timeout: float) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - 127.0.0.1 only
         data = json.loads(response.read(1 << 20))
     return data if isinstance(data, dict) else {}
@@ -98,9 +112,14 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
-def run_canary(checkpoint: str | Path, out_dir: str | Path, server: str = "hf",
-               health_timeout: float = DEFAULT_HEALTH_TIMEOUT, probe: tuple[str, str] | None = None,
-               say: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_canary(
+    checkpoint: str | Path,
+    out_dir: str | Path,
+    server: str = "hf",
+    health_timeout: float = DEFAULT_HEALTH_TIMEOUT,
+    probe: tuple[str, str] | None = None,
+    say: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run the canary; returns the verdict ``{gate: "canary", pass, failure_class, detail, server,
     checkpoint, load_seconds, prompt, expected, answer, log}``. Never raises for a server failure.
     The log is ``out_dir/server.log``."""
@@ -109,18 +128,33 @@ def run_canary(checkpoint: str | Path, out_dir: str | Path, server: str = "hf",
     out.mkdir(parents=True, exist_ok=True)
     log_path = out / "server.log"
     prompt, expected = probe or known_probe(checkpoint)
-    verdict: dict[str, Any] = {"gate": "canary", "pass": False, "failure_class": None, "detail": "",
-                               "server": server, "checkpoint": str(checkpoint), "load_seconds": None,
-                               "prompt": prompt, "expected": expected, "answer": None, "log": str(log_path)}
+    verdict: dict[str, Any] = {
+        "gate": "canary",
+        "pass": False,
+        "failure_class": None,
+        "detail": "",
+        "server": server,
+        "checkpoint": str(checkpoint),
+        "load_seconds": None,
+        "prompt": prompt,
+        "expected": expected,
+        "answer": None,
+        "log": str(log_path),
+    }
     port_file = Path(tempfile.mkdtemp(prefix="quarkci-canary-")) / "port"
     port = _free_port() if server == "vllm" else 0
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
     started = time.perf_counter()
     emit(f"canary: starting the {server} server on {checkpoint} (health ceiling {health_timeout:.0f}s) ...")
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(server_argv(server, str(checkpoint), str(port_file), port), stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            server_argv(server, str(checkpoint), str(port_file), port),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
     try:
         verdict.update(_probe(proc, port_file, port, server, health_timeout, started, prompt, expected, emit))
     finally:
@@ -136,13 +170,24 @@ def run_canary(checkpoint: str | Path, out_dir: str | Path, server: str = "hf",
     return verdict
 
 
-def _probe(proc: subprocess.Popen[bytes], port_file: Path, port: int, server: str, ceiling: float, started: float,
-           prompt: str, expected: str, emit: Callable[[str], None]) -> dict[str, Any]:
+def _probe(
+    proc: subprocess.Popen[bytes],
+    port_file: Path,
+    port: int,
+    server: str,
+    ceiling: float,
+    started: float,
+    prompt: str,
+    expected: str,
+    emit: Callable[[str], None],
+) -> dict[str, Any]:
     base = None
     last = 0.0
     while time.perf_counter() - started < ceiling:
         if proc.poll() is not None:
-            return {"detail": f"server exited with code {proc.returncode} before it was healthy (see the log)"}
+            return {
+                "detail": f"server exited with code {proc.returncode} before it was healthy (see the log)"
+            }
         if base is None and server == "hf" and port_file.exists():
             base = f"http://127.0.0.1:{port_file.read_text().strip()}"
         elif server == "vllm":
@@ -171,7 +216,10 @@ def _probe(proc: subprocess.Popen[bytes], port_file: Path, port: int, server: st
         response = _post(f"{base}/v1/completions", body, REQUEST_TIMEOUT)
         answer = str(response["choices"][0]["text"])
     except (urllib.error.URLError, OSError, KeyError, IndexError, TypeError, ValueError) as exc:
-        return {"load_seconds": load, "detail": f"generation request failed: {type(exc).__name__}: {exc}"[:300]}
+        return {
+            "load_seconds": load,
+            "detail": f"generation request failed: {type(exc).__name__}: {exc}"[:300],
+        }
     ok = expected.lower() in answer.lower() if expected.isalpha() else "".join(answer.split()) == expected
-    detail = (f"answered {answer.strip()!r} to {prompt!r} (expected {expected!r}) after {load:.1f}s load")
+    detail = f"answered {answer.strip()!r} to {prompt!r} (expected {expected!r}) after {load:.1f}s load"
     return {"pass": ok, "load_seconds": load, "answer": answer, "detail": detail}

@@ -43,11 +43,19 @@ STATE_FILE = "day0_state.json"
 STAGES = ("setup", "ptq", "gate_ptq", "canary", "baseline_eval", "candidate_eval", "compare", "verbosity")
 ALWAYS_RERUN = frozenset({"compare", "verbosity"})
 DISK_MARGIN = 512 * 2**20
-INFEASIBLE = frozenset({FailureClass.MODEL_UNSUPPORTED, FailureClass.QUANT_COVERAGE_FAILURE,
-                        FailureClass.SIZE_NOT_REDUCED, FailureClass.CHECKPOINT_NOT_SERVABLE,
-                        FailureClass.DEPLOYMENT_HEALTH_FAILED})
+INFEASIBLE = frozenset(
+    {
+        FailureClass.MODEL_UNSUPPORTED,
+        FailureClass.QUANT_COVERAGE_FAILURE,
+        FailureClass.SIZE_NOT_REDUCED,
+        FailureClass.CHECKPOINT_NOT_SERVABLE,
+        FailureClass.DEPLOYMENT_HEALTH_FAILED,
+    }
+)
 SYSTEMIC = frozenset({FailureClass.SYSTEMIC, FailureClass.INFRA_TRANSIENT})
-INDETERMINATE_ACTION = "add independent runs (more items or repeated evals) until the task's stderr is below the threshold"
+INDETERMINATE_ACTION = (
+    "add independent runs (more items or repeated evals) until the task's stderr is below the threshold"
+)
 
 
 @dataclass
@@ -86,8 +94,15 @@ class Stage:
 
     def to_json(self) -> dict[str, Any]:
         """The record as written to ``day0_state.json`` and ``day0_result.json``."""
-        return {"name": self.name, "status": self.status, "seconds": round(self.seconds, 3), "detail": self.detail,
-                "failure_class": self.failure_class, "outputs": self.outputs, "resumed": self.resumed}
+        return {
+            "name": self.name,
+            "status": self.status,
+            "seconds": round(self.seconds, 3),
+            "detail": self.detail,
+            "failure_class": self.failure_class,
+            "outputs": self.outputs,
+            "resumed": self.resumed,
+        }
 
 
 class GateFailed(Exception):
@@ -118,12 +133,21 @@ class Conductor:
         return self.out / STATE_FILE
 
     def _inputs(self) -> dict[str, Any]:
-        return {"model": str(self.cfg.model.resolve()), "scheme": self.cfg.scheme, "suite": self.cfg.suite.name,
-                "tasks": list(self.cfg.suite.tasks), "checkpoint": str(self.cfg.checkpoint) if self.cfg.checkpoint
-                else None, "kv_cache": self.cfg.kv_cache}
+        return {
+            "model": str(self.cfg.model.resolve()),
+            "scheme": self.cfg.scheme,
+            "suite": self.cfg.suite.name,
+            "tasks": list(self.cfg.suite.tasks),
+            "checkpoint": str(self.cfg.checkpoint) if self.cfg.checkpoint else None,
+            "kv_cache": self.cfg.kv_cache,
+        }
 
     def _save(self) -> None:
-        state = {"inputs": self._inputs(), "stages": [s.to_json() for s in self.stages.values()], "data": self.data}
+        state = {
+            "inputs": self._inputs(),
+            "stages": [s.to_json() for s in self.stages.values()],
+            "data": self.data,
+        }
         atomic_write_text(self.state_path, dump_json(state))
 
     def _load_previous(self) -> None:
@@ -137,13 +161,17 @@ class Conductor:
         for record in state.get("stages") or []:
             if record.get("name") in self.stages and record.get("status") == "passed":
                 stage = self.stages[record["name"]]
-                stage.status, stage.detail, stage.outputs = "passed", record["detail"], record.get("outputs") or {}
+                stage.status, stage.detail, stage.outputs = (
+                    "passed",
+                    record["detail"],
+                    record.get("outputs") or {},
+                )
                 stage.failure_class, stage.seconds = None, float(record.get("seconds") or 0)
         sha = self.data.get("checkpoint_sha256")
         ckpt = self.data.get("checkpoint")
         if sha and ckpt and (not Path(ckpt).is_dir() or directory_sha256(ckpt) != sha):
             self.say("resume: the candidate checkpoint changed since it was gated; redoing from gate_ptq")
-            for name in STAGES[STAGES.index("gate_ptq"):]:
+            for name in STAGES[STAGES.index("gate_ptq") :]:
                 self.stages[name] = Stage(name)
 
     def _done(self, name: str) -> bool:
@@ -160,15 +188,23 @@ class Conductor:
         self._load_previous()
         started = time.perf_counter()
         steps: list[tuple[str, Callable[[Stage], None]]] = [
-            ("setup", self._setup), ("ptq", self._ptq), ("gate_ptq", self._gate_ptq), ("canary", self._canary),
-            ("baseline_eval", self._baseline_eval), ("candidate_eval", self._candidate_eval),
-            ("compare", self._compare), ("verbosity", self._verbosity)]
+            ("setup", self._setup),
+            ("ptq", self._ptq),
+            ("gate_ptq", self._gate_ptq),
+            ("canary", self._canary),
+            ("baseline_eval", self._baseline_eval),
+            ("candidate_eval", self._candidate_eval),
+            ("compare", self._compare),
+            ("verbosity", self._verbosity),
+        ]
         stop: GateFailed | None = None
         for name, step in steps:
             stage = self.stages[name]
             if self._done(name):
                 stage.resumed = True
-                self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}: passed earlier, not redone (resume)")
+                self.say(
+                    f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}: passed earlier, not redone (resume)"
+                )
                 continue
             self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name} ...")
             stage.status, stage.detail, stage.failure_class, stage.resumed = "running", "", None, False
@@ -183,8 +219,10 @@ class Conductor:
                 stop = failed
             stage.seconds = time.perf_counter() - t0
             self._save()
-            self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}: {stage.status} in {stage.seconds:.1f}s"
-                     + (f" [{stage.failure_class}] {stage.detail}" if stage.status == "failed" else ""))
+            self.say(
+                f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}: {stage.status} in {stage.seconds:.1f}s"
+                + (f" [{stage.failure_class}] {stage.detail}" if stage.status == "failed" else "")
+            )
             if stop:
                 break
         from quarkci.day0.result import closeout
@@ -200,23 +238,38 @@ class Conductor:
         need = 3 * source_bytes + DISK_MARGIN
         free = shutil.disk_usage(self.out).free
         if free < need:
-            problems.append(f"disk: {free / 2**30:.1f} GiB free under {self.out}, need {need / 2**30:.1f} GiB "
-                            "(source + export + caches)")
-        missing = [name for name in ("torch", "quark", "transformers", "lm_eval")
-                   if importlib.util.find_spec(name) is None]
+            problems.append(
+                f"disk: {free / 2**30:.1f} GiB free under {self.out}, need {need / 2**30:.1f} GiB "
+                "(source + export + caches)"
+            )
+        missing = [
+            name
+            for name in ("torch", "quark", "transformers", "lm_eval")
+            if importlib.util.find_spec(name) is None
+        ]
         if missing:  # the ML stack is part of the runner: without it nothing below can run
-            problems.append(f"ML stack: {', '.join(missing)} not installed in this Python environment "
-                            "(install the ML extra: see README 'PTQ workflow')")
+            problems.append(
+                f"ML stack: {', '.join(missing)} not installed in this Python environment "
+                "(install the ML extra: see README 'PTQ workflow')"
+            )
         elif self.cfg.accelerator != "cpu":
             import torch
 
-            visible = torch.cuda.is_available() and (torch.version.hip is not None) == (self.cfg.accelerator == "rocm")
+            visible = torch.cuda.is_available() and (torch.version.hip is not None) == (
+                self.cfg.accelerator == "rocm"
+            )
             if not visible:
-                problems.append(f"accelerator: the runner declares {self.cfg.accelerator} but torch sees none "
-                                f"(torch {torch.__version__}, hip {torch.version.hip})")
+                problems.append(
+                    f"accelerator: the runner declares {self.cfg.accelerator} but torch sees none "
+                    f"(torch {torch.__version__}, hip {torch.version.hip})"
+                )
         if self.cfg.require_token and not (os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")):
             problems.append("token: posting was asked but neither GITHUB_TOKEN nor GH_TOKEN is set")
-        stage.outputs = {"source_bytes": source_bytes, "disk_free_bytes": free, "accelerator": self.cfg.accelerator}
+        stage.outputs = {
+            "source_bytes": source_bytes,
+            "disk_free_bytes": free,
+            "accelerator": self.cfg.accelerator,
+        }
         if problems:
             raise GateFailed(FailureClass.SYSTEMIC, "; ".join(problems), "SYSTEMIC")
         stage.detail = f"{self.cfg.accelerator}, {free / 2**30:.1f} GiB free"
@@ -259,8 +312,11 @@ class Conductor:
         record_run(manifest_path, document)
         self.data["checkpoint"] = manifest["outputs"]["output_dir"]
         self.data["run_result"] = str(run_path)
-        stage.outputs = {"manifest": str(manifest_path), "run_result": str(run_path),
-                         "checkpoint": manifest["outputs"]["output_dir"]}
+        stage.outputs = {
+            "manifest": str(manifest_path),
+            "run_result": str(run_path),
+            "checkpoint": manifest["outputs"]["output_dir"],
+        }
         if result.status != "succeeded":
             cls = FailureClass(result.failure_class or FailureClass.MODEL_UNSUPPORTED.value)
             raise GateFailed(cls, f"ptq run failed at {result.stage}: {result.message}")
@@ -278,13 +334,18 @@ class Conductor:
         summary_path = write_summary(summary, self.out / "ptq" / "validation_summary.json")
         verdict = evaluate(summary)
         verdict_path = atomic_write_text(self.out / "ptq" / "gate_ptq.json", dump_json(verdict))
-        self.data["ptq_summary"] = {"source_bytes": summary["source"]["bytes"], "output_bytes": summary["output"]["bytes"],
-                                    "size_ratio": summary["size_ratio"],
-                                    "task_accuracy": summary["reload"].get("task_accuracy"),
-                                    "source_task_accuracy": summary["reload"].get("source_task_accuracy")}
+        self.data["ptq_summary"] = {
+            "source_bytes": summary["source"]["bytes"],
+            "output_bytes": summary["output"]["bytes"],
+            "size_ratio": summary["size_ratio"],
+            "task_accuracy": summary["reload"].get("task_accuracy"),
+            "source_task_accuracy": summary["reload"].get("source_task_accuracy"),
+        }
         stage.outputs = {"summary": str(summary_path), "verdict": str(verdict_path)}
         if not verdict["pass"]:
-            raise GateFailed(FailureClass(verdict["failure_class"] or FailureClass.UNKNOWN.value), verdict["detail"])
+            raise GateFailed(
+                FailureClass(verdict["failure_class"] or FailureClass.UNKNOWN.value), verdict["detail"]
+            )
         self.data["checkpoint_sha256"] = directory_sha256(checkpoint)
         stage.detail = verdict["detail"]
 
@@ -292,8 +353,14 @@ class Conductor:
         from quarkci.day0.canary import known_probe, run_canary
 
         probe = known_probe(self.cfg.model)  # the source's known answer, asked of the export as-is
-        verdict = run_canary(self.data["checkpoint"], self.out / "canary", server=self.cfg.server,
-                             health_timeout=self.cfg.health_timeout, probe=probe, say=lambda m: self.say(m))
+        verdict = run_canary(
+            self.data["checkpoint"],
+            self.out / "canary",
+            server=self.cfg.server,
+            health_timeout=self.cfg.health_timeout,
+            probe=probe,
+            say=lambda m: self.say(m),
+        )
         path = atomic_write_text(self.out / "canary" / "canary.json", dump_json(verdict))
         self.data["canary"] = verdict
         stage.outputs = {"verdict": str(path), "server_log": verdict["log"]}
@@ -324,7 +391,9 @@ class Conductor:
         if not verdict["pass"]:
             cls = FailureClass(verdict["failure_class"])
             if cls is FailureClass.INFRA_TRANSIENT:
-                raise GateFailed(FailureClass.SYSTEMIC, f"INFRA_TRANSIENT twice: {verdict['detail']}", "SYSTEMIC")
+                raise GateFailed(
+                    FailureClass.SYSTEMIC, f"INFRA_TRANSIENT twice: {verdict['detail']}", "SYSTEMIC"
+                )
             raise GateFailed(cls, f"{side} eval: {verdict['detail']}")
         return result
 
@@ -378,15 +447,23 @@ class Conductor:
         baseline, candidate = self._load("baseline"), self._load("candidate")
         verdict = gates.verbosity(baseline, candidate, threshold=self.cfg.verbosity_threshold)
         if verdict.get("input_error") and not self.cfg.suite.generate_tasks and not baseline.get("verbosity"):
-            verdict = {"gate": "verbosity", "pass": True, "failure_class": None, "not_measured": [],
-                       "detail": "not measured: the suite has no generate task", "tasks": [],
-                       "threshold": self.cfg.verbosity_threshold}
+            verdict = {
+                "gate": "verbosity",
+                "pass": True,
+                "failure_class": None,
+                "not_measured": [],
+                "detail": "not measured: the suite has no generate task",
+                "tasks": [],
+                "threshold": self.cfg.verbosity_threshold,
+            }
         path = atomic_write_text(self.out / "gates" / "verbosity.json", dump_json(verdict))
         stage.outputs = {"verdict": str(path)}
         self.data["verbosity"] = verdict
         if not verdict["pass"]:
             cls = FailureClass(verdict["failure_class"])
-            raise GateFailed(cls, verdict["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None)
+            raise GateFailed(
+                cls, verdict["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None
+            )
         stage.detail = verdict["detail"]
 
 
@@ -410,6 +487,8 @@ def triage(failed: GateFailed | None) -> list[str]:
     if failed.decision == "INDETERMINATE":
         return [INDETERMINATE_ACTION]
     if failed.decision == "REGRESSION" and failed.cls is None:
-        return ["the candidate regressed beyond the threshold: try another scheme or algorithm (e.g. awq/gptq), "
-                "or exclude the sensitive layers"]
+        return [
+            "the candidate regressed beyond the threshold: try another scheme or algorithm (e.g. awq/gptq), "
+            "or exclude the sensitive layers"
+        ]
     return [ACTIONS[failed.cls]] if failed.cls else []

@@ -66,18 +66,30 @@ def lm_eval_version() -> str:
 def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
     """The eval configuration recorded in the result (and hashed into the baseline cache key)."""
     return {
-        "backend": spec.backend, "model_path": model_path, "served_name": spec.served_name,
-        "tasks": list(suite.tasks), "task_config_hash": suite.config_hash, "lm_eval_version": lm_eval_version(),
-        "sampling": {"num_fewshot": spec.num_fewshot, "seed": spec.seed, "generation": "task defaults (greedy)"},
-        "batch_size": spec.batch_size, "dtype": spec.dtype, "device": spec.device,
+        "backend": spec.backend,
+        "model_path": model_path,
+        "served_name": spec.served_name,
+        "tasks": list(suite.tasks),
+        "task_config_hash": suite.config_hash,
+        "lm_eval_version": lm_eval_version(),
+        "sampling": {
+            "num_fewshot": spec.num_fewshot,
+            "seed": spec.seed,
+            "generation": "task defaults (greedy)",
+        },
+        "batch_size": spec.batch_size,
+        "dtype": spec.dtype,
+        "device": spec.device,
     }
 
 
 def _model_args(model_path: str, spec: EvalSpec) -> str:
     if spec.backend == "hf":
         return f"pretrained={model_path},device={spec.device},dtype={spec.dtype},add_bos_token=True"
-    return (f"model={spec.served_name or model_path},base_url={spec.base_url},tokenizer={model_path},"
-            "tokenized_requests=False,num_concurrent=1,max_retries=3")
+    return (
+        f"model={spec.served_name or model_path},base_url={spec.base_url},tokenizer={model_path},"
+        "tokenized_requests=False,num_concurrent=1,max_retries=3"
+    )
 
 
 def _stderr(values: list[float]) -> float | None:
@@ -105,8 +117,9 @@ def _token_counter(model_path: str) -> Callable[[str], int]:
     return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
-def summarize(raw: dict[str, Any], suite: Suite, count_tokens: Callable[[str], int]) -> tuple[dict[str, Any],
-                                                                                               dict[str, Any]]:
+def summarize(
+    raw: dict[str, Any], suite: Suite, count_tokens: Callable[[str], int]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(tasks, verbosity)`` sections from ``simple_evaluate``'s return value (``log_samples=True``)."""
     tasks: dict[str, Any] = {}
     verbosity: dict[str, Any] = {}
@@ -118,19 +131,29 @@ def summarize(raw: dict[str, Any], suite: Suite, count_tokens: Callable[[str], i
         values = [float(s[metric]) for s in logged if metric and isinstance(s.get(metric), int | float)]
         score = sum(values) / len(values) if values else results.get(f"{metric},none")
         expected = (n_samples.get(task) or {}).get("original", len(logged))
-        tasks[task] = {"metric": metric, "score": score, "stderr": _stderr(values), "samples": len(logged),
-                       "expected_samples": expected, "failed_requests": 0}
+        tasks[task] = {
+            "metric": metric,
+            "score": score,
+            "stderr": _stderr(values),
+            "samples": len(logged),
+            "expected_samples": expected,
+            "failed_requests": 0,
+        }
         is_generate = task in suite.generate_tasks or any(
-            s.get("arguments") and isinstance(s["arguments"][0][-1], dict) and "until" in s["arguments"][0][-1]
-            for s in logged[:1])
+            s.get("arguments")
+            and isinstance(s["arguments"][0][-1], dict)
+            and "until" in s["arguments"][0][-1]
+            for s in logged[:1]
+        )
         if is_generate and logged:
             counts = [count_tokens(str(s["resps"][0][0])) for s in logged if s.get("resps")]
             verbosity[task] = [{"samples": len(counts), "mean_completion_tokens": sum(counts) / len(counts)}]
     return tasks, verbosity
 
 
-def run_eval(model_path: str, suite: Suite, spec: EvalSpec, say: Callable[[str], None] | None = None
-             ) -> dict[str, Any]:
+def run_eval(
+    model_path: str, suite: Suite, spec: EvalSpec, say: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Evaluate ``model_path`` on ``suite`` with lm-eval; returns an eval result document.
 
     Upstream failures are values: a connection error is ``INFRA_TRANSIENT``, anything else raised by
@@ -149,17 +172,30 @@ def run_eval(model_path: str, suite: Suite, spec: EvalSpec, say: Callable[[str],
     emit(f"eval: {spec.backend} on {model_path}: {', '.join(suite.tasks)} ...")
     try:
         manager = TaskManager(include_path=str(suite.include_path)) if suite.include_path else TaskManager()
-        raw = simple_evaluate(model=spec.backend, model_args=_model_args(model_path, spec), tasks=list(suite.tasks),
-                              num_fewshot=spec.num_fewshot, batch_size=spec.batch_size, task_manager=manager,
-                              log_samples=True, bootstrap_iters=0, random_seed=spec.seed,
-                              numpy_random_seed=spec.seed, torch_random_seed=spec.seed,
-                              fewshot_random_seed=spec.seed)
+        raw = simple_evaluate(
+            model=spec.backend,
+            model_args=_model_args(model_path, spec),
+            tasks=list(suite.tasks),
+            num_fewshot=spec.num_fewshot,
+            batch_size=spec.batch_size,
+            task_manager=manager,
+            log_samples=True,
+            bootstrap_iters=0,
+            random_seed=spec.seed,
+            numpy_random_seed=spec.seed,
+            torch_random_seed=spec.seed,
+            fewshot_random_seed=spec.seed,
+        )
         if raw is None:
             raise RuntimeError("lm-eval returned no results")
         tasks, verbosity = summarize(raw, suite, _token_counter(model_path))
         document["tasks"], document["verbosity"] = tasks, verbosity
     except Exception as exc:  # an upstream failure is a value for the run gate, not a crash
-        cls = FailureClass.INFRA_TRANSIENT if isinstance(exc, ConnectionError | TimeoutError) else FailureClass.UNKNOWN
+        cls = (
+            FailureClass.INFRA_TRANSIENT
+            if isinstance(exc, ConnectionError | TimeoutError)
+            else FailureClass.UNKNOWN
+        )
         document["error"] = {"failure_class": cls.value, "message": f"{type(exc).__name__}: {exc}"[:1000]}
         emit(f"eval: failed [{cls.value}]: {type(exc).__name__}: {str(exc)[:200]}")
     document["seconds"] = round(time.perf_counter() - started, 3)

@@ -52,14 +52,26 @@ POWER_SIGMAS = 2.0
 EPS = 1e-9  # float slack for the inclusive boundaries (0.50 - 0.49 is 0.010000000000000009 in binary)
 # keys of an eval config that may differ between baseline and candidate (the checkpoint's identity)
 PARITY_EXEMPT = frozenset({"model_path", "pretrained", "served_name", "checkpoint_sha256", "model_name"})
-RUN_ERROR_CLASSES = frozenset({FailureClass.INFRA_TRANSIENT, FailureClass.DEPLOYMENT_HEALTH_FAILED,
-                               FailureClass.EVAL_JUDGE_FAILED, FailureClass.SYSTEMIC})
+RUN_ERROR_CLASSES = frozenset(
+    {
+        FailureClass.INFRA_TRANSIENT,
+        FailureClass.DEPLOYMENT_HEALTH_FAILED,
+        FailureClass.EVAL_JUDGE_FAILED,
+        FailureClass.SYSTEMIC,
+    }
+)
 
 Verdict = dict[str, Any]
 
 
 def _verdict(gate: str, passed: bool, cls: FailureClass | None, detail: str, **extra: Any) -> Verdict:
-    return {"gate": gate, "pass": passed, "failure_class": cls.value if cls else None, "detail": detail, **extra}
+    return {
+        "gate": gate,
+        "pass": passed,
+        "failure_class": cls.value if cls else None,
+        "detail": detail,
+        **extra,
+    }
 
 
 def _input_error(gate: str, detail: str, **extra: Any) -> Verdict:
@@ -150,17 +162,27 @@ def _parity(baseline: Any, candidate: Any) -> list[str]:
     return diff(b_cfg, c_cfg, "")
 
 
-def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD, relative: bool = False,
-            scales: Any = None) -> Verdict:
+def compare(
+    baseline: Any,
+    candidate: Any,
+    threshold: float = DEFAULT_THRESHOLD,
+    relative: bool = False,
+    scales: Any = None,
+) -> Verdict:
     """The accuracy gate (see the module docstring). Returns a verdict with ``decision``
     (ACCEPT | REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (one row per task: baseline,
     candidate, scale, delta, drop, stderr, within, status) and the settings used."""
     gate = "compare"
     settings = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
-    if _number(threshold) is None or not 0 <= threshold < 1:  # a drop of a whole scale or more: every drop passes
-        return _input_error(gate, f"threshold must be a finite number in [0, 1), not {threshold!r}", **settings)
-    if scales is not None and (not isinstance(scales, dict) or any(
-            (s := _number(v)) is None or s <= 0 for v in scales.values())):
+    if (
+        _number(threshold) is None or not 0 <= threshold < 1
+    ):  # a drop of a whole scale or more: every drop passes
+        return _input_error(
+            gate, f"threshold must be a finite number in [0, 1), not {threshold!r}", **settings
+        )
+    if scales is not None and (
+        not isinstance(scales, dict) or any((s := _number(v)) is None or s <= 0 for v in scales.values())
+    ):
         return _input_error(gate, "scales must be a JSON object of task -> positive number", **settings)
     base, cand = _scores(baseline), _scores(candidate)
     if base is None or cand is None:
@@ -168,31 +190,58 @@ def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD,
         return _input_error(gate, f"{which} is not a score map or an eval result", **settings)
     if set(base) != set(cand):
         only_b, only_c = sorted(set(base) - set(cand)), sorted(set(cand) - set(base))
-        return _verdict(gate, False, FailureClass.SAMPLE_ACCOUNTING_FAILED,
-                        f"task sets differ: only in baseline {only_b}, only in candidate {only_c}",
-                        decision="ANOMALOUS", tasks=[], **settings)
+        return _verdict(
+            gate,
+            False,
+            FailureClass.SAMPLE_ACCOUNTING_FAILED,
+            f"task sets differ: only in baseline {only_b}, only in candidate {only_c}",
+            decision="ANOMALOUS",
+            tasks=[],
+            **settings,
+        )
     if not base:
         return _input_error(gate, "no tasks to compare", **settings)
     mismatch = _parity(baseline, candidate)
     if mismatch:
-        return _verdict(gate, False, FailureClass.USER_CONFIG_ERROR,
-                        f"config parity: baseline and candidate eval configs differ in {', '.join(mismatch)} "
-                        "(only the model path / served name may differ)", decision="ANOMALOUS", tasks=[],
-                        **settings)
+        return _verdict(
+            gate,
+            False,
+            FailureClass.USER_CONFIG_ERROR,
+            f"config parity: baseline and candidate eval configs differ in {', '.join(mismatch)} "
+            "(only the model path / served name may differ)",
+            decision="ANOMALOUS",
+            tasks=[],
+            **settings,
+        )
 
     rows, anomalies = [], []
     for task in sorted(base):
         (b_raw, b_se), (c_raw, c_se) = base[task], cand[task]
         b, c = _number(b_raw), _number(c_raw)
-        scale = _number((scales or {}).get(task)) or (1.0 if b is not None and c is not None
-                                                       and 0 <= b <= 1 and 0 <= c <= 1 else 100.0)
-        mixed = (task not in (scales or {}) and b is not None and c is not None
-                 and (0 <= b <= 1) != (0 <= c <= 1))  # one side a 0-1 fraction, the other not: two scales
+        scale = _number((scales or {}).get(task)) or (
+            1.0 if b is not None and c is not None and 0 <= b <= 1 and 0 <= c <= 1 else 100.0
+        )
+        mixed = (
+            task not in (scales or {}) and b is not None and c is not None and (0 <= b <= 1) != (0 <= c <= 1)
+        )  # one side a 0-1 fraction, the other not: two scales
         if b is None or c is None or mixed or not (0 <= b <= scale and 0 <= c <= scale):
-            anomalies.append(f"{task}: score not a finite number in [0, {scale:g}] "
-                             f"(baseline {b_raw!r}, candidate {c_raw!r})")
-            rows.append({"task": task, "baseline": b, "candidate": c, "scale": scale, "delta": None, "drop": None,
-                         "stderr": None, "within": False, "status": "ANOMALOUS"})
+            anomalies.append(
+                f"{task}: score not a finite number in [0, {scale:g}] "
+                f"(baseline {b_raw!r}, candidate {c_raw!r})"
+            )
+            rows.append(
+                {
+                    "task": task,
+                    "baseline": b,
+                    "candidate": c,
+                    "scale": scale,
+                    "delta": None,
+                    "drop": None,
+                    "stderr": None,
+                    "within": False,
+                    "status": "ANOMALOUS",
+                }
+            )
             continue
         delta = c - b
         drop = _drop(b, c, scale, relative)
@@ -202,30 +251,70 @@ def compare(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD,
         within = drop <= threshold + EPS
         if delta > IMPLAUSIBLE_GAIN * scale + EPS:
             status = "ANOMALOUS"
-            anomalies.append(f"{task}: candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})")
-        elif se_norm is not None and not se_norm < threshold and not (
-                drop - POWER_SIGMAS * se_norm > threshold + EPS):
+            anomalies.append(
+                f"{task}: candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})"
+            )
+        elif (
+            se_norm is not None
+            and not se_norm < threshold
+            and not (drop - POWER_SIGMAS * se_norm > threshold + EPS)
+        ):
             status = "INDETERMINATE"
         else:
             status = "PASS" if within else "REGRESSION"
-        rows.append({"task": task, "baseline": b, "candidate": c, "scale": scale, "delta": round(delta, 10),
-                     "drop": round(drop, 10) if math.isfinite(drop) else None, "stderr": stderr,
-                     "within": within, "status": status})
+        rows.append(
+            {
+                "task": task,
+                "baseline": b,
+                "candidate": c,
+                "scale": scale,
+                "delta": round(delta, 10),
+                "drop": round(drop, 10) if math.isfinite(drop) else None,
+                "stderr": stderr,
+                "within": within,
+                "status": status,
+            }
+        )
 
     regressed = [r for r in rows if r["status"] == "REGRESSION"]
     undecided = [r for r in rows if r["status"] == "INDETERMINATE"]
     if anomalies:
-        return _verdict(gate, False, FailureClass.UNKNOWN, "anomalous scores: " + "; ".join(anomalies),
-                        decision="ANOMALOUS", tasks=rows, **settings)
+        return _verdict(
+            gate,
+            False,
+            FailureClass.UNKNOWN,
+            "anomalous scores: " + "; ".join(anomalies),
+            decision="ANOMALOUS",
+            tasks=rows,
+            **settings,
+        )
     if regressed:
         what = "; ".join(f"{r['task']}: drop {r['drop']:.4f} > {threshold}" for r in regressed)
-        return _verdict(gate, False, None, f"regression: {what}", decision="REGRESSION", tasks=rows, **settings)
+        return _verdict(
+            gate, False, None, f"regression: {what}", decision="REGRESSION", tasks=rows, **settings
+        )
     if undecided:
-        what = "; ".join(f"{r['task']}: stderr {r['stderr']:.4f} not below threshold {threshold}" for r in undecided)
-        return _verdict(gate, False, None, f"indeterminate (add independent runs): {what}",
-                        decision="INDETERMINATE", tasks=rows, **settings)
-    return _verdict(gate, True, None, f"{len(rows)} task(s) within {threshold} ({settings['mode']})",
-                    decision="ACCEPT", tasks=rows, **settings)
+        what = "; ".join(
+            f"{r['task']}: stderr {r['stderr']:.4f} not below threshold {threshold}" for r in undecided
+        )
+        return _verdict(
+            gate,
+            False,
+            None,
+            f"indeterminate (add independent runs): {what}",
+            decision="INDETERMINATE",
+            tasks=rows,
+            **settings,
+        )
+    return _verdict(
+        gate,
+        True,
+        None,
+        f"{len(rows)} task(s) within {threshold} ({settings['mode']})",
+        decision="ACCEPT",
+        tasks=rows,
+        **settings,
+    )
 
 
 # --- verbosity -------------------------------------------------------------------------------------
@@ -248,8 +337,9 @@ def _runs(document: Any) -> dict[str, list[tuple[int, float]]]:
     return out
 
 
-def _matched(b_runs: list[tuple[int, float]], c_runs: list[tuple[int, float]]) -> tuple[tuple[int, float],
-                                                                                        tuple[int, float]] | None:
+def _matched(
+    b_runs: list[tuple[int, float]], c_runs: list[tuple[int, float]]
+) -> tuple[tuple[int, float], tuple[int, float]] | None:
     """The pair of runs with the largest sample count whose counts match within :data:`SAMPLE_MATCH`."""
     pairs = [(b, c) for b in b_runs for c in c_runs if abs(b[0] - c[0]) <= SAMPLE_MATCH * max(b[0], c[0])]
     return max(pairs, key=lambda p: min(p[0][0], p[1][0])) if pairs else None
@@ -260,11 +350,14 @@ def verbosity(baseline: Any, candidate: Any, threshold: float = DEFAULT_VERBOSIT
     completion tokens and samples, change (fraction), within; ``not_measured`` lists the rest."""
     gate = "verbosity"
     if _number(threshold) is None or threshold < 0:
-        return _input_error(gate, f"threshold must be a finite number >= 0, not {threshold!r}", threshold=threshold)
+        return _input_error(
+            gate, f"threshold must be a finite number >= 0, not {threshold!r}", threshold=threshold
+        )
     b_runs, c_runs = _runs(baseline), _runs(candidate)
     if not b_runs and not c_runs:
-        return _input_error(gate, "nothing harvested: no completion-token counts on either side",
-                            threshold=threshold)
+        return _input_error(
+            gate, "nothing harvested: no completion-token counts on either side", threshold=threshold
+        )
     rows, not_measured = [], []
     for task in sorted(set(b_runs) | set(c_runs)):
         pair = _matched(b_runs.get(task, []), c_runs.get(task, []))
@@ -274,19 +367,35 @@ def verbosity(baseline: Any, candidate: Any, threshold: float = DEFAULT_VERBOSIT
         (bn, bm), (cn, cm) = pair
         change = (cm - bm) / bm if bm > 0 else (0.0 if cm == 0 else math.inf)
         within = abs(change) <= threshold + EPS
-        rows.append({"task": task, "baseline_tokens": bm, "candidate_tokens": cm, "baseline_samples": bn,
-                     "candidate_samples": cn, "change": round(change, 6) if math.isfinite(change) else None,
-                     "within": within})
+        rows.append(
+            {
+                "task": task,
+                "baseline_tokens": bm,
+                "candidate_tokens": cm,
+                "baseline_samples": bn,
+                "candidate_samples": cn,
+                "change": round(change, 6) if math.isfinite(change) else None,
+                "within": within,
+            }
+        )
     extra = {"threshold": threshold, "tasks": rows, "not_measured": not_measured}
     if not rows:
-        return _verdict(gate, False, FailureClass.SAMPLE_ACCOUNTING_FAILED,
-                        f"nothing comparable: no task has runs whose sample counts match within {SAMPLE_MATCH:.0%} "
-                        f"({', '.join(not_measured)})", **extra)
+        return _verdict(
+            gate,
+            False,
+            FailureClass.SAMPLE_ACCOUNTING_FAILED,
+            f"nothing comparable: no task has runs whose sample counts match within {SAMPLE_MATCH:.0%} "
+            f"({', '.join(not_measured)})",
+            **extra,
+        )
     over = [r for r in rows if not r["within"]]
     if over:
-        what = "; ".join(f"{r['task']}: {r['baseline_tokens']:.3f} -> {r['candidate_tokens']:.3f} tokens"
-                         for r in over)
-        return _verdict(gate, False, FailureClass.VERBOSITY_EXCEEDED, f"over +/-{threshold:.0%}: {what}", **extra)
+        what = "; ".join(
+            f"{r['task']}: {r['baseline_tokens']:.3f} -> {r['candidate_tokens']:.3f} tokens" for r in over
+        )
+        return _verdict(
+            gate, False, FailureClass.VERBOSITY_EXCEEDED, f"over +/-{threshold:.0%}: {what}", **extra
+        )
     tail = f"; not measured: {', '.join(not_measured)}" if not_measured else ""
     return _verdict(gate, True, None, f"{len(rows)} task(s) within +/-{threshold:.0%}{tail}", **extra)
 
@@ -315,21 +424,37 @@ def run_complete(results: Any) -> Verdict:
     cls: FailureClass | None
     for task, entry in sorted(results["tasks"].items()):
         entry = entry if isinstance(entry, dict) else {}
-        n, expected, failed = entry.get("samples"), entry.get("expected_samples"), entry.get("failed_requests", 0)
+        n, expected, failed = (
+            entry.get("samples"),
+            entry.get("expected_samples"),
+            entry.get("failed_requests", 0),
+        )
         score = _number(entry.get("score"))
-        counts = [v for v in (n, expected, failed) if isinstance(v, int) and not isinstance(v, bool) and v >= 0]
+        counts = [
+            v for v in (n, expected, failed) if isinstance(v, int) and not isinstance(v, bool) and v >= 0
+        ]
         counts_ok = len(counts) == 3
         if counts_ok and counts[2] > 0:
             status, cls = f"{failed} failed request(s)", FailureClass.INFRA_TRANSIENT
-        elif not counts_ok or counts[0] != counts[1] or counts[0] == 0:  # a count that is not a non-negative integer, or more
+        elif (
+            not counts_ok or counts[0] != counts[1] or counts[0] == 0
+        ):  # a count that is not a non-negative integer, or more
             # or fewer samples than expected: the run cannot be accounted for
             status, cls = f"samples {n!r} of expected {expected!r}", FailureClass.SAMPLE_ACCOUNTING_FAILED
         elif score is None:
             status, cls = f"score {entry.get('score')!r} is not a finite number", FailureClass.UNKNOWN
         else:
             status, cls = "complete", None
-        rows.append({"task": task, "samples": n, "expected_samples": expected, "failed_requests": failed,
-                     "score": score, "status": status})
+        rows.append(
+            {
+                "task": task,
+                "samples": n,
+                "expected_samples": expected,
+                "failed_requests": failed,
+                "score": score,
+                "status": status,
+            }
+        )
         if cls:
             failures.append((cls, f"{task}: {status}"))
     if failures:

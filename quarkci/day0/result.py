@@ -30,12 +30,21 @@ def _task_rows(conductor: Conductor) -> list[dict[str, Any]]:
     rows = []
     for row in compare.get("tasks") or []:
         task = row["task"]
-        rows.append({"task": task, "metric": (base.get(task) or {}).get("metric"), "baseline": row["baseline"],
-                     "candidate": row["candidate"], "delta": row["delta"], "stderr": row["stderr"],
-                     "baseline_stderr": (base.get(task) or {}).get("stderr"),
-                     "candidate_stderr": (cand.get(task) or {}).get("stderr"),
-                     "samples": (cand.get(task) or {}).get("samples"), "within": row["within"],
-                     "status": row["status"]})
+        rows.append(
+            {
+                "task": task,
+                "metric": (base.get(task) or {}).get("metric"),
+                "baseline": row["baseline"],
+                "candidate": row["candidate"],
+                "delta": row["delta"],
+                "stderr": row["stderr"],
+                "baseline_stderr": (base.get(task) or {}).get("stderr"),
+                "candidate_stderr": (cand.get(task) or {}).get("stderr"),
+                "samples": (cand.get(task) or {}).get("samples"),
+                "within": row["within"],
+                "status": row["status"],
+            }
+        )
     return rows
 
 
@@ -58,16 +67,30 @@ def build(conductor: Conductor, failed: GateFailed | None, seconds: float) -> di
             "recommended": publish,
             "checkpoint": checkpoint,
             "checkpoint_sha256": data.get("checkpoint_sha256"),
-            "reason": ("every gate passed: publish exactly this checkpoint (verify its sha256)" if publish
-                       else f"not publishable: {decision}" + (f" ({failed.detail[:300]})" if failed else "")),
+            "reason": (
+                "every gate passed: publish exactly this checkpoint (verify its sha256)"
+                if publish
+                else f"not publishable: {decision}" + (f" ({failed.detail[:300]})" if failed else "")
+            ),
         },
-        "model": {"source": str(cfg.model.resolve()), "source_sha256": data.get("source_sha256"),
-                  "scheme": cfg.scheme, "note": cfg.source_note},
+        "model": {
+            "source": str(cfg.model.resolve()),
+            "source_sha256": data.get("source_sha256"),
+            "scheme": cfg.scheme,
+            "note": cfg.source_note,
+        },
         "threshold": cfg.threshold,
         "verbosity_threshold": cfg.verbosity_threshold,
-        "suite": {"name": cfg.suite.name, "tasks": list(cfg.suite.tasks), "config_hash": cfg.suite.config_hash},
-        "sizes": {"source_bytes": sizes.get("source_bytes"), "candidate_bytes": sizes.get("output_bytes"),
-                  "ratio": sizes.get("size_ratio")},
+        "suite": {
+            "name": cfg.suite.name,
+            "tasks": list(cfg.suite.tasks),
+            "config_hash": cfg.suite.config_hash,
+        },
+        "sizes": {
+            "source_bytes": sizes.get("source_bytes"),
+            "candidate_bytes": sizes.get("output_bytes"),
+            "ratio": sizes.get("size_ratio"),
+        },
         "stages": [s.to_json() for s in conductor.stages.values()],
         "tasks": _task_rows(conductor),
         "canary": data.get("canary"),

@@ -58,15 +58,22 @@ class _State:
 
         with self.lock, torch.no_grad():
             batch = self.tokenizer(prompt, return_tensors="pt")
-            pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
+            pad = (
+                self.tokenizer.pad_token_id
+                if self.tokenizer.pad_token_id is not None
+                else self.tokenizer.eos_token_id
+            )
             out = self.model.generate(**batch, max_new_tokens=max_tokens, do_sample=False, pad_token_id=pad)
-        new = out[0, batch["input_ids"].shape[1]:].tolist()
+        new = out[0, batch["input_ids"].shape[1] :].tolist()
         eos = self.tokenizer.eos_token_id
         finish = "stop" if eos is not None and eos in new else "length"
         text = self.tokenizer.decode(new, skip_special_tokens=True)
-        return {"object": "text_completion", "model": self.model_dir,
-                "choices": [{"index": 0, "text": text, "finish_reason": finish}],
-                "usage": {"prompt_tokens": int(batch["input_ids"].shape[1]), "completion_tokens": len(new)}}
+        return {
+            "object": "text_completion",
+            "model": self.model_dir,
+            "choices": [{"index": 0, "text": text, "finish_reason": finish}],
+            "usage": {"prompt_tokens": int(batch["input_ids"].shape[1]), "completion_tokens": len(new)},
+        }
 
 
 def _log(message: str) -> None:

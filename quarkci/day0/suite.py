@@ -36,8 +36,10 @@ MC_TASK = "quarkci_addition_mc"
 GEN_TASK = "quarkci_addition_gen"
 MC_VARIANTS = 10
 MAX_GEN_TOKENS = 4
-SUITE_NOTE = (f"demo suite: {MC_TASK} = 100 addition problems x {MC_VARIANTS} distractor sets (items share "
-              f"problems, so its stderr is a lower bound); {GEN_TASK} = the 100 problems, greedy")
+SUITE_NOTE = (
+    f"demo suite: {MC_TASK} = 100 addition problems x {MC_VARIANTS} distractor sets (items share "
+    f"problems, so its stderr is a lower bound); {GEN_TASK} = the 100 problems, greedy"
+)
 # standard lm-eval task names accepted for GPU runners (any name lm-eval knows also works there)
 STANDARD_SUITES: dict[str, tuple[str, ...]] = {
     "standard": ("gsm8k", "mmlu", "arc_challenge", "hellaswag"),
@@ -76,12 +78,20 @@ def mc_items() -> list[dict[str, object]]:
             answer = a + b
             # no distractor that is a prefix of the answer or has it as a prefix ("1" vs "1 5"): the
             # shorter string would win on summed loglikelihood whatever the model knows
-            pool = [s for s in range(19) if not (str(s).startswith(str(answer)) or str(answer).startswith(str(s)))]
+            pool = [
+                s for s in range(19) if not (str(s).startswith(str(answer)) or str(answer).startswith(str(s)))
+            ]
             wrong = rng.sample(pool, 3)
             choices = [answer, *wrong]
             rng.shuffle(choices)
-            items.append({"question": f"{a} + {b} =", "choices": [_digits(c) for c in choices],
-                          "label": choices.index(answer), "variant": variant})
+            items.append(
+                {
+                    "question": f"{a} + {b} =",
+                    "choices": [_digits(c) for c in choices],
+                    "label": choices.index(answer),
+                    "variant": variant,
+                }
+            )
     return items
 
 
@@ -157,8 +167,14 @@ def write_demo_suite(directory: str | Path) -> Suite:
     digest = hashlib.sha256()
     for path in sorted(files):  # content only: the directory the suite sits in does not change the hash
         digest.update(path.name.encode() + b"\0" + files[path].replace(str(root), "<suite>").encode() + b"\0")
-    return Suite(DEMO_SUITE, (MC_TASK, GEN_TASK), root, (GEN_TASK,), {MC_TASK: "acc", GEN_TASK: "exact_match"},
-                 digest.hexdigest())
+    return Suite(
+        DEMO_SUITE,
+        (MC_TASK, GEN_TASK),
+        root,
+        (GEN_TASK,),
+        {MC_TASK: "acc", GEN_TASK: "exact_match"},
+        digest.hexdigest(),
+    )
 
 
 def check_tasks(spec: str, known: frozenset[str] | None | bool = True) -> tuple[str, ...]:
@@ -177,10 +193,17 @@ def check_tasks(spec: str, known: frozenset[str] | None | bool = True) -> tuple[
     if text in STANDARD_SUITES:
         return STANDARD_SUITES[text]
     names = tuple(t.strip() for t in text.split(",") if t.strip())
-    if not names or len(names) > 100 or any(
-            not t.replace("_", "").replace("-", "").replace(".", "").isalnum() or len(t) > 100 for t in names):
-        raise BadInputError(f"--tasks: {spec[:120]!r} is not 'demo', a suite name ({', '.join(STANDARD_SUITES)}) "
-                            "or a comma-separated list of lm-eval task names")
+    if (
+        not names
+        or len(names) > 100
+        or any(
+            not t.replace("_", "").replace("-", "").replace(".", "").isalnum() or len(t) > 100 for t in names
+        )
+    ):
+        raise BadInputError(
+            f"--tasks: {spec[:120]!r} is not 'demo', a suite name ({', '.join(STANDARD_SUITES)}) "
+            "or a comma-separated list of lm-eval task names"
+        )
     if known is True:
         from quarkci.day0.lm_eval_tasks import known_tasks
 
@@ -192,9 +215,11 @@ def check_tasks(spec: str, known: frozenset[str] | None | bool = True) -> tuple[
 
             near = difflib.get_close_matches(unknown[0], sorted(known), n=3, cutoff=0.75)
             hint = f" (closest: {', '.join(near)})" if near else ""
-            raise BadInputError(f"--tasks: {', '.join(unknown[:5])}: not 'demo', a suite name "
-                                f"({', '.join(STANDARD_SUITES)}) or a task, group or tag the installed lm-eval "
-                                f"knows{hint}")
+            raise BadInputError(
+                f"--tasks: {', '.join(unknown[:5])}: not 'demo', a suite name "
+                f"({', '.join(STANDARD_SUITES)}) or a task, group or tag the installed lm-eval "
+                f"knows{hint}"
+            )
     return names
 
 

@@ -51,8 +51,13 @@ def extract_all(snapshot: Snapshot, kinds: tuple[str, ...] | list[str] | None = 
         items, missing = EXTRACTORS[kind].extract(snapshot)
         found[kind] = sorted(items)
         unavailable[kind] = sorted(set(missing))
-    return FactSet(version=snapshot.version, label=snapshot.label, coverage=snapshot.coverage,
-                   kinds=found, unavailable=unavailable)
+    return FactSet(
+        version=snapshot.version,
+        label=snapshot.label,
+        coverage=snapshot.coverage,
+        kinds=found,
+        unavailable=unavailable,
+    )
 
 
 __all__ = ["EXTRACTORS", "FactItem", "FactSet", "extract_all"]

@@ -70,16 +70,23 @@ class FactSet:
 
     def to_json(self) -> dict[str, Any]:
         """The wire form of ``quarkci facts --json``."""
-        out: dict[str, Any] = {"version": self.version, "source": self.label,
-                               "coverage": sorted(self.coverage)}
+        out: dict[str, Any] = {
+            "version": self.version,
+            "source": self.label,
+            "coverage": sorted(self.coverage),
+        }
         for kind in FACT_KINDS:
             out[kind] = {
                 "items": [item.to_json() for item in sorted(self.kinds.get(kind, []))],
                 "unavailable": sorted(self.unavailable.get(kind, [])),
             }
         by_extra: dict[str, dict[str, str]] = {}
-        for item in sorted(self.kinds.get("dependencies", []), key=lambda i: (str(i.attrs.get("extra", "")), i.name)):
-            by_extra.setdefault(str(item.attrs.get("extra", "")), {})[item.name] = str(item.attrs.get("specifier", ""))
+        for item in sorted(
+            self.kinds.get("dependencies", []), key=lambda i: (str(i.attrs.get("extra", "")), i.name)
+        ):
+            by_extra.setdefault(str(item.attrs.get("extra", "")), {})[item.name] = str(
+                item.attrs.get("specifier", "")
+            )
         out["dependencies"]["by_extra"] = by_extra  # {extra ("" = core): {package: specifier}}
         commands: dict[str, list[str]] = {}
         for item in self.kinds.get("cli_flags", []):
@@ -104,8 +111,13 @@ class FactSet:
             kinds[kind] = sorted(items)
             if block.get("unavailable"):
                 unavailable[kind] = list(block["unavailable"])
-        return cls(version=str(data["version"]), label=str(data.get("source", "")),
-                   coverage=frozenset(data.get("coverage", [])), kinds=kinds, unavailable=unavailable)
+        return cls(
+            version=str(data["version"]),
+            label=str(data.get("source", "")),
+            coverage=frozenset(data.get("coverage", [])),
+            kinds=kinds,
+            unavailable=unavailable,
+        )
 
 
 class FactExtractor(Protocol):

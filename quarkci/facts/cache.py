@@ -64,14 +64,21 @@ def facts_of(snapshot: Snapshot) -> FactSet:
     if entry is not None and entry.is_file() and entry.stat().st_size <= MAX_ENTRY_BYTES:
         try:
             facts = FactSet.from_json(json.loads(entry.read_text(encoding="utf-8")))
-            return FactSet(version=facts.version, label=snapshot.label, coverage=facts.coverage,
-                           kinds=facts.kinds, unavailable=facts.unavailable)
+            return FactSet(
+                version=facts.version,
+                label=snapshot.label,
+                coverage=facts.coverage,
+                kinds=facts.kinds,
+                unavailable=facts.unavailable,
+            )
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
             log.warning("facts cache %s unreadable (%s); extracting again", entry, exc)
     facts = extract_all(snapshot)
     if entry is not None:
         try:
-            atomic_write_text(entry, json.dumps(facts.to_json()) + "\n")  # key order kept: output is byte-stable
+            atomic_write_text(
+                entry, json.dumps(facts.to_json()) + "\n"
+            )  # key order kept: output is byte-stable
         except OSError as exc:
             log.warning("facts cache %s not written (%s)", entry, exc)
     return facts

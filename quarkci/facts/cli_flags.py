@@ -35,8 +35,11 @@ def flags_in(tree: ast.AST, path: str, script: str) -> list[FactItem]:
     """One item per ``<any>.add_argument(...)`` call in ``tree``."""
     items: list[FactItem] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "add_argument"):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+        ):
             continue
         options = [s for s in (str_const(a) for a in node.args) if s is not None]
         if not options:
@@ -44,8 +47,12 @@ def flags_in(tree: ast.AST, path: str, script: str) -> list[FactItem]:
         primary = next((o for o in options if o.startswith("--")), options[0])
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         help_text = text_of(keywords.get("help"))
-        attrs: dict[str, object] = {"script": script, "options": options, "help": help_text,
-                                    "deprecated": "deprecat" in help_text.lower()}
+        attrs: dict[str, object] = {
+            "script": script,
+            "options": options,
+            "help": help_text,
+            "deprecated": "deprecat" in help_text.lower(),
+        }
         for key in _KEYWORDS:
             attrs[key] = value_of(keywords[key]) if key in keywords else None
         items.append(FactItem(primary, path, node.lineno, attrs))
@@ -66,7 +73,9 @@ def _imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                out[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+                out[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
         elif isinstance(node, ast.ImportFrom):
             source = absolute_module(module, is_package, node.level, node.module)
             for alias in node.names:
@@ -139,10 +148,15 @@ def subcommands(snapshot: Snapshot, path: str) -> dict[str, str]:
     parsers: dict[str, str] = {}
     out: dict[str, str] = {}
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                and node.value.func.attr == "add_parser" and (sub := str_const(node.value.args[0] if node.value.args
-                                                                                else None))):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == "add_parser"
+            and (sub := str_const(node.value.args[0] if node.value.args else None))
+        ):
             parsers[node.targets[0].id] = sub
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):

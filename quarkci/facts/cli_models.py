@@ -37,8 +37,10 @@ def _cli_model_maps(tree: ast.Module) -> list[FactItem]:
             where = item.lineno if pattern_map or key is None else key.lineno
             first[model] = min(first.get(model, where), where)
             maps.setdefault(model, set()).add(name)
-    return [FactItem(m, CLI_MODEL_PREPARATION, first[m], {"registry": "cli_model_map", "maps": sorted(maps[m])})
-            for m in first]
+    return [
+        FactItem(m, CLI_MODEL_PREPARATION, first[m], {"registry": "cli_model_map", "maps": sorted(maps[m])})
+        for m in first
+    ]
 
 
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:

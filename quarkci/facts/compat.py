@@ -31,8 +31,17 @@ DEPRECATED_TABLE = "DEPRECATED_API_MAX_VERSION"
 VERSION_CHECK_PREFIX = "is_transformers_version_"
 PYPROJECT = "pyproject.toml"
 # is_transformers_version_<suffix> -> the comparison it makes against its argument
-_OPERATORS = {"higher_or_equal": ">=", "higher": ">", "greater_or_equal": ">=", "greater": ">",
-              "lower": "<", "lower_or_equal": "<=", "less": "<", "less_or_equal": "<=", "equal": "=="}
+_OPERATORS = {
+    "higher_or_equal": ">=",
+    "higher": ">",
+    "greater_or_equal": ">=",
+    "greater": ">",
+    "lower": "<",
+    "lower_or_equal": "<=",
+    "less": "<",
+    "less_or_equal": "<=",
+    "equal": "==",
+}
 _EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 
 
@@ -46,8 +55,14 @@ def _deprecated_apis(snapshot: Snapshot) -> list[FactItem]:
             for key, value in zip(found[1].keys, found[1].values, strict=True):
                 api, version = str_const(key), str_const(value)
                 if api is not None and key is not None:
-                    items.append(FactItem(api, COMPATIBILITY_PATH, key.lineno, {
-                        "source": DEPRECATED_TABLE, "package": "transformers", "max_version": version}))
+                    items.append(
+                        FactItem(
+                            api,
+                            COMPATIBILITY_PATH,
+                            key.lineno,
+                            {"source": DEPRECATED_TABLE, "package": "transformers", "max_version": version},
+                        )
+                    )
     return items
 
 
@@ -68,8 +83,19 @@ def _version_checks(snapshot: Snapshot) -> list[FactItem]:
             if not func.startswith(VERSION_CHECK_PREFIX) or version is None:
                 continue
             op = _OPERATORS.get(func.removeprefix(VERSION_CHECK_PREFIX), "?")
-            items.append(FactItem(f"transformers{op}{version}", path, node.lineno, {
-                "source": "version-check", "function": func, "version": version, "specifier": f"{op}{version}"}))
+            items.append(
+                FactItem(
+                    f"transformers{op}{version}",
+                    path,
+                    node.lineno,
+                    {
+                        "source": "version-check",
+                        "function": func,
+                        "version": version,
+                        "specifier": f"{op}{version}",
+                    },
+                )
+            )
     return items
 
 
@@ -83,8 +109,12 @@ def _requirement_item(raw: str, file: str, line: int, extra: str | None) -> Fact
     marker = str(req.marker) if req.marker else ""
     if extra is None and (found := _EXTRA.search(marker)):
         extra = found.group(1)
-    return FactItem(canonicalize_name(req.name), file, line, {
-        "source": "requires-dist", "specifier": str(req.specifier), "extra": extra, "marker": marker})
+    return FactItem(
+        canonicalize_name(req.name),
+        file,
+        line,
+        {"source": "requires-dist", "specifier": str(req.specifier), "extra": extra, "marker": marker},
+    )
 
 
 def _pins(snapshot: Snapshot) -> list[FactItem]:
@@ -92,7 +122,9 @@ def _pins(snapshot: Snapshot) -> list[FactItem]:
     items: list[FactItem] = []
     if found is not None:
         for name, value, line in found[0]:
-            if name.lower() == "requires-dist" and (item := _requirement_item(value, METADATA_PATH, line, None)):
+            if name.lower() == "requires-dist" and (
+                item := _requirement_item(value, METADATA_PATH, line, None)
+            ):
                 items.append(item)
         return items
     text = read(snapshot, PYPROJECT)
@@ -106,7 +138,9 @@ def _pins(snapshot: Snapshot) -> list[FactItem]:
     groups += sorted((project.get("optional-dependencies") or {}).items())
     for extra, requirements in groups:
         for raw in requirements if isinstance(requirements, list) else []:
-            if isinstance(raw, str) and (item := _requirement_item(raw, PYPROJECT, line_of(text, raw), extra)):
+            if isinstance(raw, str) and (
+                item := _requirement_item(raw, PYPROJECT, line_of(text, raw), extra)
+            ):
                 items.append(item)
     return items
 

@@ -35,8 +35,12 @@ def _item(raw: str, file: str, line: int, extra: str | None) -> FactItem | None:
     if extra is None:
         found = _EXTRA.search(marker)
         extra = canonicalize_name(found.group(1)) if found else ""
-    return FactItem(canonicalize_name(req.name), file, line, {
-        "extra": extra, "specifier": str(req.specifier), "marker": marker, "requirement": raw})
+    return FactItem(
+        canonicalize_name(req.name),
+        file,
+        line,
+        {"extra": extra, "specifier": str(req.specifier), "marker": marker, "requirement": raw},
+    )
 
 
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
@@ -56,7 +60,9 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     except tomllib.TOMLDecodeError:
         return [], [PYPROJECT]
     groups: list[tuple[str, Any]] = [("", project.get("dependencies", []))]
-    groups += sorted((canonicalize_name(k), v) for k, v in (project.get("optional-dependencies") or {}).items())
+    groups += sorted(
+        (canonicalize_name(k), v) for k, v in (project.get("optional-dependencies") or {}).items()
+    )
     for extra, requirements in groups:
         for raw in requirements if isinstance(requirements, list) else []:
             if isinstance(raw, str) and (item := _item(raw, PYPROJECT, line_of(text, raw), extra)):

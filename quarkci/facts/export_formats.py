@@ -37,8 +37,11 @@ def _all_items(tree: ast.Module, path: str) -> list[FactItem]:
         if found and found[0] == "__all__" and isinstance(found[1], ast.List | ast.Tuple):
             for element in found[1].elts:
                 if isinstance(element, ast.Constant) and isinstance(element.value, str):
-                    items.append(FactItem(element.value, path, element.lineno,
-                                          {"kind": "api", "module": _module_name(path)}))
+                    items.append(
+                        FactItem(
+                            element.value, path, element.lineno, {"kind": "api", "module": _module_name(path)}
+                        )
+                    )
     return items
 
 
@@ -46,10 +49,22 @@ def _definitions(tree: ast.Module, path: str) -> list[FactItem]:
     items = []
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("export_"):
-            items.append(FactItem(node.name, path, node.lineno, {"kind": "function", "module": _module_name(path)}))
+            items.append(
+                FactItem(node.name, path, node.lineno, {"kind": "function", "module": _module_name(path)})
+            )
         elif isinstance(node, ast.ClassDef) and node.name.endswith("Exporter"):
-            items.append(FactItem(node.name, path, node.lineno, {
-                "kind": "exporter", "module": _module_name(path), "bases": [ast.unparse(b) for b in node.bases]}))
+            items.append(
+                FactItem(
+                    node.name,
+                    path,
+                    node.lineno,
+                    {
+                        "kind": "exporter",
+                        "module": _module_name(path),
+                        "bases": [ast.unparse(b) for b in node.bases],
+                    },
+                )
+            )
     return items
 
 
@@ -62,8 +77,14 @@ def _cli_formats(snapshot: Snapshot) -> list[FactItem]:
         choices = flag.attrs.get("choices")
         for choice in choices if isinstance(choices, list) else []:
             if isinstance(choice, str):
-                items.append(FactItem(choice, flag.file, flag.line,
-                                      {"kind": "format", "flag": flag.name, "script": flag.attrs["script"]}))
+                items.append(
+                    FactItem(
+                        choice,
+                        flag.file,
+                        flag.line,
+                        {"kind": "format", "flag": flag.name, "script": flag.attrs["script"]},
+                    )
+                )
     return items
 
 
@@ -85,4 +106,3 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     items += _cli_formats(snapshot)
     unavailable = [] if snapshot.covers(cli_flags.EXAMPLE_SCRIPT) else [cli_flags.EXAMPLE_SCRIPT]
     return sorted(items), sorted(unavailable)
-

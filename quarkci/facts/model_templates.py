@@ -57,13 +57,23 @@ def _default_templates(tree: ast.Module) -> list[FactItem]:
         found = assigned_name(node)
         if found and found[0] == REGISTRY:
             for key, line, value in _dict_entries(found[1], module_dicts):
-                items[key] = FactItem(key, TEMPLATE_PATH, line, {"registry": REGISTRY, "fields": _fields(value)})
+                items[key] = FactItem(
+                    key, TEMPLATE_PATH, line, {"registry": REGISTRY, "fields": _fields(value)}
+                )
         elif isinstance(node, ast.Assign):  # DEFAULT_TEMPLATES["x"] = {...}
             for target in node.targets:
-                if (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
-                        and target.value.id == REGISTRY and (name := str_const(target.slice))):
-                    items[name] = FactItem(name, TEMPLATE_PATH, node.lineno,
-                                          {"registry": REGISTRY, "fields": _fields(node.value)})
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == REGISTRY
+                    and (name := str_const(target.slice))
+                ):
+                    items[name] = FactItem(
+                        name,
+                        TEMPLATE_PATH,
+                        node.lineno,
+                        {"registry": REGISTRY, "fields": _fields(node.value)},
+                    )
     return list(items.values())
 
 

@@ -82,9 +82,14 @@ def _bound(body: list[ast.stmt], module: str, is_package: bool) -> Iterator[tupl
 
 def _literal_all(tree: ast.Module) -> list[str] | None:
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-                and isinstance(node.value, ast.List | ast.Tuple)):
-            names = [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+        ):
+            names = [
+                e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
             return names if len(names) == len(node.value.elts) else None
     return None
 
@@ -109,10 +114,18 @@ def module_item(path: str, text: str) -> FactItem | None:
                 own.add(name)
     declared = _literal_all(tree)
     public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
-    return FactItem(module, path, 1, {
-        "names": sorted(names), "public": sorted(set(public)), "all": declared,
-        "star": sorted(star), "getattr": "__getattr__" in names,
-    })
+    return FactItem(
+        module,
+        path,
+        1,
+        {
+            "names": sorted(names),
+            "public": sorted(set(public)),
+            "all": declared,
+            "star": sorted(star),
+            "getattr": "__getattr__" in names,
+        },
+    )
 
 
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:

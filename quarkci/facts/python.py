@@ -47,7 +47,7 @@ def _classifier_items(classifiers: list[tuple[str, int]], file: str) -> list[Fac
     items = []
     for value, line in classifiers:
         if value.startswith(CLASSIFIER_PREFIX):
-            version = value[len(CLASSIFIER_PREFIX):].strip()
+            version = value[len(CLASSIFIER_PREFIX) :].strip()
             if re.fullmatch(r"\d+\.\d+", version):
                 items.append(FactItem(version, file, line, {"source": "classifier", "classifier": value}))
     return items
@@ -97,7 +97,9 @@ def _from_install_rst(snapshot: Snapshot, path: str) -> list[FactItem]:
         if not _MENTIONS_PYTHON.search(line):
             continue
         for version in sorted(set(_PY_VERSION.findall(line))):
-            items.append(FactItem(version, path, number, {"source": "install.rst", "statement": line.strip()}))
+            items.append(
+                FactItem(version, path, number, {"source": "install.rst", "statement": line.strip()})
+            )
     return items
 
 

@@ -48,11 +48,23 @@ def scan_text(text: str, path: str, shell: bool) -> list[FactItem]:
     for number, line in enumerate(text.splitlines(), start=1):
         for match in _INDEX_URL.finditer(line):
             tag = match.group(1).rstrip(".")
-            items.append(FactItem(tag, path, number, {"accelerator": accelerator_of(tag), "url": match.group(0),
-                                                        "source": path}))
+            items.append(
+                FactItem(
+                    tag,
+                    path,
+                    number,
+                    {"accelerator": accelerator_of(tag), "url": match.group(0), "source": path},
+                )
+            )
         for match in _PIN.finditer(line):
-            items.append(FactItem(match.group(1), path, number,
-                                  {"specifier": f"{match.group(2)}{match.group(3)}", "source": path}))
+            items.append(
+                FactItem(
+                    match.group(1),
+                    path,
+                    number,
+                    {"specifier": f"{match.group(2)}{match.group(3)}", "source": path},
+                )
+            )
         if shell and (var := _VERSION_VAR.match(line)):
             items.append(FactItem(var.group(1), path, number, {"value": var.group(2), "source": path}))
     return items
@@ -71,9 +83,18 @@ def _requirements(snapshot: Snapshot) -> list[FactItem]:
         except InvalidRequirement:
             continue
         if canonicalize_name(req.name) in TORCH_PACKAGES:
-            items.append(FactItem(canonicalize_name(req.name), METADATA_PATH, line,
-                                  {"specifier": str(req.specifier), "marker": str(req.marker or ""),
-                                   "source": METADATA_PATH}))
+            items.append(
+                FactItem(
+                    canonicalize_name(req.name),
+                    METADATA_PATH,
+                    line,
+                    {
+                        "specifier": str(req.specifier),
+                        "marker": str(req.marker or ""),
+                        "source": METADATA_PATH,
+                    },
+                )
+            )
     return items
 
 

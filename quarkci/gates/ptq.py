@@ -78,8 +78,12 @@ GateResult = TypedDict(
 
 
 def _check(name: str, status: str, detail: str, cls: FailureClass | None = None) -> Check:
-    return {"name": name, "status": status, "failure_class": cls.value if cls and status == "fail" else None,
-            "detail": detail}
+    return {
+        "name": name,
+        "status": status,
+        "failure_class": cls.value if cls and status == "fail" else None,
+        "detail": detail,
+    }
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -95,14 +99,22 @@ def _coverage(layers: dict[str, Any]) -> Check:
     if n_quant == 0:
         problems.append("no quantized linear layer")
     if unexpected:
-        problems.append(f"{len(unexpected)} layer(s) declared quantized but stored unquantized (e.g. {unexpected[0]})")
+        problems.append(
+            f"{len(unexpected)} layer(s) declared quantized but stored unquantized (e.g. {unexpected[0]})"
+        )
     if mismatch:
         first = mismatch[0] if isinstance(mismatch[0], dict) else {"layer": str(mismatch[0]), "reason": ""}
-        problems.append(f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})")
+        problems.append(
+            f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})"
+        )
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(quantized.items()))
     detail = f"quantized {{{counts}}}, excluded {len(layers.get('excluded') or [])} of {layers.get('total')}"
-    return _check("coverage", "fail" if problems else "pass", "; ".join(problems) if problems else detail,
-                  FailureClass.QUANT_COVERAGE_FAILURE)
+    return _check(
+        "coverage",
+        "fail" if problems else "pass",
+        "; ".join(problems) if problems else detail,
+        FailureClass.QUANT_COVERAGE_FAILURE,
+    )
 
 
 def _block(name: str, block: Any, ok: Any) -> Check:
@@ -111,21 +123,30 @@ def _block(name: str, block: Any, ok: Any) -> Check:
         return _check(name, "skipped", "not measured")
     problems = [str(p) for p in block.get("problems") or []]
     if problems:
-        return _check(name, "fail", "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3
-                                                                else ""), FailureClass.QUANT_COVERAGE_FAILURE)
+        return _check(
+            name,
+            "fail",
+            "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""),
+            FailureClass.QUANT_COVERAGE_FAILURE,
+        )
     return _check(name, "pass", ok(block))
 
 
 def _scheme_ok(b: dict[str, Any]) -> str:
     if not b.get("claimed"):
-        return f"no claimed scheme; declared {b.get('declared_dtype')} {b.get('declared_qscheme')}: scales fit"
+        return (
+            f"no claimed scheme; declared {b.get('declared_dtype')} {b.get('declared_qscheme')}: scales fit"
+        )
     return f"{b.get('claimed')}: declared {b.get('declared_dtype')} {b.get('declared_qscheme')}, scales fit"
 
 
 def _kv_ok(b: dict[str, Any]) -> str:
     group = b.get("group") or []
-    return (f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
-            if group else "no KV-cache group, no k/v output scales")
+    return (
+        f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
+        if group
+        else "no KV-cache group, no k/v output scales"
+    )
 
 
 def _names_ok(b: dict[str, Any]) -> str:
@@ -160,8 +181,12 @@ def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
-            min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT) -> list[Check]:
+def _checks(
+    summary: dict[str, Any],
+    max_size_ratio: float,
+    max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
+    min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
+) -> list[Check]:
     checks: list[Check] = []
     run = summary.get("run")
     if isinstance(run, dict):
@@ -172,56 +197,104 @@ def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: f
                 cls = FailureClass(str(run.get("failure_class")))
             except ValueError:
                 cls = FailureClass.MODEL_UNSUPPORTED
-            checks.append(_check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls))
+            checks.append(
+                _check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls)
+            )
     else:
         checks.append(_check("run", "skipped", "no run result given"))
 
     output = _dict(summary.get("output"))
     if output.get("error"):
-        checks.append(_check("output", "fail", f"weights unreadable: {output['error']}",
-                             FailureClass.CHECKPOINT_NOT_SERVABLE))
+        checks.append(
+            _check(
+                "output",
+                "fail",
+                f"weights unreadable: {output['error']}",
+                FailureClass.CHECKPOINT_NOT_SERVABLE,
+            )
+        )
         return checks
     if not output.get("exists") or not output.get("files"):
         what = "does not exist" if not output.get("exists") else "has no *.safetensors"
-        checks.append(_check("output", "fail", f"output {output.get('path')} {what}",
-                             FailureClass.USER_CONFIG_ERROR))
+        checks.append(
+            _check("output", "fail", f"output {output.get('path')} {what}", FailureClass.USER_CONFIG_ERROR)
+        )
         return checks  # nothing else can be judged
     others = _dict(output.get("other_weight_files"))
     extra = f" + {len(others)} other weight file(s) ({', '.join(sorted(others))})" if others else ""
-    checks.append(_check("output", "pass", f"{output.get('files')} safetensors file(s){extra}, "
-                                           f"{output.get('bytes')} bytes"))
+    checks.append(
+        _check(
+            "output", "pass", f"{output.get('files')} safetensors file(s){extra}, {output.get('bytes')} bytes"
+        )
+    )
 
     ratio = summary.get("size_ratio")
-    if not isinstance(ratio, int | float) or isinstance(ratio, bool) or not math.isfinite(ratio) or ratio <= 0:
+    if (
+        not isinstance(ratio, int | float)
+        or isinstance(ratio, bool)
+        or not math.isfinite(ratio)
+        or ratio <= 0
+    ):
         # NaN compares False with everything: without this, a NaN ratio would pass the size check
-        size = _check("size", "fail", f"size_ratio not a positive finite number: {ratio!r}",
-                      FailureClass.SIZE_NOT_REDUCED)
+        size = _check(
+            "size",
+            "fail",
+            f"size_ratio not a positive finite number: {ratio!r}",
+            FailureClass.SIZE_NOT_REDUCED,
+        )
     elif ratio >= max_size_ratio:
-        size = _check("size", "fail", f"output/source size ratio {ratio:.4f} >= {max_size_ratio} (every weight "
-                                      f"file counted{extra})", FailureClass.SIZE_NOT_REDUCED)
+        size = _check(
+            "size",
+            "fail",
+            f"output/source size ratio {ratio:.4f} >= {max_size_ratio} (every weight file counted{extra})",
+            FailureClass.SIZE_NOT_REDUCED,
+        )
     else:
         size = _check("size", "pass", f"output/source size ratio {ratio:.4f}")
 
     qc = _dict(summary.get("quantization_config"))
     if not qc.get("present") and size["status"] == "fail":
         # the source unchanged (e.g. a copy): one failure, reported by the size check
-        checks.append(_check("quantization_config", "skipped", "no quantization_config: not a quantized export"))
+        checks.append(
+            _check("quantization_config", "skipped", "no quantization_config: not a quantized export")
+        )
         checks.append(_check("coverage", "skipped", "nothing declared quantized"))
         checks.append(size)
     else:
         if qc.get("present") and qc.get("problems"):
-            checks.append(_check("quantization_config", "fail", "; ".join(map(str, qc["problems"])),
-                                 FailureClass.QUANT_COVERAGE_FAILURE))
+            checks.append(
+                _check(
+                    "quantization_config",
+                    "fail",
+                    "; ".join(map(str, qc["problems"])),
+                    FailureClass.QUANT_COVERAGE_FAILURE,
+                )
+            )
         elif qc.get("present"):
-            checks.append(_check("quantization_config", "pass", f"quant_method {qc.get('quant_method')}, weight "
-                                                                f"{'+'.join(qc.get('global_weight_dtypes') or [])}"))
+            checks.append(
+                _check(
+                    "quantization_config",
+                    "pass",
+                    f"quant_method {qc.get('quant_method')}, weight "
+                    f"{'+'.join(qc.get('global_weight_dtypes') or [])}",
+                )
+            )
         else:
-            checks.append(_check("quantization_config", "fail", "config.json has no quantization_config",
-                                 FailureClass.QUANT_COVERAGE_FAILURE))
+            checks.append(
+                _check(
+                    "quantization_config",
+                    "fail",
+                    "config.json has no quantization_config",
+                    FailureClass.QUANT_COVERAGE_FAILURE,
+                )
+            )
         checks.append(_coverage(_dict(summary.get("layers"))))
-        for name, key, ok in (("scheme", "scheme_check", _scheme_ok), ("kv_cache", "kv_cache", _kv_ok),
-                              ("names", "names", _names_ok), ("unquantized_tensors", "unquantized_tensors",
-                                                              _tensors_ok)):
+        for name, key, ok in (
+            ("scheme", "scheme_check", _scheme_ok),
+            ("kv_cache", "kv_cache", _kv_ok),
+            ("names", "names", _names_ok),
+            ("unquantized_tensors", "unquantized_tensors", _tensors_ok),
+        ):
             checks.append(_block(name, summary.get(key), ok))
         checks.append(size)
 
@@ -232,8 +305,14 @@ def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: f
         what = f"reload raised: {reload['error']}" if reload.get("error") else str(reload["forward_error"])
         explained = [c["name"] for c in checks if c["name"] in METADATA_CHECKS and c["status"] == "fail"]
         if explained:
-            checks.append(_check("reload", "fail", f"{what} (the export's metadata is wrong: "
-                                                   f"{', '.join(explained)})", FailureClass.QUANT_COVERAGE_FAILURE))
+            checks.append(
+                _check(
+                    "reload",
+                    "fail",
+                    f"{what} (the export's metadata is wrong: {', '.join(explained)})",
+                    FailureClass.QUANT_COVERAGE_FAILURE,
+                )
+            )
         else:
             checks.append(_check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED))
     else:
@@ -244,8 +323,14 @@ def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: f
             what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
             if reload.get("logits_finite") is False:
                 what += ", non-finite logits"
-            checks.append(_check("reload", "fail", f"reload reported {what} (e.g. {example})",
-                                 FailureClass.QUANT_COVERAGE_FAILURE))
+            checks.append(
+                _check(
+                    "reload",
+                    "fail",
+                    f"reload reported {what} (e.g. {example})",
+                    FailureClass.QUANT_COVERAGE_FAILURE,
+                )
+            )
         else:
             acc = reload.get("task_accuracy")
             acc_note = f", task accuracy {acc:.0%}" if isinstance(acc, int | float) else ""
@@ -256,30 +341,51 @@ def _checks(summary: dict[str, Any], max_size_ratio: float, max_accuracy_drop: f
     blocking = _dict(summary.get("metadata")).get("blocking") or []
     if blocking:
         fields = ", ".join(str(_dict(b).get("field")) for b in blocking)
-        checks.append(_check("metadata", "fail", f"blocking metadata differences: {fields}",
-                             FailureClass.USER_CONFIG_ERROR))
+        checks.append(
+            _check(
+                "metadata", "fail", f"blocking metadata differences: {fields}", FailureClass.USER_CONFIG_ERROR
+            )
+        )
     else:
         n_expected = len(_dict(summary.get("metadata")).get("expected") or [])
         checks.append(_check("metadata", "pass", f"no blocking differences ({n_expected} expected)"))
     return checks
 
 
-def evaluate(summary: Any, max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
-             max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
-             min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT) -> GateResult:
+def evaluate(
+    summary: Any,
+    max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
+    max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
+    min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
+) -> GateResult:
     """Judge a validation summary (see module docstring): a pure function, it reads no file and never
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
     0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions."""
     if not isinstance(summary, dict) or summary.get("summary_version") != 1:
-        checks = [_check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)]
+        checks = [
+            _check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)
+        ]
     else:
         try:
             checks = _checks(summary, max_size_ratio, max_accuracy_drop, min_top1_agreement)
         except Exception as exc:  # malformed field types deep inside: a verdict, not a crash
-            checks = [_check("input", "fail", f"malformed validation summary: {type(exc).__name__}: {exc}",
-                             FailureClass.USER_CONFIG_ERROR)]
+            checks = [
+                _check(
+                    "input",
+                    "fail",
+                    f"malformed validation summary: {type(exc).__name__}: {exc}",
+                    FailureClass.USER_CONFIG_ERROR,
+                )
+            ]
     failed = [c for c in checks if c["status"] == "fail"]
     cls = most_actionable([FailureClass(c["failure_class"]) for c in failed if c["failure_class"]])
-    detail = "; ".join(f"[{c['failure_class']}] {c['name']}: {c['detail']}" for c in failed) or "all checks passed"
-    return {"gate": ID, "pass": not failed, "failure_class": cls.value if cls else None, "detail": detail,
-            "checks": checks}
+    detail = (
+        "; ".join(f"[{c['failure_class']}] {c['name']}: {c['detail']}" for c in failed) or "all checks passed"
+    )
+    return {
+        "gate": ID,
+        "pass": not failed,
+        "failure_class": cls.value if cls else None,
+        "detail": detail,
+        "checks": checks,
+    }

@@ -98,12 +98,21 @@ class _OneLineRetry(GithubRetry):
     """PyGithub's retry policy, printing one ``retry`` line per retry (urllib3 and PyGithub print two
     or more, silenced in :func:`connect`)."""
 
-    def increment(self, method: str | None = None, url: str | None = None, response: Any = None,  # type: ignore[override]
-                  error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None) -> Retry:
+    def increment(  # type: ignore[override]
+        self,
+        method: str | None = None,
+        url: str | None = None,
+        response: Any = None,
+        error: Exception | None = None,
+        _pool: Any = None,
+        _stacktrace: Any = None,
+    ) -> Retry:
         if error is not None and name_not_resolved(error):
             raise MaxRetryError(_pool, url or "", error)  # not transient: no retry, no backoff
         retry = super().increment(method, url, response, error, _pool, _stacktrace)
-        why = f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"
+        why = (
+            f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"
+        )
         done = len(retry.history)
         limit = done + (retry.total if isinstance(retry.total, int) else 0)
         path = urllib.parse.urlsplit(url or "").path
@@ -148,8 +157,9 @@ class Target:
         return not self.token
 
 
-def resolve_target(api_url: str | None, repo: str | None, env: Mapping[str, str] = os.environ, *,
-                   dry_run: bool = False) -> Target:
+def resolve_target(
+    api_url: str | None, repo: str | None, env: Mapping[str, str] = os.environ, *, dry_run: bool = False
+) -> Target:
     """Build the :class:`Target` from flags and environment (see the module docstring).
 
     Raises :class:`BadInputError` when the token is missing (unless ``dry_run``: the target is then
@@ -167,8 +177,9 @@ def resolve_target(api_url: str | None, repo: str | None, env: Mapping[str, str]
     return Target(api_url=api, repo=repo, token=token.strip())
 
 
-def connect(target: Target, policy: RetryPolicy | None = None, per_page: int = 100, *,
-            retry_writes: bool = True) -> Repository:
+def connect(
+    target: Target, policy: RetryPolicy | None = None, per_page: int = 100, *, retry_writes: bool = True
+) -> Repository:
     """A lazy PyGithub ``Repository`` for ``target`` (no request is made yet)."""
     policy = policy or DEFAULT_POLICY
     for noisy in ("urllib3", "github.GithubRetry"):  # one line per retry is printed by _OneLineRetry
@@ -206,7 +217,9 @@ def _is_rate_limit(exc: GithubException) -> bool:
     if isinstance(exc, RateLimitExceededException) or exc.status == 429:
         return True
     message = str((exc.data or {}).get("message", "") if isinstance(exc.data, dict) else exc.data).lower()
-    remaining = (exc.headers or {}).get("x-ratelimit-remaining") or (exc.headers or {}).get("X-RateLimit-Remaining")
+    remaining = (exc.headers or {}).get("x-ratelimit-remaining") or (exc.headers or {}).get(
+        "X-RateLimit-Remaining"
+    )
     return exc.status == 403 and ("rate limit" in message or remaining == "0")
 
 
@@ -217,9 +230,11 @@ def classify(exc: GithubException, doing: str) -> GitHubError | UpstreamUnreacha
         if _is_rate_limit(exc) and "rate limit" not in message.lower():
             message += " (rate limit)"
         return UpstreamUnreachableError(f"{doing}: GitHub API unavailable after retries: {message}")
-    reason = {401: "the token was rejected (expired, revoked or mistyped)",
-              403: "the token lacks a permission this request needs (see README 'GitHub delivery': permissions)",
-              404: "not found, or not visible to this token (check --repo and the token's repository access)"}
+    reason = {
+        401: "the token was rejected (expired, revoked or mistyped)",
+        403: "the token lacks a permission this request needs (see README 'GitHub delivery': permissions)",
+        404: "not found, or not visible to this token (check --repo and the token's repository access)",
+    }
     if exc.status in reason:
         return GitHubError(f"{doing}: GitHub API {message}: {reason[exc.status]}")
     return GitHubError(f"{doing}: GitHub API {message}")
@@ -239,16 +254,29 @@ def github_errors(target: Target, doing: str) -> Iterator[None]:
     except requests.RequestException as exc:
         if name_not_resolved(exc):
             host = urllib.parse.urlsplit(target.api_url).hostname or target.api_url
-            raise UpstreamUnreachableError(scrub(f"{doing}: GitHub API {target.api_url} unreachable: host name {host} "
-                                                 f"does not resolve ({_short(exc)}); not retried", target.token)) from None
-        raise UpstreamUnreachableError(scrub(f"{doing}: GitHub API {target.api_url} unreachable after retries: "
-                                             f"{type(exc).__name__}: {_short(exc)}", target.token)) from None
+            raise UpstreamUnreachableError(
+                scrub(
+                    f"{doing}: GitHub API {target.api_url} unreachable: host name {host} "
+                    f"does not resolve ({_short(exc)}); not retried",
+                    target.token,
+                )
+            ) from None
+        raise UpstreamUnreachableError(
+            scrub(
+                f"{doing}: GitHub API {target.api_url} unreachable after retries: "
+                f"{type(exc).__name__}: {_short(exc)}",
+                target.token,
+            )
+        ) from None
 
 
 def _short(exc: Exception) -> str:
     """The innermost reason of a requests/urllib3 error, on one line (no pool/object reprs)."""
     text = str(exc)
-    match = re.search(r"(Failed to establish a new connection: \[Errno -?\d+\] [^')\]]+|"
-                      r"Name or service not known|Temporary failure in name resolution|"
-                      r"Connection refused|Read timed out|timed out)", text)
+    match = re.search(
+        r"(Failed to establish a new connection: \[Errno -?\d+\] [^')\]]+|"
+        r"Name or service not known|Temporary failure in name resolution|"
+        r"Connection refused|Read timed out|timed out)",
+        text,
+    )
     return match.group(1) if match else " ".join(text.split())[:200]

@@ -58,8 +58,10 @@ def with_marker(body: str, name: str) -> str:
 
 def marked(comments: Sequence[ExistingComment], name: str, me: str) -> list[ExistingComment]:
     """The comments by ``me`` whose first line is the marker of ``name``, oldest (lowest id) first."""
-    return sorted((c for c in comments if first_line_marker(c.body) == ("report", name) and same_login(c.login, me)),
-                  key=lambda c: c.id)
+    return sorted(
+        (c for c in comments if first_line_marker(c.body) == ("report", name) and same_login(c.login, me)),
+        key=lambda c: c.id,
+    )
 
 
 def decide_comment(existing: Sequence[ExistingComment], body: str) -> CommentPlan:
@@ -85,7 +87,10 @@ def planned_steps(repo_path: str, number: int, plan: CommentPlan) -> list[Step]:
         steps.append(Step("POST", f"{repo_path}/issues/{number}/comments", "create sticky comment"))
     if plan.update_id is not None:
         steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
-    steps += [Step("DELETE", f"{repo_path}/issues/comments/{i}", "delete duplicate comment") for i in plan.delete_ids]
+    steps += [
+        Step("DELETE", f"{repo_path}/issues/comments/{i}", "delete duplicate comment")
+        for i in plan.delete_ids
+    ]
     return steps
 
 
@@ -103,9 +108,18 @@ def _delete(comment: object) -> None:
             raise
 
 
-def deliver_comment(repo: Repository | None, target: Target, number: int, body: str, name: str, *,
-                    dry_run: bool, me: str, full_report_url: str | None = None,
-                    delivery: Delivery | None = None) -> Delivery:
+def deliver_comment(
+    repo: Repository | None,
+    target: Target,
+    number: int,
+    body: str,
+    name: str,
+    *,
+    dry_run: bool,
+    me: str,
+    full_report_url: str | None = None,
+    delivery: Delivery | None = None,
+) -> Delivery:
     """Create, update or leave the sticky comment ``name`` by ``me`` on issue/PR ``number``.
 
     ``body`` is prefixed with the marker and fitted to GitHub's limit (:func:`fit_body`). Returns the
@@ -118,8 +132,15 @@ def deliver_comment(repo: Repository | None, target: Target, number: int, body: 
     wanted = fit_body(with_marker(body, name), full_report_url=full_report_url)
     if repo is None:
         plan = decide_comment([], wanted)
-        delivery.items.append(Item("comment", plan.operation, number=number, key=name,
-                                   note="no token: existing comments not read"))
+        delivery.items.append(
+            Item(
+                "comment",
+                plan.operation,
+                number=number,
+                key=name,
+                note="no token: existing comments not read",
+            )
+        )
         delivery.steps += planned_steps(repo_path, number, plan)
         return delivery
     with github_errors(target, f"sticky comment {name!r} on #{number}"):
@@ -140,10 +161,14 @@ def deliver_comment(repo: Repository | None, target: Target, number: int, body: 
             plan = decide_comment(existing, wanted)
         if plan.update_id is not None:
             objects[plan.update_id].edit(wanted)
-            delivery.steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
+            delivery.steps.append(
+                Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment")
+            )
         for cid in plan.delete_ids:
             _delete(objects[cid])
-            delivery.steps.append(Step("DELETE", f"{repo_path}/issues/comments/{cid}", "delete duplicate comment"))
+            delivery.steps.append(
+                Step("DELETE", f"{repo_path}/issues/comments/{cid}", "delete duplicate comment")
+            )
         if existing:
             item.url = objects[existing[0].id].html_url
     return delivery

@@ -107,8 +107,10 @@ def check_inputs(declared: Mapping[str, Mapping[str, Any]], inputs: Mapping[str,
     """
     unknown = sorted(set(inputs) - set(declared))
     if unknown:
-        raise BadInputError(f"--input {', '.join(unknown)}: not declared by {workflow} "
-                            f"(it declares: {', '.join(sorted(declared)) or 'no inputs'})")
+        raise BadInputError(
+            f"--input {', '.join(unknown)}: not declared by {workflow} "
+            f"(it declares: {', '.join(sorted(declared)) or 'no inputs'})"
+        )
     for key, spec in declared.items():
         if key not in inputs:
             if spec.get("required") and spec.get("default") in (None, "") and key != CORRELATION_INPUT:
@@ -116,8 +118,10 @@ def check_inputs(declared: Mapping[str, Mapping[str, Any]], inputs: Mapping[str,
             continue
         value, kind = inputs[key], spec.get("type", "string")
         if kind == "choice" and value not in [str(o) for o in spec.get("options") or []]:
-            raise BadInputError(f"--input {key}={value!r}: {workflow} accepts one of "
-                                f"{', '.join(str(o) for o in spec.get('options') or [])}")
+            raise BadInputError(
+                f"--input {key}={value!r}: {workflow} accepts one of "
+                f"{', '.join(str(o) for o in spec.get('options') or [])}"
+            )
         if kind == "boolean" and value not in ("true", "false"):
             raise BadInputError(f"--input {key}={value!r}: {workflow} declares a boolean (true or false)")
         if kind == "number":
@@ -142,7 +146,9 @@ def _read_workflow(repo: Repository, target: Target, workflow: str, ref: str) ->
             workflow = repo.get_workflow(int(workflow)).path.rsplit("/", 1)[-1]
         content = repo.get_contents(f".github/workflows/{workflow}", ref=ref)
     if isinstance(content, list) or content.size > MAX_WORKFLOW_BYTES:
-        raise BadInputError(f"--workflow {workflow}: not a workflow file of at most {MAX_WORKFLOW_BYTES} bytes")
+        raise BadInputError(
+            f"--workflow {workflow}: not a workflow file of at most {MAX_WORKFLOW_BYTES} bytes"
+        )
     return workflow, content.decoded_content.decode("utf-8", errors="replace")
 
 
@@ -151,8 +157,10 @@ def find_run(repo: Repository, target: Target, workflow: str, ref: str, correlat
     (GET .../actions/workflows/{workflow}/runs?event=workflow_dispatch&branch=ref, first page)."""
     with github_errors(target, f"runs of {workflow}"):
         _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
-            "GET", f"{repo.url}/actions/workflows/{workflow}/runs",
-            parameters={"event": "workflow_dispatch", "branch": ref, "per_page": 30})
+            "GET",
+            f"{repo.url}/actions/workflows/{workflow}/runs",
+            parameters={"event": "workflow_dispatch", "branch": ref, "per_page": 30},
+        )
     for run in data.get("workflow_runs") or []:
         if correlation in str(run.get("display_title") or ""):
             return Run(int(run["id"]), str(run["html_url"]))
@@ -162,20 +170,33 @@ def find_run(repo: Repository, target: Target, workflow: str, ref: str, correlat
 def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) -> dict[str, Any] | None:
     """One ``POST .../dispatches`` (``return_run_details``); the run details when GitHub sends them."""
     _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
-        "POST", f"{repo.url}/actions/workflows/{workflow}/dispatches",
-        input={"ref": ref, "inputs": dict(inputs), "return_run_details": True})
+        "POST",
+        f"{repo.url}/actions/workflows/{workflow}/dispatches",
+        input={"ref": ref, "inputs": dict(inputs), "return_run_details": True},
+    )
     return data if isinstance(data, dict) and data.get("workflow_run_id") else None
 
 
 def _transient(exc: Exception) -> bool:
     if isinstance(exc, GithubException):
-        return exc.status >= 500 or exc.status == 429 or (exc.status == 403 and "rate limit" in str(exc.data).lower())
+        return (
+            exc.status >= 500
+            or exc.status == 429
+            or (exc.status == 403 and "rate limit" in str(exc.data).lower())
+        )
     return isinstance(exc, requests.RequestException) and not name_not_resolved(exc)  # DNS does not heal
 
 
-def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inputs: Mapping[str, str],
-                  correlation: str | None, policy: RetryPolicy | None = None,
-                  log: list[str] | None = None) -> Run | None:
+def dispatch_once(
+    repo: Repository,
+    target: Target,
+    workflow: str,
+    ref: str,
+    inputs: Mapping[str, str],
+    correlation: str | None,
+    policy: RetryPolicy | None = None,
+    log: list[str] | None = None,
+) -> Run | None:
     """Start one run: POST, and after a failure look for the run by ``correlation`` before any retry.
 
     Returns the run (None when dispatched but not yet listed). Raises :class:`GitHubError` when
@@ -199,7 +220,8 @@ def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inp
             if not correlation:
                 raise UpstreamUnreachableError(
                     f"{doing}: the POST failed without an answer ({type(exc).__name__}) and {workflow} declares no "
-                    f"{CORRELATION_INPUT} input to look the run up by: not retried (it may have started)") from None
+                    f"{CORRELATION_INPUT} input to look the run up by: not retried (it may have started)"
+                ) from None
             if isinstance(exc, requests.Timeout):
                 # GitHub may still be processing the unanswered POST: give it time to list the run.
                 for wait in (0.5, 1.0, 2.0):
@@ -209,7 +231,7 @@ def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inp
                         log.append(f"the unanswered POST had started run {found.id}; not sent again")
                         return found
             else:
-                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2 ** attempt))
+                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2**attempt))
             continue
         if details is not None:
             return Run(int(details["workflow_run_id"]), str(details["html_url"]))
@@ -228,9 +250,17 @@ def dispatch_once(repo: Repository, target: Target, workflow: str, ref: str, inp
     raise UpstreamUnreachableError(f"{doing}: GitHub API unavailable after {policy.total + 1} attempts")
 
 
-def deliver_dispatch(repo: Repository | None, target: Target, workflow: str, ref: str, inputs: dict[str, str], *,
-                     dry_run: bool, offers: Mapping[str, str] | None = None,
-                     correlation: str | None = None) -> Delivery:
+def deliver_dispatch(
+    repo: Repository | None,
+    target: Target,
+    workflow: str,
+    ref: str,
+    inputs: dict[str, str],
+    *,
+    dry_run: bool,
+    offers: Mapping[str, str] | None = None,
+    correlation: str | None = None,
+) -> Delivery:
     """Dispatch ``workflow`` (file name like ``release.yml`` or numeric id) on ``ref`` once.
 
     ``inputs`` must be declared by the workflow; ``offers`` are sent only where declared. ``repo`` is
@@ -258,20 +288,36 @@ def deliver_dispatch(repo: Repository | None, target: Target, workflow: str, ref
     use_correlation = CORRELATION_INPUT in declared or repo is None
     if use_correlation:
         sent[CORRELATION_INPUT] = correlation
-    delivery.steps.append(Step("POST", f"/repos/{target.repo}/actions/workflows/{workflow}/dispatches",
-                               f"dispatch on {ref} with {len(sent)} input(s): {', '.join(sorted(sent))}"))
-    item = Item("workflow_dispatch", "created", key=f"{workflow}@{ref}",
-                note=note or (f"correlation id {correlation}" if use_correlation else
-                              f"{workflow} declares no {CORRELATION_INPUT}: not retried"))
+    delivery.steps.append(
+        Step(
+            "POST",
+            f"/repos/{target.repo}/actions/workflows/{workflow}/dispatches",
+            f"dispatch on {ref} with {len(sent)} input(s): {', '.join(sorted(sent))}",
+        )
+    )
+    item = Item(
+        "workflow_dispatch",
+        "created",
+        key=f"{workflow}@{ref}",
+        note=note
+        or (
+            f"correlation id {correlation}"
+            if use_correlation
+            else f"{workflow} declares no {CORRELATION_INPUT}: not retried"
+        ),
+    )
     delivery.items.append(item)
     if dry_run or repo is None:
         return delivery
     log: list[str] = []
     try:
-        run = dispatch_once(repo, target, workflow, ref, sent, correlation if use_correlation else None, log=log)
+        run = dispatch_once(
+            repo, target, workflow, ref, sent, correlation if use_correlation else None, log=log
+        )
     except requests.RequestException as exc:
-        raise UpstreamUnreachableError(f"dispatch {workflow} on {ref}: GitHub API unreachable: "
-                                       f"{type(exc).__name__}") from None
+        raise UpstreamUnreachableError(
+            f"dispatch {workflow} on {ref}: GitHub API unreachable: {type(exc).__name__}"
+        ) from None
     if run is not None:
         item.number, item.url = run.id, run.url
     else:
@@ -281,5 +327,15 @@ def deliver_dispatch(repo: Repository | None, target: Target, workflow: str, ref
     return delivery
 
 
-__all__ = ["CORRELATION_INPUT", "GitHubError", "Run", "check_inputs", "declared_inputs", "deliver_dispatch",
-           "dispatch_once", "find_run", "new_correlation_id", "parse_inputs"]
+__all__ = [
+    "CORRELATION_INPUT",
+    "GitHubError",
+    "Run",
+    "check_inputs",
+    "declared_inputs",
+    "deliver_dispatch",
+    "dispatch_once",
+    "find_run",
+    "new_correlation_id",
+    "parse_inputs",
+]

@@ -58,9 +58,15 @@ def _cut(text: str, budget: int) -> tuple[str, list[str]]:
 
 
 def _note(left_out: list[str], full_report_url: str | None) -> str:
-    items = sum(1 for line in left_out if line.lstrip().startswith(("- ", "* ", "+ ")) or line[:3].strip(". ").isdigit())
+    items = sum(
+        1
+        for line in left_out
+        if line.lstrip().startswith(("- ", "* ", "+ ")) or line[:3].strip(". ").isdigit()
+    )
     what = f"{items} more item(s)" if items else f"{sum(1 for x in left_out if x.strip())} more line(s)"
-    where = f"the full report: {full_report_url}" if full_report_url else "the full report in the job artifacts"
+    where = (
+        f"the full report: {full_report_url}" if full_report_url else "the full report in the job artifacts"
+    )
     return f"\n_… {what} not shown here (GitHub's size limit); see {where}._\n\n"
 
 
@@ -79,8 +85,9 @@ def _fill(sizes: list[int], budget: int) -> int:
     return lo
 
 
-def fit_body(body: str, *, limit: int = GITHUB_BODY_LIMIT, full_report_url: str | None = None,
-             reserve: int = 0) -> str:
+def fit_body(
+    body: str, *, limit: int = GITHUB_BODY_LIMIT, full_report_url: str | None = None, reserve: int = 0
+) -> str:
     """``body`` unchanged when ``len(body) <= limit - reserve``; otherwise shortened inside its
     sections as the module describes.
 

@@ -38,15 +38,18 @@ def is_handled(repo: Repository, target: Target, version: str) -> bool:
             return False
 
 
-def mark_handled(repo: Repository | None, target: Target, version: str, *, dry_run: bool,
-                 check_only: bool = False) -> Delivery:
+def mark_handled(
+    repo: Repository | None, target: Target, version: str, *, dry_run: bool, check_only: bool = False
+) -> Delivery:
     """Record ``version`` as handled (or, with ``check_only``, only report whether it is).
 
     ``repo`` is None for an offline dry run. Raises :class:`GitHubError` when the API refuses.
     """
     tag = tag_for(version)
     delivery = Delivery("release-mark", dry_run or check_only)
-    step = Step("POST", f"/repos/{target.repo}/git/refs", f"create refs/tags/{tag} on the default branch's head")
+    step = Step(
+        "POST", f"/repos/{target.repo}/git/refs", f"create refs/tags/{tag} on the default branch's head"
+    )
     if repo is None:
         if check_only:  # a check never writes, so it plans nothing
             delivery.items.append(Item("tag", "unchanged", key=tag, note="no token: the record was not read"))

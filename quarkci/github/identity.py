@@ -32,8 +32,9 @@ _LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,33}$")
 
 
-def check_login_flags(login: str | None, app_slug: str | None,
-                      env: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
+def check_login_flags(
+    login: str | None, app_slug: str | None, env: Mapping[str, str] = os.environ
+) -> tuple[str | None, str | None]:
     """Validate ``--login`` / ``--app-slug`` (flag, else environment) before any request.
 
     Returns ``(login, app_slug)``. Raises :class:`BadInputError` naming the flag for a malformed value.
@@ -43,7 +44,9 @@ def check_login_flags(login: str | None, app_slug: str | None,
     if login is not None and not _LOGIN.match(login):
         raise BadInputError(f"--login {login!r} is not a GitHub login (letters, digits, '-', optional [bot])")
     if app_slug is not None and not _SLUG.match(app_slug):
-        raise BadInputError(f"--app-slug {app_slug!r} is not a GitHub App slug (lowercase letters, digits, '-')")
+        raise BadInputError(
+            f"--app-slug {app_slug!r} is not a GitHub App slug (lowercase letters, digits, '-')"
+        )
     return login, app_slug
 
 

@@ -112,8 +112,14 @@ class IssueAction:
 
     @property
     def operation(self) -> str:
-        return {"create": "created", "edit": "updated", "reopen": "updated", "close": "closed",
-                "close-duplicate": "closed", "keep": "unchanged"}[self.action]
+        return {
+            "create": "created",
+            "edit": "updated",
+            "reopen": "updated",
+            "close": "closed",
+            "close-duplicate": "closed",
+            "keep": "unchanged",
+        }[self.action]
 
 
 def compose(want: WantIssue, recorded: str, prefix: str = "") -> str:
@@ -146,10 +152,16 @@ def _for_want(want: WantIssue, mine: list[ExistingIssue], created: int, max_new:
     opened = [i for i in mine if i.open]
     if opened:
         keep, *extra = opened
-        acts = [IssueAction("close-duplicate", want.key, i.number,
-                            body=_closing(i, f"Duplicate of #{keep.number} (same quarkci finding).", DUPLICATE_MARKER),
-                            reason=f"duplicate of #{keep.number}")
-                for i in extra]
+        acts = [
+            IssueAction(
+                "close-duplicate",
+                want.key,
+                i.number,
+                body=_closing(i, f"Duplicate of #{keep.number} (same quarkci finding).", DUPLICATE_MARKER),
+                reason=f"duplicate of #{keep.number}",
+            )
+            for i in extra
+        ]
         return [_update(want, keep), *acts]
     closed = [i for i in mine if not i.duplicate]
     if closed:
@@ -157,16 +169,28 @@ def _for_want(want: WantIssue, mine: list[ExistingIssue], created: int, max_new:
             human = next(i for i in closed if not i.closed_by_quarkci)
             return [IssueAction("keep", want.key, human.number, reason="closed by a human; respected")]
         back = _update(want, closed[0])
-        return [IssueAction("reopen", want.key, closed[0].number, back.title or closed[0].title,
-                            back.body or closed[0].body, reason="finding is back")]
+        return [
+            IssueAction(
+                "reopen",
+                want.key,
+                closed[0].number,
+                back.title or closed[0].title,
+                back.body or closed[0].body,
+                reason="finding is back",
+            )
+        ]
     if want.key != SUMMARY_KEY and created >= max_new:
         return []
     body = compose(want, title_hash(want.title))
     return [IssueAction("create", want.key, None, want.title, body, reason="new finding")]
 
 
-def decide_issues(wanted: Sequence[WantIssue], existing: Sequence[ExistingIssue],
-                  max_new: int, max_close: int = DEFAULT_MAX_CLOSE) -> tuple[list[IssueAction], list[WantIssue]]:
+def decide_issues(
+    wanted: Sequence[WantIssue],
+    existing: Sequence[ExistingIssue],
+    max_new: int,
+    max_close: int = DEFAULT_MAX_CLOSE,
+) -> tuple[list[IssueAction], list[WantIssue]]:
     """Decide every finding issue's action (the summary issue: :func:`decide_summary`).
 
     ``wanted``: one per breaking finding, in report order. ``existing``: quarkci's issues found.
@@ -187,17 +211,32 @@ def decide_issues(wanted: Sequence[WantIssue], existing: Sequence[ExistingIssue]
         created += sum(1 for a in acts if a.action == "create")
         actions += acts
     keys = {w.key for w in wanted} | {SUMMARY_KEY}
-    stale = sorted((i for key, issues in by_key.items() if key not in keys for i in issues if i.open),
-                   key=lambda i: i.number)
+    stale = sorted(
+        (i for key, issues in by_key.items() if key not in keys for i in issues if i.open),
+        key=lambda i: i.number,
+    )
     for n, issue in enumerate(stale):
         if n >= max_close:
-            actions.append(IssueAction("keep", issue.key, issue.number,
-                                       reason=f"finding disappeared; --max-close {max_close} reached, next run"))
+            actions.append(
+                IssueAction(
+                    "keep",
+                    issue.key,
+                    issue.number,
+                    reason=f"finding disappeared; --max-close {max_close} reached, next run",
+                )
+            )
             continue
-        actions.append(IssueAction(
-            "close", issue.key, issue.number,
-            body=_closing(issue, "The latest quarkci audit no longer reports this finding: closing.", CLOSED_MARKER),
-            reason="finding disappeared"))
+        actions.append(
+            IssueAction(
+                "close",
+                issue.key,
+                issue.number,
+                body=_closing(
+                    issue, "The latest quarkci audit no longer reports this finding: closing.", CLOSED_MARKER
+                ),
+                reason="finding disappeared",
+            )
+        )
     return actions, overflow
 
 
@@ -205,34 +244,58 @@ def decide_summary(summary: WantIssue | None, existing: Sequence[ExistingIssue])
     """Actions for the one summary issue: ``summary`` is None when nothing overflowed."""
     mine = sorted((i for i in existing if i.key == SUMMARY_KEY), key=lambda i: i.number)
     if summary is None:
-        return [IssueAction("close", SUMMARY_KEY, i.number,
-                            body=_closing(i, "Every finding now has its own issue: closing this summary.",
-                                          CLOSED_MARKER), reason="no overflow")
-                for i in mine if i.open]
+        return [
+            IssueAction(
+                "close",
+                SUMMARY_KEY,
+                i.number,
+                body=_closing(i, "Every finding now has its own issue: closing this summary.", CLOSED_MARKER),
+                reason="no overflow",
+            )
+            for i in mine
+            if i.open
+        ]
     return _for_want(summary, mine, 0, 1)
 
 
 # --- rendering -------------------------------------------------------------------------------------
 
+
 def want_for(finding: dict[str, Any], version: str, full_report_url: str | None = None) -> WantIssue:
     """The issue wanted for one breaking finding (title and body with untrusted text neutralised)."""
-    title = escape.title(f"quarkci: breaking drift in {finding['skill']}: {finding['rule']} {finding['subject']}")
-    body = fit_body(template("quarkci.github", "issue.md.j2").render(marker=finding_marker(finding["fingerprint"]), f=finding, version=version),
-                    full_report_url=full_report_url, reserve=60)
+    title = escape.title(
+        f"quarkci: breaking drift in {finding['skill']}: {finding['rule']} {finding['subject']}"
+    )
+    body = fit_body(
+        template("quarkci.github", "issue.md.j2").render(
+            marker=finding_marker(finding["fingerprint"]), f=finding, version=version
+        ),
+        full_report_url=full_report_url,
+        reserve=60,
+    )
     return WantIssue(finding["fingerprint"], title, body)
 
 
-def want_summary(rest: Sequence[dict[str, Any]], version: str, max_new: int,
-                 full_report_url: str | None = None) -> WantIssue | None:
+def want_summary(
+    rest: Sequence[dict[str, Any]], version: str, max_new: int, full_report_url: str | None = None
+) -> WantIssue | None:
     """The one summary issue listing the findings ``rest`` left without an issue; None when empty."""
     if not rest:
         return None
-    body = fit_body(template("quarkci.github", "issues_summary.md.j2").render(marker=SUMMARY_MARKER, rest=rest, version=version, max_new=max_new),
-                    full_report_url=full_report_url, reserve=60)
-    return WantIssue(SUMMARY_KEY, f"quarkci: {len(rest)} more breaking drift finding(s) awaiting issues", body)
+    body = fit_body(
+        template("quarkci.github", "issues_summary.md.j2").render(
+            marker=SUMMARY_MARKER, rest=rest, version=version, max_new=max_new
+        ),
+        full_report_url=full_report_url,
+        reserve=60,
+    )
+    return WantIssue(
+        SUMMARY_KEY, f"quarkci: {len(rest)} more breaking drift finding(s) awaiting issues", body
+    )
 
 
 # --- API -------------------------------------------------------------------------------------------
+
 
 def _list(repo: Repository, me: str) -> tuple[list[ExistingIssue], dict[int, Any]]:
     """GET every issue of the repository (all states, any labels; paginated) authored by ``me`` whose
@@ -267,8 +330,14 @@ def planned_steps(repo_path: str, actions: Sequence[IssueAction]) -> list[Step]:
     return steps
 
 
-def _apply(repo: Repository, target: Target, action: IssueAction, labels: tuple[str, ...],
-           objects: dict[int, Any], delivery: Delivery) -> Item:
+def _apply(
+    repo: Repository,
+    target: Target,
+    action: IssueAction,
+    labels: tuple[str, ...],
+    objects: dict[int, Any],
+    delivery: Delivery,
+) -> Item:
     steps = planned_steps(f"/repos/{target.repo}", [action])
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
     issue: Any
@@ -280,19 +349,32 @@ def _apply(repo: Repository, target: Target, action: IssueAction, labels: tuple[
         issue.edit(title=action.title, body=action.body, state="open")
     elif action.action in ("close", "close-duplicate"):
         issue = objects[action.number]  # type: ignore[index]
-        issue.edit(body=action.body, state="closed",
-                   state_reason="not_planned" if action.action == "close-duplicate" else "completed")
+        issue.edit(
+            body=action.body,
+            state="closed",
+            state_reason="not_planned" if action.action == "close-duplicate" else "completed",
+        )
     else:
         issue = objects.get(action.number) if action.number else None
     item.url = issue.html_url if issue is not None else None
-    delivery.steps += [Step(s.method, s.path.replace("/issues/None", f"/issues/{item.number}"), s.what) for s in steps]
+    delivery.steps += [
+        Step(s.method, s.path.replace("/issues/None", f"/issues/{item.number}"), s.what) for s in steps
+    ]
     return item
 
 
-def deliver_issues(repo: Repository | None, target: Target, report: SyncReport, *,
-                   labels: tuple[str, ...] = DEFAULT_LABELS, max_new: int = DEFAULT_MAX_NEW,
-                   max_close: int = DEFAULT_MAX_CLOSE, dry_run: bool, me: str,
-                   full_report_url: str | None = None) -> Delivery:
+def deliver_issues(
+    repo: Repository | None,
+    target: Target,
+    report: SyncReport,
+    *,
+    labels: tuple[str, ...] = DEFAULT_LABELS,
+    max_new: int = DEFAULT_MAX_NEW,
+    max_close: int = DEFAULT_MAX_CLOSE,
+    dry_run: bool,
+    me: str,
+    full_report_url: str | None = None,
+) -> Delivery:
     """Bring the finding issues authored by ``me`` in line with ``report``'s breaking findings
     (module docstring). ``repo`` is None for an offline dry run: no issue is read, the plan assumes
     none exist. Raises :class:`GitHubError` when the API refuses.
@@ -312,8 +394,9 @@ def deliver_issues(repo: Repository | None, target: Target, report: SyncReport, 
         actions += decide_summary(summary, existing)
         if dry_run or repo is None:
             note = " (no token: existing issues not read)" if repo is None else ""
-            delivery.items += [Item("issue", a.operation, number=a.number, key=a.key, note=a.reason + note)
-                               for a in actions]
+            delivery.items += [
+                Item("issue", a.operation, number=a.number, key=a.key, note=a.reason + note) for a in actions
+            ]
             delivery.steps += planned_steps(repo_path, actions)
             return delivery
         items: dict[str, Item] = {}
@@ -331,12 +414,19 @@ def deliver_issues(repo: Repository | None, target: Target, report: SyncReport, 
             for action in again:
                 if action.action in ("close-duplicate", "edit"):
                     done = _apply(repo, target, action, labels, objects, delivery)
-                    if action.action == "close-duplicate" and action.key in created \
-                            and created[action.key].number == action.number:
+                    if (
+                        action.action == "close-duplicate"
+                        and action.key in created
+                        and created[action.key].number == action.number
+                    ):
                         # We created the later copy; the surviving issue is the kept one.
-                        survivor = next(a for a in again if a.key == action.key and a.action in ("keep", "edit"))
+                        survivor = next(
+                            a for a in again if a.key == action.key and a.action in ("keep", "edit")
+                        )
                         item = created[action.key]
-                        item.note = f"new finding; a retried or concurrent create made #{action.number}, closed"
+                        item.note = (
+                            f"new finding; a retried or concurrent create made #{action.number}, closed"
+                        )
                         item.number = survivor.number
                         obj = objects.get(survivor.number) if survivor.number is not None else None
                         item.url = obj.html_url if obj is not None else None

@@ -37,7 +37,9 @@ TRAILER_KEY = "Quarkci-Sync"
 DEFAULT_PR_KEY = "skill-sync"
 BRANCH_PREFIX = "quarkci/skill-sync/"
 # Marker kinds quarkci already writes: a PR key may not take one (its PR would read as a comment/issue).
-RESERVED_KEYS = frozenset({"report", "finding", "finding-summary", "skills-root", "title", "closed", "duplicate"})
+RESERVED_KEYS = frozenset(
+    {"report", "finding", "finding-summary", "skills-root", "title", "closed", "duplicate"}
+)
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
@@ -64,8 +66,10 @@ def pr_key(key: str) -> str:
     """``key`` checked as a ``gh pr --key``: 1-40 of ``[a-z0-9-]``, starting with a letter or digit, not
     one of :data:`RESERVED_KEYS`. Raises :class:`BadInputError` naming ``--key`` otherwise."""
     if not isinstance(key, str) or not _KEY.match(key) or key in RESERVED_KEYS:
-        raise BadInputError(f"--key {key!r} must be 1-40 of [a-z0-9-] starting with a letter or digit, "
-                            f"and not one of {', '.join(sorted(RESERVED_KEYS))}")
+        raise BadInputError(
+            f"--key {key!r} must be 1-40 of [a-z0-9-] starting with a letter or digit, "
+            f"and not one of {', '.join(sorted(RESERVED_KEYS))}"
+        )
     return key
 
 
@@ -91,7 +95,9 @@ def first_line_marker(body: str | None) -> tuple[str, str] | None:
     return (match.group(1), match.group(2) or "") if match else None
 
 
-def body_marker(body: str | None, kinds: tuple[str, ...] = ("finding", "finding-summary")) -> tuple[str, str] | None:
+def body_marker(
+    body: str | None, kinds: tuple[str, ...] = ("finding", "finding-summary")
+) -> tuple[str, str] | None:
     """``(kind, value)`` of the first line anywhere in ``body`` that is a marker of one of ``kinds``."""
     for line in (body or "").replace("\r\n", "\n").split("\n"):
         match = _FIRST_LINE.match(line.strip())
@@ -130,7 +136,11 @@ def sync_branch(version: str, key: str = DEFAULT_PR_KEY) -> str:
     """The PR branch ``quarkci/<key>/<version>`` (``quarkci/skill-sync/<version>``: the drift PR).
     Raises :class:`BadInputError` for a version that is not a safe ref component (``[A-Za-z0-9._+-]``,
     no ``..``, not ending in ``.lock``) or a bad ``key`` (:func:`pr_key`)."""
-    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", version) or ".." in version or version.endswith(".lock"):
+    if (
+        not re.match(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", version)
+        or ".." in version
+        or version.endswith(".lock")
+    ):
         raise BadInputError(f"upstream version {version!r} cannot name a branch")
     return branch_prefix(key) + version
 

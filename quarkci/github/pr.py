@@ -99,6 +99,8 @@ def default_labels(key: str = DEFAULT_PR_KEY) -> tuple[str, ...]:
 def conflict_comment(key: str = DEFAULT_PR_KEY) -> str:
     """The sticky comment name for a human push on a PR of ``key`` (``skill-sync-conflict`` by default)."""
     return f"{key}-conflict"
+
+
 CLOSED_NOTE_MARKER = "<!-- quarkci:closed -->"
 
 
@@ -106,6 +108,8 @@ def with_note(body: str | None, note: str) -> str:
     """``body`` with ``note`` appended once under the ``<!-- quarkci:closed -->`` line (idempotent)."""
     body = (body or "").split("\n" + CLOSED_NOTE_MARKER, 1)[0].rstrip("\n")
     return f"{body}\n{CLOSED_NOTE_MARKER}\n\n---\n_{note}_\n"
+
+
 _ROUNDS = 3
 
 
@@ -173,22 +177,43 @@ def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | Non
         return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
     if not branch.files_match and not branch.by_quarkci:
         if open_pull:
-            return PrPlan("commented", comment="conflict", reason="the branch has commits not made by quarkci")
-        return PrPlan("unchanged", reason="the branch has commits not made by quarkci and no open PR; left alone")
+            return PrPlan(
+                "commented", comment="conflict", reason="the branch has commits not made by quarkci"
+            )
+        return PrPlan(
+            "unchanged", reason="the branch has commits not made by quarkci and no open PR; left alone"
+        )
     commit = "none" if branch.files_match else "commit"
     if open_pull:
         edit, labels = _pull_changes(open_pull, want)
         changed = commit != "none" or edit or labels
-        return PrPlan("updated" if changed else "unchanged", branch=commit, pull="edit" if edit else "none",
-                      edit=edit, add_labels=labels, reason="" if changed else "branch and PR up to date")
-    if commit == "none" and pull is not None and pull.head_sha == branch.head_sha and not pull.closed_by_quarkci:
+        return PrPlan(
+            "updated" if changed else "unchanged",
+            branch=commit,
+            pull="edit" if edit else "none",
+            edit=edit,
+            add_labels=labels,
+            reason="" if changed else "branch and PR up to date",
+        )
+    if (
+        commit == "none"
+        and pull is not None
+        and pull.head_sha == branch.head_sha
+        and not pull.closed_by_quarkci
+    ):
         why = "already merged" if pull.merged else f"PR #{pull.number} was closed at this commit; respected"
         return PrPlan("unchanged", reason=why)
     return PrPlan("created", branch=commit, pull="create", add_labels=want.labels, reason="no open PR")
 
 
-def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: PrPlan,
-                  pull_number: int | None, key: str = DEFAULT_PR_KEY) -> list[Step]:
+def planned_steps(
+    repo_path: str,
+    branch: str,
+    files: dict[str, bytes],
+    plan: PrPlan,
+    pull_number: int | None,
+    key: str = DEFAULT_PR_KEY,
+) -> list[Step]:
     """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known)."""
     steps: list[Step] = []
     if plan.branch in ("create", "commit"):
@@ -203,21 +228,30 @@ def planned_steps(repo_path: str, branch: str, files: dict[str, bytes], plan: Pr
     if plan.pull == "create":
         steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}"))
     if plan.comment == "conflict":
-        steps.append(Step("POST|PATCH", f"{repo_path}/issues/{number}/comments",
-                          f"sticky comment {conflict_comment(key)!r} (if changed)"))
+        steps.append(
+            Step(
+                "POST|PATCH",
+                f"{repo_path}/issues/{number}/comments",
+                f"sticky comment {conflict_comment(key)!r} (if changed)",
+            )
+        )
     if plan.pull == "edit":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
     if plan.pull == "close":
         steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body"))
     if plan.add_labels:
-        steps.append(Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels)))
+        steps.append(
+            Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels))
+        )
     return steps
 
 
 # --- rendering -------------------------------------------------------------------------------------
 
-_CLOSE = ("The latest audit finds no mechanical drift for amd-quark {version}: closing this PR. "
-          "quarkci opens a new one if drift comes back.")
+_CLOSE = (
+    "The latest audit finds no mechanical drift for amd-quark {version}: closing this PR. "
+    "quarkci opens a new one if drift comes back."
+)
 
 
 def git_blob_sha(data: bytes) -> str:
@@ -230,19 +264,36 @@ def applied(report: SyncReport) -> list[str]:
     written without ``--fix`` bookkeeping, one line per mechanical finding."""
     if report.applied_fixes:
         return list(report.applied_fixes)
-    return [f"{(f.get('fix') or {}).get('file', f['skill'])}:{(f.get('fix') or {}).get('line', 0)}: "
-            f"{f['subject']}: {f['skill_says']} -> {f['source_says']}" for f in report.of_kind("mechanical")]
+    return [
+        f"{(f.get('fix') or {}).get('file', f['skill'])}:{(f.get('fix') or {}).get('line', 0)}: "
+        f"{f['subject']}: {f['skill_says']} -> {f['source_says']}"
+        for f in report.of_kind("mechanical")
+    ]
 
 
-def render_body(report: SyncReport, files: dict[str, bytes], branch: str, full_report_url: str | None = None,
-                key: str = DEFAULT_PR_KEY) -> str:
+def render_body(
+    report: SyncReport,
+    files: dict[str, bytes],
+    branch: str,
+    full_report_url: str | None = None,
+    key: str = DEFAULT_PR_KEY,
+) -> str:
     """The PR body (Markdown, untrusted text neutralised, fitted to GitHub's limit); its first line is
     ``key``'s marker for ``report.version``."""
     name = "drift_pr.md.j2" if key == DEFAULT_PR_KEY else "corrections_pr.md.j2"
-    body = template("quarkci.github", name).render(marker=sync_marker(report.version, key), root_marker=skills_root_marker(report.skills_root),
-                           version=report.version, summary=report.summary, baseline=report.baseline,
-                           fixes=applied(report), breaking=len(report.of_kind("breaking")),
-                           semantic=len(report.of_kind("semantic")), files=list(files), branch=branch, key=key)
+    body = template("quarkci.github", name).render(
+        marker=sync_marker(report.version, key),
+        root_marker=skills_root_marker(report.skills_root),
+        version=report.version,
+        summary=report.summary,
+        baseline=report.baseline,
+        fixes=applied(report),
+        breaking=len(report.of_kind("breaking")),
+        semantic=len(report.of_kind("semantic")),
+        files=list(files),
+        branch=branch,
+        key=key,
+    )
     return fit_body(body, full_report_url=full_report_url)
 
 
@@ -266,12 +317,12 @@ def commit_message(report: SyncReport, files: dict[str, bytes], key: str = DEFAU
 
 # --- API helpers (one request each unless noted) ---------------------------------------------------
 
+
 class _Again(Exception):
     """Another writer got there first (422 on ref create/update or PR create): read and decide again."""
 
 
-def _read_branch(repo: Repository, branch: str,
-                 want: dict[str, str]) -> tuple[BranchState | None, Any, Any]:
+def _read_branch(repo: Repository, branch: str, want: dict[str, str]) -> tuple[BranchState | None, Any, Any]:
     """GET the ref, its head commit and (recursive) tree; ``want`` maps path -> blob sha.
 
     Returns ``(state, head commit, ref)``; the ref object, once fetched, carries GitHub's
@@ -289,21 +340,39 @@ def _read_branch(repo: Repository, branch: str,
     return BranchState(head_sha, is_quarkci_commit(head.message), match), head, ref
 
 
-def _read_pull(repo: Repository, target: Target, branch: str, base: str, me: str) -> tuple[PullState | None, Any]:
+def _read_pull(
+    repo: Repository, target: Target, branch: str, base: str, me: str
+) -> tuple[PullState | None, Any]:
     """GET the PRs by ``me`` from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
-    pulls = [p for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
-             if same_login(p.user.login if p.user else None, me)]
+    pulls = [
+        p
+        for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
+        if same_login(p.user.login if p.user else None, me)
+    ]
     pulls.sort(key=lambda p: (p.state != "open", -p.number))
     if not pulls:
         return None, None
     p = pulls[0]
-    state = PullState(p.number, p.state == "open", bool(p.merged_at), p.head.sha, p.title, p.body or "",
-                      frozenset(label.name for label in p.labels))
+    state = PullState(
+        p.number,
+        p.state == "open",
+        bool(p.merged_at),
+        p.head.sha,
+        p.title,
+        p.body or "",
+        frozenset(label.name for label in p.labels),
+    )
     return state, p
 
 
-def _write_commit(repo: Repository, files: dict[str, bytes], parent: Any, message: str,
-                  record: list[Step], steps: list[Step]) -> str:
+def _write_commit(
+    repo: Repository,
+    files: dict[str, bytes],
+    parent: Any,
+    message: str,
+    record: list[Step],
+    steps: list[Step],
+) -> str:
     """POST blobs, a tree on ``parent``'s tree, and a commit on ``parent``; returns the commit sha."""
     elements = []
     for path, data in files.items():
@@ -332,8 +401,9 @@ def _newer(a: str, b: str) -> bool:
         return a > b
 
 
-def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str,
-                       key: str = DEFAULT_PR_KEY) -> list[tuple[str, Any]]:
+def _other_drift_pulls(
+    repo: Repository, branch: str, root: str, me: str, key: str = DEFAULT_PR_KEY
+) -> list[tuple[str, Any]]:
     """``(version, PR)`` of every open PR of ``key`` by ``me`` for the skills root ``root`` from a
     branch other than ``branch`` (GET /pulls?state=open, paginated): its branch is under
     ``quarkci/<key>/`` and its first line is ``key``'s marker; other keys' PRs are never returned."""
@@ -342,7 +412,11 @@ def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str,
     found = []
     for p in repo.get_pulls(state="open"):  # attributes from the listing: no request per PR
         head = p.head.ref
-        if not head.startswith(prefix) or head == branch or not same_login(p.user.login if p.user else None, me):
+        if (
+            not head.startswith(prefix)
+            or head == branch
+            or not same_login(p.user.login if p.user else None, me)
+        ):
             continue
         lines = (p.body or "").split("\n")
         kind = first_line_marker(p.body)
@@ -354,9 +428,19 @@ def _other_drift_pulls(repo: Repository, branch: str, root: str, me: str,
     return found
 
 
-def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, files: dict[str, bytes], *,
-               base: str | None, labels: tuple[str, ...] | None = None, dry_run: bool, me: str,
-               full_report_url: str | None = None, key: str = DEFAULT_PR_KEY) -> Delivery:
+def deliver_pr(
+    repo: Repository | None,
+    target: Target,
+    report: SyncReport,
+    files: dict[str, bytes],
+    *,
+    base: str | None,
+    labels: tuple[str, ...] | None = None,
+    dry_run: bool,
+    me: str,
+    full_report_url: str | None = None,
+    key: str = DEFAULT_PR_KEY,
+) -> Delivery:
     """Create, update, comment on or close the drift PR for ``report`` (see the module docstring), and
     close the open drift PRs of older releases for the same skills root.
 
@@ -375,13 +459,22 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
     prefix = branch_prefix(key)
     has_drift = bool(files)
     want_blobs = {p: git_blob_sha(d) for p, d in files.items()}
-    want = PullWant(render_title(report, key), render_body(report, files, branch, full_report_url, key),
-                    tuple(default_labels(key) if labels is None else labels))
+    want = PullWant(
+        render_title(report, key),
+        render_body(report, files, branch, full_report_url, key),
+        tuple(default_labels(key) if labels is None else labels),
+    )
     repo_path = f"/repos/{target.repo}"
     if repo is None:
         plan = decide_pr(has_drift, None, None, want)
-        delivery.items.append(Item("pull_request", plan.operation, key=branch,
-                                   note="no token: branch, PRs and the default branch not read"))
+        delivery.items.append(
+            Item(
+                "pull_request",
+                plan.operation,
+                key=branch,
+                note="no token: branch, PRs and the default branch not read",
+            )
+        )
         delivery.steps += planned_steps(repo_path, branch, files, plan, None, key)
         return delivery
     with github_errors(target, f"drift PR from {branch}"):
@@ -389,9 +482,16 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
         newer = sorted((v, p.number) for v, p in others if _newer(v, report.version))
         if newer:
             version, number = newer[-1]
-            delivery.items.append(Item("pull_request", "unchanged", number=number, key=branch,
-                                       note=f"drift PR #{number} for the newer amd-quark {version} is open; "
-                                            "nothing opened for an older release"))
+            delivery.items.append(
+                Item(
+                    "pull_request",
+                    "unchanged",
+                    number=number,
+                    key=branch,
+                    note=f"drift PR #{number} for the newer amd-quark {version} is open; "
+                    "nothing opened for an older release",
+                )
+            )
             return delivery
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
@@ -399,20 +499,53 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
             pull, pull_obj = _read_pull(repo, target, branch, base, me)
             plan = decide_pr(has_drift, state, pull, want)
             steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None, key)
-            item = Item("pull_request", plan.operation, number=pull.number if pull else None,
-                        url=pull_obj.html_url if pull_obj else None, key=branch, note=plan.reason)
+            item = Item(
+                "pull_request",
+                plan.operation,
+                number=pull.number if pull else None,
+                url=pull_obj.html_url if pull_obj else None,
+                key=branch,
+                note=plan.reason,
+            )
             if dry_run:
                 delivery.items.append(item)
                 delivery.steps += steps
                 for version, old in others:
-                    delivery.items.append(Item("pull_request", "closed", number=old.number,
-                                               key=f"{prefix}{version}", note="superseded"))
-                    delivery.steps.append(Step("PATCH", f"{repo_path}/pulls/{old.number}",
-                                               "close (superseded), the reason appended to the body"))
+                    delivery.items.append(
+                        Item(
+                            "pull_request",
+                            "closed",
+                            number=old.number,
+                            key=f"{prefix}{version}",
+                            note="superseded",
+                        )
+                    )
+                    delivery.steps.append(
+                        Step(
+                            "PATCH",
+                            f"{repo_path}/pulls/{old.number}",
+                            "close (superseded), the reason appended to the body",
+                        )
+                    )
                 return delivery
             try:
-                _execute(repo, target, report, files, plan, steps, branch, base, (head, ref), pull_obj,
-                         want, item, delivery, me, key)
+                _execute(
+                    repo,
+                    target,
+                    report,
+                    files,
+                    plan,
+                    steps,
+                    branch,
+                    base,
+                    (head, ref),
+                    pull_obj,
+                    want,
+                    item,
+                    delivery,
+                    me,
+                    key,
+                )
             except _Again:
                 continue
             delivery.items.append(item)
@@ -421,28 +554,67 @@ def deliver_pr(repo: Repository | None, target: Target, report: SyncReport, file
     raise GitHubError(f"drift PR from {branch}: the branch or PR kept changing during {_ROUNDS} attempts")
 
 
-def _close_superseded(repo: Repository, target: Target, report: SyncReport, others: list[tuple[str, Any]],
-                      item: Item, delivery: Delivery, me: str, key: str = DEFAULT_PR_KEY) -> None:
+def _close_superseded(
+    repo: Repository,
+    target: Target,
+    report: SyncReport,
+    others: list[tuple[str, Any]],
+    item: Item,
+    delivery: Delivery,
+    me: str,
+    key: str = DEFAULT_PR_KEY,
+) -> None:
     """Close the open drift PRs of older releases, each with one PATCH that also says why (in the body,
     linking the new PR: GitHub shows the cross-reference on both)."""
     prefix = branch_prefix(key)
     for version, old in others:
         if item.number is not None and item.operation != "closed":
-            why = (f"Superseded by #{item.number}, the drift PR for amd-quark "
-                   f"{escape.code(report.version)}: closing this one for {escape.code(version)}.")
+            why = (
+                f"Superseded by #{item.number}, the drift PR for amd-quark "
+                f"{escape.code(report.version)}: closing this one for {escape.code(version)}."
+            )
         else:
-            why = (f"amd-quark {escape.code(report.version)} shows no mechanical drift: "
-                   f"closing this PR for the older {escape.code(version)}.")
+            why = (
+                f"amd-quark {escape.code(report.version)} shows no mechanical drift: "
+                f"closing this PR for the older {escape.code(version)}."
+            )
         old.edit(state="closed", body=with_note(old.body, why))
-        delivery.steps.append(Step("PATCH", f"/repos/{target.repo}/pulls/{old.number}",
-                                   "close (superseded), the reason appended to the body"))
-        delivery.items.append(Item("pull_request", "closed", number=old.number, url=old.html_url,
-                                   key=f"{prefix}{version}", note="superseded"))
+        delivery.steps.append(
+            Step(
+                "PATCH",
+                f"/repos/{target.repo}/pulls/{old.number}",
+                "close (superseded), the reason appended to the body",
+            )
+        )
+        delivery.items.append(
+            Item(
+                "pull_request",
+                "closed",
+                number=old.number,
+                url=old.html_url,
+                key=f"{prefix}{version}",
+                note="superseded",
+            )
+        )
 
 
-def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[str, bytes], plan: PrPlan,
-             steps: list[Step], branch: str, base: str, head_ref: tuple[Any, Any], pull_obj: Any,
-             want: PullWant, item: Item, delivery: Delivery, me: str, key: str = DEFAULT_PR_KEY) -> None:
+def _execute(
+    repo: Repository,
+    target: Target,
+    report: SyncReport,
+    files: dict[str, bytes],
+    plan: PrPlan,
+    steps: list[Step],
+    branch: str,
+    base: str,
+    head_ref: tuple[Any, Any],
+    pull_obj: Any,
+    want: PullWant,
+    item: Item,
+    delivery: Delivery,
+    me: str,
+    key: str = DEFAULT_PR_KEY,
+) -> None:
     head, ref = head_ref
     record = delivery.steps
     todo = list(steps)
@@ -467,8 +639,9 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         record.append(todo.pop(0))
     if plan.pull == "create":
         try:
-            pull_obj = repo.create_pull(base=base, head=branch, title=want.title, body=want.body,
-                                        maintainer_can_modify=True)
+            pull_obj = repo.create_pull(
+                base=base, head=branch, title=want.title, body=want.body, maintainer_can_modify=True
+            )
         except GithubException as exc:
             if _is_422(exc, "already exists"):
                 raise _Again from None
@@ -479,9 +652,19 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
         command = "`quarkci sync --fix`" if key == DEFAULT_PR_KEY else "the `--fix` run that made this report"
-        body = template("quarkci.github", "pr_conflict.md.j2").render(version=report.version, branch=branch, head=head.sha, blobs=blobs, command=command)
-        sticky = deliver_comment(repo, target, pull_obj.number, body, conflict_comment(key), dry_run=False, me=me,
-                                 delivery=Delivery("comment", False))
+        body = template("quarkci.github", "pr_conflict.md.j2").render(
+            version=report.version, branch=branch, head=head.sha, blobs=blobs, command=command
+        )
+        sticky = deliver_comment(
+            repo,
+            target,
+            pull_obj.number,
+            body,
+            conflict_comment(key),
+            dry_run=False,
+            me=me,
+            delivery=Delivery("comment", False),
+        )
         record += sticky.steps
         item.operation = "commented" if sticky.operation != "unchanged" else "unchanged"
         item.note = plan.reason
@@ -498,7 +681,9 @@ def _execute(repo: Repository, target: Target, report: SyncReport, files: dict[s
         # PATCH /issues/{n} with the full label list (PyGithub's add_to_labels sends a bare array
         # that GitHub's OpenAPI description does not document).
         current = [label.name for label in pull_obj.labels]
-        repo.get_issue(pull_obj.number).edit(labels=current + [x for x in plan.add_labels if x not in current])
+        repo.get_issue(pull_obj.number).edit(
+            labels=current + [x for x in plan.add_labels if x not in current]
+        )
         record.append(todo.pop(0))
     for i, step in enumerate(record):
         if "{new}" in step.path:

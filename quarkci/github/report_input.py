@@ -51,8 +51,10 @@ def load_report(path: str | Path) -> SyncReport:
         data = load_document(path)
     except BadInputError as exc:
         raise BadInputError(f"{path}: cannot read the report: {exc}") from None
-    errors = sorted(jsonschema.Draft202012Validator(load_schema("validation_report")).iter_errors(data),
-                    key=lambda e: list(e.absolute_path))
+    errors = sorted(
+        jsonschema.Draft202012Validator(load_schema("validation_report")).iter_errors(data),
+        key=lambda e: list(e.absolute_path),
+    )
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
         raise BadInputError(f"{path}: not a valid validation report at {where}: {errors[0].message}")
@@ -62,9 +64,15 @@ def load_report(path: str | Path) -> SyncReport:
         raise BadInputError(f"{path}: upstream.version is missing; the drift branch is named after it")
     baseline = (data.get("baseline") or {}).get("version")
     return SyncReport(
-        path=str(path), version=version, baseline=baseline, mode=mode, summary=data["summary"],
-        findings=tuple(data.get("findings") or ()), changed_files=tuple(data.get("changed_files") or ()),
-        applied_fixes=tuple(data.get("applied_fixes") or ()), skills_root=str(data.get("skills_root") or ""),
+        path=str(path),
+        version=version,
+        baseline=baseline,
+        mode=mode,
+        summary=data["summary"],
+        findings=tuple(data.get("findings") or ()),
+        changed_files=tuple(data.get("changed_files") or ()),
+        applied_fixes=tuple(data.get("applied_fixes") or ()),
+        skills_root=str(data.get("skills_root") or ""),
     )
 
 

@@ -84,7 +84,9 @@ class Delivery:
 
     def to_text(self) -> str:
         """One line with the overall operation, then one per item, then the writes."""
-        head = f"{self.command}: {self.operation}" + (" (dry run: no writes performed)" if self.dry_run else "")
+        head = f"{self.command}: {self.operation}" + (
+            " (dry run: no writes performed)" if self.dry_run else ""
+        )
         lines = [head] + ["  " + i.line(self.dry_run) for i in self.items]
         if self.steps:
             lines.append("  planned writes:" if self.dry_run else "  writes:")

@@ -69,8 +69,15 @@ def run_ptq(request: PtqRequest, say: Callable[[str], None] | None = None) -> Pt
     analysis_path = out / ANALYSIS_FILE
     analysis = analyze(str(request.model))
     write_analysis(analysis, analysis_path)
-    plan = build_plan(analysis, str(analysis_path.resolve()), request.scheme, algorithm=request.algorithm,
-                      kv_cache=request.kv_cache, exclude=list(request.exclude), device=request.device)
+    plan = build_plan(
+        analysis,
+        str(analysis_path.resolve()),
+        request.scheme,
+        algorithm=request.algorithm,
+        kv_cache=request.kv_cache,
+        exclude=list(request.exclude),
+        device=request.device,
+    )
     plan_path = write_plan(plan, out / PLAN_FILE)
     warnings = tuple(plan_warnings(request.scheme, request.device, plan["quark_version"]))
     manifest = manifest_mod.build_manifest(plan, plan_path, out)
@@ -88,6 +95,14 @@ def run_ptq(request: PtqRequest, say: Callable[[str], None] | None = None) -> Pt
     manifest_mod.record_run(manifest_path, result)
     summary = summarize(request.model, export, run_result=result, reload=request.reload)
     summary_path = write_summary(summary, manifest["outputs"]["validation_summary"])
-    return PtqOutcome(analysis=analysis_path, plan=plan_path, manifest=manifest_path, run_result=run_result_path,
-                      summary=summary_path, export=export, run_status=result["status"], verdict=evaluate(summary),
-                      warnings=warnings)
+    return PtqOutcome(
+        analysis=analysis_path,
+        plan=plan_path,
+        manifest=manifest_path,
+        run_result=run_result_path,
+        summary=summary_path,
+        export=export,
+        run_status=result["status"],
+        verdict=evaluate(summary),
+        warnings=warnings,
+    )

@@ -114,7 +114,9 @@ def _encode_examples(tokenizer: Any) -> tuple[Any, Any, Any]:
     rows, labels = [], []
     for a, b in problems():
         prompt = tokenizer(prompt_text(a, b))["input_ids"]
-        answer = tokenizer(answer_text(a, b), add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+        answer = tokenizer(answer_text(a, b), add_special_tokens=False)["input_ids"] + [
+            tokenizer.eos_token_id
+        ]
         rows.append(prompt + answer)
         labels.append([-100] * len(prompt) + answer)
     width = max(len(r) for r in rows)
@@ -150,8 +152,11 @@ def addition_accuracy(model: Any, tokenizer: Any, max_new_tokens: int = 3) -> fl
     return correct / len(pairs)
 
 
-def build_demo_model(out_dir: str | os.PathLike[str], config: DemoConfig | None = None,
-                     progress: Callable[[str], object] | None = None) -> DemoResult:
+def build_demo_model(
+    out_dir: str | os.PathLike[str],
+    config: DemoConfig | None = None,
+    progress: Callable[[str], object] | None = None,
+) -> DemoResult:
     """Train the demo model and save it in Hugging Face format (safetensors) under ``out_dir``.
 
     Deterministic for a given ``config.seed`` on one machine (seeded torch/python RNGs, one

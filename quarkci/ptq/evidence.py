@@ -25,16 +25,36 @@ class Evidence:
 # (quark version, device) -> scheme -> evidence
 OBSERVED: dict[tuple[str, str], dict[str, Evidence]] = {
     ("0.13", "cpu"): {
-        **{s: Evidence(True, "quantizes, exports, reloads in transformers and keeps the demo-task accuracy",
-                       f"{TESTS}::test_scheme_end_to_end_passes_the_gate[{s}]")
-           for s in ("fp8", "int8", "int4_wo_128", "mxfp4")},
-        **{s: Evidence(False, "fails at export (AssertionError in quark/torch/export)",
-                       f"{TESTS}::test_schemes_that_fail_at_export[{s}]") for s in ("mx6", "mx9", "bfp16")},
-        **{s: Evidence(False, "exports, but transformers reloads it with missing/unexpected keys and garbage "
-                              "output (no exception)", f"{TESTS}::test_schemes_that_reload_wrong[{s}]")
-           for s in ("nvfp4", "int4_fp8", "fp4_block16_scale_e4m3")},
-        "amdfp4_global16": Evidence(False, "exports, but the reloaded model fails at forward (dequantize)",
-                                    f"{TESTS}::test_amdfp4_global16_fails_on_reload"),
+        **{
+            s: Evidence(
+                True,
+                "quantizes, exports, reloads in transformers and keeps the demo-task accuracy",
+                f"{TESTS}::test_scheme_end_to_end_passes_the_gate[{s}]",
+            )
+            for s in ("fp8", "int8", "int4_wo_128", "mxfp4")
+        },
+        **{
+            s: Evidence(
+                False,
+                "fails at export (AssertionError in quark/torch/export)",
+                f"{TESTS}::test_schemes_that_fail_at_export[{s}]",
+            )
+            for s in ("mx6", "mx9", "bfp16")
+        },
+        **{
+            s: Evidence(
+                False,
+                "exports, but transformers reloads it with missing/unexpected keys and garbage "
+                "output (no exception)",
+                f"{TESTS}::test_schemes_that_reload_wrong[{s}]",
+            )
+            for s in ("nvfp4", "int4_fp8", "fp4_block16_scale_e4m3")
+        },
+        "amdfp4_global16": Evidence(
+            False,
+            "exports, but the reloaded model fails at forward (dequantize)",
+            f"{TESTS}::test_amdfp4_global16_fails_on_reload",
+        ),
     },
 }
 
@@ -52,5 +72,7 @@ def plan_warnings(scheme: str, device: str, quark_version: str) -> list[str]:
     seen = OBSERVED.get((quark_version, target_device(device)), {}).get(scheme)
     if seen is None or seen.works:
         return []
-    return [f"scheme {scheme} is known to fail on {target_device(device)} with amd-quark {quark_version}: "
-            f"{seen.outcome} (evidence: {seen.test})"]
+    return [
+        f"scheme {scheme} is known to fail on {target_device(device)} with amd-quark {quark_version}: "
+        f"{seen.outcome} (evidence: {seen.test})"
+    ]

@@ -34,9 +34,20 @@ FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16"})
 # real exports of tests/ptq/test_workflow_ml.py (amd-quark 0.13); the other families follow the scheme classes
 # in quark/torch/quantization/config/template.py.
 SCHEME_WEIGHT_DTYPE: tuple[tuple[str, str], ...] = (
-    ("uint4_", "uint4"), ("int4_", "int4"), ("int8", "int8"), ("ptpc_fp8", "fp8_e4m3"), ("fp8", "fp8_e4m3"),
-    ("mxfp6_e3m2", "fp6_e3m2"), ("mxfp6_e2m3", "fp6_e2m3"), ("mxfp4", "fp4"), ("amdfp4", "fp4"), ("nvfp4", "fp4"),
-    ("fp4_", "fp4"), ("mx6", "mx6"), ("mx9", "mx9"), ("bfp16", "bfp16"),
+    ("uint4_", "uint4"),
+    ("int4_", "int4"),
+    ("int8", "int8"),
+    ("ptpc_fp8", "fp8_e4m3"),
+    ("fp8", "fp8_e4m3"),
+    ("mxfp6_e3m2", "fp6_e3m2"),
+    ("mxfp6_e2m3", "fp6_e2m3"),
+    ("mxfp4", "fp4"),
+    ("amdfp4", "fp4"),
+    ("nvfp4", "fp4"),
+    ("fp4_", "fp4"),
+    ("mx6", "mx6"),
+    ("mx9", "mx9"),
+    ("bfp16", "bfp16"),
 )
 DEFAULT_KV_LAYERS = ("*k_proj", "*v_proj")  # Quark's llama-family template kv_layers_name
 
@@ -79,8 +90,14 @@ def config_problems(qconfig: Any) -> list[str]:
     return problems
 
 
-def scheme_check(scheme: str | None, qconfig: dict[str, Any] | None, source: Checkpoint, output: Checkpoint,
-                 quantized_layers: list[str], group_sizes: dict[str, int | None]) -> dict[str, Any]:
+def scheme_check(
+    scheme: str | None,
+    qconfig: dict[str, Any] | None,
+    source: Checkpoint,
+    output: Checkpoint,
+    quantized_layers: list[str],
+    group_sizes: dict[str, int | None],
+) -> dict[str, Any]:
     """Claimed scheme vs declared dtype/group size, and stored scale element counts vs the declared qscheme.
 
     ``quantized_layers``: layers observed quantized. ``group_sizes``: scheme -> weight group size
@@ -89,18 +106,32 @@ def scheme_check(scheme: str | None, qconfig: dict[str, Any] | None, source: Che
     """
     spec = _spec((qconfig or {}).get("global_quant_config"))
     declared = spec.get("dtype")
-    block: dict[str, Any] = {"claimed": scheme, "expected_dtype": None, "declared_dtype": declared,
-                             "declared_qscheme": spec.get("qscheme"), "declared_group_size": spec.get("group_size"),
-                             "problems": []}
+    block: dict[str, Any] = {
+        "claimed": scheme,
+        "expected_dtype": None,
+        "declared_dtype": declared,
+        "declared_qscheme": spec.get("qscheme"),
+        "declared_group_size": spec.get("group_size"),
+        "problems": [],
+    }
     problems: list[str] = block["problems"]
     if scheme and declared:
         expected = scheme_weight_dtype(scheme)
         block["expected_dtype"] = expected
         if expected and expected != declared:
-            problems.append(f"run claims scheme {scheme} (weight {expected}) but the export declares {declared}")
+            problems.append(
+                f"run claims scheme {scheme} (weight {expected}) but the export declares {declared}"
+            )
         size = group_sizes.get(scheme)
-        if expected == declared and size and spec.get("qscheme") == "per_group" and spec.get("group_size") != size:
-            problems.append(f"scheme {scheme} uses group size {size}, the export declares {spec.get('group_size')}")
+        if (
+            expected == declared
+            and size
+            and spec.get("qscheme") == "per_group"
+            and spec.get("group_size") != size
+        ):
+            problems.append(
+                f"scheme {scheme} uses group size {size}, the export declares {spec.get('group_size')}"
+            )
     overrides = (qconfig or {}).get("layer_quant_config") or {}
     for layer in quantized_layers:
         scale = output.tensors.get(f"{layer}.weight_scale")
@@ -115,14 +146,20 @@ def scheme_check(scheme: str | None, qconfig: dict[str, Any] | None, source: Che
         if qscheme == "per_group" and isinstance(group, int) and group > 0:
             want = out_f * -(-in_f // group)
         if want is not None and scale.numel != want:
-            problems.append(f"{layer}.weight_scale has {scale.numel} element(s); {qscheme}"
-                            f"{f' group {group}' if qscheme == 'per_group' else ''} over {out_f}x{in_f} needs {want}")
+            problems.append(
+                f"{layer}.weight_scale has {scale.numel} element(s); {qscheme}"
+                f"{f' group {group}' if qscheme == 'per_group' else ''} over {out_f}x{in_f} needs {want}"
+            )
     block["problems"] = problems[:MAX_LIST]
     return block
 
 
-def kv_cache_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: Checkpoint,
-                   kv_layers: tuple[str, ...] | list[str] = DEFAULT_KV_LAYERS) -> dict[str, Any]:
+def kv_cache_check(
+    qconfig: dict[str, Any] | None,
+    source: Checkpoint,
+    output: Checkpoint,
+    kv_layers: tuple[str, ...] | list[str] = DEFAULT_KV_LAYERS,
+) -> dict[str, Any]:
     """The KV-cache group names every layer's k/v projections or none (see module docstring).
 
     ``kv_layers``: the template's k/v projection patterns (Quark's ``kv_layers_name``). Problems: a
@@ -148,26 +185,38 @@ def kv_cache_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: C
     if named:
         missing = [m for m in kv_all if m not in named]
         if missing:
-            problems.append(f"kv_cache_group names {len(named)} of {len(kv_all)} k/v projections "
-                            f"(missing e.g. {missing[0]})")
+            problems.append(
+                f"kv_cache_group names {len(named)} of {len(kv_all)} k/v projections "
+                f"(missing e.g. {missing[0]})"
+            )
         extra = [m for m in named if m not in kv_all]
         if extra:
             problems.append(f"kv_cache_group names {extra[0]}, not a k/v projection")
     if isinstance(kv_config, dict) and sorted(kv_config) != sorted(group):
-        problems.append(f"kv_cache_quant_config keys {sorted(kv_config)} differ from kv_cache_group {sorted(group)}")
+        problems.append(
+            f"kv_cache_quant_config keys {sorted(kv_config)} differ from kv_cache_group {sorted(group)}"
+        )
     for pattern in group:
         spec = layer_config.get(pattern) if isinstance(layer_config, dict) else None
         if not (isinstance(spec, dict) and spec.get("output_tensors")):
-            problems.append(f"layer_quant_config has no output_tensors spec for kv_cache_group pattern {pattern!r}")
+            problems.append(
+                f"layer_quant_config has no output_tensors spec for kv_cache_group pattern {pattern!r}"
+            )
     for m in named:
         if f"{m}.output_scale" not in output.tensors:
             problems.append(f"{m} is in the KV-cache group but stores no output_scale")
             break
     stray = [m for m in kv_all if m not in named and f"{m}.output_scale" in output.tensors]
     if stray:
-        problems.append(f"{stray[0]} stores an output_scale but is not in kv_cache_group "
-                        f"({len(stray)} such layer(s))")
-    return {"group": group, "layers_named": len(named), "kv_layers": len(kv_all), "problems": problems[:MAX_LIST]}
+        problems.append(
+            f"{stray[0]} stores an output_scale but is not in kv_cache_group ({len(stray)} such layer(s))"
+        )
+    return {
+        "group": group,
+        "layers_named": len(named),
+        "kv_layers": len(kv_all),
+        "problems": problems[:MAX_LIST],
+    }
 
 
 def _module(tensor: str) -> tuple[str, str]:
@@ -184,22 +233,35 @@ def names_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: Chec
     "unmatched_patterns", "problems"}``.
     """
     src_modules = {_module(n)[0] for n in source.tensors}
-    unknown = sorted(n for n in output.tensors if n not in source.tensors
-                     and not (_module(n)[0] in src_modules and QUANT_PARAMETER.match(_module(n)[1])))
+    unknown = sorted(
+        n
+        for n in output.tensors
+        if n not in source.tensors
+        and not (_module(n)[0] in src_modules and QUANT_PARAMETER.match(_module(n)[1]))
+    )
     missing = sorted(n for n in source.tensors if n not in output.tensors)
     patterns = (qconfig or {}).get("layer_quant_config") or {}
     modules = list(source.linear_layers())
-    unmatched = sorted(p for p in (patterns if isinstance(patterns, dict) else {})
-                       if not any(fnmatchcase(m, p) or m == p for m in modules))
+    unmatched = sorted(
+        p
+        for p in (patterns if isinstance(patterns, dict) else {})
+        if not any(fnmatchcase(m, p) or m == p for m in modules)
+    )
     problems = []
     if unknown:
-        problems.append(f"{len(unknown)} output tensor(s) belong to no module of the model (e.g. {unknown[0]})")
+        problems.append(
+            f"{len(unknown)} output tensor(s) belong to no module of the model (e.g. {unknown[0]})"
+        )
     if missing:
         problems.append(f"{len(missing)} source tensor(s) missing in the output (e.g. {missing[0]})")
     if unmatched:
         problems.append(f"layer_quant_config pattern(s) matching no module: {', '.join(unmatched[:5])}")
-    return {"unknown_in_output": unknown[:MAX_LIST], "missing_in_output": missing[:MAX_LIST],
-            "unmatched_patterns": unmatched[:MAX_LIST], "problems": problems}
+    return {
+        "unknown_in_output": unknown[:MAX_LIST],
+        "missing_in_output": missing[:MAX_LIST],
+        "unmatched_patterns": unmatched[:MAX_LIST],
+        "problems": problems,
+    }
 
 
 def _load(ckpt: Checkpoint, name: str) -> Any:
@@ -257,15 +319,31 @@ def unquantized_tensors(source: Checkpoint, output: Checkpoint) -> dict[str, Any
         elif out.dtype == src.dtype:
             if _raw_digest(source, name) != _raw_digest(output, name):
                 a, b = _load(source, name), _load(output, name)
-                differ.append({"tensor": name, "reason": f"content differs (sha256), max |diff| "
-                                                         f"{float(np.max(np.abs(a - b))) if a.size else 0.0:.3g}"})
+                differ.append(
+                    {
+                        "tensor": name,
+                        "reason": f"content differs (sha256), max |diff| "
+                        f"{float(np.max(np.abs(a - b))) if a.size else 0.0:.3g}",
+                    }
+                )
         else:
             a, b = _load(source, name), _load(output, name)
             rtol = {"BF16": 2**-7, "F16": 2**-10}.get(out.dtype, 1e-6)
             if not np.allclose(a, b, rtol=rtol, atol=1e-6):
-                differ.append({"tensor": name, "reason": f"{src.dtype} -> {out.dtype} beyond rounding "
-                                                         f"(rtol {rtol:.2g}), max |diff| "
-                                                         f"{float(np.max(np.abs(a - b))):.3g}"})
-    problems = [f"{len(differ)} unquantized tensor(s) differ from the source (e.g. {differ[0]['tensor']}: "
-                f"{differ[0]['reason']})"] if differ else []
+                differ.append(
+                    {
+                        "tensor": name,
+                        "reason": f"{src.dtype} -> {out.dtype} beyond rounding "
+                        f"(rtol {rtol:.2g}), max |diff| "
+                        f"{float(np.max(np.abs(a - b))):.3g}",
+                    }
+                )
+    problems = (
+        [
+            f"{len(differ)} unquantized tensor(s) differ from the source (e.g. {differ[0]['tensor']}: "
+            f"{differ[0]['reason']})"
+        ]
+        if differ
+        else []
+    )
     return {"checked": checked, "differ": differ[:MAX_LIST], "problems": problems}

@@ -21,8 +21,24 @@ from quarkci.core.errors import BadInputError
 
 # bytes per element of each safetensors dtype (the header's spelling)
 DTYPE_BYTES: dict[str, float] = {
-    "F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16": 2, "BF16": 2, "I16": 2, "U16": 2,
-    "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I8": 1, "U8": 1, "BOOL": 1, "F4": 0.5, "F6_E2M3": 0.75,
+    "F64": 8,
+    "I64": 8,
+    "U64": 8,
+    "F32": 4,
+    "I32": 4,
+    "U32": 4,
+    "F16": 2,
+    "BF16": 2,
+    "I16": 2,
+    "U16": 2,
+    "F8_E4M3": 1,
+    "F8_E5M2": 1,
+    "F8_E8M0": 1,
+    "I8": 1,
+    "U8": 1,
+    "BOOL": 1,
+    "F4": 0.5,
+    "F6_E2M3": 0.75,
     "F6_E3M2": 0.75,
 }
 # weight files other than safetensors that a model directory may hold (they count towards its size)
@@ -116,6 +132,7 @@ def read_header(file: Path) -> list[TensorInfo]:
     section holds every byte the header points to (a truncated file is refused). Raises
     :class:`BadInputError` naming the file and the first problem.
     """
+
     def bad(why: str) -> BadInputError:
         return BadInputError(f"{file}: unreadable safetensors header: {why}")
 
@@ -144,11 +161,17 @@ def read_header(file: Path) -> list[TensorInfo]:
         dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
         if dtype not in DTYPE_BYTES:
             raise bad(f"{name}: unknown dtype {dtype!r}")
-        if not (isinstance(shape, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
-                                                for d in shape)):
+        if not (
+            isinstance(shape, list)
+            and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
+        ):
             raise bad(f"{name}: shape {shape!r} is not a list of non-negative integers")
-        if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(o, int) for o in offsets)
-                and 0 <= offsets[0] <= offsets[1]):
+        if not (
+            isinstance(offsets, list)
+            and len(offsets) == 2
+            and all(isinstance(o, int) for o in offsets)
+            and 0 <= offsets[0] <= offsets[1]
+        ):
             raise bad(f"{name}: data_offsets {offsets!r} invalid")
         if offsets[1] > data_bytes:
             raise bad(f"{name}: data ends at byte {offsets[1]} but the file holds {data_bytes} (truncated)")
@@ -178,6 +201,9 @@ def read_checkpoint(model_dir: str | Path, require_config: bool = True) -> Check
             raise BadInputError(f"{file}: unreadable: {exc.strerror}") from None
         for info in infos:
             ckpt.tensors[info.name] = info
-    ckpt.other_weight_files = {p.name: p.stat().st_size for p in sorted(root.iterdir())
-                               if p.is_file() and p.suffix in OTHER_WEIGHT_SUFFIXES}
+    ckpt.other_weight_files = {
+        p.name: p.stat().st_size
+        for p in sorted(root.iterdir())
+        if p.is_file() and p.suffix in OTHER_WEIGHT_SUFFIXES
+    }
     return ckpt

@@ -34,8 +34,10 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.
 _SENSITIVE: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("lm_head", lambda m: m.rsplit(".", 1)[-1] == "lm_head"),
     ("router_gate", lambda m: m.endswith((".mlp.gate", ".router", ".gate.wg")) or ".router." in m),
-    ("vision_tower", lambda m: any(t in m for t in ("vision_tower", "visual", "vision_model",
-                                                     "multi_modal_projector"))),
+    (
+        "vision_tower",
+        lambda m: any(t in m for t in ("vision_tower", "visual", "vision_model", "multi_modal_projector")),
+    ),
 )
 
 
@@ -100,8 +102,9 @@ def cached_snapshot(model_id: str) -> Path | None:
     return Path(found).parent if isinstance(found, str) else None
 
 
-def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
-            allow_hub: bool = False) -> dict[str, Any]:
+def analyze(
+    model: str, quark_info: quark_api.QuarkInfo | None | str = "auto", allow_hub: bool = False
+) -> dict[str, Any]:
     """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
 
     ``quark_info``: ``"auto"`` reads the installed Quark statically (:func:`quark_static.installed_quark_static`);
@@ -121,8 +124,10 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
         if cached is not None:
             local = cached
         elif not allow_hub:
-            raise BadInputError(f"--model {model}: not a local directory nor in the local Hugging Face cache; "
-                                "intake is offline (pass --allow-hub to fetch its config.json from the Hub)")
+            raise BadInputError(
+                f"--model {model}: not a local directory nor in the local Hugging Face cache; "
+                "intake is offline (pass --allow-hub to fetch its config.json from the Hub)"
+            )
     if local.is_dir():
         ckpt = read_checkpoint(local)
         config, source, model_path = ckpt.config, "local", str(local.resolve())
@@ -132,11 +137,23 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
         config = fetched or {}
         if fetched is None:
             partial = True
-            risks.append(_risk("high", "config-unavailable", f"config.json of {model} could not be fetched: {reason}",
-                               "run intake where the Hub is reachable, or pass a local model directory"))
+            risks.append(
+                _risk(
+                    "high",
+                    "config-unavailable",
+                    f"config.json of {model} could not be fetched: {reason}",
+                    "run intake where the Hub is reachable, or pass a local model directory",
+                )
+            )
         partial = True  # weights are never fetched: parameter counts and linear layers stay unknown
-        risks.append(_risk("medium", "no-safetensors", f"{model} is remote: safetensors headers were not read",
-                           "download the model and run intake on the local directory for exact counts"))
+        risks.append(
+            _risk(
+                "medium",
+                "no-safetensors",
+                f"{model} is remote: safetensors headers were not read",
+                "download the model and run intake on the local directory for exact counts",
+            )
+        )
     else:
         raise BadInputError(f"--model {model}: neither a model directory nor a Hugging Face id (org/name)")
 
@@ -148,7 +165,9 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
             quark_info = quark_static.installed_quark_static()
         except quark_api.QuarkUnavailable as exc:
             quark_info = None
-            risks.append(_risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'"))
+            risks.append(
+                _risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'")
+            )
     elif quark_info is None:
         risks.append(_risk("high", "quark-unavailable", "amd-quark not available to this analysis"))
     if quark_info is None:
@@ -161,28 +180,52 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
         if template:
             excludes = list(quark_info.template_excludes.get(model_type, []))
         elif config:
-            risks.append(_risk("high", "no-quark-template",
-                               f"amd-quark {quark_info.version} has no LLMTemplate for model_type {model_type!r}",
-                               "register a custom template (quark-cli torch-llm-ptq --template_file) or pick "
-                               "another model"))
+            risks.append(
+                _risk(
+                    "high",
+                    "no-quark-template",
+                    f"amd-quark {quark_info.version} has no LLMTemplate for model_type {model_type!r}",
+                    "register a custom template (quark-cli torch-llm-ptq --template_file) or pick "
+                    "another model",
+                )
+            )
     if not excludes:
         excludes = ["lm_head"]  # Quark's own default for decoder LLMs when the template is unknown
 
     experts = next((facts_val for k in _EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
     is_moe = bool(experts)
     if is_moe:
-        risks.append(_risk("medium", "moe-model", f"MoE model ({experts} experts): router gates stay unquantized "
-                           "and expert layers dominate size; memory planning may need multi-device"))
+        risks.append(
+            _risk(
+                "medium",
+                "moe-model",
+                f"MoE model ({experts} experts): router gates stay unquantized "
+                "and expert layers dominate size; memory planning may need multi-device",
+            )
+        )
     modalities = [k for k in _MODALITY_KEYS if k in config]
     if modalities:
-        risks.append(_risk("medium", "vision-language-model",
-                           f"multimodal config ({', '.join(modalities)}): exclude the non-text towers"))
+        risks.append(
+            _risk(
+                "medium",
+                "vision-language-model",
+                f"multimodal config ({', '.join(modalities)}): exclude the non-text towers",
+            )
+        )
     if config.get("auto_map"):
-        risks.append(_risk("high", "remote-code", "config.json has auto_map: loading runs code from the model "
-                           "repository; trust_remote_code stays false unless explicitly approved"))
+        risks.append(
+            _risk(
+                "high",
+                "remote-code",
+                "config.json has auto_map: loading runs code from the model "
+                "repository; trust_remote_code stays false unless explicitly approved",
+            )
+        )
     if isinstance(config.get("quantization_config"), dict):
         method = config["quantization_config"].get("quant_method", "unknown")
-        risks.append(_risk("high", "pre-quantized", f"the model is already quantized (quant_method {method})"))
+        risks.append(
+            _risk("high", "pre-quantized", f"the model is already quantized (quant_method {method})")
+        )
 
     analysis: dict[str, Any] = {
         "analysis_status": "partial" if partial else "complete",
@@ -194,7 +237,9 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
             "model_type": model_type,
             "is_moe": is_moe,
         },
-        "quark": None if not isinstance(quark_info, quark_api.QuarkInfo) else {
+        "quark": None
+        if not isinstance(quark_info, quark_api.QuarkInfo)
+        else {
             "version": quark_info.version,
             "template_available": bool(template),
         },
@@ -216,7 +261,9 @@ def analyze(model: str, quark_info: quark_api.QuarkInfo | None | str = "auto",
             analysis["analysis_status"] = "partial"
     else:
         targets["linear_layer_count"] = _estimate_linears(facts)
-        targets["linear_layer_count_source"] = "estimate from config.json (dense decoder: 7 per layer + lm_head)"
+        targets["linear_layer_count_source"] = (
+            "estimate from config.json (dense decoder: 7 per layer + lm_head)"
+        )
     if analysis["analysis_status"] == "partial" and not risks:  # the contract needs a reason
         risks.append(_risk("medium", "config-unavailable", "analysis incomplete"))
     return analysis
@@ -227,8 +274,9 @@ def _estimate_linears(facts: dict[str, Any]) -> int:
     return int(layers) * 7 + 1 if isinstance(layers, int) else 0
 
 
-def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any],
-                 risks: list[dict[str, str]]) -> None:
+def _local_facts(
+    ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any], risks: list[dict[str, str]]
+) -> None:
     linears = ckpt.linear_layers()
     by_dtype = ckpt.parameters_by_dtype()
     analysis["parameters"] = {
@@ -242,26 +290,43 @@ def _local_facts(ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, 
     targets["linear_layer_count"] = len(linears)
     targets["linear_layer_count_source"] = "safetensors headers (2-D *.weight, embeddings excluded)"
     # in_features per linear layer: what group-wise schemes need to divide
-    targets["linear_layers"] = {name: {"out_features": t.shape[0], "in_features": t.shape[1], "dtype": t.dtype}
-                                for name, t in linears.items()}
+    targets["linear_layers"] = {
+        name: {"out_features": t.shape[0], "in_features": t.shape[1], "dtype": t.dtype}
+        for name, t in linears.items()
+    }
     fused = sorted(n for n, t in ckpt.tensors.items() if "expert" in n and len(t.shape) == 3)
     targets["has_non_linear_experts"] = bool(fused)
     if fused:
-        risks.append(_risk("medium", "fused-experts", f"{len(fused)} fused 3-D expert tensors (e.g. {fused[0]})"))
+        risks.append(
+            _risk("medium", "fused-experts", f"{len(fused)} fused 3-D expert tensors (e.g. {fused[0]})")
+        )
     sensitive: dict[str, list[str]] = {}
     for name in linears:
         kind = _sensitive_kind(name)
         if kind:
             sensitive.setdefault(kind, []).append(name)
-    targets["sensitive_components"] = [{"kind": k, "count": len(v), "examples": v[:3]}
-                                       for k, v in sorted(sensitive.items())]
+    targets["sensitive_components"] = [
+        {"kind": k, "count": len(v), "examples": v[:3]} for k, v in sorted(sensitive.items())
+    ]
     if not ckpt.files:
         what = f"only {', '.join(ckpt.other_weight_files)}" if ckpt.other_weight_files else "no weight files"
-        risks.append(_risk("high", "no-safetensors", f"{ckpt.path}: no *.safetensors ({what})",
-                           "convert the checkpoint to safetensors"))
+        risks.append(
+            _risk(
+                "high",
+                "no-safetensors",
+                f"{ckpt.path}: no *.safetensors ({what})",
+                "convert the checkpoint to safetensors",
+            )
+        )
     if not any((ckpt.path / f).exists() for f in TOKENIZER_FILES):
-        risks.append(_risk("high", "tokenizer-missing", f"{ckpt.path}: no tokenizer files",
-                           "calibration and the exported model both need the tokenizer"))
+        risks.append(
+            _risk(
+                "high",
+                "tokenizer-missing",
+                f"{ckpt.path}: no tokenizer files",
+                "calibration and the exported model both need the tokenizer",
+            )
+        )
 
 
 def write_analysis(analysis: dict[str, Any], out: str | os.PathLike[str]) -> Path:

@@ -34,8 +34,9 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def quark_cli_argv(plan: dict[str, Any], output_dir: str,
-                   cli_flags: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[list[str], list[str]]:
+def quark_cli_argv(
+    plan: dict[str, Any], output_dir: str, cli_flags: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[list[str], list[str]]:
     """The ``quark-cli torch-llm-ptq`` argument array equivalent to ``plan``, and notes on where it
     cannot be exactly equivalent. Only confirmed options are added (Quark's skill, Step 3).
 
@@ -67,20 +68,36 @@ def quark_cli_argv(plan: dict[str, Any], output_dir: str,
             return False
         choices = attrs.get("choices")
         if value is not None and isinstance(choices, list) and value not in choices:
-            notes.append(f"{flag} {value}: not one of quark-cli's choices ({', '.join(map(str, choices))}): left out")
+            notes.append(
+                f"{flag} {value}: not one of quark-cli's choices ({', '.join(map(str, choices))}): left out"
+            )
             return False
         return True
 
-    argv = ["quark-cli", "torch-llm-ptq", "--model_dir", plan["model"]["model_path"], "--output_dir", output_dir,
-            "--quant_scheme", plan["global_scheme"]]
+    argv = [
+        "quark-cli",
+        "torch-llm-ptq",
+        "--model_dir",
+        plan["model"]["model_path"],
+        "--output_dir",
+        output_dir,
+        "--quant_scheme",
+        plan["global_scheme"],
+    ]
     dataset = str(calib.get("dataset", DEFAULT_CALIBRATION["dataset"]))
     if dataset not in CLI_DATASETS and Path(dataset).is_file():
         default = (cli_flags.get("--dataset") or {}).get("default", "pileval")
-        notes.append(f"calibration file {dataset} has no quark-cli spelling: --dataset left out, so quark-cli "
-                     f"calibrates on its default dataset ({default}) instead")
+        notes.append(
+            f"calibration file {dataset} has no quark-cli spelling: --dataset left out, so quark-cli "
+            f"calibrates on its default dataset ({default}) instead"
+        )
     elif known("--dataset", dataset):
         argv += ["--dataset", dataset]
-    for flag, key in (("--num_calib_data", "num_calib_data"), ("--seq_len", "seq_len"), ("--batch_size", "batch_size")):
+    for flag, key in (
+        ("--num_calib_data", "num_calib_data"),
+        ("--seq_len", "seq_len"),
+        ("--batch_size", "batch_size"),
+    ):
         value = calib.get(key, DEFAULT_CALIBRATION[key])
         if known(flag):
             argv += [flag, str(value)]
@@ -104,14 +121,19 @@ def quark_cli_argv(plan: dict[str, Any], output_dir: str,
         argv += ["--exclude_layers", *plan["exclude_layers"]]
     if plan.get("model_dtype", "auto") != "auto":
         notes.append(f"model dtype {plan['model_dtype']}: quark-cli loads the checkpoint dtype ('auto')")
-    notes.append("quantize_quark.py (Quark's examples/) takes the same flag names but is not in the PyPI "
-                 "wheel, so it is not recorded here")
+    notes.append(
+        "quantize_quark.py (Quark's examples/) takes the same flag names but is not in the PyPI "
+        "wheel, so it is not recorded here"
+    )
     return argv, notes
 
 
-def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
-                   out_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str] | None = None,
-                   ) -> dict[str, Any]:
+def build_manifest(
+    plan: dict[str, Any],
+    plan_path: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    output_dir: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
     """Build the ``run_manifest`` document for ``plan`` (read from ``plan_path``).
 
     ``out_dir`` holds the manifest, ``run_result.json`` and ``validation_summary.json``;
@@ -126,43 +148,81 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
 
     blocked: list[str] = []
     if export != out and out not in export.parents:
-        raise BadInputError(f"--checkpoint {export}: must lie inside --out {out} (every output of a run stays in "
-                            "its output directory)")
+        raise BadInputError(
+            f"--checkpoint {export}: must lie inside --out {out} (every output of a run stays in "
+            "its output directory)"
+        )
     source = Path(model_path).resolve()
     if out == source or source in out.parents:  # a run directory that holds the source beside it is fine
-        raise BadInputError(f"--out {out}: inside the source model {source}; PTQ never writes into the source model")
+        raise BadInputError(
+            f"--out {out}: inside the source model {source}; PTQ never writes into the source model"
+        )
     if _overlaps(export, source):
-        raise BadInputError(f"output directory {export}: overlaps the source model {source}; PTQ never writes "
-                            "into the source model")
+        raise BadInputError(
+            f"output directory {export}: overlaps the source model {source}; PTQ never writes "
+            "into the source model"
+        )
     if not Path(model_path).is_dir():
-        blocked.append(f"model {model_path} is not a local directory: download it first (the run never "
-                       "fetches weights)")
+        blocked.append(
+            f"model {model_path} is not a local directory: download it first (the run never fetches weights)"
+        )
     blocked += [f"missing fact: {fact}" for fact in plan.get("missing_facts", [])]
     calib = plan.get("calibration") or {}
     if calib.get("dataset") not in CLI_DATASETS and not Path(str(calib.get("dataset"))).is_file():
-        blocked.append(f"calibration dataset {calib.get('dataset')!r} is neither a quark-cli dataset nor a file")
+        blocked.append(
+            f"calibration dataset {calib.get('dataset')!r} is neither a quark-cli dataset nor a file"
+        )
     if export.exists() and any(export.iterdir()):
         blocked.append(f"output directory {export} exists and is not empty")
 
     run_argv = ["quarkci", "ptq", "run", "--manifest", str(manifest_path), "--yes"]
     cli_argv, cli_notes = quark_cli_argv(plan, str(export))
     summary = out / SUMMARY_FILE
-    validate_argv = ["quarkci", "ptq", "validate", "--source", model_path, "--checkpoint", str(export),
-                     "--run-result", str(out / RUN_RESULT_FILE), "--output", str(summary)]
+    validate_argv = [
+        "quarkci",
+        "ptq",
+        "validate",
+        "--source",
+        model_path,
+        "--checkpoint",
+        str(export),
+        "--run-result",
+        str(out / RUN_RESULT_FILE),
+        "--output",
+        str(summary),
+    ]
     gate_argv = ["quarkci", "ptq", "gate", "--summary", str(summary)]
     intake_argv = ["quarkci", "ptq", "intake", "--model", model_path, "--output", analysis_ref]
-    plan_argv = plan.get("command") or ["quarkci", "ptq", "plan", "--analysis", analysis_ref, "--scheme",
-                                        plan["global_scheme"], "--output", str(plan_file)]
+    plan_argv = plan.get("command") or [
+        "quarkci",
+        "ptq",
+        "plan",
+        "--analysis",
+        analysis_ref,
+        "--scheme",
+        plan["global_scheme"],
+        "--output",
+        str(plan_file),
+    ]
     manifest_argv = ["quarkci", "ptq", "manifest", "--plan", str(plan_file), "--out", str(out)]
 
     def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> dict[str, Any]:
-        return {"name": name, "kind": kind, "command": shlex.join(argv), "argv": argv, "produces": produces,
-                "status": status}
+        return {
+            "name": name,
+            "kind": kind,
+            "command": shlex.join(argv),
+            "argv": argv,
+            "produces": produces,
+            "status": status,
+        }
 
     run_step = step("ptq", "run", run_argv, [str(export), str(out / RUN_RESULT_FILE)], "pending")
     run_step["equivalent_command"] = {"quark_cli": shlex.join(cli_argv), "argv": cli_argv, "notes": cli_notes}
-    run_step["expected_artifacts"] = [str(export / "config.json"), str(export / "*.safetensors"),
-                                      str(export / "tokenizer_config.json")]
+    run_step["expected_artifacts"] = [
+        str(export / "config.json"),
+        str(export / "*.safetensors"),
+        str(export / "tokenizer_config.json"),
+    ]
     manifest: dict[str, Any] = {
         "workflow": WORKFLOW,
         "status": "manual_only" if blocked else "planned",
@@ -187,13 +247,26 @@ def build_manifest(plan: dict[str, Any], plan_path: str | os.PathLike[str],
             "validation_summary": str(summary),
         },
         "checkpoints": [
-            {"id": "model-analysis", "reason": "confirm the model facts and risks before planning",
-             "confirmed": False},
-            {"id": "quant-plan", "reason": "confirm scheme, exclusions, algorithm and calibration",
-             "confirmed": False},
-            {"id": "execution", "reason": "ptq run executes only with --yes (explicit approval)",
-             "confirmed": False},
-            {"id": "result", "reason": "accept the result only after validate and gate pass", "confirmed": False},
+            {
+                "id": "model-analysis",
+                "reason": "confirm the model facts and risks before planning",
+                "confirmed": False,
+            },
+            {
+                "id": "quant-plan",
+                "reason": "confirm scheme, exclusions, algorithm and calibration",
+                "confirmed": False,
+            },
+            {
+                "id": "execution",
+                "reason": "ptq run executes only with --yes (explicit approval)",
+                "confirmed": False,
+            },
+            {
+                "id": "result",
+                "reason": "accept the result only after validate and gate pass",
+                "confirmed": False,
+            },
         ],
         "steps": [
             step("intake", "analyze", intake_argv, [analysis_ref], "succeeded"),
@@ -263,7 +336,9 @@ def require_safe_outputs(manifest: dict[str, Any], where: str, overwrite: bool =
     if export.exists() and not export.is_dir():
         raise BadInputError(f"{where}: output directory {export} exists and is not a directory")
     if export.is_dir() and any(export.iterdir()) and not overwrite:
-        raise BadInputError(f"{where}: output directory {export} is not empty; pass --overwrite to replace it")
+        raise BadInputError(
+            f"{where}: output directory {export} is not empty; pass --overwrite to replace it"
+        )
 
 
 def require_tokenizer(model_path: str | os.PathLike[str]) -> None:
@@ -273,8 +348,10 @@ def require_tokenizer(model_path: str | os.PathLike[str]) -> None:
 
     model = Path(model_path)
     if model.is_dir() and not any((model / f).exists() for f in TOKENIZER_FILES):
-        raise BadInputError(f"model {model} has no tokenizer files ({', '.join(TOKENIZER_FILES)}): calibration "
-                            "and the export need the tokenizer")
+        raise BadInputError(
+            f"model {model} has no tokenizer files ({', '.join(TOKENIZER_FILES)}): calibration "
+            "and the export need the tokenizer"
+        )
 
 
 def require_runnable(manifest: dict[str, Any], where: str) -> None:

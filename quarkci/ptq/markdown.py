@@ -40,8 +40,9 @@ def render(summary: dict[str, Any], verdict: GateResult) -> str:
     elif not output.get("exists") or not output.get("files"):
         size = f"- size: {_mib(source.get('bytes'))} -> no output (nothing was exported)"
     else:
-        size = (f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}"
-                + (f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""))
+        size = f"- size: {_mib(source.get('bytes'))} -> {_mib(output.get('bytes'))}" + (
+            f" (ratio {ratio:.3f})" if isinstance(ratio, int | float) else ""
+        )
     lines = [
         MARKER,
         f"### quarkci PTQ gate: {head}",
@@ -53,12 +54,16 @@ def render(summary: dict[str, Any], verdict: GateResult) -> str:
     ]
     if isinstance(reload.get("task_accuracy"), int | float):
         src = reload.get("source_task_accuracy")
-        lines.append(f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}"
-                     + (f" (source {src:.0%})" if isinstance(src, int | float) else ""))
+        lines.append(
+            f"- demo task accuracy after reload: {reload['task_accuracy']:.0%}"
+            + (f" (source {src:.0%})" if isinstance(src, int | float) else "")
+        )
     if isinstance(reload.get("top1_agreement"), int | float):
         lines.append(f"- top-1 agreement with the source: {reload['top1_agreement']:.0%}")
     lines += ["", "| check | status | class | detail |", "| --- | --- | --- | --- |"]
     for check in verdict.get("checks") or []:
         cls = check.get("failure_class") or ""
-        lines.append(f"| {check.get('name')} | {check.get('status')} | {cls} | {code(check.get('detail', ''))} |")
+        lines.append(
+            f"| {check.get('name')} | {check.get('status')} | {cls} | {code(check.get('detail', ''))} |"
+        )
     return "\n".join(lines) + "\n"

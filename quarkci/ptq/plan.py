@@ -29,6 +29,7 @@ DEFAULT_CALIBRATION = {"dataset": "pileval", "num_calib_data": 512, "seq_len": 5
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 DEVICES = ("auto", "cpu", "cuda")
 
+
 def _matches(name: str, patterns: list[str]) -> bool:
     from fnmatch import fnmatchcase
 
@@ -59,16 +60,22 @@ def build_plan(
     if "model_type" not in model or "model_path" not in model:
         raise BadInputError(f"{analysis_ref}: analysis has no model.model_type/model_path")
     if scheme not in info.schemes:
-        raise BadInputError(f"scheme {scheme!r} is not supported by amd-quark {info.version}; "
-                            f"supported: {', '.join(info.schemes)}")
+        raise BadInputError(
+            f"scheme {scheme!r} is not supported by amd-quark {info.version}; "
+            f"supported: {', '.join(info.schemes)}"
+        )
     algos = [a.strip().lower() for a in algorithm.split(",")] if algorithm else []
     for algo in algos:
         if algo not in info.algorithms:
-            raise BadInputError(f"algorithm {algo!r} is not supported by amd-quark {info.version}; "
-                                f"supported: {', '.join(info.algorithms)}")
+            raise BadInputError(
+                f"algorithm {algo!r} is not supported by amd-quark {info.version}; "
+                f"supported: {', '.join(info.algorithms)}"
+            )
     if kv_cache is not None and kv_cache not in info.kv_cache_schemes:
-        raise BadInputError(f"KV-cache scheme {kv_cache!r} is not supported by the LLMTemplate of amd-quark "
-                            f"{info.version}; supported: {', '.join(info.kv_cache_schemes)}")
+        raise BadInputError(
+            f"KV-cache scheme {kv_cache!r} is not supported by the LLMTemplate of amd-quark "
+            f"{info.version}; supported: {', '.join(info.kv_cache_schemes)}"
+        )
     for name, value in (layer_quant_config or {}).items():
         if value not in info.schemes:
             raise BadInputError(f"layer override {name!r}: scheme {value!r} is not supported")
@@ -87,10 +94,15 @@ def build_plan(
     if size:
         for name, layer in sorted((targets.get("linear_layers") or {}).items()):
             if layer["in_features"] % size and not _matches(name, list(reasons)):
-                reasons[name] = f"in_features {layer['in_features']} is not a multiple of {scheme}'s group size {size}"
+                reasons[name] = (
+                    f"in_features {layer['in_features']} is not a multiple of {scheme}'s group size {size}"
+                )
 
-    missing = [f"{r.get('code', 'risk')}: {r['message']}" for r in analysis.get("risks", [])
-               if r.get("severity") == "high"]
+    missing = [
+        f"{r.get('code', 'risk')}: {r['message']}"
+        for r in analysis.get("risks", [])
+        if r.get("severity") == "high"
+    ]
     if analysis.get("analysis_status") == "partial" and not missing:
         missing = [f"{r.get('code', 'risk')}: {r['message']}" for r in analysis.get("risks", [])]
 

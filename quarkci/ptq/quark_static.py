@@ -63,7 +63,9 @@ def _int(node: ast.AST | None) -> int | None:
 
 def _module_assign(tree: ast.Module, name: str) -> ast.AST | None:
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
             return node.value
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
             return node.value
@@ -72,8 +74,14 @@ def _module_assign(tree: ast.Module, name: str) -> ast.AST | None:
 
 def _templates(tree: ast.Module, field: str = "exclude_layers_name") -> dict[str, list[str]]:
     """``model_type -> field`` (a list of patterns) of DEFAULT_TEMPLATES (``**splat`` of module dicts followed)."""
-    dicts = {n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
-             and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Dict)}
+    dicts = {
+        n.targets[0].id: n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Dict)
+    }
     out: dict[str, list[str]] = {}
 
     def walk(node: ast.AST | None, depth: int = 0) -> None:
@@ -86,7 +94,9 @@ def _templates(tree: ast.Module, field: str = "exclude_layers_name") -> dict[str
                 continue
             name = _literal(key)
             if isinstance(name, str) and isinstance(value, ast.Dict):
-                fields = {_literal(k): v for k, v in zip(value.keys, value.values, strict=True) if k is not None}
+                fields = {
+                    _literal(k): v for k, v in zip(value.keys, value.values, strict=True) if k is not None
+                }
                 value_ = _literal(fields.get(field))
                 out[name] = [str(x) for x in value_] if isinstance(value_, list) else []
 
@@ -94,8 +104,12 @@ def _templates(tree: ast.Module, field: str = "exclude_layers_name") -> dict[str
     for node in tree.body:  # DEFAULT_TEMPLATES["x"] = {...}
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
-                        and target.value.id == "DEFAULT_TEMPLATES" and isinstance(_literal(target.slice), str)):
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "DEFAULT_TEMPLATES"
+                    and isinstance(_literal(target.slice), str)
+                ):
                     walk(ast.Dict(keys=[target.slice], values=[node.value]))
     return out
 
@@ -115,9 +129,11 @@ class _Classes:
     def __init__(self, snapshot: Snapshot) -> None:
         self.by_name: dict[str, ast.ClassDef] = {}
         for path in snapshot.files("quark/"):
-            if path.endswith(".py") and any(path.startswith(r) and "/" not in path[len(r):] for r in CLASS_ROOTS):
+            if path.endswith(".py") and any(
+                path.startswith(r) and "/" not in path[len(r) :] for r in CLASS_ROOTS
+            ):
                 tree = parse(snapshot, path)
-                for node in (tree.body if tree else []):
+                for node in tree.body if tree else []:
                     if isinstance(node, ast.ClassDef):
                         self.by_name.setdefault(node.name, node)
 
@@ -168,7 +184,7 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
         return None
     for item in node.body:  # __init__(self, group_size: int = 16) / block_size: int = MX6.k1
         if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-            names = [a.arg for a in item.args.args][-len(item.args.defaults):] if item.args.defaults else []
+            names = [a.arg for a in item.args.args][-len(item.args.defaults) :] if item.args.defaults else []
             for name, default in zip(names, item.args.defaults, strict=True):
                 if name in ("group_size", "block_size"):
                     if _int(default) is not None:
@@ -196,7 +212,9 @@ def _scheme_items(tree: ast.Module) -> list[FactItem]:
             for target in node.targets:
                 name = scheme_facts._scheme_key(target)
                 if name is not None:
-                    items.append(FactItem(name, TEMPLATE_PATH, node.lineno, scheme_facts._describe(node.value)))
+                    items.append(
+                        FactItem(name, TEMPLATE_PATH, node.lineno, scheme_facts._describe(node.value))
+                    )
     return sorted(items, key=lambda i: i.line)
 
 
@@ -220,7 +238,9 @@ def read_quark_info(snapshot: Snapshot) -> QuarkInfo:
     templates = _templates(template)
     algo_tree = parse(snapshot, ALGO_PATH)
     algo_map = _module_assign(algo_tree, "ALGORITHM_CONFIG_MAPS") if algo_tree else None
-    algorithms = tuple(str(_literal(k)) for k in getattr(algo_map, "keys", []) if isinstance(_literal(k), str))
+    algorithms = tuple(
+        str(_literal(k)) for k in getattr(algo_map, "keys", []) if isinstance(_literal(k), str)
+    )
     kv = _literal(_class_attr(template, "LLMTemplate", "_SUPPORTED_KV_CACHE_SCHEMES"))
     return QuarkInfo(
         version=snapshot.version,
@@ -269,8 +289,10 @@ def installed_quark_static() -> QuarkInfo:
     try:
         info = read_quark_info(cast(Snapshot, InstalledSnapshot()))
     except BadInputError:
-        raise QuarkUnavailable("amd-quark is not installed in this Python environment: the PTQ commands need "
-                               "the ML extra (README, 'PTQ workflow')") from None
+        raise QuarkUnavailable(
+            "amd-quark is not installed in this Python environment: the PTQ commands need "
+            "the ML extra (README, 'PTQ workflow')"
+        ) from None
     if path is not None:
         with contextlib.suppress(OSError):
             atomic_write_text(path, json.dumps(dataclasses.asdict(info), sort_keys=True))

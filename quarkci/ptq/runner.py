@@ -121,7 +121,9 @@ def resolve_device(requested: str) -> str:
     return requested
 
 
-def calibration_dataloader(calib: dict[str, Any], tokenizer: PreTrainedTokenizerBase, device: str) -> DataLoader:
+def calibration_dataloader(
+    calib: dict[str, Any], tokenizer: PreTrainedTokenizerBase, device: str
+) -> DataLoader:
     """A DataLoader of ``input_ids`` tensors ``[batch, seq_len]`` for Quark's calibration.
 
     ``calib["dataset"]`` is a text file (one sample per line; the first ``num_calib_data`` lines,
@@ -136,14 +138,22 @@ def calibration_dataloader(calib: dict[str, Any], tokenizer: PreTrainedTokenizer
     if dataset in CLI_DATASETS:
         from quark.torch.utils.llm import get_calib_dataloader
 
-        return get_calib_dataloader(dataset_name=dataset, tokenizer=tokenizer, batch_size=batch,
-                                    num_calib_data=num, seqlen=seq_len, device=device)
+        return get_calib_dataloader(
+            dataset_name=dataset,
+            tokenizer=tokenizer,
+            batch_size=batch,
+            num_calib_data=num,
+            seqlen=seq_len,
+            device=device,
+        )
     lines = [ln for ln in Path(dataset).read_text(encoding="utf-8").splitlines() if ln.strip()][:num]
     if not lines:
         raise ValueError(f"calibration file {dataset} has no samples")
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    ids = tokenizer(lines, return_tensors="pt", padding=True, truncation=True, max_length=seq_len)["input_ids"]
+    ids = tokenizer(lines, return_tensors="pt", padding=True, truncation=True, max_length=seq_len)[
+        "input_ids"
+    ]
     return torch.utils.data.DataLoader(ids.to(device), batch_size=batch, shuffle=False)
 
 
@@ -151,12 +161,20 @@ def _versions() -> dict[str, str]:
     import torch
     import transformers
 
-    return {"quark": quark_static.installed_quark_static().version, "torch": torch.__version__,
-            "transformers": transformers.__version__, "python": platform.python_version()}
+    return {
+        "quark": quark_static.installed_quark_static().version,
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "python": platform.python_version(),
+    }
 
 
-def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
-             say: Callable[[str], None] | None = None, overwrite: bool = False) -> RunResult:
+def run_plan(
+    plan: dict[str, Any],
+    output_dir: str | os.PathLike[str],
+    say: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+) -> RunResult:
     """Quantize and export ``plan``'s model to ``output_dir`` (must not exist or be empty, unless
     ``overwrite``: then an existing directory is replaced only once the new export is complete).
 
@@ -173,8 +191,14 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
     device = resolve_device(plan.get("device", "auto"))
     dtype_name = plan.get("model_dtype", "auto")
     out = Path(output_dir)
-    result = RunResult(status="failed", scheme=plan["global_scheme"], output_dir=str(out), device=device,
-                       model_dtype=dtype_name, versions=_versions())
+    result = RunResult(
+        status="failed",
+        scheme=plan["global_scheme"],
+        output_dir=str(out),
+        device=device,
+        model_dtype=dtype_name,
+        versions=_versions(),
+    )
     timings = result.timings
     tmp: Path | None = None
     try:
@@ -207,8 +231,13 @@ def run_plan(plan: dict[str, Any], output_dir: str | os.PathLike[str],
                 out.parent.mkdir(parents=True, exist_ok=True)
                 tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
                 with torch.no_grad():
-                    qt.export_safetensors(model=model, output_dir=str(tmp), custom_mode="quark",
-                                          weight_format="real_quantized", pack_method="reorder")
+                    qt.export_safetensors(
+                        model=model,
+                        output_dir=str(tmp),
+                        custom_mode="quark",
+                        weight_format="real_quantized",
+                        pack_method="reorder",
+                    )
                 tokenizer.save_pretrained(str(tmp))
                 tmp.chmod(0o755)
                 if out.exists():

@@ -76,12 +76,34 @@ STORAGE_DTYPES: dict[str, set[str]] = {
 # unquantized storage: a cast between these (fp32 -> bf16 at load) is not quantization
 FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16"})
 # config.json fields whose change breaks serving: architecture and special tokens
-ARCH_FIELDS = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
-               "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size", "max_position_embeddings",
-               "rope_theta", "rope_scaling", "tie_word_embeddings", "hidden_act", "rms_norm_eps")
+ARCH_FIELDS = (
+    "architectures",
+    "model_type",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "head_dim",
+    "vocab_size",
+    "max_position_embeddings",
+    "rope_theta",
+    "rope_scaling",
+    "tie_word_embeddings",
+    "hidden_act",
+    "rms_norm_eps",
+)
 TOKEN_ID_FIELDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id")
-SPECIAL_TOKENS = ("bos_token", "eos_token", "pad_token", "unk_token", "sep_token", "cls_token", "mask_token",
-                  "additional_special_tokens")
+SPECIAL_TOKENS = (
+    "bos_token",
+    "eos_token",
+    "pad_token",
+    "unk_token",
+    "sep_token",
+    "cls_token",
+    "mask_token",
+    "additional_special_tokens",
+)
 EXPECTED_CONFIG_CHANGES = {
     "quantization_config": "added by the quantized export",
     "dtype": "storage dtype recorded by the export",
@@ -102,11 +124,24 @@ def _side(ckpt: Checkpoint | None, path: Path, error: str | None = None) -> dict
     """``bytes`` counts every weight file (safetensors and the others, e.g. a ``pytorch_model.bin`` left
     beside them); ``files`` counts the safetensors; ``error`` says why the weights could not be read."""
     if ckpt is None:
-        return {"path": str(path), "exists": path.is_dir(), "bytes": 0, "files": 0, "safetensors_bytes": 0,
-                "other_weight_files": {}, "error": error}
-    return {"path": str(path), "exists": True, "bytes": ckpt.weight_bytes, "files": len(ckpt.files),
-            "safetensors_bytes": ckpt.safetensors_bytes, "other_weight_files": dict(ckpt.other_weight_files),
-            "error": error}
+        return {
+            "path": str(path),
+            "exists": path.is_dir(),
+            "bytes": 0,
+            "files": 0,
+            "safetensors_bytes": 0,
+            "other_weight_files": {},
+            "error": error,
+        }
+    return {
+        "path": str(path),
+        "exists": True,
+        "bytes": ckpt.weight_bytes,
+        "files": len(ckpt.files),
+        "safetensors_bytes": ckpt.safetensors_bytes,
+        "other_weight_files": dict(ckpt.other_weight_files),
+        "error": error,
+    }
 
 
 def _weight_dtypes(layer_config: dict[str, Any] | None) -> list[str]:
@@ -153,14 +188,23 @@ def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, A
                 label = "+".join(declared)
                 quantized[label] = quantized.get(label, 0) + 1
             else:
-                mismatch.append({"layer": name, "reason": f"declared {'+'.join(declared)} but stored as "
-                                                          f"{out_weight.dtype}"})
+                mismatch.append(
+                    {
+                        "layer": name,
+                        "reason": f"declared {'+'.join(declared)} but stored as {out_weight.dtype}",
+                    }
+                )
         elif declared_excluded:
             excluded.append(name)
         else:
             unexpected.append(name)
-    return {"total": len(src_layers), "quantized": dict(sorted(quantized.items())), "excluded": excluded,
-            "unexpected_unquantized": unexpected, "declaration_mismatch": mismatch}
+    return {
+        "total": len(src_layers),
+        "quantized": dict(sorted(quantized.items())),
+        "excluded": excluded,
+        "unexpected_unquantized": unexpected,
+        "declaration_mismatch": mismatch,
+    }
 
 
 def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
@@ -171,7 +215,9 @@ def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
     for key in SPECIAL_TOKENS:
         if key in config and config[key] is not None:
             special.setdefault(key, config[key])
-    norm = {k: (v.get("content") if isinstance(v, dict) else v) for k, v in special.items() if k in SPECIAL_TOKENS}
+    norm = {
+        k: (v.get("content") if isinstance(v, dict) else v) for k, v in special.items() if k in SPECIAL_TOKENS
+    }
     facts["special_tokens"] = dict(sorted(norm.items()))
     template = config.get("chat_template")
     jinja = model_dir / "chat_template.jinja"
@@ -181,8 +227,12 @@ def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
     tok = _json(model_dir / "tokenizer.json")
     if tok is not None:
         model = tok.get("model") or {}
-        facts["vocab"] = json.dumps([model.get("type"), model.get("vocab"), model.get("merges")], sort_keys=True)
-        facts["added_tokens"] = json.dumps(sorted((t.get("id"), t.get("content")) for t in tok.get("added_tokens", [])))
+        facts["vocab"] = json.dumps(
+            [model.get("type"), model.get("vocab"), model.get("merges")], sort_keys=True
+        )
+        facts["added_tokens"] = json.dumps(
+            sorted((t.get("id"), t.get("content")) for t in tok.get("added_tokens", []))
+        )
     return facts
 
 
@@ -211,8 +261,13 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
         elif key in TOKEN_ID_FIELDS:
             add(blocking, f"config.{key}", a, b, "special token id changed")
         elif key in EXPECTED_CONFIG_CHANGES:
-            add(expected, f"config.{key}", a if key != "quantization_config" else None,
-                b if key != "quantization_config" else "present", EXPECTED_CONFIG_CHANGES[key])
+            add(
+                expected,
+                f"config.{key}",
+                a if key != "quantization_config" else None,
+                b if key != "quantization_config" else "present",
+                EXPECTED_CONFIG_CHANGES[key],
+            )
         else:
             add(expected, f"config.{key}", a, b, "other config field changed")
 
@@ -224,22 +279,41 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
             a, b = src_gen.get(key), out_gen.get(key)
             if a != b:
                 bucket = blocking if key in TOKEN_ID_FIELDS else expected
-                add(bucket, f"generation_config.{key}", a, b,
-                    "special token id changed" if bucket is blocking else "generation default changed")
+                add(
+                    bucket,
+                    f"generation_config.{key}",
+                    a,
+                    b,
+                    "special token id changed" if bucket is blocking else "generation default changed",
+                )
 
     src_tok, out_tok = _tokenizer_facts(source), _tokenizer_facts(output)
     if src_tok["files"] and not out_tok["files"]:
         add(blocking, "tokenizer", src_tok["files"], [], "tokenizer files missing in the output")
     elif src_tok["files"]:
-        for key, reason in (("vocab", "tokenizer vocabulary changed"), ("added_tokens", "added tokens changed"),
-                            ("special_tokens", "special tokens changed"), ("chat_template", "chat template changed")):
+        for key, reason in (
+            ("vocab", "tokenizer vocabulary changed"),
+            ("added_tokens", "added tokens changed"),
+            ("special_tokens", "special tokens changed"),
+            ("chat_template", "chat template changed"),
+        ):
             if src_tok.get(key) != out_tok.get(key):
                 short = key in ("vocab", "added_tokens")
-                add(blocking, f"tokenizer.{key}", "..." if short else src_tok.get(key),
-                    "..." if short else out_tok.get(key), reason)
+                add(
+                    blocking,
+                    f"tokenizer.{key}",
+                    "..." if short else src_tok.get(key),
+                    "..." if short else out_tok.get(key),
+                    reason,
+                )
         if src_tok["files"] != out_tok["files"]:
-            add(expected, "tokenizer.files", src_tok["files"], out_tok["files"],
-                "tokenizer re-serialised (content compared above)")
+            add(
+                expected,
+                "tokenizer.files",
+                src_tok["files"],
+                out_tok["files"],
+                "tokenizer re-serialised (content compared above)",
+            )
     return {"expected": expected, "blocking": blocking}
 
 
@@ -258,17 +332,29 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
     from quarkci.ptq import quark_api
     from quarkci.ptq.runner import upstream_message
 
-    result: dict[str, Any] = {"checked": True, "ok": None, "error": None, "forward_error": None, "logits_finite": None, "missing_keys": [],
-                              "unexpected_keys": [], "mismatched_keys": [], "counts": {},
-                              "task_accuracy": None, "source_task_accuracy": None,
-                              "top1_agreement": None, "behaviour_error": None}
+    result: dict[str, Any] = {
+        "checked": True,
+        "ok": None,
+        "error": None,
+        "forward_error": None,
+        "logits_finite": None,
+        "missing_keys": [],
+        "unexpected_keys": [],
+        "mismatched_keys": [],
+        "counts": {},
+        "task_accuracy": None,
+        "source_task_accuracy": None,
+        "top1_agreement": None,
+        "behaviour_error": None,
+    }
     quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            model, info = AutoModelForCausalLM.from_pretrained(str(output), output_loading_info=True,
-                                                               device_map="cpu")
+            model, info = AutoModelForCausalLM.from_pretrained(
+                str(output), output_loading_info=True, device_map="cpu"
+            )
     except Exception as exc:  # upstream loader failure: recorded, classified by the gate
         result.update(ok=False, error=upstream_message(exc))
         return result
@@ -294,9 +380,11 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
     return result
 
 
-PROBE_TEXTS = ("The capital of France is Paris, and the capital of Italy is Rome.",
-               "def add(a, b):\n    return a + b\n",
-               "One, two, three, four, five, six, seven, eight, nine, ten.")
+PROBE_TEXTS = (
+    "The capital of France is Paris, and the capital of Italy is Rome.",
+    "def add(a, b):\n    return a + b\n",
+    "One, two, three, four, five, six, seven, eight, nine, ten.",
+)
 PROBE_TOKENS = 32
 
 
@@ -354,14 +442,30 @@ def _forward_smoke(model: Any) -> tuple[str | None, bool | None]:
 
 
 def _empty_reload() -> dict[str, Any]:
-    return {"checked": False, "ok": None, "error": None, "forward_error": None, "logits_finite": None,
-            "missing_keys": [], "unexpected_keys": [], "mismatched_keys": [], "counts": {},
-            "task_accuracy": None, "source_task_accuracy": None, "top1_agreement": None, "behaviour_error": None}
+    return {
+        "checked": False,
+        "ok": None,
+        "error": None,
+        "forward_error": None,
+        "logits_finite": None,
+        "missing_keys": [],
+        "unexpected_keys": [],
+        "mismatched_keys": [],
+        "counts": {},
+        "task_accuracy": None,
+        "source_task_accuracy": None,
+        "top1_agreement": None,
+        "behaviour_error": None,
+    }
 
 
-def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
-              run_result: dict[str, Any] | None = None, reload: bool = True,
-              quark_info: QuarkInfo | None = None) -> dict[str, Any]:
+def summarize(
+    source: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    run_result: dict[str, Any] | None = None,
+    reload: bool = True,
+    quark_info: QuarkInfo | None = None,
+) -> dict[str, Any]:
     """Build the validation summary (see module docstring).
 
     Raises :class:`BadInputError` when ``source`` is not a readable model directory. A missing
@@ -411,18 +515,30 @@ def summarize(source: str | os.PathLike[str], output: str | os.PathLike[str],
         try:
             layers = layer_precision(src, out, qconfig)
         except (TypeError, AttributeError, KeyError) as exc:  # a hand-edited config of the wrong shape
-            layers = {"total": len(src.linear_layers()), "quantized": {}, "excluded": [],
-                      "unexpected_unquantized": [], "declaration_mismatch": [
-                          {"layer": "*", "reason": f"quantization_config unreadable: {type(exc).__name__}: {exc}"}]}
+            layers = {
+                "total": len(src.linear_layers()),
+                "quantized": {},
+                "excluded": [],
+                "unexpected_unquantized": [],
+                "declaration_mismatch": [
+                    {"layer": "*", "reason": f"quantization_config unreadable: {type(exc).__name__}: {exc}"}
+                ],
+            }
         summary["layers"] = layers
-        observed = [m for m in src.linear_layers() if f"{m}.weight_scale" in out.tensors
-                    or (m + ".weight" in out.tensors and out.tensors[m + ".weight"].dtype not in FLOAT_DTYPES)]
+        observed = [
+            m
+            for m in src.linear_layers()
+            if f"{m}.weight_scale" in out.tensors
+            or (m + ".weight" in out.tensors and out.tensors[m + ".weight"].dtype not in FLOAT_DTYPES)
+        ]
         model_type = str(src.config.get("model_type"))
         kv_layers = info.template_kv_layers.get(model_type) if info else None
         summary["scheme_check"] = export_checks.scheme_check(
-            summary["scheme"], qconfig, src, out, observed, info.group_sizes if info else {})
-        summary["kv_cache"] = export_checks.kv_cache_check(qconfig, src, out,
-                                                           kv_layers or export_checks.DEFAULT_KV_LAYERS)
+            summary["scheme"], qconfig, src, out, observed, info.group_sizes if info else {}
+        )
+        summary["kv_cache"] = export_checks.kv_cache_check(
+            qconfig, src, out, kv_layers or export_checks.DEFAULT_KV_LAYERS
+        )
         summary["names"] = export_checks.names_check(qconfig, src, out)
         summary["unquantized_tensors"] = export_checks.unquantized_tensors(src, out)
         summary["metadata"] = metadata_diffs(src_path, out_path)

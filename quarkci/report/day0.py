@@ -39,10 +39,15 @@ def chart(result: dict[str, Any]) -> str:
     rows = [t for t in result.get("tasks") or [] if isinstance(t.get("delta"), int | float)]
     if not rows:
         return ""
-    scales = [1.0 if (t.get("baseline") or 0) <= 1 and (t.get("candidate") or 0) <= 1 else 100.0 for t in rows]
-    return bar_chart("Per-task delta vs -threshold", [t["task"] for t in rows],
-                     {"delta": [t["delta"] for t in rows],
-                      "-threshold": [-result["threshold"] * s for s in scales]}, y_label="candidate - baseline")
+    scales = [
+        1.0 if (t.get("baseline") or 0) <= 1 and (t.get("candidate") or 0) <= 1 else 100.0 for t in rows
+    ]
+    return bar_chart(
+        "Per-task delta vs -threshold",
+        [t["task"] for t in rows],
+        {"delta": [t["delta"] for t in rows], "-threshold": [-result["threshold"] * s for s in scales]},
+        y_label="candidate - baseline",
+    )
 
 
 def _lines(result: dict[str, Any]) -> tuple[str, str]:
@@ -56,7 +61,9 @@ def _lines(result: dict[str, Any]) -> tuple[str, str]:
     baseline_line = ""
     if cache:
         key = code(cache["key"][:12])
-        baseline_line = f"cache hit {key}: baseline eval skipped" if cache["hit"] else f"evaluated, cached as {key}"
+        baseline_line = (
+            f"cache hit {key}: baseline eval skipped" if cache["hit"] else f"evaluated, cached as {key}"
+        )
     return publish_line, baseline_line
 
 
@@ -64,29 +71,51 @@ def render(result: dict[str, Any]) -> str:
     """The Markdown body (first line: the sticky marker ``<!-- quarkci:report:day0 -->``); identical
     bytes for an identical result."""
     publish_line, baseline_line = _lines(result)
-    text = environment().get_template(TEMPLATE).render(r=result, chart=chart(result).rstrip("\n"), num=_num,
-                                                       mib=_mib, pct=_pct, publish_line=publish_line,
-                                                       baseline_line=baseline_line)
+    text = (
+        environment()
+        .get_template(TEMPLATE)
+        .render(
+            r=result,
+            chart=chart(result).rstrip("\n"),
+            num=_num,
+            mib=_mib,
+            pct=_pct,
+            publish_line=publish_line,
+            baseline_line=baseline_line,
+        )
+    )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
 def report_json(result: dict[str, Any], result_file: str) -> dict[str, Any]:
     """The ``validation_report`` document (kind ``day0``) summarising ``result``."""
     decision = result["decision"]
-    evidence = [f"{s['name']}: {s['status']}" + (f" [{s['failure_class']}]" if s["failure_class"] else "")
-                + (f" {s['detail'][:300]}" if s["detail"] else "") for s in result["stages"] if s["status"] != "not_run"]
-    evidence += [f"{t['task']}: baseline {_num(t['baseline'], 4)} candidate {_num(t['candidate'], 4)} "
-                 f"stderr {_num(t['stderr'], 4)} {t['status']}" for t in result["tasks"]]
+    evidence = [
+        f"{s['name']}: {s['status']}"
+        + (f" [{s['failure_class']}]" if s["failure_class"] else "")
+        + (f" {s['detail'][:300]}" if s["detail"] else "")
+        for s in result["stages"]
+        if s["status"] != "not_run"
+    ]
+    evidence += [
+        f"{t['task']}: baseline {_num(t['baseline'], 4)} candidate {_num(t['candidate'], 4)} "
+        f"stderr {_num(t['stderr'], 4)} {t['status']}"
+        for t in result["tasks"]
+    ]
     return {
         "status": "success" if decision == "ACCEPT" else "failed",
         "summary": f"day-0 {result['model']['scheme']}: {decision}; {result['publish']['reason']}"[:1000],
         "evidence": evidence,
-        "next_actions": list(result["triage"]) or (["publish the checkpoint with the recorded sha256"]
-                                                   if result["publish"]["recommended"] else []),
+        "next_actions": list(result["triage"])
+        or (["publish the checkpoint with the recorded sha256"] if result["publish"]["recommended"] else []),
         "report_version": 1,
         "kind": "day0",
-        "day0": {"decision": decision, "publish": result["publish"]["recommended"],
-                 "checkpoint_sha256": result["publish"]["checkpoint_sha256"], "result": result_file},
+        "day0": {
+            "decision": decision,
+            "publish": result["publish"]["recommended"],
+            "checkpoint_sha256": result["publish"]["checkpoint_sha256"],
+            "result": result_file,
+        },
     }
 
 

@@ -88,10 +88,25 @@ def _loc(loc: Location | None) -> LocationV1 | None:
 
 
 def finding_v1(f: Finding) -> FindingV1:
-    fix = FixV1(f.fix.file, f.fix.line, f.fix.old, f.fix.new, f.fix.insert_after, f.fix.description) \
-        if f.fix is not None else None
-    return FindingV1(f.fingerprint, f.kind, f.rule, f.category, f.skill, f.subject, f.skill_says,
-                     f.source_says, f.impact, _loc(f.skill_location), _loc(f.source_location), fix)
+    fix = (
+        FixV1(f.fix.file, f.fix.line, f.fix.old, f.fix.new, f.fix.insert_after, f.fix.description)
+        if f.fix is not None
+        else None
+    )
+    return FindingV1(
+        f.fingerprint,
+        f.kind,
+        f.rule,
+        f.category,
+        f.skill,
+        f.subject,
+        f.skill_says,
+        f.source_says,
+        f.impact,
+        _loc(f.skill_location),
+        _loc(f.source_location),
+        fix,
+    )
 
 
 def status_of(outcome: SyncOutcome) -> str:
@@ -131,8 +146,10 @@ def summary_of(outcome: SyncOutcome) -> str:
     if outcome.blocked is not None:
         return f"blocked: {outcome.blocked[0]}; {len(outcome.blocked[1])} skills could not be verified"
     drift = c["breaking"] + c["semantic"] + c["mechanical"]
-    text = (f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
-            f"{c['unverifiable']} unverifiable")
+    text = (
+        f"{drift} findings: {c['breaking']} breaking, {c['semantic']} semantic, {c['mechanical']} mechanical; "
+        f"{c['unverifiable']} unverifiable"
+    )
     if fix_requested(outcome):
         text += f"; {len(outcome.applied_fixes)} fixes applied, {fixable_left(outcome)} fixable left"
     return text
@@ -147,8 +164,10 @@ def evidence_of(outcome: SyncOutcome) -> list[str]:
     if outcome.calibrated:
         out.append(f"calibration: recorded {outcome.calibrated}")
     if outcome.release_diff:
-        out.append(f"release diff: {len(outcome.release_diff)} changes, "
-                   f"{sum(1 for c in outcome.release_diff if c.skills)} touching skills")
+        out.append(
+            f"release diff: {len(outcome.release_diff)} changes, "
+            f"{sum(1 for c in outcome.release_diff if c.skills)} touching skills"
+        )
     for skill in outcome.skills:
         if skill.error:
             out.append(f"skill {skill.path} could not be read: {skill.error}")
@@ -164,26 +183,36 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
     c = outcome.findings.counts()
     out = []
     if outcome.blocked is not None:
-        out.append("Re-run `quarkci sync` when the upstream is reachable (or pass --upstream PATH to a wheel "
-                   "or checkout).")
+        out.append(
+            "Re-run `quarkci sync` when the upstream is reachable (or pass --upstream PATH to a wheel "
+            "or checkout)."
+        )
     if c["breaking"]:
-        out.append(f"Review {c['breaking']} breaking findings: the skills reference things the release no "
-                   "longer has; edit them by hand.")
+        out.append(
+            f"Review {c['breaking']} breaking findings: the skills reference things the release no "
+            "longer has; edit them by hand."
+        )
     fixable = fixable_left(outcome)
     if fixable:
         spec = outcome.upstream[0]
         if outcome.skills_root.startswith("bundled:"):
-            out.append(f"Bundled skills are read-only: copy them with `quarkci skills export --skills "
-                       f"bundled:{spec} --out skills-fix`, then run `quarkci sync --upstream {spec} "
-                       f"--skills skills-fix --fix` to apply {fixable} mechanical fixes there and review the diff.")
+            out.append(
+                f"Bundled skills are read-only: copy them with `quarkci skills export --skills "
+                f"bundled:{spec} --out skills-fix`, then run `quarkci sync --upstream {spec} "
+                f"--skills skills-fix --fix` to apply {fixable} mechanical fixes there and review the diff."
+            )
         else:
-            out.append(f"Run `quarkci sync --upstream {spec} --skills {outcome.skills_root} --fix` to apply "
-                       f"{fixable} mechanical fixes, then review the diff.")
+            out.append(
+                f"Run `quarkci sync --upstream {spec} --skills {outcome.skills_root} --fix` to apply "
+                f"{fixable} mechanical fixes, then review the diff."
+            )
     if c["semantic"]:
         out.append(f"Review {c['semantic']} semantic findings: behaviour or workflow assumptions changed.")
     if c["unverifiable"]:
-        out.append(f"{c['unverifiable']} claims are unverifiable against this snapshot; audit against a git "
-                   "checkout of amd/Quark to check them.")
+        out.append(
+            f"{c['unverifiable']} claims are unverifiable against this snapshot; audit against a git "
+            "checkout of amd/Quark to check them."
+        )
     if outcome.mode == "calibration":
         out.append("Commit the recorded baseline so the next release is diffed against it.")
     return out
@@ -213,9 +242,13 @@ def build(outcome: SyncOutcome) -> ReportV1:
     counts = outcome.findings.counts()
     counts["ignored"] = len(outcome.findings.ignored)
     return ReportV1(
-        status=status_of(outcome), summary=summary_of(outcome),
-        evidence=tuple(evidence_of(outcome)), next_actions=tuple(next_actions_of(outcome)),
-        applied_fixes=outcome.applied_fixes, report_version=REPORT_VERSION, mode=mode_of(outcome),
+        status=status_of(outcome),
+        summary=summary_of(outcome),
+        evidence=tuple(evidence_of(outcome)),
+        next_actions=tuple(next_actions_of(outcome)),
+        applied_fixes=outcome.applied_fixes,
+        report_version=REPORT_VERSION,
+        mode=mode_of(outcome),
         upstream={"spec": spec, "version": version, "kind": kind, "label": label},
         baseline={"version": outcome.baseline[0], "label": outcome.baseline[1]} if outcome.baseline else None,
         skills_root=outcome.skills_root,
@@ -224,5 +257,7 @@ def build(outcome: SyncOutcome) -> ReportV1:
         findings=tuple(finding_v1(f) for f in outcome.findings.findings),
         release_diff=tuple(c.to_json() for c in outcome.release_diff),
         changed_files=repository_relative(outcome.changed_files, outcome.skills_root),
-        blocked={"reason": outcome.blocked[0], "skills": list(outcome.blocked[1])} if outcome.blocked else None,
+        blocked={"reason": outcome.blocked[0], "skills": list(outcome.blocked[1])}
+        if outcome.blocked
+        else None,
     )

@@ -34,7 +34,9 @@ def neutralise(line: str) -> str:
     """One output line that a runner cannot take for a workflow command: a leading ``::`` becomes
     ``%3A%3A`` and a leading ``##[`` becomes ``#%23[`` (the percent forms of the escaper); other
     lines are returned unchanged."""
-    return _COMMAND_START.sub(lambda m: m.group(1) + ("%3A%3A" if m.group(2) == "::" else "#%23["), line, count=1)
+    return _COMMAND_START.sub(
+        lambda m: m.group(1) + ("%3A%3A" if m.group(2) == "::" else "#%23["), line, count=1
+    )
 
 
 class TextSink(Protocol):

@@ -16,8 +16,12 @@ from quarkci.report.dto import build
 from quarkci.sync.outcome import SyncOutcome
 
 TEMPLATE = "validation_report.md.j2"
-SECTION_TITLES = {"breaking": "Breaking", "semantic": "Semantic", "mechanical": "Mechanical",
-                  "unverifiable": "Unverifiable"}
+SECTION_TITLES = {
+    "breaking": "Breaking",
+    "semantic": "Semantic",
+    "mechanical": "Mechanical",
+    "unverifiable": "Unverifiable",
+}
 
 
 def environment() -> jinja2.Environment:
@@ -65,9 +69,9 @@ def render_json(payload: dict[str, Any]) -> str:
 STATUSES = {
     "success": "no drift: every checkable claim matches the release (unverifiable claims are not drift)",
     "partial": "semantic or mechanical drift only, or some skill files could not be read: nothing is known "
-               "to break, but the skills are out of date",
+    "to break, but the skills are out of date",
     "failed": "breaking drift (a skill tells users to run something the release rejects), or the audit "
-              "was blocked (upstream unreachable)",
+    "was blocked (upstream unreachable)",
 }
 MAX_CHART_SKILLS = 20
 
@@ -99,8 +103,15 @@ def unverifiable_groups(findings: list[Any]) -> list[dict[str, Any]]:
         for f in items:
             reasons[str(_field(f, "source_says"))] = reasons.get(str(_field(f, "source_says")), 0) + 1
         reason = max(reasons, key=lambda r: (reasons[r], r))
-        out.append({"rule": rule, "count": len(items), "reason": reason, "reasons": len(reasons),
-                    "examples": [f"{_field(f, 'skill')}: {_field(f, 'skill_says')}" for f in items[:3]]})
+        out.append(
+            {
+                "rule": rule,
+                "count": len(items),
+                "reason": reason,
+                "reasons": len(reasons),
+                "examples": [f"{_field(f, 'skill')}: {_field(f, 'skill_says')}" for f in items[:3]],
+            }
+        )
     return out
 
 
@@ -111,12 +122,20 @@ def _render(report: Any) -> str:
         items = [f for f in findings if _field(f, "kind") == kind]
         sections.append({"kind": kind, "title": SECTION_TITLES[kind], "findings": items})
     release_diff = _field(report, "release_diff")
-    text = environment().get_template(TEMPLATE).render(
-        report=report, sections=sections, where=_where,
-        touched=[c for c in release_diff if c["skills"]],
-        untouched=sum(1 for c in release_diff if not c["skills"]),
-        broken=[s for s in _field(report, "skills") if s["error"]],
-        chart=skill_chart(findings), unverifiable=unverifiable_groups(findings), statuses=STATUSES,
-        fixable=sum(1 for f in findings if _field(f, "kind") == "mechanical" and _field(f, "fix")),
+    text = (
+        environment()
+        .get_template(TEMPLATE)
+        .render(
+            report=report,
+            sections=sections,
+            where=_where,
+            touched=[c for c in release_diff if c["skills"]],
+            untouched=sum(1 for c in release_diff if not c["skills"]),
+            broken=[s for s in _field(report, "skills") if s["error"]],
+            chart=skill_chart(findings),
+            unverifiable=unverifiable_groups(findings),
+            statuses=STATUSES,
+            fixable=sum(1 for f in findings if _field(f, "kind") == "mechanical" and _field(f, "fix")),
+        )
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -30,7 +30,9 @@ def stages(summary: dict[str, Any], verdict: Mapping[str, Any]) -> list[tuple[st
     if isinstance(run, dict):
         where = f"stage {run.get('stage')}: " if run.get("stage") else ""
         cls = f"{run.get('failure_class')}: " if run.get("failure_class") else ""
-        detail = f"{where}{cls}{run.get('message') or ''}".strip().rstrip(":") or f"scheme {run.get('scheme')}"
+        detail = (
+            f"{where}{cls}{run.get('message') or ''}".strip().rstrip(":") or f"scheme {run.get('scheme')}"
+        )
         rows = [("quantize and export (ptq run)", str(run.get("status") or "unknown"), detail)]
     else:
         rows = [("quantize and export (ptq run)", "not recorded", "no run_result was given to ptq validate")]
@@ -51,9 +53,19 @@ def stages(summary: dict[str, Any], verdict: Mapping[str, Any]) -> list[tuple[st
 
 def render(summary: dict[str, Any], verdict: Mapping[str, Any]) -> str:
     """The Markdown body (marker ``<!-- quarkci:report:ptq -->``); untrusted details in code spans."""
-    text = environment().get_template(TEMPLATE).render(
-        s=summary, v=verdict, source=summary.get("source") or {}, output=summary.get("output") or {},
-        stages=stages(summary, verdict), num=_num, mib=_mib)
+    text = (
+        environment()
+        .get_template(TEMPLATE)
+        .render(
+            s=summary,
+            v=verdict,
+            source=summary.get("source") or {},
+            output=summary.get("output") or {},
+            stages=stages(summary, verdict),
+            num=_num,
+            mib=_mib,
+        )
+    )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
@@ -62,13 +74,19 @@ def report_json(summary: dict[str, Any], verdict: Mapping[str, Any]) -> dict[str
     failed = [c for c in verdict.get("checks") or [] if c.get("status") == "fail"]
     return {
         "status": "success" if verdict.get("pass") else "failed",
-        "summary": f"PTQ gate {'passed' if verdict.get('pass') else 'failed'}: {verdict.get('detail', '')}"[:1000],
+        "summary": f"PTQ gate {'passed' if verdict.get('pass') else 'failed'}: {verdict.get('detail', '')}"[
+            :1000
+        ],
         "evidence": [f"{c['name']}: {c['status']} {c['detail']}"[:300] for c in verdict.get("checks") or []],
         "next_actions": [f"[{c['failure_class']}] {c['name']}: {c['detail']}"[:300] for c in failed],
         "report_version": 1,
         "kind": "ptq",
-        "ptq": {"pass": bool(verdict.get("pass")), "failure_class": verdict.get("failure_class"),
-                "scheme": summary.get("scheme"), "size_ratio": summary.get("size_ratio")},
+        "ptq": {
+            "pass": bool(verdict.get("pass")),
+            "failure_class": verdict.get("failure_class"),
+            "scheme": summary.get("scheme"),
+            "size_ratio": summary.get("size_ratio"),
+        },
     }
 
 

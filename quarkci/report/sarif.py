@@ -18,7 +18,8 @@ def document(outcome: SyncOutcome, prefix: str = "") -> dict[str, Any]:
     results = []
     for f in findings:
         result: dict[str, Any] = {
-            "ruleId": f"quarkci/{f.rule}", "level": sarif_level(f.kind),
+            "ruleId": f"quarkci/{f.rule}",
+            "level": sarif_level(f.kind),
             "message": {"text": f"{f.skill_says} -> {f.source_says}. Impact: {f.impact}"},
             "partialFingerprints": {"quarkci/v1": f.fingerprint},
             "properties": {"kind": f.kind, "category": f.category, "skill": f.skill},
@@ -33,11 +34,18 @@ def document(outcome: SyncOutcome, prefix: str = "") -> dict[str, Any]:
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "quarkci", "version": __version__, "rules": [
-                {"id": f"quarkci/{r}", "helpUri": docs_url(r)} for r in rule_ids]}},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "quarkci",
+                        "version": __version__,
+                        "rules": [{"id": f"quarkci/{r}", "helpUri": docs_url(r)} for r in rule_ids],
+                    }
+                },
+                "results": results,
+            }
+        ],
     }
 
 

@@ -53,7 +53,9 @@ def _entry(name: str, description: str, layer: str, depth: int = 0) -> CatalogSk
 
 @cache
 def _default() -> tuple[CatalogSkill, ...]:
-    data = yaml.safe_load(resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8"))
+    data = yaml.safe_load(
+        resources.files("quarkci.router").joinpath("default_catalog.yaml").read_text("utf-8")
+    )
     skills = [_entry(s["name"], s["description"], s.get("layer", "")) for s in data["skills"]]
     return tuple(sorted(skills, key=lambda s: s.name))
 
@@ -76,10 +78,14 @@ def load_catalog(spec: str | None) -> tuple[list[CatalogSkill], str]:
             continue
         desc = skill.frontmatter.get("description")
         layer = skill.frontmatter.get("layer")
-        if not isinstance(layer, str):  # Quark's bundle files skills under their layer: _legacy_impl/l1-atomic/...
+        if not isinstance(
+            layer, str
+        ):  # Quark's bundle files skills under their layer: _legacy_impl/l1-atomic/...
             from_path = _LAYER_DIR.search(skill.path)
             layer = from_path.group(1) if from_path else ""
-        seen[skill.name] = _entry(skill.name, desc if isinstance(desc, str) else "", layer, skill.path.count("/"))
+        seen[skill.name] = _entry(
+            skill.name, desc if isinstance(desc, str) else "", layer, skill.path.count("/")
+        )
     if not seen:
         raise BadInputError(f"--skills {spec}: no readable SKILL.md found")
     return sorted(seen.values(), key=lambda s: s.name), source.label

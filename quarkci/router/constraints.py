@@ -15,14 +15,20 @@ from quarkci.router.text import CJK_RUN
 _PATH = r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]+)*/?"
 _OUTPUT = re.compile(
     r"(?i)\b(?:output(?: dir(?:ectory)?)?(?: to| in| at|:)?|save(?: it| them| the \w+)?(?: under| to| in| as| into)"
-    r"|write(?: it| them)?(?: to| into| under)|store(?: it)?(?: in| under)|into|outputs? (?:in|to))\s+(" + _PATH + ")")
+    r"|write(?: it| them)?(?: to| into| under)|store(?: it)?(?: in| under)|into|outputs? (?:in|to))\s+("
+    + _PATH
+    + ")"
+)
 _ANY_PATH = re.compile(r"(?<![\w/])(" + _PATH + ")")
 _HF_ID = re.compile(r"(?<![\w/.])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
 _FAMILY = re.compile(
     r"(?i)(?<![\w/])((?:meta-)?(?:llama|qwen|mistral|mixtral|gemma|phi|deepseek|falcon|opt|gpt|bert|yi|baichuan|chatglm"
-    r"|internlm|olmo|smollm|granite|command-r)[\w.-]*\d[\w.-]*)")
-_SCHEME = re.compile(r"(?i)(?<![\w-])(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|a16w8|xint8|bfp16|uint4|fp4|"
-                     r"nvfp4|ptpc-fp8)(?![\w-])")
+    r"|internlm|olmo|smollm|granite|command-r)[\w.-]*\d[\w.-]*)"
+)
+_SCHEME = re.compile(
+    r"(?i)(?<![\w-])(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|a16w8|xint8|bfp16|uint4|fp4|"
+    r"nvfp4|ptpc-fp8)(?![\w-])"
+)
 _BITS = re.compile(r"(?i)\b(2|3|4|6|8)[- ]?bits?\b")
 _HARDWARE = re.compile(r"(?i)(?<![.\w])(mi\d{3}[a-z]?|rocm|cuda|cu1\d\d|nvidia|radeon|npu|cpu-only)\b")
 _PLAN_ONLY = re.compile(PATTERNS["plan_only"])  # on the whole goal: "plan only" spans a clause break
@@ -50,7 +56,11 @@ def extract(goal: str, understood: Goal) -> dict[str, Any]:
     hardware = _HARDWARE.search(goal)
     if hardware:
         out["hardware"] = hardware.group(1).lower()
-    if "plan_only" in understood.active or "plan_only" in understood.negated or _PLAN_ONLY.search(understood.text):
+    if (
+        "plan_only" in understood.active
+        or "plan_only" in understood.negated
+        or _PLAN_ONLY.search(understood.text)
+    ):
         out["execution_mode"] = "plan_only"
     elif _BATCH.search(goal):
         out["execution_mode"] = "batch_execute"

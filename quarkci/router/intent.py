@@ -20,18 +20,20 @@ from dataclasses import dataclass, field
 
 from quarkci.router.text import clauses, normalise
 
-_SCHEMES = (r"\b(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|a16w8|xint8|bfp16|uint4|fp4|nvfp4|awq|gptq"
-            r"|smoothquant|ptpc|ptpc-fp8)\b")
+_SCHEMES = (
+    r"\b(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|a16w8|xint8|bfp16|uint4|fp4|nvfp4|awq|gptq"
+    r"|smoothquant|ptpc|ptpc-fp8)\b"
+)
 _BITS = r"\b(2|3|4|6|8)[- ]?bits?\b"
 
 PATTERNS: dict[str, str] = {
     # quantize: any mention (verb, a scheme, N bits) vs. an explicit request to quantize
     "quantize": r"\bquantiz\w*|\bptq\b|post-training quantization|" + _SCHEMES + "|" + _BITS,
     "quantize_verb": r"\bquantize\b|\bquantizing\b|\bptq\b|\brun (post-training )?quantization\b"
-                     r"|\bquantization (of|for|on|to|with)\b|^\W*quantization\b|" + _BITS,
+    r"|\bquantization (of|for|on|to|with)\b|^\W*quantization\b|" + _BITS,
     "quantized": r"\bquantized\b|\bint4 model\b|\bfp8 (model|version|checkpoint)\b",
     "supported": r"can quark quantize|\bsupported\b|how many\b.{0,30}\blayers|\blayer count|\bwhich layers\b"
-                 r"|\b(quantizable|linear) layers\b|\barchitecture\b",
+    r"|\b(quantizable|linear) layers\b|\barchitecture\b",
     "smaller": r"\b(smaller|compress|squeeze)\b",
     "onnx": r"\.onnx\b|\bonnx\b(?!runtime)",
     "onnx_target": r"\b(to|into|as|for) (an? )?(\.?onnx)\b",
@@ -42,29 +44,29 @@ PATTERNS: dict[str, str] = {
     "torch_broken": r"torch\.cuda\.is_available|cpu-only|\bcpu only\b|torch version mismatch",
     "quark": r"\b(quark|amd-quark)\b",
     "import_error": r"modulenotfounderror|importerror|no module named|\bimport(ing)? (fails|failed|error)"
-                    r"|\b(cannot|can'?t) import|\bimport quark\b",
+    r"|\b(cannot|can'?t) import|\bimport quark\b",
     "inspect": r"\b(analy[sz]e|inspect|architecture|check this model|count the linear)\b",
     "search": r"\b(search\w*|sweep|auto-?tun\w*|tune|tuning)\b",
     "plan": r"\bplan\b|\b(which|what|best|recommend\w*|pick)\b.{0,30}\b(scheme|config\w*|format|precision)\b"
-            r"|\bchoose quantization\b|\bquantization config\b|" + _SCHEMES + r" or " + _SCHEMES,
+    r"|\bchoose quantization\b|\bquantization config\b|" + _SCHEMES + r" or " + _SCHEMES,
     "plan_only": r"\b(don'?t run|do not run|plan only|without running|just recommend|don'?t run it)\b",
     "env": r"\b(environment|setup ready|my setup|preflight)\b"
-           r"|\b(what|which|detect|check|tell me|show me|list)\b[^.?]{0,25}\b(gpus?|rocm|cuda|drivers?|hardware|accelerators?)\b",
+    r"|\b(what|which|detect|check|tell me|show me|list)\b[^.?]{0,25}\b(gpus?|rocm|cuda|drivers?|hardware|accelerators?)\b",
     "workspace": r"\bmodel path\b|where should i put|\bpath (right|correct|valid)\b"
-                 r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
+    r"|\b(validate|check)\b.{0,20}\b(paths?|output dir\w*)\b|\b(exists?|writable)\b",
     "validate_out": r"\b(validate|verify|check)\b.*\b(result|output|exported|weights|checkpoint|safetensors)\b"
-                    r"|byte-identical|\bmd5\b|\bchecksums?\b",
+    r"|byte-identical|\bmd5\b|\bchecksums?\b",
     "error": r"\w+errors?\b|\berrors?\b|\bexception\b|traceback|\bout of (gpu |device |host |cpu |cuda |hip )?memory\b"
-             r"|\bmemory overflow\b|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
-             r"|\b(repeats?|repeating|keeps? (generating|repeating|saying|producing))\b.{0,30}\b(same|token|word)s?\b"
-             r"|\bgarbage\b|\bgibberish\b|\bgarbled\b|\bnonsense\b|\bnan\b|\bwrong (output|result|answer)s?\b|illegal memory|segfault|\bbroken\b"
-             r"|\bnot available\b|\bmemory\b.{0,20}\b(error|crashed)\b",
+    r"|\bmemory overflow\b|\braise[sd]?\b|\bthrows?\b|\bfails? to load\b|out of memory|\boom\b|\bcrash\w*|\bdied\b|\bfail\w*"
+    r"|\b(repeats?|repeating|keeps? (generating|repeating|saying|producing))\b.{0,30}\b(same|token|word)s?\b"
+    r"|\bgarbage\b|\bgibberish\b|\bgarbled\b|\bnonsense\b|\bnan\b|\bwrong (output|result|answer)s?\b|illegal memory|segfault|\bbroken\b"
+    r"|\bnot available\b|\bmemory\b.{0,20}\b(error|crashed)\b",
     "eval": r"\b(evaluate|evaluation|benchmark|accuracy|perplexity|lm-eval|lighteval|evalscope|lose accuracy)\b"
-            r"|\b(gsm8k|mmlu|hellaswag|arc|aime|gpqa|wikitext|lambada|winogrande)(_\w+)?\b",
+    r"|\b(gsm8k|mmlu|hellaswag|arc|aime|gpqa|wikitext|lambada|winogrande)(_\w+)?\b",
     "compare": r"\bcompare\w*\b|\bvs\.?\b|\bversus\b",
     "serve": r"\b(serve|serving|deploy\w*|host|api|endpoint)\b",
     "export": r"\bexport\b|\bhf_format\b|\bgguf\b|\b(package|bundle) (it|them|the|my|this|that|for)\b"
-              r"|\b(convert|turn)\b.{0,40}\b(to|into|as)\b.{0,12}\b(onnx|gguf|hf_format|safetensors)\b",
+    r"|\b(convert|turn)\b.{0,40}\b(to|into|as)\b.{0,12}\b(onnx|gguf|hf_format|safetensors)\b",
     "shrink": r"\bshrink|\b(1|one|single)[- ]layer\b|\btiny model\b|\bminimal model\b",
     "file2file": r"\bfile2file\b|without loading",
     "perf": r"\b(mixed-precision search|throughput|quant-perf)\b",
@@ -76,17 +78,41 @@ PATTERNS: dict[str, str] = {
 _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
 
 # Request verbs a negation cue can cancel; everything else (errors, schemes, products) is a fact.
-VERBS = frozenset({"quantize_verb", "quantize", "export", "eval", "install", "setup", "inspect", "plan", "serve", "compare",
-                   "validate_out", "shrink", "file2file", "perf"})
+VERBS = frozenset(
+    {
+        "quantize_verb",
+        "quantize",
+        "export",
+        "eval",
+        "install",
+        "setup",
+        "inspect",
+        "plan",
+        "serve",
+        "compare",
+        "validate_out",
+        "shrink",
+        "file2file",
+        "perf",
+    }
+)
 # What "already ..." describes: a quantized model, an installed product. Other verbs in the clause stay requests.
-STATEFUL = frozenset({"quantize", "quantize_verb", "quantized", "install", "setup", "torch", "quark", "onnxruntime"})
-_NEGATION = re.compile(r"\b(don'?t|do not|does not|not|nai|never|without|skip|instead of|rather than|nothing to)\b"
-                       r"|\bno\b(?! (module|internet|such))")
-_STATE = re.compile(r"\balready\b|\bis (there|installed|fine|ok|working)\b|\bworks( fine)?\b|\b(comes?|later) later\b"
-                    r"|\bcomes later\b|\bi'?ve (just )?quantized\b|\bi have (a|an) quantized\b|\bis quantized\b")
+STATEFUL = frozenset(
+    {"quantize", "quantize_verb", "quantized", "install", "setup", "torch", "quark", "onnxruntime"}
+)
+_NEGATION = re.compile(
+    r"\b(don'?t|do not|does not|not|nai|never|without|skip|instead of|rather than|nothing to)\b"
+    r"|\bno\b(?! (module|internet|such))"
+)
+_STATE = re.compile(
+    r"\balready\b|\bis (there|installed|fine|ok|working)\b|\bworks( fine)?\b|\b(comes?|later) later\b"
+    r"|\bcomes later\b|\bi'?ve (just )?quantized\b|\bi have (a|an) quantized\b|\bis quantized\b"
+)
 # A clause about a later step ("before I quantize it", "I'll quantize next week"): context, not a request.
-_LATER = re.compile(r"^(after|before|once)\b|\b(i'?ll|i will|we will|we'?ll) (quantiz|install|export)\w*"
-                    r"|\b(quantiz|install|export)\w* (it |them )?(later|next (week|month|time))\b")
+_LATER = re.compile(
+    r"^(after|before|once)\b|\b(i'?ll|i will|we will|we'?ll) (quantiz|install|export)\w*"
+    r"|\b(quantiz|install|export)\w* (it |them )?(later|next (week|month|time))\b"
+)
 # "make sure Quark is installed", "check whether torch is installed": a request to verify, not a stated fact.
 _VERIFY = re.compile(r"\b(make sure|verify|check|confirm|whether|ensure)\b")
 _WINDOW = 6  # a negation cue reaches this many words ahead
@@ -124,9 +150,11 @@ def understand(goal: str) -> Goal:
         cues = list(_NEGATION.finditer(clause))
         cancelled: set[str] = set()
         for cue in cues:
-            ahead = clause[cue.end():]
+            ahead = clause[cue.end() :]
             reach = len(" ".join(ahead.split()[:_WINDOW])) + (len(ahead) - len(ahead.lstrip()))
-            after = {k for k, m in found.items() if k in VERBS and cue.end() <= m.start() <= cue.end() + reach}
+            after = {
+                k for k, m in found.items() if k in VERBS and cue.end() <= m.start() <= cue.end() + reach
+            }
             if after:
                 cancelled |= after
             elif cue.group(0) in ("not", "nai"):  # verb-final order ("quantize は nai", "quantisiere nicht")

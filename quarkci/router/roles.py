@@ -38,47 +38,152 @@ class Role:
     alternatives: tuple[str, ...] = ()
 
 
-def _r(id: str, summary: str, lead: str, name: str, backend: str = "torch", hw: bool = False, ws: bool = False,
-       alt: tuple[str, ...] = ()) -> Role:
+def _r(
+    id: str,
+    summary: str,
+    lead: str,
+    name: str,
+    backend: str = "torch",
+    hw: bool = False,
+    ws: bool = False,
+    alt: tuple[str, ...] = (),
+) -> Role:
     return Role(id, summary, lead, frozenset(name.split()), backend, hw, ws, alt)
 
 
 _INSTALL = r"^(installs?|install or verify|installs or verifies)\b"
-ROLES: dict[str, Role] = {r.id: r for r in (
-    _r("ptq_workflow", "quantize the model end to end (intake, plan, manifest, confirmed run)",
-       r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b", "ptq", hw=True, ws=True),
-    _r("onnx_ptq_workflow", "quantize the .onnx model end to end",
-       r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b", "ptq", "onnx", True, True),
-    _r("env_preflight", "collect hardware and environment facts", r"^collect\w*\b.*\benvironment facts\b",
-       "preflight", ""),
-    _r("workspace_validate", "validate the model path and output directory",
-       r"^validat\w*\b.{0,40}\b(model paths?|workspace)\b", "workspace", ""),
-    _r("torch_install", "install or repair PyTorch for the accelerator",
-       _INSTALL + r".{0,20}\b(the )?(correct )?pytorch\b", "torch install", hw=True),
-    _r("quark_install", "install or verify amd-quark", _INSTALL + r".{0,5}\b(amd[- ]quark|amd quark)\b",
-       "quark install", "", hw=True),
-    _r("onnx_install", "install ONNX Runtime", _INSTALL + r".{0,20}\bonnx runtime\b", "onnx install", "onnx", hw=True),
-    _r("model_intake", "inspect the model (architecture, quantizable layers, risks)", r"^inspect\w*\b", "intake",
-       ws=True),
-    _r("onnx_model_intake", "inspect the .onnx model", r"^inspect\w*\b", "intake", "onnx", ws=True),
-    _r("quant_plan", "plan the quantization (scheme, exclusions, algorithm) without running it",
-       r"^(build|create|choose|make)\w*\b.{0,40}\bquantization plan\b", "plan"),
-    _r("result_validator", "validate a quantized output", r"^validat\w*\b.{0,40}\bquantiz\w* output\b", "validator",
-       ws=True),
-    _r("onnx_result_validator", "validate a quantized .onnx output", r"^validat\w*\b.{0,40}\bquantiz\w* output\b",
-       "validator", "onnx", ws=True),
-    _r("export", "export or package an already-quantized model (ONNX, GGUF, hf_format, a serving engine)",
-       r"^(export|package|convert)\w*\b", "export", ws=True, alt=("ptq_workflow",)),
-    _r("debug", "diagnose a failed or misbehaving PyTorch quantization (errors, out of memory, wrong output)",
-       r"^(diagnos|debug|troubleshoot)\w*\b", "debug", alt=("result_validator", "ptq_workflow")),
-    _r("onnx_debug", "diagnose a failed ONNX quantization", r"^(diagnos|debug|troubleshoot)\w*\b", "debug", "onnx"),
-    _r("eval", "evaluate or benchmark model accuracy",
-       r"^(end-to-end )?(llm )?(accuracy evaluation|evaluat\w*)\b", "eval", hw=True),
-    _r("shrink_model", "shrink the model to one layer for debugging", r"^shrink\w*\b", "shrink", ws=True),
-    _r("file2file", "low-memory file2file quantization of a huge checkpoint", r"\bfile2file\b", "file2file", hw=True),
-    _r("quant_perf", "mixed-precision search with accuracy and throughput validation",
-       r"\bquant-perf\b|\bmixed-precision search\b", "perf", hw=True),
-)}
+ROLES: dict[str, Role] = {
+    r.id: r
+    for r in (
+        _r(
+            "ptq_workflow",
+            "quantize the model end to end (intake, plan, manifest, confirmed run)",
+            r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b",
+            "ptq",
+            hw=True,
+            ws=True,
+        ),
+        _r(
+            "onnx_ptq_workflow",
+            "quantize the .onnx model end to end",
+            r"^(runs? )?(an )?end-to-end\b.*\b(post-training quantization|ptq)\b",
+            "ptq",
+            "onnx",
+            True,
+            True,
+        ),
+        _r(
+            "env_preflight",
+            "collect hardware and environment facts",
+            r"^collect\w*\b.*\benvironment facts\b",
+            "preflight",
+            "",
+        ),
+        _r(
+            "workspace_validate",
+            "validate the model path and output directory",
+            r"^validat\w*\b.{0,40}\b(model paths?|workspace)\b",
+            "workspace",
+            "",
+        ),
+        _r(
+            "torch_install",
+            "install or repair PyTorch for the accelerator",
+            _INSTALL + r".{0,20}\b(the )?(correct )?pytorch\b",
+            "torch install",
+            hw=True,
+        ),
+        _r(
+            "quark_install",
+            "install or verify amd-quark",
+            _INSTALL + r".{0,5}\b(amd[- ]quark|amd quark)\b",
+            "quark install",
+            "",
+            hw=True,
+        ),
+        _r(
+            "onnx_install",
+            "install ONNX Runtime",
+            _INSTALL + r".{0,20}\bonnx runtime\b",
+            "onnx install",
+            "onnx",
+            hw=True,
+        ),
+        _r(
+            "model_intake",
+            "inspect the model (architecture, quantizable layers, risks)",
+            r"^inspect\w*\b",
+            "intake",
+            ws=True,
+        ),
+        _r("onnx_model_intake", "inspect the .onnx model", r"^inspect\w*\b", "intake", "onnx", ws=True),
+        _r(
+            "quant_plan",
+            "plan the quantization (scheme, exclusions, algorithm) without running it",
+            r"^(build|create|choose|make)\w*\b.{0,40}\bquantization plan\b",
+            "plan",
+        ),
+        _r(
+            "result_validator",
+            "validate a quantized output",
+            r"^validat\w*\b.{0,40}\bquantiz\w* output\b",
+            "validator",
+            ws=True,
+        ),
+        _r(
+            "onnx_result_validator",
+            "validate a quantized .onnx output",
+            r"^validat\w*\b.{0,40}\bquantiz\w* output\b",
+            "validator",
+            "onnx",
+            ws=True,
+        ),
+        _r(
+            "export",
+            "export or package an already-quantized model (ONNX, GGUF, hf_format, a serving engine)",
+            r"^(export|package|convert)\w*\b",
+            "export",
+            ws=True,
+            alt=("ptq_workflow",),
+        ),
+        _r(
+            "debug",
+            "diagnose a failed or misbehaving PyTorch quantization (errors, out of memory, wrong output)",
+            r"^(diagnos|debug|troubleshoot)\w*\b",
+            "debug",
+            alt=("result_validator", "ptq_workflow"),
+        ),
+        _r(
+            "onnx_debug",
+            "diagnose a failed ONNX quantization",
+            r"^(diagnos|debug|troubleshoot)\w*\b",
+            "debug",
+            "onnx",
+        ),
+        _r(
+            "eval",
+            "evaluate or benchmark model accuracy",
+            r"^(end-to-end )?(llm )?(accuracy evaluation|evaluat\w*)\b",
+            "eval",
+            hw=True,
+        ),
+        _r("shrink_model", "shrink the model to one layer for debugging", r"^shrink\w*\b", "shrink", ws=True),
+        _r(
+            "file2file",
+            "low-memory file2file quantization of a huge checkpoint",
+            r"\bfile2file\b",
+            "file2file",
+            hw=True,
+        ),
+        _r(
+            "quant_perf",
+            "mixed-precision search with accuracy and throughput validation",
+            r"\bquant-perf\b|\bmixed-precision search\b",
+            "perf",
+            hw=True,
+        ),
+    )
+}
 
 _NOT_TARGETS = frozenset({"router", "runner", "sync", "drift", "creator"})
 _ONNX = re.compile(r"\bonnx\b|\.onnx\b")
@@ -90,7 +195,7 @@ def first_sentence(skill: CatalogSkill) -> str:
 
 
 def backend(skill: CatalogSkill) -> str:
-    """"onnx" when the name carries ``onnx`` or the first sentence is about ONNX models, else "torch"."""
+    """ "onnx" when the name carries ``onnx`` or the first sentence is about ONNX models, else "torch"."""
     if "onnx" in skill.tokens:
         return "onnx"
     if "torch" in skill.tokens or "pytorch" in first_sentence(skill):
@@ -133,7 +238,8 @@ def _resolve(catalog: tuple[CatalogSkill, ...]) -> tuple[tuple[str, str], ...]:
         scores = index.scores(role.summary)
         ranked = sorted(
             (not role.name_all <= s.tokens, s.depth, -scores[i], s.name)
-            for i, s in enumerate(catalog) if qualifies(role, s)
+            for i, s in enumerate(catalog)
+            if qualifies(role, s)
         )
         if ranked:
             out[role.id] = ranked[0][3]

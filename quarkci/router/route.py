@@ -52,7 +52,9 @@ MARGIN = 2.5  # the best must lead the second by this much
 MENTION = 8.0  # rule score of a quantization named without a verb ("an FP8 checkpoint of Llama")
 DESCRIBED = "described_skill"  # the role of a skill no role covers, chosen because the goal uses its description's terms
 DISTINCTIVE_DF = 2  # a description term used by at most this many skills is distinctive
-DISTINCTIVE_POINTS = 4.0  # score per distinctive goal term in a skill's description (two needed, capped at 12)
+DISTINCTIVE_POINTS = (
+    4.0  # score per distinctive goal term in a skill's description (two needed, capped at 12)
+)
 DEFAULT_OPTIONS = ("model_intake", "ptq_workflow", "quark_install")
 
 
@@ -129,7 +131,11 @@ def _asked_install(g: Goal) -> str | None:
     target = install_target(g)
     if g.has("install") and target:
         return target
-    if g.has("setup") and target and re.search(r"amd-quark|\bpip\b|\bvenv\b|\bconda\b|\bvirtualenv\b", g.text):
+    if (
+        g.has("setup")
+        and target
+        and re.search(r"amd-quark|\bpip\b|\bvenv\b|\bconda\b|\bvirtualenv\b", g.text)
+    ):
         return target
     return None
 
@@ -145,13 +151,21 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
     quantizing = g.has("quantize_verb")
 
     if g.has("authoring"):
-        return [], ()  # writing a skill is maintainer work: no routing target (the described-skill scan may still fit)
+        return (
+            [],
+            (),
+        )  # writing a skill is maintainer work: no routing target (the described-skill scan may still fit)
     if g.has("import_error"):
         module = _MODULE.search(g.text)
-        named = module.group(1) if module else ("quark" if g.mentions("quark") else "torch" if g.mentions("torch")
-                                                  else "")
+        named = (
+            module.group(1)
+            if module
+            else ("quark" if g.mentions("quark") else "torch" if g.mentions("torch") else "")
+        )
         if named:
-            role = "quark_install" if named.startswith("quark") else "torch_install" if "torch" in named else ""
+            role = (
+                "quark_install" if named.startswith("quark") else "torch_install" if "torch" in named else ""
+            )
             if role:
                 return _c(role, a["import_error"], f"the {named} module cannot be imported"), ()
     if g.has("torch_broken"):
@@ -179,45 +193,73 @@ def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
     if g.has("env"):
         return _c("env_preflight", a["env"], "a question about the machine's environment"), ()
     if g.has("supported"):
-        return _c("onnx_model_intake" if onnx else "model_intake", a["supported"],
-                  "whether the model is supported: inspect it first"), ()
+        return _c(
+            "onnx_model_intake" if onnx else "model_intake",
+            a["supported"],
+            "whether the model is supported: inspect it first",
+        ), ()
     if g.has("validate_out") and not quantizing:  # validating after quantizing is a step of the workflow
-        return _c("onnx_result_validator" if onnx else "result_validator", a["validate_out"],
-                  "validate an existing quantized output"), ()
+        return _c(
+            "onnx_result_validator" if onnx else "result_validator",
+            a["validate_out"],
+            "validate an existing quantized output",
+        ), ()
     if g.has("export") and not g.has("quantize_verb"):
         return _c("export", a["export"], "export or package a model that is already quantized"), ()
     if g.has("quantize_verb"):
         prereq = install_target(g) if g.has("install") or g.has("setup") else None
         role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
-        return _c(role, a["quantize_verb"], "a request to quantize a model: the PTQ workflow"), \
-            ((prereq,) if prereq else ())
+        return _c(role, a["quantize_verb"], "a request to quantize a model: the PTQ workflow"), (
+            (prereq,) if prereq else ()
+        )
     if g.has("eval"):
         return _c("eval", a["eval"], "an accuracy evaluation, not a quantization"), ()
     if g.has("compare"):
-        why = "\"compare\" may mean model accuracy or the quantized outputs"
-        return _c("eval", a["compare"], why, AMBIGUOUS) + _c("result_validator", a["compare"], why, AMBIGUOUS), ()
+        why = '"compare" may mean model accuracy or the quantized outputs'
+        return _c("eval", a["compare"], why, AMBIGUOUS) + _c(
+            "result_validator", a["compare"], why, AMBIGUOUS
+        ), ()
     if g.has("serve"):
         why = "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve"
         return _c("eval", a["serve"], why, AMBIGUOUS) + _c("ptq_workflow", a["serve"], why, AMBIGUOUS), ()
     if g.has("quantize") and not (set(a) & {"install", "setup"}) and a["quantize"] != "quantized":
         role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
-        return _c(role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow", MENTION), ()
+        return _c(
+            role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow", MENTION
+        ), ()
     if g.has("install") or g.has("setup"):
         target = install_target(g)
-        if target == "quark_install" and not g.has("install") and not re.search(r"amd-quark|\bpip\b|venv", g.text):
-            why = "\"set up Quark\" may mean installing it, or installing it and then quantizing"
-            return _c("quark_install", a["setup"], why, AMBIGUOUS) + _c("ptq_workflow", a["setup"], why, AMBIGUOUS), ()
+        if (
+            target == "quark_install"
+            and not g.has("install")
+            and not re.search(r"amd-quark|\bpip\b|venv", g.text)
+        ):
+            why = '"set up Quark" may mean installing it, or installing it and then quantizing'
+            return _c("quark_install", a["setup"], why, AMBIGUOUS) + _c(
+                "ptq_workflow", a["setup"], why, AMBIGUOUS
+            ), ()
         if target:
-            return _c(target, a.get("install", a.get("setup", "")), "an installation of the product named"), ()
+            return _c(
+                target, a.get("install", a.get("setup", "")), "an installation of the product named"
+            ), ()
         if g.has("install"):
-            return _c("quark_install", a["install"], "an installation (Quark is the product this catalog is for)"), ()
+            return _c(
+                "quark_install", a["install"], "an installation (Quark is the product this catalog is for)"
+            ), ()
     if g.has("inspect"):
-        return _c("onnx_model_intake" if onnx else "model_intake", a["inspect"], "inspect the model (smallest fit)"), ()
+        return _c(
+            "onnx_model_intake" if onnx else "model_intake", a["inspect"], "inspect the model (smallest fit)"
+        ), ()
     return [], ()
 
 
-def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[CatalogSkill] | None = None,
-           index: LexicalIndex | None = None) -> Decision:
+def decide(
+    goal: str,
+    facts: Facts,
+    names: dict[str, str],
+    catalog: list[CatalogSkill] | None = None,
+    index: LexicalIndex | None = None,
+) -> Decision:
     """The routing decision for ``goal`` (non-empty) given ``facts`` and the catalog's role map ``names``.
 
     ``catalog``/``index`` (the skills and a :class:`LexicalIndex` over their descriptions, same order)
@@ -227,7 +269,7 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
     candidates, prereq_roles = rules(g)
     if catalog and index is not None:
         candidates = candidates + described(goal, names, catalog, index)
-    negated = f"; \"{next(iter(g.negated.values()))}\" is negated" if g.negated else ""
+    negated = f'; "{next(iter(g.negated.values()))}" is negated' if g.negated else ""
     if not candidates:
         return Decision(None, "the goal names no Quark task the router recognises" + negated, DEFAULT_OPTIONS)
     lexical = _lexical(goal, names, catalog, index)
@@ -235,7 +277,7 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
     totals.sort(key=lambda t: (-t[0], t[1].role))
     scores = tuple((_label(c), round(s, 2)) for s, c in totals)
     best_score, best = totals[0]
-    said = f"the goal says \"{best.evidence}\": {best.why}{negated}"
+    said = f'the goal says "{best.evidence}": {best.why}{negated}'
     if best_score < FLOOR:
         offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
         return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
@@ -251,7 +293,9 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
         return Decision(None, why, missing, (), scores)
     if len(totals) > 1 and best_score - totals[1][0] < MARGIN:
         close = {_label(c) for s, c in totals if best_score - s < MARGIN}
-        ordered = tuple(_label(c) for c in candidates if _label(c) in close or len(close) == 1)  # the rule's order
+        ordered = tuple(
+            _label(c) for c in candidates if _label(c) in close or len(close) == 1
+        )  # the rule's order
         return Decision(None, said, ordered, (), scores)
     prereqs = _prerequisites(best.role, g, facts, prereq_roles)
     return Decision(best.role, said, (), prereqs, scores)
@@ -260,7 +304,9 @@ def decide(goal: str, facts: Facts, names: dict[str, str], catalog: list[Catalog
 _AUTHORING_LEAD = re.compile(r"^(author|create|write|add|implement)\w*\b")
 
 
-def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], index: LexicalIndex) -> list[Candidate]:
+def described(
+    goal: str, names: dict[str, str], catalog: list[CatalogSkill], index: LexicalIndex
+) -> list[Candidate]:
     """Candidates for routable skills no role covers (ShapeShifter passes, graph partitioning, ...): a skill
     whose description uses the goal's distinctive terms (terms at most
     :data:`DISTINCTIVE_DF` skill descriptions use), scored :data:`DISTINCTIVE_POINTS` per term, at most 12,
@@ -280,11 +326,20 @@ def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], ind
         stems = {tokens(n)[0] for n in skill.tokens if len(n) >= 5 and tokens(n)}
         named = any(s in t or t in s for t in terms for s in stems)  # "autosearchpro" names autosearch
         if terms:  # one term alone scores under FLOOR: offered, never routed
-            score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0)
+            score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (
+                DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0
+            )
             if authoring and len(terms) > 1 and _AUTHORING_LEAD.search(first_sentence(skill)):
-                score += DISTINCTIVE_POINTS  # "write a new pass" -> the skill whose description is about authoring
-            candidate = Candidate(DESCRIBED, score, ", ".join(terms[:4]),
-                                  f"terms only the description of {skill.name} uses", skill.name)
+                score += (
+                    DISTINCTIVE_POINTS  # "write a new pass" -> the skill whose description is about authoring
+                )
+            candidate = Candidate(
+                DESCRIBED,
+                score,
+                ", ".join(terms[:4]),
+                f"terms only the description of {skill.name} uses",
+                skill.name,
+            )
             key = tuple(sorted(terms))  # same evidence in two skills: the closer description (BM25) keeps it
             if key not in best or raw[i] > best[key][0]:
                 best[key] = (raw[i], candidate)
@@ -292,8 +347,9 @@ def described(goal: str, names: dict[str, str], catalog: list[CatalogSkill], ind
     return out
 
 
-def _lexical(goal: str, names: dict[str, str], catalog: list[CatalogSkill] | None,
-             index: LexicalIndex | None) -> dict[str, float]:
+def _lexical(
+    goal: str, names: dict[str, str], catalog: list[CatalogSkill] | None, index: LexicalIndex | None
+) -> dict[str, float]:
     """Role -> lexical bonus in [0, LEXICAL_WEIGHT]: BM25(goal, skill description) over the best skill's."""
     if not catalog or index is None:
         return {}
@@ -302,7 +358,9 @@ def _lexical(goal: str, names: dict[str, str], catalog: list[CatalogSkill] | Non
     if top <= 0:
         return {}
     position = {s.name: i for i, s in enumerate(catalog)}
-    return {role: LEXICAL_WEIGHT * raw[position[name]] / top for role, name in names.items() if name in position}
+    return {
+        role: LEXICAL_WEIGHT * raw[position[name]] / top for role, name in names.items() if name in position
+    }
 
 
 def lexical_bonus(candidate: Candidate, bonus: dict[str, float]) -> float:
@@ -318,12 +376,16 @@ def _prerequisites(role: str, g: Goal, facts: Facts, asked: tuple[str, ...]) -> 
     stated = g.mentions("hardware_stated")
     if spec.needs_hardware and not stated:
         if not facts.env_known:
-            prereq.append(("env_preflight", "accelerator not known yet (no env_context); CUDA is not assumed"))
+            prereq.append(
+                ("env_preflight", "accelerator not known yet (no env_context); CUDA is not assumed")
+            )
         elif facts.accelerator in (None, "unknown"):
             prereq.append(("env_preflight", "env_context reports the accelerator as unknown"))
     for install in asked:
         if install != role:
             prereq.append((install, "the goal asks for this installation before the quantization"))
     if spec.needs_workspace and not facts.workspace_known:
-        prereq.append(("workspace_validate", "model path and output directory not validated yet (no workspace_context)"))
+        prereq.append(
+            ("workspace_validate", "model path and output directory not validated yet (no workspace_context)")
+        )
     return tuple(prereq)

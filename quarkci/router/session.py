@@ -42,7 +42,9 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
     return document
 
 
-def check_contexts(env_context: str | None, workspace_context: str | None, session_context: str | None) -> None:
+def check_contexts(
+    env_context: str | None, workspace_context: str | None, session_context: str | None
+) -> None:
     """Load and validate the context files given (cheap), so bad input fails before the catalog and the
     lexical index are built. Raises :class:`BadInputError` like :func:`route`."""
     _load_context(session_context, "session_context", "--session-context")
@@ -50,15 +52,22 @@ def check_contexts(env_context: str | None, workspace_context: str | None, sessi
     _load_context(workspace_context, "workspace_context", "--workspace-context")
 
 
-def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_context: str | None = None,
-          workspace_context: str | None = None, session_context: str | None = None) -> RouteResult:
+def route(
+    goal: str,
+    catalog: list[CatalogSkill],
+    catalog_label: str,
+    *,
+    env_context: str | None = None,
+    workspace_context: str | None = None,
+    session_context: str | None = None,
+) -> RouteResult:
     """Route ``goal`` over ``catalog``; context arguments are file paths (validated, exit 2 if bad).
 
     Raises :class:`BadInputError` for an empty or over-long goal (over :data:`MAX_GOAL_CHARS`) or an
     invalid context file (the message names the file and the JSON path).
     """
     if not isinstance(goal, str) or not goal.strip():
-        raise BadInputError("goal: empty; say what you want to do, e.g. \"quantize Qwen/Qwen3-8B to fp8\"")
+        raise BadInputError('goal: empty; say what you want to do, e.g. "quantize Qwen/Qwen3-8B to fp8"')
     goal = " ".join(goal.split())
     if len(goal) > MAX_GOAL_CHARS:
         raise BadInputError(f"goal: {len(goal)} characters, over the {MAX_GOAL_CHARS}-character limit")
@@ -69,9 +78,14 @@ def route(goal: str, catalog: list[CatalogSkill], catalog_label: str, *, env_con
     if workspace_context:
         refs["workspace_context_ref"] = workspace_context
     env = _carried(refs["env_context_ref"], env_context, "env_context", "--env-context")
-    workspace = _carried(refs["workspace_context_ref"], workspace_context, "workspace_context", "--workspace-context")
-    facts = Facts(env_known=env is not None, accelerator=(env or {}).get("hardware", {}).get("accelerator"),
-                  workspace_known=workspace is not None)
+    workspace = _carried(
+        refs["workspace_context_ref"], workspace_context, "workspace_context", "--workspace-context"
+    )
+    facts = Facts(
+        env_known=env is not None,
+        accelerator=(env or {}).get("hardware", {}).get("accelerator"),
+        workspace_known=workspace is not None,
+    )
     names = resolve_roles(catalog)
     decision = decide(goal, facts, names, catalog, index_for(tuple(s.positive for s in catalog)))
     document, reason = _document(goal, decision, names, refs, previous, catalog_label)
@@ -104,8 +118,9 @@ def _summary(role: str) -> str:
     return ROLES[role].summary
 
 
-def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any],
-              label: str) -> tuple[dict[str, Any], str]:
+def _document(
+    goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any], label: str
+) -> tuple[dict[str, Any], str]:
     constraints = dict(previous.get("constraints") or {})
     understood = understand(goal)
     constraints.update(extract(goal, understood))
@@ -113,33 +128,80 @@ def _document(goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any
     if d.role is None:
         options = [(r.split(":", 1)[0], _skill(r, names), _summary(r)) for r in d.interpretations]
         letters = "abcdef"
-        text = ", ".join(f"({letters[i]}) {summary}" + (f" [{n}]" if n else "")
-                         for i, (_r, n, summary) in enumerate(options))
+        text = ", ".join(
+            f"({letters[i]}) {summary}" + (f" [{n}]" if n else "")
+            for i, (_r, n, summary) in enumerate(options)
+        )
         questions.append(f"Ambiguous goal ({d.reason}). Do you want to: {text}?")
-        route = {"role": None, "next_skill": None, "reason": d.reason, "prerequisites": [],
-                 "interpretations": [{"role": r, "skill": n} for r, n, _s in options], "catalog": label}
-        doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
-               "open_questions": questions, "route": route}
+        route = {
+            "role": None,
+            "next_skill": None,
+            "reason": d.reason,
+            "prerequisites": [],
+            "interpretations": [{"role": r, "skill": n} for r, n, _s in options],
+            "catalog": label,
+        }
+        doc = {
+            "user_goal": goal,
+            "workflow": UNDECIDED,
+            "constraints": constraints,
+            **refs,
+            "open_questions": questions,
+            "route": route,
+        }
         return doc, f"no route yet: {d.reason}; asking: {text}"
     skill = d.skill if d.role == DESCRIBED else _skill(d.role, names)
     if skill is None:
-        questions.append(f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary}).")
-        route = {"role": d.role, "next_skill": None, "reason": d.reason, "prerequisites": [], "catalog": label}
-        doc = {"user_goal": goal, "workflow": UNDECIDED, "constraints": constraints, **refs,
-               "open_questions": questions, "route": route}
+        questions.append(
+            f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary})."
+        )
+        route = {
+            "role": d.role,
+            "next_skill": None,
+            "reason": d.reason,
+            "prerequisites": [],
+            "catalog": label,
+        }
+        doc = {
+            "user_goal": goal,
+            "workflow": UNDECIDED,
+            "constraints": constraints,
+            **refs,
+            "open_questions": questions,
+            "route": route,
+        }
         return doc, f"no route: {questions[0]}"
     prereqs = []
-    if d.role in ROLES and ROLES[d.role].needs_hardware and understood.mentions("hardware_stated") and not refs["env_context_ref"]:
-        questions.append("The accelerator named in the goal is not confirmed by an env_context; "
-                         f"{_skill('env_preflight', names) or 'environment preflight'} can confirm it.")
+    if (
+        d.role in ROLES
+        and ROLES[d.role].needs_hardware
+        and understood.mentions("hardware_stated")
+        and not refs["env_context_ref"]
+    ):
+        questions.append(
+            "The accelerator named in the goal is not confirmed by an env_context; "
+            f"{_skill('env_preflight', names) or 'environment preflight'} can confirm it."
+        )
     for role, why in d.prerequisites:
         pskill = _skill(role, names)
         prereqs.append({"role": role, "skill": pskill, "reason": why})
         questions.append(f"{why}: run {pskill or role} first.")
     next_skill = prereqs[0]["skill"] if prereqs and prereqs[0]["skill"] else skill
-    route = {"role": d.role, "next_skill": next_skill, "reason": d.reason, "prerequisites": prereqs, "catalog": label}
-    doc = {"user_goal": goal, "workflow": skill, "constraints": constraints, **refs,
-           "open_questions": questions, "route": route}
+    route = {
+        "role": d.role,
+        "next_skill": next_skill,
+        "reason": d.reason,
+        "prerequisites": prereqs,
+        "catalog": label,
+    }
+    doc = {
+        "user_goal": goal,
+        "workflow": skill,
+        "constraints": constraints,
+        **refs,
+        "open_questions": questions,
+        "route": route,
+    }
     first = f"; first {next_skill} ({prereqs[0]['reason']})" if next_skill != skill else ""
     return doc, f"route: {skill} ({d.role}): {d.reason}{first}"
 

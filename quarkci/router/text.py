@@ -19,46 +19,126 @@ CJK_RUN = re.compile(f"[{_CJK}]+")
 # goal before accents are stripped (participles first, so "quantisiertes Modell" is a state, not a verb).
 LEXICON: tuple[tuple[str, str], ...] = (
     # quantized (a state: the model already is)
-    (r"quantifi[ée]e?s?\b", "quantized"), (r"cuanti[zc]ad[oa]s?\b", "quantized"), (r"cuantificad[oa]s?\b", "quantized"),
-    (r"quantisiert\w*", "quantized"), (r"量化(后|後|好的|过的|過的|完)", "quantized"), (r"量子化(した|済み|後|された)", "quantized"),
+    (r"quantifi[ée]e?s?\b", "quantized"),
+    (r"cuanti[zc]ad[oa]s?\b", "quantized"),
+    (r"cuantificad[oa]s?\b", "quantized"),
+    (r"quantisiert\w*", "quantized"),
+    (r"量化(后|後|好的|过的|過的|完)", "quantized"),
+    (r"量子化(した|済み|後|された)", "quantized"),
     (r"(这个|這個|该|該|那个|此|的)量化(?=模型)", " this quantized "),
     # quantize
-    (r"量子化", "quantize"), (r"量化", "quantize"), (r"quantisier\w*|quantisation\w*|quantisierung", "quantize"),
-    (r"quantifi\w*", "quantize"), (r"cuanti[zc]\w*|cuantific\w*|quantizar\w*", "quantize"), (r"kvantiz\w*", "quantize"),
+    (r"量子化", "quantize"),
+    (r"量化", "quantize"),
+    (r"quantisier\w*|quantisation\w*|quantisierung", "quantize"),
+    (r"quantifi\w*", "quantize"),
+    (r"cuanti[zc]\w*|cuantific\w*|quantizar\w*", "quantize"),
+    (r"kvantiz\w*", "quantize"),
     (r"\bquantis(e|ing)\b", "quantize"),
     # install / set up
-    (r"安装|安裝|インストール|導入", "install"), (r"\binstal(a|ar|o|e|en)\b|\binstall(ier|ation)\w*|\binstaller\b", "install"),
+    (r"安装|安裝|インストール|導入", "install"),
+    (r"\binstal(a|ar|o|e|en)\b|\binstall(ier|ation)\w*|\binstaller\b", "install"),
     (r"\beinricht\w*|configurar|配置|セットアップ", "setup"),
     # evaluate / accuracy
-    (r"评估|評価|评测|評測", "evaluate"), (r"[ée]valu\w*|evaluier\w*|\bbewert\w*", "evaluate"),
+    (r"评估|評価|评测|評測", "evaluate"),
+    (r"[ée]valu\w*|evaluier\w*|\bbewert\w*", "evaluate"),
     (r"精度|准确率|precisión|précision|genauigkeit", "accuracy"),  # not English "precision" (a plan word)
     # export
-    (r"导出|導出|エクスポート", "export"), (r"\bexport(ier\w*|e|es|ez|a|ar|o)\b", "export"),
+    (r"导出|導出|エクスポート", "export"),
+    (r"\bexport(ier\w*|e|es|ez|a|ar|o)\b", "export"),
     # error / failure / memory
-    (r"报错|錯誤|错误|エラー|\bfehler\w*|\berreur\w*", "error"), (r"\bplant(e|é)\b|\bfalla\b|bricht\b.{0,40}\bab\b|崩溃|クラッシュ", "crashed"),
+    (r"报错|錯誤|错误|エラー|\bfehler\w*|\berreur\w*", "error"),
+    (r"\bplant(e|é)\b|\bfalla\b|bricht\b.{0,40}\bab\b|崩溃|クラッシュ", "crashed"),
     (r"显存不足|內存不足|内存不足|メモリ不足|m[ée]moire|memoria|speicher", "memory"),
     (r"乱码|亂碼|文字化け", "garbage"),
     # inspect / analyse
-    (r"分析|解析", "analyze"), (r"\banaliz\w*|\banalysier\w*", "analyze"), (r"inspeccion\w*|\buntersuch\w*", "inspect"),
+    (r"分析|解析", "analyze"),
+    (r"\banaliz\w*|\banalysier\w*", "analyze"),
+    (r"inspeccion\w*|\buntersuch\w*", "inspect"),
     # negation and scope words
-    (r"\bnicht\b|\bkein\w*", "not"), (r"不要|别|別", "do not"), (r"しないで|しない|せずに|せず", "nai"), (r"\bne\b|\bpas\b", "not"),
+    (r"\bnicht\b|\bkein\w*", "not"),
+    (r"不要|别|別", "do not"),
+    (r"しないで|しない|せずに|せず", "nai"),
+    (r"\bne\b|\bpas\b", "not"),
     (r"\bohne\b|\bsans\b|\bsin\b", "without"),
     (r"\bnur\b|\bsolo\b|\bseulement\b|\bsolamente\b|只|仅|僅|だけ", "just"),
     (r"然后|然後|その後|それから|\bdanach\b|\bdann\b|\bpuis\b|\bluego\b|despu[ée]s", "then"),
     # model / environment
-    (r"模型|モデル|\bmodel[oe]s?\b|\bmodell\w*|\bmod[èe]le\w*", "model"), (r"环境|環境|entorno|umgebung", "environment"),
+    (r"模型|モデル|\bmodel[oe]s?\b|\bmodell\w*|\bmod[èe]le\w*", "model"),
+    (r"环境|環境|entorno|umgebung", "environment"),
 )
 _LEXICON = tuple((re.compile(p), f" {w} ") for p, w in LEXICON)
 
 # Words typos are repaired towards (length >= 5, close match only).
-VOCAB = ("quantize", "quantization", "install", "pytorch", "evaluate", "analyze", "inspect", "environment",
-         "benchmark", "validate", "accuracy", "architecture", "onnxruntime", "perplexity", "preflight", "export")
+VOCAB = (
+    "quantize",
+    "quantization",
+    "install",
+    "pytorch",
+    "evaluate",
+    "analyze",
+    "inspect",
+    "environment",
+    "benchmark",
+    "validate",
+    "accuracy",
+    "architecture",
+    "onnxruntime",
+    "perplexity",
+    "preflight",
+    "export",
+)
 
-_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n]|[.](?=\s|$)"
-                     r"|\s(?=(?:but|just|only|then|instead|afterwards|so|before|after|once)\b)")
+_CLAUSE = re.compile(
+    r"[,;:!?，。；：！？、\n]|[.](?=\s|$)"
+    r"|\s(?=(?:but|just|only|then|instead|afterwards|so|before|after|once)\b)"
+)
 
 STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "my", "me", "i", "it", "is", "are", "be", "this", "that", "these", "those", "please", "can", "you", "do", "how", "what", "want", "need", "would", "like", "use", "using", "into", "from", "by", "at", "as", "so", "just", "now", "then"]
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "my",
+        "me",
+        "i",
+        "it",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "these",
+        "those",
+        "please",
+        "can",
+        "you",
+        "do",
+        "how",
+        "what",
+        "want",
+        "need",
+        "would",
+        "like",
+        "use",
+        "using",
+        "into",
+        "from",
+        "by",
+        "at",
+        "as",
+        "so",
+        "just",
+        "now",
+        "then",
+    ]
 )
 
 
@@ -96,7 +176,7 @@ def tokens(text: str) -> list[str]:
     for run in re.findall(f"[{_CJK}]+|[a-z0-9][a-z0-9_+.-]*", text):
         if CJK_RUN.fullmatch(run):
             out.extend(run)
-            out.extend(run[i:i + 2] for i in range(len(run) - 1))
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
             continue
         word = run.strip(".-")
         if not word or word in STOPWORDS:

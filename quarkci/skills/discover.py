@@ -68,7 +68,9 @@ def _delegation(body: str, directory: str) -> str | None:
     blocks = [t for t in doc.tokens if t.level == 0 and t.nesting in (0, 1)]
     if not blocks or len(blocks) > _ADAPTER_MAX_BLOCKS:
         return None
-    targets = [href for href, _ in markdown.links(doc) if posixpath.basename(href.split("#")[0]) == SKILL_FILE]
+    targets = [
+        href for href, _ in markdown.links(doc) if posixpath.basename(href.split("#")[0]) == SKILL_FILE
+    ]
     if len(targets) != 1 or "://" in targets[0]:
         return None
     target = posixpath.normpath(_join(directory, targets[0].split("#")[0]))

@@ -47,7 +47,7 @@ def split(text: str) -> tuple[str, str, int]:
         raise FrontmatterError("missing YAML frontmatter (first line must be '---')")
     for index in range(1, len(lines)):
         if lines[index].rstrip() in _END_MARKERS:
-            return "".join(lines[1:index]), "".join(lines[index + 1:]), index + 2
+            return "".join(lines[1:index]), "".join(lines[index + 1 :]), index + 2
     raise FrontmatterError("unterminated YAML frontmatter (no closing '---')")
 
 
@@ -86,11 +86,15 @@ def _bounded_load(yaml_text: str) -> Any:
     except BadInputError as exc:
         reason = str(exc).removeprefix(f"{_WHERE}: ")
         if reason.startswith("invalid YAML"):
-            raise FrontmatterError("malformed YAML frontmatter" + reason.removeprefix("invalid YAML")) from None
+            raise FrontmatterError(
+                "malformed YAML frontmatter" + reason.removeprefix("invalid YAML")
+            ) from None
         raise FrontmatterError(f"YAML frontmatter {reason.removeprefix('YAML ')}") from None
 
 
-def _source_knowledge(data: dict[str, Any], root: yaml.Node | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def _source_knowledge(
+    data: dict[str, Any], root: yaml.Node | None
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
     if "source_knowledge" not in data or data["source_knowledge"] is None:
         return (), ()
     value = data["source_knowledge"]

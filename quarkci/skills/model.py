@@ -11,18 +11,18 @@ from typing import Any
 
 # Claim kinds, closed set. Each maps to the fact kind it is checked against.
 CLAIM_KINDS: dict[str, str] = {
-    "cli_flag": "cli_flags",          # "--quant_scheme" used in a command block / prose
-    "scheme": "schemes",              # "w_mxfp4_a_mxfp4" named as a Quark scheme
-    "scheme_count": "schemes",        # "Available Quantization Schemes (21 total)"
+    "cli_flag": "cli_flags",  # "--quant_scheme" used in a command block / prose
+    "scheme": "schemes",  # "w_mxfp4_a_mxfp4" named as a Quark scheme
+    "scheme_count": "schemes",  # "Available Quantization Schemes (21 total)"
     "model_type": "model_templates",  # "llama", "qwen3" named as supported model templates
     "model_type_count": "model_templates",  # "built-in templates for 36 model families"
-    "python_version": "python",       # "Python 3.9-3.12", "requires Python >= 3.10"
+    "python_version": "python",  # "Python 3.9-3.12", "requires Python >= 3.10"
     "torch_version": "torch_matrix",  # "PyTorch 2.5", "rocm6.2" index-url tags
     "transformers_version": "compat",  # "transformers < 4.50"
     "export_format": "export_formats",  # "hf_format", "onnx", "gguf"
-    "path": "",                       # source_knowledge entries and inline upstream paths
-    "python_name": "public_api",      # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
-    "dependency": "dependencies",     # "onnxruntime>=1.20" (packages other than python/torch/transformers)
+    "path": "",  # source_knowledge entries and inline upstream paths
+    "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
+    "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
 }
 

@@ -32,7 +32,9 @@ class SkillFileError(ValueError):
 class SkillSource(Protocol):
     """A tree of skill files. Paths are POSIX and relative to the skills root."""
 
-    label: str  # human-readable origin, e.g. "skills/" or "amd-quark==0.13 (PyPI wheel): quark/_bundled_skills/"
+    label: (
+        str  # human-readable origin, e.g. "skills/" or "amd-quark==0.13 (PyPI wheel): quark/_bundled_skills/"
+    )
 
     def files(self) -> list[str]:
         """Sorted list of every file below the root."""
@@ -101,7 +103,7 @@ class SnapshotSource:
         self.label = f"{getattr(snapshot, 'label', 'snapshot')}: {self.prefix}"
 
     def files(self) -> list[str]:
-        return sorted(p[len(self.prefix):] for p in self.snapshot.files(self.prefix) if p != self.prefix)
+        return sorted(p[len(self.prefix) :] for p in self.snapshot.files(self.prefix) if p != self.prefix)
 
     def read_text(self, path: str) -> str:
         try:

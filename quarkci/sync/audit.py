@@ -24,7 +24,9 @@ class AuditResult:
     skipped: tuple[tuple[str, str], ...]
 
 
-def detect(state: AuditState, rules: Sequence[ModuleType] = RULES) -> tuple[list[Finding], list[tuple[str, str]]]:
+def detect(
+    state: AuditState, rules: Sequence[ModuleType] = RULES
+) -> tuple[list[Finding], list[tuple[str, str]]]:
     """Raw findings of ``rules`` in registry order, and (rule id, reason) of skipped rules.
 
     Raises :class:`RuleError` (tagged with the rule id) when a rule crashes.
@@ -42,8 +44,9 @@ def detect(state: AuditState, rules: Sequence[ModuleType] = RULES) -> tuple[list
     return found, skipped
 
 
-def audit(state: AuditState, config: policy.Config | None = None,
-          rules: Sequence[ModuleType] = RULES) -> AuditResult:
+def audit(
+    state: AuditState, config: policy.Config | None = None, rules: Sequence[ModuleType] = RULES
+) -> AuditResult:
     """Detect with ``rules``, then classify, deduplicate and filter with ``config`` (defaults if None)."""
     found, skipped = detect(state, rules)
     findings = policy.apply(found, config or policy.Config(), state.line)

@@ -43,8 +43,14 @@ def canonical(data: Any) -> str:
 
 def to_json(view: UpstreamView) -> dict[str, Any]:
     """The baseline document of ``view`` (without file-system effects)."""
-    body = {"format": FORMAT, "spec": view.spec, "kind": view.kind, "complete": view.complete,
-            "facts": view.facts.to_json(), "files": sorted(view.files)}
+    body = {
+        "format": FORMAT,
+        "spec": view.spec,
+        "kind": view.kind,
+        "complete": view.complete,
+        "facts": view.facts.to_json(),
+        "files": sorted(view.files),
+    }
     body["sha256"] = hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
     return body
 
@@ -79,8 +85,13 @@ def load(path: Path) -> UpstreamView:
         raise BadInputError(f"--baseline {path}: sha256 does not match its content (edited or truncated)")
     try:
         facts = _facts_from_json(data["facts"])
-        return UpstreamView(spec=str(data["spec"]), kind=str(data["kind"]), facts=facts,
-                            files=frozenset(str(f) for f in data["files"]), complete=bool(data["complete"]))
+        return UpstreamView(
+            spec=str(data["spec"]),
+            kind=str(data["kind"]),
+            facts=facts,
+            files=frozenset(str(f) for f in data["files"]),
+            complete=bool(data["complete"]),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise BadInputError(f"--baseline {path}: malformed ({exc!r})") from None
 
@@ -101,8 +112,14 @@ class Change:
     skills: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"category": self.category, "change": self.change, "name": self.name,
-                "before": self.before, "after": self.after, "skills": list(self.skills)}
+        return {
+            "category": self.category,
+            "change": self.change,
+            "name": self.name,
+            "before": self.before,
+            "after": self.after,
+            "skills": list(self.skills),
+        }
 
 
 def _key(kind: str, item: FactItem) -> str:
@@ -116,15 +133,19 @@ def _api_change(old: FactItem, new: FactItem) -> tuple[str, str]:
     """(before, after) of a module whose public names changed: the removed and the added names."""
     was, now = set(old.attrs.get("public", [])), set(new.attrs.get("public", []))
     removed, added = sorted(was - now), sorted(now - was)
-    return (f"{new.name}: removed {', '.join(removed) or 'nothing'}",
-            f"{new.name}: added {', '.join(added) or 'nothing'}")
+    return (
+        f"{new.name}: removed {', '.join(removed) or 'nothing'}",
+        f"{new.name}: added {', '.join(added) or 'nothing'}",
+    )
 
 
 def _describe(kind: str, item: FactItem) -> str:
     if kind == "public_api":
         names = item.attrs.get("public", [])
         return f"{item.file} ({len(names)} public names)"
-    attrs = {k: v for k, v in sorted(item.attrs.items()) if k not in _IGNORED_ATTRS and v not in (None, "", [])}
+    attrs = {
+        k: v for k, v in sorted(item.attrs.items()) if k not in _IGNORED_ATTRS and v not in (None, "", [])
+    }
     shown = ", ".join(f"{k}={v!r}" for k, v in attrs.items() if k != "script")
     return f"{item.file}:{item.line}" + (f" ({shown})" if shown else "")
 
@@ -140,8 +161,13 @@ def _index(kind: str, items: Iterable[FactItem]) -> dict[str, FactItem]:
     return out
 
 
-def _touches(skill_refs: dict[str, set[str]], skill_claims: dict[str, set[tuple[str, str]]],
-             kind: str, name: str, files: set[str]) -> tuple[str, ...]:
+def _touches(
+    skill_refs: dict[str, set[str]],
+    skill_claims: dict[str, set[tuple[str, str]]],
+    kind: str,
+    name: str,
+    files: set[str],
+) -> tuple[str, ...]:
     """Skills whose source_knowledge names one of ``files`` or whose claims name the item."""
     plain = name.rsplit(" ", 1)[-1] if kind == "cli_flags" else name
     hit = {s for s, refs in skill_refs.items() if refs & files}
@@ -151,8 +177,11 @@ def _touches(skill_refs: dict[str, set[str]], skill_claims: dict[str, set[tuple[
         package = re.split(r"[<>=!~ ]", name, maxsplit=1)[0]
         hit = {s for s, claims in skill_claims.items() if ("package", package) in claims}
     elif kind == "public_api":  # a module's names changed: skills importing from or referencing it
-        hit |= {s for s, claims in skill_claims.items()
-                if any(k == kind and (v == name or v.startswith(name + ".")) for k, v in claims)}
+        hit |= {
+            s
+            for s, claims in skill_claims.items()
+            if any(k == kind and (v == name or v.startswith(name + ".")) for k, v in claims)
+        }
     else:
         hit |= {s for s, claims in skill_claims.items() if (kind, plain) in claims}
     return tuple(sorted(hit))
@@ -184,20 +213,55 @@ def diff(base: UpstreamView, current: UpstreamView, skills: list[Skill], claims:
             old, new = before.get(name), after.get(name)
             files = {i.file for i in (old, new) if i is not None}
             if old is None and new is not None:
-                out.append(Change(kind, "added", name, None, _describe(kind, new),
-                                  _touches(skill_refs, skill_claims, kind, name, files)))
+                out.append(
+                    Change(
+                        kind,
+                        "added",
+                        name,
+                        None,
+                        _describe(kind, new),
+                        _touches(skill_refs, skill_claims, kind, name, files),
+                    )
+                )
             elif new is None and old is not None:
-                out.append(Change(kind, "removed", name, _describe(kind, old), None,
-                                  _touches(skill_refs, skill_claims, kind, name, files)))
+                out.append(
+                    Change(
+                        kind,
+                        "removed",
+                        name,
+                        _describe(kind, old),
+                        None,
+                        _touches(skill_refs, skill_claims, kind, name, files),
+                    )
+                )
             elif kind == "public_api" and old is not None and new is not None:
                 if set(old.attrs.get("public", [])) != set(new.attrs.get("public", [])):
                     before_text, after_text = _api_change(old, new)
-                    out.append(Change(kind, "changed", name, before_text, after_text,
-                                      _touches(skill_refs, skill_claims, kind, name, files)))
-            elif old is not None and new is not None and (
-                    old.file != new.file or _comparable(old) != _comparable(new)):
-                out.append(Change(kind, "changed", name, _describe(kind, old), _describe(kind, new),
-                                  _touches(skill_refs, skill_claims, kind, name, files)))
+                    out.append(
+                        Change(
+                            kind,
+                            "changed",
+                            name,
+                            before_text,
+                            after_text,
+                            _touches(skill_refs, skill_claims, kind, name, files),
+                        )
+                    )
+            elif (
+                old is not None
+                and new is not None
+                and (old.file != new.file or _comparable(old) != _comparable(new))
+            ):
+                out.append(
+                    Change(
+                        kind,
+                        "changed",
+                        name,
+                        _describe(kind, old),
+                        _describe(kind, new),
+                        _touches(skill_refs, skill_claims, kind, name, files),
+                    )
+                )
     # Files a skill names: only trees both snapshots hold, so wheel-vs-checkout invents no removals.
     common = [f for f in sorted(base.files | current.files) if base.covers(f) and current.covers(f)]
     for path in common:
@@ -217,8 +281,10 @@ def summarise(changes: list[Change]) -> dict[str, dict[str, int]]:
     """``{category: {added, removed, changed}}`` counts, categories in FACT_KINDS order then files."""
     out: dict[str, dict[str, int]] = {}
     for category in (*FACT_KINDS, "files"):
-        counts = {c: sum(1 for x in changes if x.category == category and x.change == c)
-                  for c in ("added", "removed", "changed")}
+        counts = {
+            c: sum(1 for x in changes if x.category == category and x.change == c)
+            for c in ("added", "removed", "changed")
+        }
         if any(counts.values()):
             out[category] = counts
     return out

@@ -67,8 +67,11 @@ def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix
     return newline.join(out), applied, skipped
 
 
-def apply_fixes(findings: list[Finding] | tuple[Finding, ...], read: Callable[[str], str],
-                write: Callable[[str, str], str]) -> FixOutcome:
+def apply_fixes(
+    findings: list[Finding] | tuple[Finding, ...],
+    read: Callable[[str], str],
+    write: Callable[[str, str], str],
+) -> FixOutcome:
     """Apply the fixable findings' fixes, grouped per file.
 
     ``read(file)`` returns a skill file's text (file relative to the skills root); ``write(file, text)``
@@ -93,6 +96,7 @@ def apply_fixes(findings: list[Finding] | tuple[Finding, ...], read: Callable[[s
 
 def directory_io(root: Path) -> tuple[Callable[[str], str], Callable[[str, str], str]]:
     """(read, write) over skill files under ``root``; ``write`` is atomic and returns the written path."""
+
     def read(file: str) -> str:
         return (root / file).read_text(encoding="utf-8")
 

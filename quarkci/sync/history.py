@@ -54,12 +54,24 @@ class Timeline:
 
 def view_of(spec: str, snapshot: Snapshot) -> UpstreamView:
     """An :class:`UpstreamView` of ``snapshot`` with cached facts."""
-    return UpstreamView(spec=spec, kind=snapshot.kind, facts=facts_of(snapshot), files=frozenset(snapshot.files()),
-                        complete=snapshot.kind == "checkout", snapshot=snapshot)
+    return UpstreamView(
+        spec=spec,
+        kind=snapshot.kind,
+        facts=facts_of(snapshot),
+        files=frozenset(snapshot.files()),
+        complete=snapshot.kind == "checkout",
+        snapshot=snapshot,
+    )
 
 
-def run_history(releases: list[tuple[str, Snapshot]], skills: list[Skill], claims: list[Claim],
-                read_skill_file: Any, skills_root: str, config: policy.Config | None = None) -> Timeline:
+def run_history(
+    releases: list[tuple[str, Snapshot]],
+    skills: list[Skill],
+    claims: list[Claim],
+    read_skill_file: Any,
+    skills_root: str,
+    config: policy.Config | None = None,
+) -> Timeline:
     """Audit ``claims`` against each release of ``releases`` (oldest first; each audited with the
     previous one as baseline, the first without). Facts are extracted once per release (cached by the
     wheel's sha256 across runs). Returns the :class:`Timeline`."""
@@ -70,9 +82,16 @@ def run_history(releases: list[tuple[str, Snapshot]], skills: list[Skill], claim
         state = AuditState(skills, claims, view, previous, read_skill_file)
         result = audit(state, config)
         found = result.findings.findings
-        points.append(Point(view.version, view.label, previous.version if previous else None,
-                            result.findings.counts(), dict(sorted(Counter(f.rule for f in found).items())),
-                            tuple(sorted(f.fingerprint for f in found if f.kind != "unverifiable"))))
+        points.append(
+            Point(
+                view.version,
+                view.label,
+                previous.version if previous else None,
+                result.findings.counts(),
+                dict(sorted(Counter(f.rule for f in found).items())),
+                tuple(sorted(f.fingerprint for f in found if f.kind != "unverifiable")),
+            )
+        )
         previous = view
     return Timeline(skills_root, len(skills), len(claims), tuple(points))
 
@@ -80,34 +99,64 @@ def run_history(releases: list[tuple[str, Snapshot]], skills: list[Skill], claim
 def to_json(timeline: Timeline) -> dict[str, Any]:
     """The JSON document of the timeline (``format`` quarkci-drift-history/1)."""
     return {
-        "format": FORMAT, "skills_root": timeline.skills_root, "skills": timeline.skills, "claims": timeline.claims,
-        "releases": [{"version": p.version, "label": p.label, "baseline": p.baseline, "counts": p.counts,
-                      "rules": p.rules, "fingerprints": list(p.fingerprints)} for p in timeline.points],
+        "format": FORMAT,
+        "skills_root": timeline.skills_root,
+        "skills": timeline.skills,
+        "claims": timeline.claims,
+        "releases": [
+            {
+                "version": p.version,
+                "label": p.label,
+                "baseline": p.baseline,
+                "counts": p.counts,
+                "rules": p.rules,
+                "fingerprints": list(p.fingerprints),
+            }
+            for p in timeline.points
+        ],
     }
 
 
 def chart(timeline: Timeline) -> str:
     """A Mermaid bar chart: x = releases, one bar series per drift kind (breaking, semantic, mechanical)."""
     versions = [p.version for p in timeline.points]
-    series: dict[str, Sequence[float]] = {kind: [float(p.counts.get(kind, 0)) for p in timeline.points]
-                                          for kind in KINDS if kind != "unverifiable"}
+    series: dict[str, Sequence[float]] = {
+        kind: [float(p.counts.get(kind, 0)) for p in timeline.points]
+        for kind in KINDS
+        if kind != "unverifiable"
+    }
     return mermaid.bar_chart("Drift per release", versions, series, "findings")
 
 
 def to_markdown(timeline: Timeline) -> str:
     """The Markdown report: the chart, then a release x kind table and the rules per release."""
-    lines = ["<!-- quarkci:report:drift-history -->", "# Drift history", "",
-             f"{timeline.skills} skills ({timeline.claims} claims) under {code(timeline.skills_root)}, "
-             f"audited against {len(timeline.points)} releases, each with the previous one as baseline.", ""]
+    lines = [
+        "<!-- quarkci:report:drift-history -->",
+        "# Drift history",
+        "",
+        f"{timeline.skills} skills ({timeline.claims} claims) under {code(timeline.skills_root)}, "
+        f"audited against {len(timeline.points)} releases, each with the previous one as baseline.",
+        "",
+    ]
     drawn = chart(timeline)
     if drawn:
-        lines += [drawn, "Bars per release, left to right: " + ", ".join(k for k in KINDS if k != "unverifiable")
-                  + ".", ""]
-    lines += ["| Release | " + " | ".join(k.capitalize() for k in KINDS) + " | Rules |",
-              "| --- | " + " | ".join("---:" for _ in KINDS) + " | --- |"]
+        lines += [
+            drawn,
+            "Bars per release, left to right: " + ", ".join(k for k in KINDS if k != "unverifiable") + ".",
+            "",
+        ]
+    lines += [
+        "| Release | " + " | ".join(k.capitalize() for k in KINDS) + " | Rules |",
+        "| --- | " + " | ".join("---:" for _ in KINDS) + " | --- |",
+    ]
     for p in timeline.points:
         rules = ", ".join(f"{code(r)} {n}" for r, n in p.rules.items()) or "—"
-        lines.append(f"| {md(p.version)} | " + " | ".join(str(p.counts.get(k, 0)) for k in KINDS) + f" | {rules} |")
-    lines += ["", "Unverifiable: claims whose facts the release does not show (e.g. a module it lacks); "
-              "never counted as drift."]
+        lines.append(
+            f"| {md(p.version)} | " + " | ".join(str(p.counts.get(k, 0)) for k in KINDS) + f" | {rules} |"
+        )
+    lines += [
+        "",
+        "Unverifiable: claims whose facts the release does not show (e.g. a module it lacks); "
+        "never counted as drift.",
+    ]
     return "\n".join(lines) + "\n"

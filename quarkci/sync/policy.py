@@ -91,13 +91,18 @@ class Ignore:
     skill: str | None = None
 
     def matches(self, finding: Finding) -> bool:
-        return ((self.fingerprint is None or finding.fingerprint == self.fingerprint)
-                and (self.rule is None or finding.rule == self.rule)
-                and (self.skill is None or fnmatch.fnmatchcase(finding.skill, self.skill)))
+        return (
+            (self.fingerprint is None or finding.fingerprint == self.fingerprint)
+            and (self.rule is None or finding.rule == self.rule)
+            and (self.skill is None or fnmatch.fnmatchcase(finding.skill, self.skill))
+        )
 
     def __str__(self) -> str:
-        parts = [f"{k}={v}" for k, v in (("fingerprint", self.fingerprint), ("rule", self.rule),
-                                           ("skill", self.skill)) if v is not None]
+        parts = [
+            f"{k}={v}"
+            for k, v in (("fingerprint", self.fingerprint), ("rule", self.rule), ("skill", self.skill))
+            if v is not None
+        ]
         return "config ignore " + ",".join(parts)
 
 
@@ -126,7 +131,9 @@ def parse_config(data: Any, source: str) -> Config:
         if rule not in RULE_IDS:
             raise BadInputError(f"{source}: sync.kinds: unknown rule {rule!r}")
         if kind not in DRIFT_KINDS:
-            raise BadInputError(f"{source}: sync.kinds.{rule}: {kind!r} is not one of {', '.join(DRIFT_KINDS)}")
+            raise BadInputError(
+                f"{source}: sync.kinds.{rule}: {kind!r} is not one of {', '.join(DRIFT_KINDS)}"
+            )
     entries = data.get("ignore") or []
     if not isinstance(entries, list):
         raise BadInputError(f"{source}: sync.ignore must be a list")
@@ -155,7 +162,7 @@ def load_config(skills_dir: Path | None) -> Config:
     here = skills_dir.resolve()
     chain = (here, *here.parents)
     root = next((i for i, folder in enumerate(chain) if (folder / ".git").exists()), 0)
-    for folder in chain[:root + 1]:
+    for folder in chain[: root + 1]:
         yml = folder / ".quarkci.yaml"
         if yml.is_file():
             data = load_document(yml) if yml.stat().st_size else {}  # the one bounded loader (size, aliases)
@@ -235,8 +242,9 @@ def _inline_ignored(finding: Finding, line_of: Callable[[str, int], str | None])
     return False
 
 
-def apply(findings: list[Finding], config: Config,
-          line_of: Callable[[str, int], str | None] = lambda _f, _n: None) -> FindingSet:
+def apply(
+    findings: list[Finding], config: Config, line_of: Callable[[str, int], str | None] = lambda _f, _n: None
+) -> FindingSet:
     """Classify, deduplicate (same fingerprint: keep the first location) and apply ignores.
 
     ``line_of(file, line)`` reads a skill line for inline ignore markers.
@@ -254,5 +262,7 @@ def apply(findings: list[Finding], config: Config,
                 ignored.append((finding, reason))
             continue
         kept[finding.fingerprint] = finding
-    return FindingSet(tuple(sorted(kept.values(), key=lambda f: f.sort_key())),
-                      tuple(sorted(ignored, key=lambda p: p[0].sort_key())))
+    return FindingSet(
+        tuple(sorted(kept.values(), key=lambda f: f.sort_key())),
+        tuple(sorted(ignored, key=lambda p: p[0].sort_key())),
+    )

@@ -68,5 +68,8 @@ assert len(set(RULE_IDS)) == len(RULE_IDS), "duplicate rule id"
 # Every id a finding may carry: rule ids plus the ids a delegating rule emits. The contract-* ids of
 # `quarkci contracts diff` stay accepted in a repository's sync config (they were sync findings before
 # that comparison moved out of the skill audit), so existing `.quarkci.yaml` files keep loading.
-FINDING_RULE_IDS: frozenset[str] = frozenset(RULE_IDS) | frozenset(
-    rid for r in RULES for rid in getattr(r, "EMITS", ())) | frozenset(CONTRACT_RULE_IDS)
+FINDING_RULE_IDS: frozenset[str] = (
+    frozenset(RULE_IDS)
+    | frozenset(rid for r in RULES for rid in getattr(r, "EMITS", ()))
+    | frozenset(CONTRACT_RULE_IDS)
+)

@@ -46,7 +46,12 @@ def render() -> str:
         "",
     ]
     for rule in RULES:
-        out += [f"## {rule.ID}", "", f"- **Category:** {rule.CATEGORY}", f"- **What it checks:** {rule.DESC}."]
+        out += [
+            f"## {rule.ID}",
+            "",
+            f"- **Category:** {rule.CATEGORY}",
+            f"- **What it checks:** {rule.DESC}.",
+        ]
         summary = _summary(rule)
         if summary and summary != rule.DESC:
             out.append(f"- **Details:** {summary}")
@@ -57,11 +62,18 @@ def render() -> str:
     rule_ids = {rule.ID for rule in RULES}
     out += ["# Contract comparison ids", ""]
     for cid in sorted(set(CONTRACT_RULES) - rule_ids):
-        by = ["`quarkci contracts diff`"] + [f"the sync rule [`{r.ID}`](#{r.ID})" for r in RULES
-                                             if cid in getattr(r, "EMITS", ())]
-        out += [f"## {cid}", "", "- **Category:** contracts", f"- **What it checks:** {CONTRACT_RULES[cid]}.",
-                f"- **Emitted by:** {', '.join(by)}",
-                f"- **Default kind:** {RULE_KINDS.get(cid, 'by change: removed -> breaking, else mechanical')}", ""]
+        by = ["`quarkci contracts diff`"] + [
+            f"the sync rule [`{r.ID}`](#{r.ID})" for r in RULES if cid in getattr(r, "EMITS", ())
+        ]
+        out += [
+            f"## {cid}",
+            "",
+            "- **Category:** contracts",
+            f"- **What it checks:** {CONTRACT_RULES[cid]}.",
+            f"- **Emitted by:** {', '.join(by)}",
+            f"- **Default kind:** {RULE_KINDS.get(cid, 'by change: removed -> breaking, else mechanical')}",
+            "",
+        ]
     return "\n".join(out)
 
 

@@ -78,7 +78,9 @@ class SyncResult:
         return self.outcome.blocked[0] if self.outcome.blocked is not None else None
 
 
-def run_sync(request: SyncRequest, *, index: PyPIIndex | None = None, progress: Progress = _silent) -> SyncResult:
+def run_sync(
+    request: SyncRequest, *, index: PyPIIndex | None = None, progress: Progress = _silent
+) -> SyncResult:
     """Run the sync described by ``request`` (see the module docstring); ``index`` is the PyPI index
     (default: pypi.org), ``progress`` receives one message per step.
 
@@ -152,8 +154,14 @@ def require_readable(skills: list[Skill], label: str) -> None:
 def build_view(spec: str, snapshot: Snapshot) -> UpstreamView:
     """Facts + file list of a live snapshot."""
     facts = facts_of(snapshot)
-    return UpstreamView(spec=spec, kind=snapshot.kind, facts=facts, files=frozenset(snapshot.files()),
-                        complete=snapshot.kind == "checkout", snapshot=snapshot)
+    return UpstreamView(
+        spec=spec,
+        kind=snapshot.kind,
+        facts=facts,
+        files=frozenset(snapshot.files()),
+        complete=snapshot.kind == "checkout",
+        snapshot=snapshot,
+    )
 
 
 def build_skills(spec: str | None, snapshot: Snapshot | None) -> tuple[SkillSource, str]:
@@ -173,8 +181,9 @@ def read_skills(source: SkillSource) -> tuple[list[Skill], list[Claim]]:
     return skills, claims
 
 
-def build_baseline(spec: str | None, upstream: UpstreamView, out: Path, index: PyPIIndex | None,
-                   progress: Progress = _silent) -> tuple[UpstreamView | None, str]:
+def build_baseline(
+    spec: str | None, upstream: UpstreamView, out: Path, index: PyPIIndex | None, progress: Progress = _silent
+) -> tuple[UpstreamView | None, str]:
     """The baseline view and a note, for every ``spec`` but a baseline file (read first, by
     :func:`read_baseline_file`): an upstream spec, :data:`NO_BASELINE`, or None for the previous release
     (stored ``out/baselines/<prev>.json`` first, else its PyPI wheel).
@@ -199,8 +208,9 @@ def build_baseline(spec: str | None, upstream: UpstreamView, out: Path, index: P
         return baselines.load(stored), f"baseline {stored}"
     try:
         progress(f"resolving baseline amd-quark=={previous} (previous release)")
-        return build_view(f"amd-quark=={previous}", resolve(f"amd-quark=={previous}", index)), \
-            f"baseline amd-quark=={previous}"
+        return build_view(
+            f"amd-quark=={previous}", resolve(f"amd-quark=={previous}", index)
+        ), f"baseline amd-quark=={previous}"
     except UpstreamUnreachableError as exc:
         return None, f"no baseline: amd-quark=={previous} unreachable ({exc})"
 
@@ -227,15 +237,24 @@ def blocked(request: SyncRequest, reason: str) -> SyncResult:
         except (BadInputError, OSError):
             names = []
     outcome = SyncOutcome(
-        mode="blocked", upstream=(request.upstream, None, None, None), baseline=None,
-        skills_root=request.skills or f"bundled:{request.upstream}", skills=tuple(skills),
-        findings=policy.FindingSet(()), blocked=(reason, tuple(names)),
+        mode="blocked",
+        upstream=(request.upstream, None, None, None),
+        baseline=None,
+        skills_root=request.skills or f"bundled:{request.upstream}",
+        skills=tuple(skills),
+        findings=policy.FindingSet(()),
+        blocked=(reason, tuple(names)),
     )
     return SyncResult(outcome=outcome, failed=False, report_prefix="")
 
 
-def _audit(request: SyncRequest, snapshot: Snapshot, stored: UpstreamView | None, index: PyPIIndex | None,
-           progress: Progress) -> SyncResult:
+def _audit(
+    request: SyncRequest,
+    snapshot: Snapshot,
+    stored: UpstreamView | None,
+    index: PyPIIndex | None,
+    progress: Progress,
+) -> SyncResult:
     progress(f"extracting facts of {snapshot.label}")
     upstream = build_view(request.upstream, snapshot)
     source, skills_label = build_skills(request.skills, snapshot)
@@ -246,7 +265,11 @@ def _audit(request: SyncRequest, snapshot: Snapshot, stored: UpstreamView | None
     progress(f"reading skills from {skills_label}")
     skills, claims = read_skills(source)
     if not skills:  # a wrong --skills path, an empty directory or a release without bundled skills
-        flag = f"--skills {request.skills}" if request.skills is not None else "--skills (default: bundled skills)"
+        flag = (
+            f"--skills {request.skills}"
+            if request.skills is not None
+            else "--skills (default: bundled skills)"
+        )
         raise BadInputError(f"{flag}: no SKILL.md found in {skills_label}; 0 skills would be audited")
     require_readable(skills, f"--skills {skills_label}")
     base: UpstreamView | None = stored
@@ -278,9 +301,16 @@ def _audit(request: SyncRequest, snapshot: Snapshot, stored: UpstreamView | None
         mode="audit" if base is not None else "calibration",
         upstream=(request.upstream, upstream.version, upstream.kind, upstream.label),
         baseline=(base.version, base.label) if base is not None else None,
-        skills_root=skills_label, skills=tuple(skills), findings=result.findings, release_diff=diff,
-        applied_fixes=applied, changed_files=changed, skipped_rules=result.skipped, calibrated=calibrated,
-        notes=tuple(notes), fix=request.fix,
+        skills_root=skills_label,
+        skills=tuple(skills),
+        findings=result.findings,
+        release_diff=diff,
+        applied_fixes=applied,
+        changed_files=changed,
+        skipped_rules=result.skipped,
+        calibrated=calibrated,
+        notes=tuple(notes),
+        fix=request.fix,
     )
     bundled = request.skills is None or request.skills.startswith("bundled:")
     prefix = "" if request.skills is None or bundled else request.skills.rstrip("/") + "/"

@@ -89,9 +89,17 @@ class AuditState:
         """
         wanted = set(kinds)
         version = self.upstream.version
-        return sorted((c for c in self.claims if c.kind in wanted and c.context.get("quark", True) is not False
-                       and not c.context.get("historical") and in_scope(c.context, version)),
-                      key=lambda c: (c.file, c.line, c.value))
+        return sorted(
+            (
+                c
+                for c in self.claims
+                if c.kind in wanted
+                and c.context.get("quark", True) is not False
+                and not c.context.get("historical")
+                and in_scope(c.context, version)
+            ),
+            key=lambda c: (c.file, c.line, c.value),
+        )
 
     def line(self, file: str, line: int) -> str | None:
         """The text of 1-based ``line`` of skill file ``file`` (no newline), or None if unreadable."""

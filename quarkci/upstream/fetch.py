@@ -66,9 +66,23 @@ def fetch_wheel(version: str, directory: Path | None = None, index: PyPIIndex | 
     directory.mkdir(parents=True, exist_ok=True)
     log.info("downloading amd-quark==%s from PyPI into %s", wanted, directory)
     with tempfile.TemporaryDirectory(prefix=".download-", dir=directory) as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "--no-input", "--retries", "1", "--timeout", "20",
-               "-d", tmp, f"{PROJECT}=={wanted}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "--no-input",
+            "--retries",
+            "1",
+            "--timeout",
+            "20",
+            "-d",
+            tmp,
+            f"{PROJECT}=={wanted}",
+        ]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
         except subprocess.TimeoutExpired:

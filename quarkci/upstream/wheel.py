@@ -69,7 +69,9 @@ class WheelSnapshot(IndexedSnapshot):
     def _load(self, key: str) -> bytes:
         size = self._zip.getinfo(key).file_size
         if size > MAX_MEMBER_BYTES:  # a crafted wheel must not make quarkci inflate gigabytes
-            raise BadInputError(f"{self.label}: {key} is {size} bytes uncompressed "
-                                f"(limit {MAX_MEMBER_BYTES}); not a real amd-quark wheel")
+            raise BadInputError(
+                f"{self.label}: {key} is {size} bytes uncompressed "
+                f"(limit {MAX_MEMBER_BYTES}); not a real amd-quark wheel"
+            )
         with self._lock:  # ZipFile reads share one file handle
             return self._zip.read(key)

@@ -47,28 +47,67 @@ def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[dic
         entry = (pytests or scripts)[0]
         ops = ",".join(entry.ops)
         if entry.kind == "pytest":
-            drive, harness, parse = f"{PYTEST} {_q(entry.target)}", f"-m pytest -q -p no:cacheprovider {_q(entry.target)}", "pytest"
+            drive, harness, parse = (
+                f"{PYTEST} {_q(entry.target)}",
+                f"-m pytest -q -p no:cacheprovider {_q(entry.target)}",
+                "pytest",
+            )
         else:
             drive, harness, parse = f"PYTHONPATH=. python {_q(entry.target)}", _q(entry.target), "exit"
-        features.append({**base, "id": f"{fam.name}-correctness", "drive": drive,
-                         "negative": f"python {helpers}/perturb.py {ops} -- {harness}", "parse": parse,
-                         "harness": {entry.file: entry.sha256}, "reason": ""})
+        features.append(
+            {
+                **base,
+                "id": f"{fam.name}-correctness",
+                "drive": drive,
+                "negative": f"python {helpers}/perturb.py {ops} -- {harness}",
+                "parse": parse,
+                "harness": {entry.file: entry.sha256},
+                "reason": "",
+            }
+        )
     for sub in fam.subfeatures:
         template = next((TEMPLATES[op] for op in sub.ops if op in TEMPLATES), None)
         if template and CPU in sub.arch:
             # arch keeps the GPU side of the op: a CPU proof lists it as unverified (a stand-in)
-            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": list(sub.arch),
-                             "needs": ["g++", "ninja"], "drive": f"python {helpers}/{template}",
-                             "negative": f"python {helpers}/{template} --negative-control", "parse": "verdict",
-                             "harness": {}, "reason": ""})
+            features.append(
+                {
+                    **base,
+                    "id": f"{fam.name}-{sub.name}-correctness",
+                    "arch": list(sub.arch),
+                    "needs": ["g++", "ninja"],
+                    "drive": f"python {helpers}/{template}",
+                    "negative": f"python {helpers}/{template} --negative-control",
+                    "parse": "verdict",
+                    "harness": {},
+                    "reason": "",
+                }
+            )
         elif CPU in sub.arch and CPU in fam.arch:
-            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": [CPU],
-                             "drive": None, "negative": None, "parse": "verdict", "harness": {},
-                             "reason": f"no pure-torch reference for {', '.join(sub.ops)} (library or quarkci template)"})
+            features.append(
+                {
+                    **base,
+                    "id": f"{fam.name}-{sub.name}-correctness",
+                    "arch": [CPU],
+                    "drive": None,
+                    "negative": None,
+                    "parse": "verdict",
+                    "harness": {},
+                    "reason": f"no pure-torch reference for {', '.join(sub.ops)} (library or quarkci template)",
+                }
+            )
         elif CPU not in sub.arch and CPU in fam.arch:
-            features.append({**base, "id": f"{fam.name}-{sub.name}-correctness", "arch": list(sub.arch),
-                             "drive": None, "negative": None, "parse": "verdict", "harness": {},
-                             "reason": f"GPU-only ops {', '.join(sub.ops)}: no pure-torch reference in the library"})
+            features.append(
+                {
+                    **base,
+                    "id": f"{fam.name}-{sub.name}-correctness",
+                    "arch": list(sub.arch),
+                    "drive": None,
+                    "negative": None,
+                    "parse": "verdict",
+                    "harness": {},
+                    "reason": f"GPU-only ops {', '.join(sub.ops)}: no pure-torch reference in the library",
+                }
+            )
     if not features:
         refs = {op_key(r.split(":")[1]): r for r in fam.references}
         pairs = [(f, refs[op_key(f.split(":")[1])]) for f in fam.functions if op_key(f.split(":")[1]) in refs]
@@ -76,13 +115,29 @@ def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[dic
             op, ref = pairs[0]
             device = "" if fam.cpu else " --device cuda"
             cmd = f"python {helpers}/check_ref.py --op {op} --ref {ref}{device}"
-            features.append({**base, "id": f"{fam.name}-correctness", "drive": cmd,
-                             "negative": f"{cmd} --negative-control", "parse": "verdict", "harness": {},
-                             "reason": ""})
+            features.append(
+                {
+                    **base,
+                    "id": f"{fam.name}-correctness",
+                    "drive": cmd,
+                    "negative": f"{cmd} --negative-control",
+                    "parse": "verdict",
+                    "harness": {},
+                    "reason": "",
+                }
+            )
         else:
-            features.append({**base, "id": f"{fam.name}-correctness", "drive": None, "negative": None,
-                             "parse": "verdict", "harness": {},
-                             "reason": "no test and no pure-torch reference in the library"})
+            features.append(
+                {
+                    **base,
+                    "id": f"{fam.name}-correctness",
+                    "drive": None,
+                    "negative": None,
+                    "parse": "verdict",
+                    "harness": {},
+                    "reason": "no test and no pure-torch reference in the library",
+                }
+            )
     return features
 
 
@@ -90,10 +145,22 @@ def _perf(fam: Family) -> list[dict[str, Any]]:
     out = []
     for perf in fam.perf:
         flags = " ".join(f"{f.split('=')[0]} {f.split('=', 1)[1]}" for f in perf.flags if "=" in f)
-        out.append({"id": f"{fam.name}-perf", "family": fam.name, "kind": "perf", "arch": list(fam.arch), "needs": [],
-                    "drive": f"PYTHONPATH=. python {_q(perf.target)} {flags}".strip(), "negative": None,
-                    "parse": "exit", "harness": {perf.file: perf.sha256}, "regime": perf.regime,
-                    "reference": perf.reference, "reason": ""})
+        out.append(
+            {
+                "id": f"{fam.name}-perf",
+                "family": fam.name,
+                "kind": "perf",
+                "arch": list(fam.arch),
+                "needs": [],
+                "drive": f"PYTHONPATH=. python {_q(perf.target)} {flags}".strip(),
+                "negative": None,
+                "parse": "exit",
+                "harness": {perf.file: perf.sha256},
+                "regime": perf.regime,
+                "reference": perf.reference,
+                "reason": "",
+            }
+        )
     return out
 
 
@@ -104,15 +171,40 @@ def _isa(fam: Family, helpers: str, extension: str) -> list[dict[str, Any]]:
         module, name = extension.split(":")
         drive = f"python {helpers}/isa_extension.py --module {module} --name {name}"
     else:
-        return [{"id": f"{fam.name}-isa", "family": fam.name, "kind": "isa", "arch": list(fam.arch), "needs": [],
-                 "drive": None, "negative": None, "parse": "exit", "harness": {},
-                 "reason": f"no object dump command known for {fam.build or 'pure-Python'} code"}]
+        return [
+            {
+                "id": f"{fam.name}-isa",
+                "family": fam.name,
+                "kind": "isa",
+                "arch": list(fam.arch),
+                "needs": [],
+                "drive": None,
+                "negative": None,
+                "parse": "exit",
+                "harness": {},
+                "reason": f"no object dump command known for {fam.build or 'pure-Python'} code",
+            }
+        ]
     needs = ["g++", "ninja", "objdump"] if "isa_extension" in drive else ["g++"]
-    return [{"id": f"{fam.name}-isa", "family": fam.name, "kind": "isa", "arch": [CPU] if fam.cpu else list(fam.arch),
-             "needs": needs, "drive": drive, "negative": None, "parse": "exit", "harness": {}, "reason": ""}]
+    return [
+        {
+            "id": f"{fam.name}-isa",
+            "family": fam.name,
+            "kind": "isa",
+            "arch": [CPU] if fam.cpu else list(fam.arch),
+            "needs": needs,
+            "drive": drive,
+            "negative": None,
+            "parse": "exit",
+            "harness": {},
+            "reason": "",
+        }
+    ]
 
 
-def build(inv: Inventory, helpers: str, workdir: str, extensions: dict[str, str], dist: str) -> dict[str, Any]:
+def build(
+    inv: Inventory, helpers: str, workdir: str, extensions: dict[str, str], dist: str
+) -> dict[str, Any]:
     """The feature map document for ``inv``. ``helpers``: the helpers directory as written in
     commands (relative to the workdir); ``extensions``: family -> ``module:extension_name``."""
     features: list[dict[str, Any]] = []
@@ -123,10 +215,20 @@ def build(inv: Inventory, helpers: str, workdir: str, extensions: dict[str, str]
     for fam in inv.families:
         features += _isa(fam, helpers, extensions.get(fam.name, ""))
     return {
-        "map_version": MAP_VERSION, "library": inv.library, "source": inv.source, "package": inv.package,
-        "dist": dist, "version": inv.version, "sha": inv.sha, "workdir": workdir, "helpers": helpers,
-        "families": [family_dict(f) for f in inv.families], "features": features,
-        "gaps": [list(g) for g in inv.gaps], "skipped": list(inv.skipped), "proofs": [],
+        "map_version": MAP_VERSION,
+        "library": inv.library,
+        "source": inv.source,
+        "package": inv.package,
+        "dist": dist,
+        "version": inv.version,
+        "sha": inv.sha,
+        "workdir": workdir,
+        "helpers": helpers,
+        "families": [family_dict(f) for f in inv.families],
+        "features": features,
+        "gaps": [list(g) for g in inv.gaps],
+        "skipped": list(inv.skipped),
+        "proofs": [],
     }
 
 
@@ -136,14 +238,26 @@ def load(skill: Path) -> dict[str, Any]:
     if not path.is_file():
         raise BadInputError(f"--skill {skill}: no {MAP_FILE} (generate the skill with `quarkci verify init`)")
     data = load_document(path)
-    if not isinstance(data, dict) or data.get("map_version") != MAP_VERSION or not isinstance(data.get("features"), list):
+    if (
+        not isinstance(data, dict)
+        or data.get("map_version") != MAP_VERSION
+        or not isinstance(data.get("features"), list)
+    ):
         raise BadInputError(f"--skill {skill}: {MAP_FILE} is not a version-{MAP_VERSION} feature map")
-    for i, feature in enumerate(data["features"]):  # a hand-edited map is user input: its shape is checked once
-        if not (isinstance(feature, dict) and isinstance(feature.get("id"), str)
-                and isinstance(feature.get("kind"), str) and isinstance(feature.get("arch", []), list)
-                and (feature["kind"] != "correctness" or {"drive", "negative"} <= set(feature))):
-            raise BadInputError(f"--skill {skill}: {MAP_FILE} features[{i}] needs a string 'id' and 'kind', a list 'arch' "
-                                "and, for a correctness feature, 'drive' and 'negative'")
+    for i, feature in enumerate(
+        data["features"]
+    ):  # a hand-edited map is user input: its shape is checked once
+        if not (
+            isinstance(feature, dict)
+            and isinstance(feature.get("id"), str)
+            and isinstance(feature.get("kind"), str)
+            and isinstance(feature.get("arch", []), list)
+            and (feature["kind"] != "correctness" or {"drive", "negative"} <= set(feature))
+        ):
+            raise BadInputError(
+                f"--skill {skill}: {MAP_FILE} features[{i}] needs a string 'id' and 'kind', a list 'arch' "
+                "and, for a correctness feature, 'drive' and 'negative'"
+            )
     return data
 
 

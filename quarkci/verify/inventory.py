@@ -86,10 +86,18 @@ def locate(spec: str) -> Library:
     if not root.is_dir():
         raise BadInputError(f"--repo {spec}: not a directory (give a checkout or installed[:DIST])")
     root = root.resolve()
-    packages = sorted(p for p in root.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
-                      and p.name not in NOT_PACKAGES and not p.name.startswith("."))
+    packages = sorted(
+        p
+        for p in root.iterdir()
+        if p.is_dir()
+        and (p / "__init__.py").is_file()
+        and p.name not in NOT_PACKAGES
+        and not p.name.startswith(".")
+    )
     if not packages:
-        raise BadInputError(f"--repo {spec}: no Python package (a directory with __init__.py) at its top level")
+        raise BadInputError(
+            f"--repo {spec}: no Python package (a directory with __init__.py) at its top level"
+        )
     package_dir = _kernel_dir(packages[0]) or packages[0]
     version = _literal_version(packages[0] / "__init__.py")
     return Library(spec, root, package_dir, _dotted(root, package_dir), version, _git_sha(root))
@@ -99,7 +107,9 @@ def _installed(dist_name: str, spec: str) -> Library:
     try:
         dist = md.distribution(dist_name)
     except md.PackageNotFoundError:
-        raise BadInputError(f"--repo {spec}: {dist_name} is not installed in this Python environment") from None
+        raise BadInputError(
+            f"--repo {spec}: {dist_name} is not installed in this Python environment"
+        ) from None
     root = Path(str(dist.locate_file(""))).resolve()
     tops = (dist.read_text("top_level.txt") or "").split()
     if not tops:
@@ -108,7 +118,9 @@ def _installed(dist_name: str, spec: str) -> Library:
         kernel = _kernel_dir(root / top)
         if kernel is not None:
             return Library(spec, root, kernel, _dotted(root, kernel), dist.version, "", installed=True)
-    raise BadInputError(f"--repo {spec}: no kernel package (a directory named kernel or kernels) in {dist_name}")
+    raise BadInputError(
+        f"--repo {spec}: no kernel package (a directory named kernel or kernels) in {dist_name}"
+    )
 
 
 def _kernel_dir(package: Path) -> Path | None:
@@ -117,8 +129,14 @@ def _kernel_dir(package: Path) -> Path | None:
         return None
     if package.name in ("kernel", "kernels"):
         return package
-    found = [p for p in package.rglob("kernel*") if p.is_dir() and p.name in ("kernel", "kernels")
-             and (p / "__init__.py").is_file() and len(p.relative_to(package).parts) <= 4]
+    found = [
+        p
+        for p in package.rglob("kernel*")
+        if p.is_dir()
+        and p.name in ("kernel", "kernels")
+        and (p / "__init__.py").is_file()
+        and len(p.relative_to(package).parts) <= 4
+    ]
     return min(found, key=lambda p: (len(p.parts), str(p))) if found else None
 
 
@@ -128,8 +146,13 @@ def _dotted(root: Path, package_dir: Path) -> str:
 
 def _git_sha(root: Path) -> str:
     try:
-        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10, check=False)
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.strip() if done.returncode == 0 else ""
@@ -138,8 +161,12 @@ def _git_sha(root: Path) -> str:
 def _literal_version(init: Path) -> str:
     tree = _parse(init)
     for node in tree.body if tree else ():
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets)
-                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             return node.value.value
     return ""
 
@@ -180,7 +207,9 @@ def _walk(top: Path) -> Iterator[Path]:
         if path.is_file():
             count += 1
             if count > MAX_FILES:
-                raise BadInputError(f"--repo: more than {MAX_FILES} files under {top}; point it at the library")
+                raise BadInputError(
+                    f"--repo: more than {MAX_FILES} files under {top}; point it at the library"
+                )
             yield path
 
 
@@ -264,7 +293,9 @@ def _native_arch(paths: Iterable[Path]) -> tuple[bool, bool]:
     return cpu, gpu
 
 
-def _subfeatures(root: Path, files: list[Path], py_modules: dict[Path, ast.Module | None]) -> list[SubFeature]:
+def _subfeatures(
+    root: Path, files: list[Path], py_modules: dict[Path, ast.Module | None]
+) -> list[SubFeature]:
     """Native families: one sub-feature per ``csrc/<dir>`` (ops from the registered schemas);
     Python families with several modules: one per module."""
     rel = [p.relative_to(root).as_posix() for p in files]
@@ -275,44 +306,72 @@ def _subfeatures(root: Path, files: list[Path], py_modules: dict[Path, ast.Modul
                 if "test" not in namespace:
                     schemas += [s for s in SCHEMA_RE.findall(block) if s not in schemas]
     subs: list[SubFeature] = []
-    csrc_dirs = sorted({p.parent for p in files if p.suffix in NATIVE and p.parent.parent.name == "csrc"}
-                       | {p.parent.parent for p in files if p.suffix in NATIVE and p.parent.parent.parent.name == "csrc"})
+    csrc_dirs = sorted(
+        {p.parent for p in files if p.suffix in NATIVE and p.parent.parent.name == "csrc"}
+        | {p.parent.parent for p in files if p.suffix in NATIVE and p.parent.parent.parent.name == "csrc"}
+    )
     claimed: set[str] = set()
     for folder in csrc_dirs:
         if folder.name in ("legacy", "include", "common"):
             continue
         inside = [p for p in files if folder in p.parents]
         texts = {p: _read(p) for p in inside if p.suffix in NATIVE}
-        ops = tuple(s for s in schemas if re.search(rf"(^|_){folder.name}(_|$)", s)
-                    or any(re.search(rf"\b{s}(_impl)?\s*\(", t) for t in texts.values()))
+        ops = tuple(
+            s
+            for s in schemas
+            if re.search(rf"(^|_){folder.name}(_|$)", s)
+            or any(re.search(rf"\b{s}(_impl)?\s*\(", t) for t in texts.values())
+        )
         claimed.update(ops)
         cpu, gpu = _native_arch(inside)
-        subs.append(SubFeature(folder.name, ops, _arch(cpu, gpu, "\n".join(texts.values())),
-                               tuple(p.relative_to(root).as_posix() for p in inside)))
+        subs.append(
+            SubFeature(
+                folder.name,
+                ops,
+                _arch(cpu, gpu, "\n".join(texts.values())),
+                tuple(p.relative_to(root).as_posix() for p in inside),
+            )
+        )
     rest = tuple(s for s in schemas if s not in claimed)
     if subs and rest:
         bindings = tuple(r for r in rel if r.endswith(NATIVE_CPU) and "legacy" not in r)
         subs.append(SubFeature("affine", rest, (CPU,), bindings))
-    refused = {op for path in files if path.suffix in NATIVE_CPU and "legacy" not in path.parts
-               for op in GPU_ONLY_RE.findall(_read(path))}
+    refused = {
+        op
+        for path in files
+        if path.suffix in NATIVE_CPU and "legacy" not in path.parts
+        for op in GPU_ONLY_RE.findall(_read(path))
+    }
     if refused:  # a CPU build whose C++ fallback only throws: the op is GPU-only whatever the sources say
-        subs = [replace(s, arch=tuple(a for a in s.arch if a != CPU) or (GPU_HINT,)) if s.ops and set(s.ops) <= refused
-                else s for s in subs]
+        subs = [
+            replace(s, arch=tuple(a for a in s.arch if a != CPU) or (GPU_HINT,))
+            if s.ops and set(s.ops) <= refused
+            else s
+            for s in subs
+        ]
     if not subs and len(py_modules) > 1:
         for path, tree in py_modules.items():
             fns = tuple(_public_functions(tree))
             if fns and path.stem != "__init__":
                 gpu_only = _py_is_gpu_only(tree, _read(path))
-                subs.append(SubFeature(path.stem, fns, _arch(not gpu_only, gpu_only, _read(path)),
-                                       (path.relative_to(root).as_posix(),)))
+                subs.append(
+                    SubFeature(
+                        path.stem,
+                        fns,
+                        _arch(not gpu_only, gpu_only, _read(path)),
+                        (path.relative_to(root).as_posix(),),
+                    )
+                )
     return subs
 
 
 def _library_blocks(text: str) -> list[tuple[str, str]]:
     """(namespace, text up to the next block) for each ``TORCH_LIBRARY(ns, m)`` in a C++ source."""
     marks = list(re.finditer(r"TORCH_LIBRARY(?:_FRAGMENT)?\s*\(\s*(\w+)", text))
-    return [(m.group(1), text[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(text)])
-            for i, m in enumerate(marks)]
+    return [
+        (m.group(1), text[m.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)])
+        for i, m in enumerate(marks)
+    ]
 
 
 def _arch(cpu: bool, gpu: bool, text: str) -> tuple[str, ...]:
@@ -346,10 +405,17 @@ def _family(root: Path, package: str, package_dir: Path, name: str, files: list[
     if build == "" and native_cpu:
         isa = f"g++ -O2 -S -o - {native_cpu[0].relative_to(root).as_posix()}"
     names = [f.split(":")[1] for f in functions] + [s for sub in subs for s in sub.ops]
-    return Family(name=name, category=_category(name, names),
-                  files=tuple(p.relative_to(root).as_posix() for p in files),
-                  functions=tuple(functions), arch=arch, isa=isa, subfeatures=tuple(subs),
-                  references=tuple(references), build=build)
+    return Family(
+        name=name,
+        category=_category(name, names),
+        files=tuple(p.relative_to(root).as_posix() for p in files),
+        functions=tuple(functions),
+        arch=arch,
+        isa=isa,
+        subfeatures=tuple(subs),
+        references=tuple(references),
+        build=build,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,7 +423,11 @@ def _family(root: Path, package: str, package_dir: Path, name: str, files: list[
 
 
 def _constant_number(node: ast.AST) -> float | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    ):
         return float(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _constant_number(node.operand)
@@ -370,8 +440,11 @@ def _shape_literals(node: ast.AST) -> list[tuple[int, ...]]:
     shapes: list[tuple[int, ...]] = []
     if isinstance(node, (ast.List, ast.Tuple)):
         for elt in node.elts:
-            if isinstance(elt, ast.Tuple) and elt.elts and all(
-                    isinstance(e, ast.Constant) and isinstance(e.value, int) for e in elt.elts):
+            if (
+                isinstance(elt, ast.Tuple)
+                and elt.elts
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, int) for e in elt.elts)
+            ):
                 shapes.append(tuple(int(e.value) for e in elt.elts))  # type: ignore[attr-defined]
     return shapes
 
@@ -406,23 +479,41 @@ def _gate(tree: ast.Module, text: str, tile: int) -> Gate:
                 references.append(name)
             if name == "parametrize" and len(node.args) >= 2:
                 shapes += _shape_literals(node.args[1])
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "SHAPE" in t.id.upper()
-                                                  for t in node.targets):
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and "SHAPE" in t.id.upper() for t in node.targets
+        ):
             shapes += _shape_literals(node.value)
     if not references and re.search(r"\bref\s*=", text):
         references.append("inline torch expression")
     dtypes = tuple(d for d in DTYPES if re.search(rf"\b{d}\b", text))
-    nan = "equal_nan" if "equal_nan=True" in text else ("propagates (tested)" if "isnan" in text else "not tested")
+    nan = (
+        "equal_nan"
+        if "equal_nan=True" in text
+        else ("propagates (tested)" if "isnan" in text else "not tested")
+    )
     unique = tuple(dict.fromkeys(shapes))
-    return Gate(reference=", ".join(references), dtypes=dtypes, rtol=rtol, atol=atol, shapes=unique,
-                edge_cases=_edge_cases(unique, tile), nan=nan)
+    return Gate(
+        reference=", ".join(references),
+        dtypes=dtypes,
+        rtol=rtol,
+        atol=atol,
+        shapes=unique,
+        edge_cases=_edge_cases(unique, tile),
+        nan=nan,
+    )
 
 
 def _flags(tree: ast.Module) -> tuple[str, ...]:
     flags: list[str] = []
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument"
-                and node.args and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("-")):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and str(node.args[0].value).startswith("-")
+        ):
             default = next((kw.value for kw in node.keywords if kw.arg == "default"), None)
             shown = ast.literal_eval(default) if isinstance(default, ast.Constant) else None
             flag = str(node.args[0].value)
@@ -450,8 +541,9 @@ def _family_of(ops: Iterable[str], families: dict[str, Family]) -> str | None:
     return None
 
 
-def _entry_points(lib: Library, families: dict[str, Family]) -> tuple[dict[str, list[EntryPoint]],
-                                                                        dict[str, list[Perf]], list[str]]:
+def _entry_points(
+    lib: Library, families: dict[str, Family]
+) -> tuple[dict[str, list[EntryPoint]], dict[str, list[Perf]], list[str]]:
     functions = {f for fam in families.values() for f in fam.functions}
     entries: dict[str, list[EntryPoint]] = {}
     perfs: dict[str, list[Perf]] = {}
@@ -475,19 +567,26 @@ def _entry_points(lib: Library, families: dict[str, Family]) -> tuple[dict[str, 
             continue
         tile = _tile(families[family], lib.root)
         is_test = path.name.startswith("test_") or path.name.endswith("_test.py")
-        is_perf = any(w in rel.lower() for w in ("bench", "perf")) or "perf_counter" in text or "do_bench" in text
+        is_perf = (
+            any(w in rel.lower() for w in ("bench", "perf")) or "perf_counter" in text or "do_bench" in text
+        )
         digest = sha256_file(path)
         if is_perf and not is_test:
             flags = _flags(tree)
             runs = next((f.split("=", 1)[1] for f in flags if f.startswith("--runs")), "")
             regime = m.group(1) if (m := re.search(r"regime=([A-Za-z0-9_.-]+)", text)) else ""
-            reference = "torch (same run)" if re.search(r"@|torch\.matmul|torch\.nn\.functional", text) else ""
+            reference = (
+                "torch (same run)" if re.search(r"@|torch\.matmul|torch\.nn\.functional", text) else ""
+            )
             perfs.setdefault(family, []).append(Perf(rel, rel, digest, reference, regime, runs, flags))
         elif is_test:
-            entries.setdefault(family, []).append(EntryPoint("pytest", rel, rel, digest, (), ops, _gate(tree, text, tile)))
+            entries.setdefault(family, []).append(
+                EntryPoint("pytest", rel, rel, digest, (), ops, _gate(tree, text, tile))
+            )
         elif "ArgumentParser" in text:
             entries.setdefault(family, []).append(
-                EntryPoint("script", rel, rel, digest, _flags(tree), ops, _gate(tree, text, tile)))
+                EntryPoint("script", rel, rel, digest, _flags(tree), ops, _gate(tree, text, tile))
+            )
         else:
             skipped.append(rel)
     return entries, perfs, skipped
@@ -506,7 +605,12 @@ def _tile(family: Family, root: Path) -> int:
 
 def _rank(family: Family) -> tuple[int, int, int, str]:
     """Top families first: tested, then with a CPU path, then by op count."""
-    return (-int(family.tested), -int(family.cpu), -(len(family.functions) + len(family.subfeatures)), family.name)
+    return (
+        -int(family.tested),
+        -int(family.cpu),
+        -(len(family.functions) + len(family.subfeatures)),
+        family.name,
+    )
 
 
 def _self_reference(root: Path, family: Family) -> bool:
@@ -525,8 +629,13 @@ def _propagate_gpu_only_ops(root: Path, families: dict[str, Family]) -> dict[str
     """A Python sub-feature that calls a native op registered only for GPU (e.g. ``qdq_mxfp4``,
     CUDA/HIP sources only) takes that op's arch gate; its family loses ``cpu`` when no sub-feature
     keeps it."""
-    gpu_ops = {op: sub.arch for fam in families.values() for sub in fam.subfeatures
-               if CPU not in sub.arch and any(f.endswith(NATIVE) for f in sub.files) for op in sub.ops}
+    gpu_ops = {
+        op: sub.arch
+        for fam in families.values()
+        for sub in fam.subfeatures
+        if CPU not in sub.arch and any(f.endswith(NATIVE) for f in sub.files)
+        for op in sub.ops
+    }
     if not gpu_ops:
         return families
     out: dict[str, Family] = {}
@@ -561,8 +670,10 @@ def _package_references(lib: Library) -> list[str]:
 
 def scan(lib: Library, name: str | None = None) -> Inventory:
     """Read ``lib`` statically and return its :class:`Inventory` (see the module doc)."""
-    raw = {n: _family(lib.root, lib.package, lib.package_dir, n, files)
-           for n, files in _family_files(lib.package_dir).items()}
+    raw = {
+        n: _family(lib.root, lib.package, lib.package_dir, n, files)
+        for n, files in _family_files(lib.package_dir).items()
+    }
     shared = _package_references(lib)
     for n, fam in raw.items():
         keys = {op_key(f.split(":")[1]) for f in fam.functions}
@@ -580,8 +691,13 @@ def scan(lib: Library, name: str | None = None) -> Inventory:
         fam = replace(fam, entry_points=tuple(entries.get(fam.name, ())), perf=tuple(perfs.get(fam.name, ())))
         if _self_reference(lib.root, fam):
             fam = replace(fam, arch=tuple(a for a in fam.arch if a != CPU) or (GPU_HINT,))
-            gaps.append((fam.name, "on CPU its entry functions dispatch to the reference itself: "
-                                   "only the GPU path can be compared with the reference"))
+            gaps.append(
+                (
+                    fam.name,
+                    "on CPU its entry functions dispatch to the reference itself: "
+                    "only the GPU path can be compared with the reference",
+                )
+            )
         if lib.installed and not fam.tested:
             gaps.append((fam.name, "the installed distribution ships no op tests for it"))
         if not fam.tested:
@@ -592,14 +708,27 @@ def scan(lib: Library, name: str | None = None) -> Inventory:
                 gaps.append((fam.name, "no test in the library"))
         for sub in fam.subfeatures:
             if CPU not in sub.arch and fam.cpu:
-                gaps.append((f"{fam.name}/{sub.name}", f"GPU-only ({', '.join(sub.arch)}): INCONCLUSIVE on a CPU runner"))
+                gaps.append(
+                    (
+                        f"{fam.name}/{sub.name}",
+                        f"GPU-only ({', '.join(sub.arch)}): INCONCLUSIVE on a CPU runner",
+                    )
+                )
         if not fam.cpu:
             gaps.append((fam.name, f"GPU-only ({', '.join(fam.arch)}): INCONCLUSIVE on a CPU runner"))
         done.append(fam)
     done.sort(key=_rank)
     for beyond in done[MAX_FAMILIES:]:
         gaps.append((beyond.name, f"beyond the top {MAX_FAMILIES} families: not mapped"))
-    return Inventory(library=name or lib.package.split(".")[0], source=lib.source, root=str(lib.root),
-                     package=lib.package, package_dir=lib.package_dir.relative_to(lib.root).as_posix(),
-                     version=lib.version, sha=lib.sha, families=tuple(done[:MAX_FAMILIES]),
-                     gaps=tuple(gaps), skipped=tuple(sorted(skipped)))
+    return Inventory(
+        library=name or lib.package.split(".")[0],
+        source=lib.source,
+        root=str(lib.root),
+        package=lib.package,
+        package_dir=lib.package_dir.relative_to(lib.root).as_posix(),
+        version=lib.version,
+        sha=lib.sha,
+        families=tuple(done[:MAX_FAMILIES]),
+        gaps=tuple(gaps),
+        skipped=tuple(sorted(skipped)),
+    )

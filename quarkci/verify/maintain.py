@@ -39,7 +39,9 @@ def findings(state: MaintainState) -> FindingSet:
     return FindingSet(tuple(sorted(found, key=Finding.sort_key)))
 
 
-def _fresh(skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path) -> tuple[dict[str, Any], Any, Path]:
+def _fresh(
+    skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path
+) -> tuple[dict[str, Any], Any, Path]:
     """The map a fresh inventory gives, generated into ``scratch`` (never into the skill)."""
     spec = repo or mapped.get("repo", mapped["source"])
     if repo is None and not spec.startswith("installed"):
@@ -72,8 +74,14 @@ def changed_files(before: dict[Path, bytes], skill: Path) -> tuple[str, ...]:
     return tuple(sorted(_relative(p) for p, data in after.items() if before.get(p) != data))
 
 
-def _apply(skill: Path, mapped: dict[str, Any], current: dict[str, Any], fixed: FindingSet,
-           inventory: Any, workdir: Path) -> list[str]:
+def _apply(
+    skill: Path,
+    mapped: dict[str, Any],
+    current: dict[str, Any],
+    fixed: FindingSet,
+    inventory: Any,
+    workdir: Path,
+) -> list[str]:
     """Regenerate the skill from the fresh inventory, keeping what breaking drift names (removed
     families stay mapped until a human decides) and the proofs whose harness did not move."""
     mechanical = [f for f in fixed.findings if f.kind == "mechanical"]
@@ -116,12 +124,20 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
             changed = changed_files(before, skill)
             if applied:
                 result = findings(MaintainState(skill=name, mapped=featuremap.load(skill), current=current))
-    notes = [f"feature map {skill / featuremap.MAP_FILE}",
-             "skill status: " + ("proved" if featuremap.load(skill).get("proofs") else "draft (never proved)")]
+    notes = [
+        f"feature map {skill / featuremap.MAP_FILE}",
+        "skill status: " + ("proved" if featuremap.load(skill).get("proofs") else "draft (never proved)"),
+    ]
     outcome = SyncOutcome(
-        mode="audit", upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
-        baseline=None, skills_root=str(skill.parent), skills=(), findings=result,
-        applied_fixes=tuple(applied), changed_files=changed, notes=tuple(notes),
+        mode="audit",
+        upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
+        baseline=None,
+        skills_root=str(skill.parent),
+        skills=(),
+        findings=result,
+        applied_fixes=tuple(applied),
+        changed_files=changed,
+        notes=tuple(notes),
     )
     json_text, _ = write_reports(outcome, out)
     if as_json:

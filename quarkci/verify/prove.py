@@ -94,14 +94,20 @@ def _argv(command: str) -> tuple[list[str], dict[str, str]]:
 
 def _execute(command: str, workdir: Path, env: dict[str, str], log: Path, timeout: float) -> tuple[int, str]:
     argv, extra = _argv(command)
-    full = {**os.environ, **env, **{k: str((workdir / v).resolve()) if v in (".", "..") else v for k, v in extra.items()}}
+    full = {
+        **os.environ,
+        **env,
+        **{k: str((workdir / v).resolve()) if v in (".", "..") else v for k, v in extra.items()},
+    }
     try:
         done = subprocess.run(argv, cwd=workdir, env=full, capture_output=True, timeout=timeout, check=False)
     except FileNotFoundError as exc:
         raise Stop(INCONCLUSIVE, "drive", f"cannot run {argv[0]}: {exc.strerror}") from None
     except subprocess.TimeoutExpired:
         raise Stop(INCONCLUSIVE, "drive", f"`{command}` ran past {timeout:.0f} s") from None
-    text = (done.stdout[:OUTPUT_CAP] + b"\n--- stderr ---\n" + done.stderr[-OUTPUT_CAP:]).decode("utf-8", "replace")
+    text = (done.stdout[:OUTPUT_CAP] + b"\n--- stderr ---\n" + done.stderr[-OUTPUT_CAP:]).decode(
+        "utf-8", "replace"
+    )
     atomic_write_text(log, text)
     return done.returncode, log.read_text(encoding="utf-8")  # numbers come from the saved file
 
@@ -109,7 +115,9 @@ def _execute(command: str, workdir: Path, env: dict[str, str], log: Path, timeou
 def _verdict(parse: str, code: int, text: str) -> str | None:
     """'pass' | 'fail' | None (unreadable) for a drive or control run's saved output."""
     if parse == "pytest":
-        summary = re.findall(r"=+ (.*?) in [\d.]+s", text) or re.findall(r"^(\d+ (?:passed|failed).*?) in [\d.]+s", text, re.M)
+        summary = re.findall(r"=+ (.*?) in [\d.]+s", text) or re.findall(
+            r"^(\d+ (?:passed|failed).*?) in [\d.]+s", text, re.M
+        )
         if not summary:
             return None
         line = summary[-1]
@@ -141,14 +149,20 @@ def _gate(feature: dict[str, Any], doctor: dict[str, Any], run: Run) -> None:
     if CPU not in arch:
         gpus = [d for d in devices if d != CPU]
         if not any(a in gpus or (a == GPU_HINT and gpus) for a in arch):
-            raise Stop(INCONCLUSIVE, "doctor", f"no device for GPU-only feature (needs {', '.join(arch)}; "
-                                               f"this runner has {', '.join(devices)})")
+            raise Stop(
+                INCONCLUSIVE,
+                "doctor",
+                f"no device for GPU-only feature (needs {', '.join(arch)}; "
+                f"this runner has {', '.join(devices)})",
+            )
     others = [a for a in arch if a != CPU]
     if CPU in arch and others and not [d for d in devices if d != CPU]:
         run.unverified.append(f"GPU path ({', '.join(others)}) not exercised: CPU stand-in")
     elif len(others) > 1:
-        run.unverified.append(f"one device ({', '.join(d for d in devices if d != CPU) or 'cpu'}) stands in for "
-                              f"{', '.join(others)}")
+        run.unverified.append(
+            f"one device ({', '.join(d for d in devices if d != CPU) or 'cpu'}) stands in for "
+            f"{', '.join(others)}"
+        )
 
 
 def _lock(path: Path, wait: float) -> Any:
@@ -162,24 +176,36 @@ def _lock(path: Path, wait: float) -> Any:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 handle.close()
-                raise Stop(INCONCLUSIVE, "lock", f"device lock {path} held by another proof for {wait:.0f} s") from None
+                raise Stop(
+                    INCONCLUSIVE, "lock", f"device lock {path} held by another proof for {wait:.0f} s"
+                ) from None
             time.sleep(0.5)
 
 
-def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, lock_wait: float = 600.0,
-          timeout: float = 1800.0) -> tuple[str, dict[str, Any]]:
+def prove(
+    skill: Path,
+    feature_id: str,
+    out: Path,
+    lock: Path | None = None,
+    lock_wait: float = 600.0,
+    timeout: float = 1800.0,
+) -> tuple[str, dict[str, Any]]:
     """Prove ``feature_id`` of the skill at ``skill``; write ``out/verify_proof.json`` and the saved
     outputs under ``out/<feature>/``. Returns (result, proof document). Raises
     :class:`BadInputError` for an unknown feature or a non-correctness feature (before any work)."""
     data = featuremap.load(skill)
     features = {f["id"]: f for f in data["features"]}
     if feature_id not in features:
-        raise BadInputError(f"--feature {feature_id}: not in {skill / featuremap.MAP_FILE} "
-                            f"(one of: {', '.join(sorted(features))})")
+        raise BadInputError(
+            f"--feature {feature_id}: not in {skill / featuremap.MAP_FILE} "
+            f"(one of: {', '.join(sorted(features))})"
+        )
     feature = features[feature_id]
     if feature["kind"] != "correctness":
-        raise BadInputError(f"--feature {feature_id}: prove drives correctness features only "
-                            "(correctness before perf; ISA checks compile only)")
+        raise BadInputError(
+            f"--feature {feature_id}: prove drives correctness features only "
+            "(correctness before perf; ISA checks compile only)"
+        )
     text = _skill_sections(skill)
     workdir = (skill / data["workdir"]).resolve()
     draft = not data.get("proofs")
@@ -206,34 +232,56 @@ def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, loc
         line = next((ln for ln in doc_text.splitlines() if ln.startswith("DOCTOR ")), None)
         if line is None:
             raise Stop(INCONCLUSIVE, "doctor", "unreadable doctor output (no DOCTOR line)")
-        run.doctor = json.loads(line[len("DOCTOR "):])
+        run.doctor = json.loads(line[len("DOCTOR ") :])
         if run.doctor.get("library_error"):
             raise Stop(FAILED, "doctor", f"library does not import: {run.doctor['library_error']}")
         _gate(feature, run.doctor, run)
-        if data.get("version") and run.doctor.get("library_version") and data["version"] != run.doctor["library_version"]:
-            raise Stop(FAILED, "doctor", f"library {run.doctor['library_version']} is not the mapped {data['version']} "
-                                         "(run quarkci verify maintain)")
-        run.step("doctor", "ok", f"library {run.doctor.get('library_version') or run.doctor.get('repo_sha')}; "
-                                 f"devices {', '.join(run.doctor.get('devices', []))}")
+        if (
+            data.get("version")
+            and run.doctor.get("library_version")
+            and data["version"] != run.doctor["library_version"]
+        ):
+            raise Stop(
+                FAILED,
+                "doctor",
+                f"library {run.doctor['library_version']} is not the mapped {data['version']} "
+                "(run quarkci verify maintain)",
+            )
+        run.step(
+            "doctor",
+            "ok",
+            f"library {run.doctor.get('library_version') or run.doctor.get('repo_sha')}; "
+            f"devices {', '.join(run.doctor.get('devices', []))}",
+        )
         if not feature["drive"]:
             raise Stop(INCONCLUSIVE, "drive", f"no drive command: {feature['reason']}")
         for rel, digest in feature["harness"].items():
             if sha256_file(workdir / rel) != digest:
-                raise Stop(FAILED, "harness", f"{rel} changed since the skill was written (hash moved; run verify maintain)")
+                raise Stop(
+                    FAILED,
+                    "harness",
+                    f"{rel} changed since the skill was written (hash moved; run verify maintain)",
+                )
         run.step("harness", "ok", f"{len(feature['harness'])} file(s) match their sha256")
         started = time.monotonic()
         code, drive_text = _execute(feature["drive"], workdir, env, evidence / "drive.stdout.txt", timeout)
         verdict = _verdict(feature["parse"], code, drive_text)
         run.rows = _rows(drive_text)
         if verdict is None:
-            raise Stop(INCONCLUSIVE, "drive", f"unreadable output (exit {code}); see {evidence / 'drive.stdout.txt'}")
+            raise Stop(
+                INCONCLUSIVE, "drive", f"unreadable output (exit {code}); see {evidence / 'drive.stdout.txt'}"
+            )
         if verdict == "fail":
             raise Stop(FAILED, "drive", f"the gate failed (exit {code}); see {evidence / 'drive.stdout.txt'}")
         run.step("drive", "ok", f"passed in {time.monotonic() - started:.1f} s (exit {code})")
-        code, neg_text = _execute(feature["negative"], workdir, env, evidence / "negative.stdout.txt", timeout)
+        code, neg_text = _execute(
+            feature["negative"], workdir, env, evidence / "negative.stdout.txt", timeout
+        )
         calls = re.findall(r"PERTURBED calls=(\d+)", neg_text)
         if calls and int(calls[-1]) == 0:
-            raise Stop(FAILED, "negative-control", "the perturbed op was never called: the control proves nothing")
+            raise Stop(
+                FAILED, "negative-control", "the perturbed op was never called: the control proves nothing"
+            )
         if _verdict(feature["parse"], code, neg_text) != "fail" or code == 0:
             raise Stop(FAILED, "negative-control", f"the gate accepted a perturbed output (exit {code})")
         run.step("negative-control", "ok", f"failed as it must (exit {code})")
@@ -245,11 +293,22 @@ def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, loc
             handle.close()
     artifact = out / PROOF_FILE
     document = {
-        "result": result, "feature": feature_id, "family": feature["family"], "skill": str(skill),
-        "library": data["library"], "version": data.get("version", ""), "sha": data.get("sha", ""),
-        "failed_step": failed_step, "reason": reason, "steps": run.steps, "rows": run.rows,
-        "unverified": run.unverified, "doctor": run.doctor, "draft": draft and result != PROVED,
-        "harness": feature["harness"], "evidence": sorted(p.name for p in evidence.iterdir()),
+        "result": result,
+        "feature": feature_id,
+        "family": feature["family"],
+        "skill": str(skill),
+        "library": data["library"],
+        "version": data.get("version", ""),
+        "sha": data.get("sha", ""),
+        "failed_step": failed_step,
+        "reason": reason,
+        "steps": run.steps,
+        "rows": run.rows,
+        "unverified": run.unverified,
+        "doctor": run.doctor,
+        "draft": draft and result != PROVED,
+        "harness": feature["harness"],
+        "evidence": sorted(p.name for p in evidence.iterdir()),
         "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     write_artifact("verify_proof", artifact, document)
@@ -258,15 +317,26 @@ def prove(skill: Path, feature_id: str, out: Path, lock: Path | None = None, loc
         shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     kept = os.environ.get("TORCH_EXTENSIONS_DIR")
-    run.step("cleanup", "ok", f"removed {', '.join(removed)}" + (f"; shared TORCH_EXTENSIONS_DIR {kept} left in place" if kept else ""))
+    run.step(
+        "cleanup",
+        "ok",
+        f"removed {', '.join(removed)}"
+        + (f"; shared TORCH_EXTENSIONS_DIR {kept} left in place" if kept else ""),
+    )
     if not artifact.is_file():
         result, failed_step, reason = FAILED, "confirm", f"{artifact} is gone after cleanup"
     run.step("confirm", "ok" if artifact.is_file() else "failed", f"{artifact} exists")
     document.update(result=result, failed_step=failed_step, reason=reason, steps=run.steps)
     write_artifact("verify_proof", artifact, document)
     if result == PROVED:
-        data.setdefault("proofs", []).append({"feature": feature_id, "at": document["at"], "harness": feature["harness"],
-                                              "version": run.doctor.get("library_version") or "",
-                                              "sha": run.doctor.get("repo_sha") or ""})
+        data.setdefault("proofs", []).append(
+            {
+                "feature": feature_id,
+                "at": document["at"],
+                "harness": feature["harness"],
+                "version": run.doctor.get("library_version") or "",
+                "sha": run.doctor.get("repo_sha") or "",
+            }
+        )
         atomic_write_text(skill / featuremap.MAP_FILE, featuremap.dump(data))
     return result, document

@@ -37,15 +37,19 @@ def test_generated_documents_are_valid_for_their_own_schema_and_cover_boundaries
     assert len(docs) >= 30
     assert any(d.get("user_goal") == "" for d in docs)  # boundary: empty string
     assert any(d.get("open_questions") == [] for d in docs)
-    assert {d["constraints"].get("execution_mode") for d in docs if "execution_mode" in d.get("constraints", {})} == {
-        "plan_only", "interactive_execute", "batch_execute"}
+    assert {
+        d["constraints"].get("execution_mode") for d in docs if "execution_mode" in d.get("constraints", {})
+    } == {"plan_only", "interactive_execute", "batch_execute"}
 
 
-@pytest.mark.parametrize("strict, name, field, fragment", [
-    (_strict_session, "session_context", "$.user_goal", "non-empty"),
-    (_strict_session, "session_context", "$.hardware", "not allowed"),
-    (_strict_install, "pytorch_install_result", "$", "failure_reason"),
-])
+@pytest.mark.parametrize(
+    "strict, name, field, fragment",
+    [
+        (_strict_session, "session_context", "$.user_goal", "non-empty"),
+        (_strict_session, "session_context", "$.hardware", "not allowed"),
+        (_strict_install, "pytorch_install_result", "$", "failure_reason"),
+    ],
+)
 def test_stricter_than_upstream_is_breaking_with_the_field(strict, name, field, fragment):
     upstream = UpstreamContract(name, f"up/{name}.schema.json", load_schema(name))
     findings = [classify(f) for f in behaviour_findings(name, strict(), upstream)]  # the policy sets kinds
@@ -61,12 +65,18 @@ def test_looser_than_upstream_is_semantic_and_a_marked_field_is_accepted_with_it
     upstream = copy.deepcopy(ours)
     upstream["properties"]["workflow"] = {"type": "string", "enum": ["quark-torch-ptq"]}
     upstream["properties"]["constraints"]["properties"]["offline"] = {"const": False}
-    findings = {f.subject: classify(f) for f in behaviour_findings("session_context", ours, UpstreamContract(
-        "session_context", "up.json", upstream))}
+    findings = {
+        f.subject: classify(f)
+        for f in behaviour_findings(
+            "session_context", ours, UpstreamContract("session_context", "up.json", upstream)
+        )
+    }
     assert findings["$.constraints.offline"].kind == "semantic"
     assert findings["$.constraints.offline"].rule == "contract-behaviour-extra"
     accepted = findings["$.workflow"]
-    assert accepted.rule == "contract-behaviour-accepted" and "catalog skill name" in accepted.extra["accepted"]
+    assert (
+        accepted.rule == "contract-behaviour-accepted" and "catalog skill name" in accepted.extra["accepted"]
+    )
 
 
 def test_node_at_follows_properties_and_items():
@@ -83,7 +93,9 @@ def test_compare_is_symmetric_in_what_it_reports():
 
 
 @pytest.mark.real
-def test_real_0_13_quark_documents_validate_against_ours_and_the_old_strict_schemas_were_breaking(monkeypatch):
+def test_real_0_13_quark_documents_validate_against_ours_and_the_old_strict_schemas_were_breaking(
+    monkeypatch,
+):
     from tests.realwheels import real_snapshot
 
     snap = real_snapshot("0.13")
@@ -97,8 +109,11 @@ def test_real_0_13_quark_documents_validate_against_ours_and_the_old_strict_sche
     strict = {"session_context": _strict_session(), "pytorch_install_result": _strict_install()}
     monkeypatch.setattr(diffmod, "load_schema", lambda name: strict.get(name) or load_schema(name))
     old = {(f.skill, f.subject) for f in diff_contracts(snap) if f.rule == "contract-behaviour-rejected"}
-    assert {("contract:session_context", "$.user_goal"), ("contract:session_context", "$.hardware"),
-            ("contract:pytorch_install_result", "$")} <= old
+    assert {
+        ("contract:session_context", "$.user_goal"),
+        ("contract:session_context", "$.hardware"),
+        ("contract:pytorch_install_result", "$"),
+    } <= old
 
 
 @pytest.mark.real

@@ -54,14 +54,20 @@ def test_validate_json_output(capsys, tmp_path):
     assert payload["errors"] == [{"path": "$", "message": "missing required field 'quark_version'"}]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["contracts", "validate", "{tmp}/plan.json"], "cannot tell the artifact"),
-    (["contracts", "validate", "{tmp}/x.json", "--artifact", "quantplan"], "--artifact: invalid choice: 'quantplan'"),
-    (["contracts", "validate", "{tmp}/bad.quant_plan.json"], "invalid JSON at line 1"),
-    (["contracts", "validate", "{tmp}/bad.run_manifest.yaml"], "invalid YAML at line"),
-    (["contracts", "check-producers", "--root", "{tmp}"], "no quarkci/ package"),
-    (["contracts", "diff", "--upstream", "{tmp}/none.whl"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["contracts", "validate", "{tmp}/plan.json"], "cannot tell the artifact"),
+        (
+            ["contracts", "validate", "{tmp}/x.json", "--artifact", "quantplan"],
+            "--artifact: invalid choice: 'quantplan'",
+        ),
+        (["contracts", "validate", "{tmp}/bad.quant_plan.json"], "invalid JSON at line 1"),
+        (["contracts", "validate", "{tmp}/bad.run_manifest.yaml"], "invalid YAML at line"),
+        (["contracts", "check-producers", "--root", "{tmp}"], "no quarkci/ package"),
+        (["contracts", "diff", "--upstream", "{tmp}/none.whl"], "no such file"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, argv, message):
     (tmp_path / "plan.json").write_text("{}")
     (tmp_path / "x.json").write_text("{}")

@@ -37,8 +37,9 @@ def test_the_bomb_is_under_the_byte_cap_and_refused_structurally_before_expansio
     text = bomb()
     assert 300 < len(text.encode()) <= 400  # passes the byte cap: only the structural bound stops it
     built = []
-    monkeypatch.setattr(yaml.SafeLoader, "construct_document",
-                        lambda self, node: built.append(node) or {})  # must never be reached
+    monkeypatch.setattr(
+        yaml.SafeLoader, "construct_document", lambda self, node: built.append(node) or {}
+    )  # must never be reached
     with pytest.raises(BadInputError, match=f"over {MAX_NODES} nodes once aliases are expanded"):
         parse_document(text, "bomb.yaml")
     assert built == []
@@ -51,17 +52,20 @@ def test_expanded_size_is_counted_exactly_without_expanding():
         parse_document(bomb(6), "big.yaml")  # 9**6 = 531,441 > 100,000
 
 
-@pytest.mark.parametrize("text, message", [
-    ("a: &a [*a]\n", "cycle"),
-    ("{1.5: 3}\n", "not a string (float)"),
-    ("? null\n: 1\n", "not a string (null)"),
-    ("true: 1\n", "not a string (bool)"),
-    ("{a: 1, 2: b}\n", "not a string (int)"),
-    ("? [a, b]\n: 1\n", "not a string (a collection)"),
-    ("a: 1\na: 2\n", "duplicate key 'a'"),
-    ("x: &x {k: 1}\ny: {<<: *x, 3: 4}\n", "not a string (int)"),
-    ("[" * 300 + "]" * 300, "deeper than"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a: &a [*a]\n", "cycle"),
+        ("{1.5: 3}\n", "not a string (float)"),
+        ("? null\n: 1\n", "not a string (null)"),
+        ("true: 1\n", "not a string (bool)"),
+        ("{a: 1, 2: b}\n", "not a string (int)"),
+        ("? [a, b]\n: 1\n", "not a string (a collection)"),
+        ("a: 1\na: 2\n", "duplicate key 'a'"),
+        ("x: &x {k: 1}\ny: {<<: *x, 3: 4}\n", "not a string (int)"),
+        ("[" * 300 + "]" * 300, "deeper than"),
+    ],
+)
 def test_odd_yaml_is_one_line_bad_input(text, message):
     with pytest.raises(BadInputError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
         parse_document(text, "doc.yaml", fmt="yaml")
@@ -81,12 +85,15 @@ def test_merge_keys_and_plain_aliases_still_load():
     assert doc == {"base": {"x": 1}, "more": {"x": 1, "y": 2}, "list": [{"x": 1}, {"x": 1}]}
 
 
-@pytest.mark.parametrize("argv", [
-    ["contracts", "validate", "{f}", "--artifact", "env_context"],
-    ["route", "quantize", "--env-context", "{f}"],
-    ["route", "quantize", "--session-context", "{f}"],
-    ["route", "quantize", "--workspace-context", "{f}"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["contracts", "validate", "{f}", "--artifact", "env_context"],
+        ["route", "quantize", "--env-context", "{f}"],
+        ["route", "quantize", "--session-context", "{f}"],
+        ["route", "quantize", "--workspace-context", "{f}"],
+    ],
+)
 @pytest.mark.parametrize("content", [bomb(), "{1.5: 3}\n", "null: 1\n", '{"a": 1, "a": 2}'])
 def test_every_user_read_document_is_one_line_exit_2(tmp_path, capsys, argv, content):
     f = tmp_path / "doc.yaml"
@@ -100,22 +107,28 @@ def test_every_user_read_document_is_one_line_exit_2(tmp_path, capsys, argv, con
 
 
 def test_loader_is_the_one_used_by_route_and_validate():
-    src = (REPO / "quarkci" / "router" / "session.py").read_text() + (REPO / "quarkci/commands/contracts.py").read_text()
+    src = (REPO / "quarkci" / "router" / "session.py").read_text() + (
+        REPO / "quarkci/commands/contracts.py"
+    ).read_text()
     assert "load_document" in src and "yaml.safe_load" not in src and "json.loads" not in src
     assert documents.MAX_ALIASES >= 100 and documents.MAX_NODES <= 1_000_000
 
 
-@pytest.mark.parametrize("argv, code", [
-    (["contracts", "list"], 0),
-    (["contracts", "list", "--json"], 0),
-    (["route", "quantize llama to fp8", "--json", "--output", "{tmp}/s.json"], 0),
-    (["contracts", "validate", "{tmp}/bad.env_context.json"], 1),
-])
+@pytest.mark.parametrize(
+    "argv, code",
+    [
+        (["contracts", "list"], 0),
+        (["contracts", "list", "--json"], 0),
+        (["route", "quantize llama to fp8", "--json", "--output", "{tmp}/s.json"], 0),
+        (["contracts", "validate", "{tmp}/bad.env_context.json"], 1),
+    ],
+)
 def test_closed_stdout_is_a_normal_end(tmp_path, argv, code):
     (tmp_path / "bad.env_context.json").write_text(json.dumps({"hardware": {"gpu_count": "x"}}))
     argv = [a.format(tmp=tmp_path) for a in argv]
-    proc = subprocess.Popen([sys.executable, "-m", "quarkci", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quarkci", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO
+    )
     proc.stdout.close()  # `| head -0`: the reader is gone before the first write
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == code

@@ -24,33 +24,94 @@ from hypothesis import strategies as st
 from quarkci import cli
 
 EXAMPLES = 5_000
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 WORK = Path(tempfile.mkdtemp(prefix="quarkci-fuzz-"))
 
-scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True) | st.text(max_size=12)
-keys = st.text(max_size=8) | st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, width=16)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
-                      max_leaves=8)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+)
+keys = (
+    st.text(max_size=8)
+    | st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(allow_nan=False, width=16)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=8,
+)
 env_shaped = st.fixed_dictionaries(
-    {"environment": st.dictionaries(st.sampled_from(["os", "python", "containerized", "x"]), scalars, max_size=4),
-     "hardware": st.dictionaries(st.sampled_from(["accelerator", "gpu_count", "gpus", "rocm_version"]),
-                                 scalars | st.sampled_from(["rocm", "cuda", "cpu", "unknown"]), max_size=4)},
-    optional={"extra": values})
-yaml_fragments = st.lists(st.sampled_from([
-    "a: &a [1, 2]\n", "b: *a\n", "c: [*a, *a, *a]\n", "d: {<<: *a}\n", "e: &e {k: v}\n", "f: {<<: *e, k2: 1}\n",
-    "? [x]\n: 1\n", "!!python/object:os.system {}\n", "g: !!binary aGk=\n", "h: 2001-12-14t21:59:43.10-05:00\n",
-    "- x\n", "{", "]", ": :", "&x\n", "*missing\n", "i: !!str 1\n", "j: .nan\n", "k: ~\n", "'\n", "\t\n",
-    "l: &l [*l]\n", "m: 0o17\n", "n: 1e400\n", "%YAML 1.1\n---\n", "...\n", "--- \n",
-]), max_size=8).map("".join)
+    {
+        "environment": st.dictionaries(
+            st.sampled_from(["os", "python", "containerized", "x"]), scalars, max_size=4
+        ),
+        "hardware": st.dictionaries(
+            st.sampled_from(["accelerator", "gpu_count", "gpus", "rocm_version"]),
+            scalars | st.sampled_from(["rocm", "cuda", "cpu", "unknown"]),
+            max_size=4,
+        ),
+    },
+    optional={"extra": values},
+)
+yaml_fragments = st.lists(
+    st.sampled_from(
+        [
+            "a: &a [1, 2]\n",
+            "b: *a\n",
+            "c: [*a, *a, *a]\n",
+            "d: {<<: *a}\n",
+            "e: &e {k: v}\n",
+            "f: {<<: *e, k2: 1}\n",
+            "? [x]\n: 1\n",
+            "!!python/object:os.system {}\n",
+            "g: !!binary aGk=\n",
+            "h: 2001-12-14t21:59:43.10-05:00\n",
+            "- x\n",
+            "{",
+            "]",
+            ": :",
+            "&x\n",
+            "*missing\n",
+            "i: !!str 1\n",
+            "j: .nan\n",
+            "k: ~\n",
+            "'\n",
+            "\t\n",
+            "l: &l [*l]\n",
+            "m: 0o17\n",
+            "n: 1e400\n",
+            "%YAML 1.1\n---\n",
+            "...\n",
+            "--- \n",
+        ]
+    ),
+    max_size=8,
+).map("".join)
 
 
 def documents() -> st.SearchStrategy[tuple[str, str]]:
     """(suffix, text) pairs: JSON, YAML, hand-made YAML and raw text."""
     as_json = (values | env_shaped).map(lambda v: (".json", json.dumps(v, allow_nan=True, default=str)))
     as_yaml = (values | env_shaped).map(lambda v: (".yaml", yaml.safe_dump(v, allow_unicode=True)))
-    return as_json | as_yaml | yaml_fragments.map(lambda t: (".yaml", t)) | st.text(max_size=60).map(
-        lambda t: (".json", t)) | st.text(max_size=60).map(lambda t: (".yaml", t))
+    return (
+        as_json
+        | as_yaml
+        | yaml_fragments.map(lambda t: (".yaml", t))
+        | st.text(max_size=60).map(lambda t: (".json", t))
+        | st.text(max_size=60).map(lambda t: (".yaml", t))
+    )
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -80,5 +141,7 @@ def test_route_env_context_never_crashes(doc):
     suffix, text = doc
     path = WORK / f"env{suffix}"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    code, err = _run(["route", "quantize llama to fp8", "--env-context", str(path), "--output", str(WORK / "s.json")])
+    code, err = _run(
+        ["route", "quantize llama to fp8", "--env-context", str(path), "--output", str(WORK / "s.json")]
+    )
     _check(code, err)

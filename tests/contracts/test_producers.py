@@ -101,54 +101,82 @@ HELPER = """
 
 @pytest.mark.parametrize("style", list(STYLES))
 def test_each_injected_write_style_from_a_wrong_module_is_caught(tmp_path, style):
-    root = compliant(tmp_path, {"quarkci/commands/injected.py": STYLES[style], "quarkci/commands/util.py": HELPER})
+    root = compliant(
+        tmp_path, {"quarkci/commands/injected.py": STYLES[style], "quarkci/commands/util.py": HELPER}
+    )
     found = [(m, a, p) for m, a, p in _problems(root) if m == "quarkci.commands.injected"]
     assert found == [("quarkci.commands.injected", "quant_plan", "bypass")]
     # negative control: the same code writing a file that is no artifact passes
     clean = STYLES[style].replace("quant_plan.json", "notes.json")
-    root2 = compliant(tmp_path / "clean", {"quarkci/commands/injected.py": clean, "quarkci/commands/util.py": HELPER})
+    root2 = compliant(
+        tmp_path / "clean", {"quarkci/commands/injected.py": clean, "quarkci/commands/util.py": HELPER}
+    )
     assert _problems(root2) == []
 
 
 def test_the_helper_style_names_the_helper(tmp_path):
-    root = compliant(tmp_path, {"quarkci/commands/injected.py": STYLES["helper parameter"],
-                                "quarkci/commands/util.py": HELPER})
+    root = compliant(
+        tmp_path,
+        {"quarkci/commands/injected.py": STYLES["helper parameter"], "quarkci/commands/util.py": HELPER},
+    )
     [v] = check_producers(root)
-    assert v.one_line().startswith("quarkci/commands/injected.py:4:5: quarkci.commands.injected writes quant_plan "
-                                   "through dump_to() without write_artifact")
+    assert v.one_line().startswith(
+        "quarkci/commands/injected.py:4:5: quarkci.commands.injected writes quant_plan "
+        "through dump_to() without write_artifact"
+    )
 
 
 def test_write_artifact_from_a_wrong_module_and_of_an_external_artifact(tmp_path):
-    root = compliant(tmp_path, {"quarkci/commands/injected.py": """
+    root = compliant(
+        tmp_path,
+        {
+            "quarkci/commands/injected.py": """
         from quarkci.core.documents import write_artifact
         def save(out, doc):
             write_artifact("quant_plan", out / "plan.json", doc)
             write_artifact("env_context", out / "env.json", doc)
-    """})
-    assert sorted(_problems(root)) == [("quarkci.commands.injected", "env_context", "external"),
-                                       ("quarkci.commands.injected", "quant_plan", "wrong-producer")]
+    """
+        },
+    )
+    assert sorted(_problems(root)) == [
+        ("quarkci.commands.injected", "env_context", "external"),
+        ("quarkci.commands.injected", "quant_plan", "wrong-producer"),
+    ]
 
 
 def test_a_contract_name_that_is_not_a_literal_is_a_violation(tmp_path):
-    root = compliant(tmp_path, {"quarkci/commands/injected.py": """
+    root = compliant(
+        tmp_path,
+        {
+            "quarkci/commands/injected.py": """
         from quarkci.core.documents import write_artifact
         def save(name, out, doc):
             write_artifact(name, out, doc)
-    """})
+    """
+        },
+    )
     assert _problems(root) == [("quarkci.commands.injected", "?", "dynamic-contract")]
 
 
 def test_even_the_producer_may_not_bypass_write_artifact(tmp_path):
-    root = compliant(tmp_path, {"quarkci/ptq/plan/extra.py": """
+    root = compliant(
+        tmp_path,
+        {
+            "quarkci/ptq/plan/extra.py": """
         from pathlib import Path
         def also(out):
             Path(out, "quant_plan.json").write_text("{}")
-    """})
+    """
+        },
+    )
     assert _problems(root) == [("quarkci.ptq.plan.extra", "quant_plan", "bypass")]
 
 
 def test_reads_and_mentions_in_content_are_not_writes(tmp_path):
-    root = compliant(tmp_path, {"quarkci/report/md.py": """
+    root = compliant(
+        tmp_path,
+        {
+            "quarkci/report/md.py": """
         from pathlib import Path
         from quarkci.core.atomic import atomic_write_text
         def r(out):
@@ -157,7 +185,9 @@ def test_reads_and_mentions_in_content_are_not_writes(tmp_path):
                 fh.read()
             atomic_write_text(out / "summary.md", "see quant_plan.json and run_manifest.yaml")
             return data
-    """})
+    """
+        },
+    )
     assert _problems(root) == []
 
 
@@ -176,6 +206,11 @@ def test_cli_prints_the_verified_count_and_exits_1_on_a_violation(tmp_path, caps
     out = capsys.readouterr().out
     assert f"verified {len(PRODUCED)} of {len(PRODUCED)} quarkci-produced artifacts" in out
     (root / "quarkci/commands").mkdir(parents=True, exist_ok=True)
-    (root / "quarkci/commands/x.py").write_text('from pathlib import Path\nPath("out/quant_plan.json").write_text("{}")\n')
+    (root / "quarkci/commands/x.py").write_text(
+        'from pathlib import Path\nPath("out/quant_plan.json").write_text("{}")\n'
+    )
     assert cli.main(["contracts", "check-producers", "--root", str(root)]) == 1
-    assert "quarkci/commands/x.py:2:1: quarkci.commands.x writes quant_plan without write_artifact" in capsys.readouterr().out
+    assert (
+        "quarkci/commands/x.py:2:1: quarkci.commands.x writes quant_plan without write_artifact"
+        in capsys.readouterr().out
+    )

@@ -21,12 +21,19 @@ EXPECTED = yaml.safe_load((FIXTURES / "negative" / "expected.yaml").read_text())
 
 
 def test_schema_directory_holds_exactly_the_registered_artifacts():
-    names = {p.name.removesuffix(".schema.json") for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
-             if p.name.endswith(".schema.json")}
+    names = {
+        p.name.removesuffix(".schema.json")
+        for p in resources.files("quarkci.core").joinpath("schemas").iterdir()
+        if p.name.endswith(".schema.json")
+    }
     assert names == set(ARTIFACTS)
     assert len(ARTIFACTS) == 13
-    assert {a.name for a in ARTIFACTS.values() if a.own} == {"run_result", "validation_summary", "verify_proof",
-                                                              "day0_result"}
+    assert {a.name for a in ARTIFACTS.values() if a.own} == {
+        "run_result",
+        "validation_summary",
+        "verify_proof",
+        "day0_result",
+    }
 
 
 @pytest.mark.parametrize("name", list(ARTIFACTS))
@@ -42,7 +49,13 @@ def test_schema_is_valid_draft_2020_12_and_keeps_quarks_required_fields(name):
         "pytorch_install_result": {"status", "pytorch_version", "accelerator_tag"},
         "quark_install_result": {"status", "quark_version"},
         "model_analysis": {"analysis_status", "model", "quantization_targets", "risks"},
-        "quant_plan": {"model", "global_scheme", "exclude_layers", "layer_quant_config", "requires_confirmation"},
+        "quant_plan": {
+            "model",
+            "global_scheme",
+            "exclude_layers",
+            "layer_quant_config",
+            "requires_confirmation",
+        },
         "run_manifest": {"workflow", "inputs", "outputs", "steps"},
         "validation_report": {"status", "summary", "evidence", "next_actions"},
     }.get(name)
@@ -79,16 +92,26 @@ BUILT = {
     "session_context": lambda: fallback.session_context("use quark", ["install or quantize?"]),
     "env_context": lambda: fallback.env_context("linux", "3.12"),
     "workspace_context": lambda: fallback.workspace_context("m", "out", ["m"]),
-    "pytorch_install_result": lambda: fallback.pytorch_install_result("python -c 'import torch'", "No module named torch"),
-    "quark_install_result": lambda: fallback.quark_install_result("python -c 'import quark'", "No module named quark"),
+    "pytorch_install_result": lambda: fallback.pytorch_install_result(
+        "python -c 'import torch'", "No module named torch"
+    ),
+    "quark_install_result": lambda: fallback.quark_install_result(
+        "python -c 'import quark'", "No module named quark"
+    ),
     "model_analysis": lambda: fallback.model_analysis("acme/x", ["model_type unreadable"]),
     "quant_plan": lambda: fallback.quant_plan("llama", "./model_analysis.json", ["accelerator"]),
-    "run_manifest": lambda: fallback.run_manifest("quark-torch-ptq", {"model_dir": "/m"}, ["no GPU"], ["quark-cli x"]),
+    "run_manifest": lambda: fallback.run_manifest(
+        "quark-torch-ptq", {"model_dir": "/m"}, ["no GPU"], ["quark-cli x"]
+    ),
     "validation_report": lambda: fallback.validation_report("never started", ["no GPU"], ["run preflight"]),
-    "verify_proof": lambda: fallback.verify_proof("mx-correctness", "mx", "doctor", "no device for GPU-only feature"),
+    "verify_proof": lambda: fallback.verify_proof(
+        "mx-correctness", "mx", "doctor", "no device for GPU-only feature"
+    ),
     "run_result": lambda: fallback.run_result("fp8", "out/model", "export", "MODEL_UNSUPPORTED", "boom"),
     "validation_summary": lambda: fallback.validation_summary("src", "out/model", "no output"),
-    "day0_result": lambda: fallback.day0_result("/m", "fp8", "SYSTEMIC", "no GPU visible", "retry when it is back"),
+    "day0_result": lambda: fallback.day0_result(
+        "/m", "fp8", "SYSTEMIC", "no GPU visible", "retry when it is back"
+    ),
 }
 
 # what makes each fallback a fallback; flipping it must make the document invalid (negative control)
@@ -122,11 +145,14 @@ def test_fallback_builder_output_is_valid_and_breaking_it_is_caught(name):
     assert validate_document(document, name) != []
 
 
-@pytest.mark.parametrize("call", [
-    lambda: fallback.session_context("g", []),
-    lambda: fallback.model_analysis("m", []),
-    lambda: fallback.run_manifest("w", {}, []),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: fallback.session_context("g", []),
+        lambda: fallback.model_analysis("m", []),
+        lambda: fallback.run_manifest("w", {}, []),
+    ],
+)
 def test_fallback_builders_refuse_to_build_an_invalid_fallback(call):
     with pytest.raises(ValueError):
         call()

@@ -8,18 +8,29 @@ from quarkci.core import documents as v
 from quarkci.core.errors import BadInputError
 
 
-@pytest.mark.parametrize("parts, want", [
-    ([], "$"), (["steps", 0, "kind"], "$.steps[0].kind"), (["layer_quant_config", "*attn*"], '$.layer_quant_config["*attn*"]'),
-])
+@pytest.mark.parametrize(
+    "parts, want",
+    [
+        ([], "$"),
+        (["steps", 0, "kind"], "$.steps[0].kind"),
+        (["layer_quant_config", "*attn*"], '$.layer_quant_config["*attn*"]'),
+    ],
+)
 def test_json_path(parts, want):
     assert v.json_path(parts) == want
 
 
-@pytest.mark.parametrize("name, want", [
-    ("quant_plan.json", "quant_plan"), ("out/run_manifest.yaml", "run_manifest"),
-    ("fallback.model_analysis.json", "model_analysis"), ("qwen-quant_plan.json", "quant_plan"),
-    ("validation_report.json", "validation_report"), ("env_context.json", "env_context"),
-])
+@pytest.mark.parametrize(
+    "name, want",
+    [
+        ("quant_plan.json", "quant_plan"),
+        ("out/run_manifest.yaml", "run_manifest"),
+        ("fallback.model_analysis.json", "model_analysis"),
+        ("qwen-quant_plan.json", "quant_plan"),
+        ("validation_report.json", "validation_report"),
+        ("env_context.json", "env_context"),
+    ],
+)
 def test_infer_artifact(name, want):
     assert v.infer_artifact(name) == want
 
@@ -35,12 +46,15 @@ def test_unknown_artifact_names_the_known_ones():
         v.validate_document({}, "plan")
 
 
-@pytest.mark.parametrize("name, text, match", [
-    ("a.json", '{"x": ', "invalid JSON at line 1 column"),
-    ("a.yaml", "a: [1, 2\nb: 3\n", "invalid YAML at line"),
-    ("a.json", "   \n", "empty document"),
-    ("a.txt", "{: [", "invalid YAML"),
-])
+@pytest.mark.parametrize(
+    "name, text, match",
+    [
+        ("a.json", '{"x": ', "invalid JSON at line 1 column"),
+        ("a.yaml", "a: [1, 2\nb: 3\n", "invalid YAML at line"),
+        ("a.json", "   \n", "empty document"),
+        ("a.txt", "{: [", "invalid YAML"),
+    ],
+)
 def test_parse_errors_are_one_line(tmp_path, name, text, match):
     path = tmp_path / name
     path.write_text(text)
@@ -79,11 +93,14 @@ def test_messages_never_echo_a_huge_value():
 def test_wrong_types_name_the_field_and_both_types():
     doc = {"status": "ok", "quark_version": 13}
     assert v.validate_document(doc, "quark_install_result") == [
-        v.Violation("$.quark_version", "expected string or null, got integer")]
+        v.Violation("$.quark_version", "expected string or null, got integer")
+    ]
 
 
 def test_check_document_raises_one_line_with_the_first_violation():
-    with pytest.raises(BadInputError, match=r"env\.json: not a valid env_context: \$: missing required field"):
+    with pytest.raises(
+        BadInputError, match=r"env\.json: not a valid env_context: \$: missing required field"
+    ):
         v.check_document({}, "env_context", "env.json")
 
 

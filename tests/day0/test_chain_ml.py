@@ -25,8 +25,23 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _run(tmp: Path, source: Path, scheme: str, cache: Path, *extra: str) -> tuple[int, dict]:
     out = tmp / f"run-{scheme}"
-    code = main(["day0", "run", "--model", str(source), "--scheme", scheme, "--out", str(out),
-                 "--cache-dir", str(cache), "--health-timeout", "600", *extra])
+    code = main(
+        [
+            "day0",
+            "run",
+            "--model",
+            str(source),
+            "--scheme",
+            scheme,
+            "--out",
+            str(out),
+            "--cache-dir",
+            str(cache),
+            "--health-timeout",
+            "600",
+            *extra,
+        ]
+    )
     return code, json.loads((out / "day0_result.json").read_text())
 
 
@@ -37,11 +52,25 @@ def _stage(result: dict, name: str) -> dict:
 def test_int8_accept_after_a_kill_mid_eval_and_resume(demo_source, tmp_path):
     cache = tmp_path / "cache"  # fresh: the baseline really runs before the kill
     out = tmp_path / "run"
-    argv = [sys.executable, "-m", "quarkci", "day0", "run", "--model", str(demo_source), "--scheme", "int8",
-            "--out", str(out), "--cache-dir", str(cache)]
+    argv = [
+        sys.executable,
+        "-m",
+        "quarkci",
+        "day0",
+        "run",
+        "--model",
+        str(demo_source),
+        "--scheme",
+        "int8",
+        "--out",
+        str(out),
+        "--cache-dir",
+        str(cache),
+    ]
     env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     state_file = out / "day0_state.json"
     deadline = time.time() + 900
     try:
@@ -61,8 +90,21 @@ def test_int8_accept_after_a_kill_mid_eval_and_resume(demo_source, tmp_path):
     baseline_mtime = (out / "eval" / "baseline.json").stat().st_mtime_ns
     assert not (out / "day0_result.json").exists()
 
-    code = main(["day0", "run", "--model", str(demo_source), "--scheme", "int8", "--out", str(out),
-                 "--cache-dir", str(cache), "--resume"])
+    code = main(
+        [
+            "day0",
+            "run",
+            "--model",
+            str(demo_source),
+            "--scheme",
+            "int8",
+            "--out",
+            str(out),
+            "--cache-dir",
+            str(cache),
+            "--resume",
+        ]
+    )
     result = json.loads((out / "day0_result.json").read_text())
     assert (code, result["decision"]) == (0, "ACCEPT")
     for name in ("setup", "ptq", "gate_ptq", "canary", "baseline_eval"):
@@ -87,8 +129,9 @@ def int8_chain(demo_source, shared_cache, tmp_path_factory) -> tuple[int, dict]:
     return _run(tmp_path_factory.mktemp("day0-int8"), demo_source, "int8", shared_cache)
 
 
-def test_int8_then_int4_wo_128_accept_second_baseline_is_a_cache_hit(demo_source, shared_cache, int8_chain,
-                                                                      tmp_path):
+def test_int8_then_int4_wo_128_accept_second_baseline_is_a_cache_hit(
+    demo_source, shared_cache, int8_chain, tmp_path
+):
     code, first = int8_chain
     assert (code, first["decision"]) == (0, "ACCEPT")
     code, result = _run(tmp_path, demo_source, "int4_wo_128", shared_cache)

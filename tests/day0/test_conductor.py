@@ -26,11 +26,22 @@ def _model(tmp_path: Path) -> Path:
 
 def _eval(score_mc: float, score_gen: float, tokens: float = 2.0) -> dict:
     def task(score: float, n: int) -> dict:
-        return {"metric": "acc", "score": score, "stderr": 0.001, "samples": n, "expected_samples": n,
-                "failed_requests": 0}
-    return {"tasks": {MC_TASK: task(score_mc, 1000), GEN_TASK: task(score_gen, 100)},
-            "verbosity": {GEN_TASK: [{"samples": 100, "mean_completion_tokens": tokens}]},
-            "config": {"backend": "hf", "model_path": "x"}, "seconds": 0.0, "error": None}
+        return {
+            "metric": "acc",
+            "score": score,
+            "stderr": 0.001,
+            "samples": n,
+            "expected_samples": n,
+            "failed_requests": 0,
+        }
+
+    return {
+        "tasks": {MC_TASK: task(score_mc, 1000), GEN_TASK: task(score_gen, 100)},
+        "verbosity": {GEN_TASK: [{"samples": 100, "mean_completion_tokens": tokens}]},
+        "config": {"backend": "hf", "model_path": "x"},
+        "seconds": 0.0,
+        "error": None,
+    }
 
 
 class FakeConductor(cond.Conductor):
@@ -61,8 +72,13 @@ class FakeConductor(cond.Conductor):
 
     def _canary(self, stage):
         self.calls.append("canary")
-        self.data["canary"] = {"gate": "canary", "pass": not self.plan.get("canary_fail"), "detail": "d",
-                               "server": "hf", "log": str(self.out / "canary" / "server.log")}
+        self.data["canary"] = {
+            "gate": "canary",
+            "pass": not self.plan.get("canary_fail"),
+            "detail": "d",
+            "server": "hf",
+            "log": str(self.out / "canary" / "server.log"),
+        }
         if self.plan.get("canary_fail"):
             raise cond.GateFailed(FailureClass.CHECKPOINT_NOT_SERVABLE, "answered 'x'")
 
@@ -81,9 +97,14 @@ class FakeConductor(cond.Conductor):
 
 def _config(tmp_path: Path, **kw) -> cond.Day0Config:
     out = tmp_path / "out"
-    return cond.Day0Config(model=_model(tmp_path) if not (tmp_path / "src").exists() else tmp_path / "src",
-                           scheme="int8", out=out, suite=write_demo_suite(tmp_path / "suite"),
-                           cache_dir=tmp_path / "cache", **kw)
+    return cond.Day0Config(
+        model=_model(tmp_path) if not (tmp_path / "src").exists() else tmp_path / "src",
+        scheme="int8",
+        out=out,
+        suite=write_demo_suite(tmp_path / "suite"),
+        cache_dir=tmp_path / "cache",
+        **kw,
+    )
 
 
 def test_accept_runs_every_stage_in_order_and_writes_the_contracts(tmp_path):
@@ -108,13 +129,19 @@ def test_a_failed_gate_stops_the_chain(tmp_path):
     assert [s["status"] for s in result["stages"]][-4:] == ["not_run"] * 4
 
 
-@pytest.mark.parametrize(("plan", "decision", "classes"), [
-    ({"ptq_fail": True}, "INFEASIBLE", ["MODEL_UNSUPPORTED"]),
-    ({"candidate": _eval(0.90, 1.0)}, "REGRESSION", []),
-    ({"candidate": _eval(1.0, 1.0, tokens=3.0)}, "REGRESSION", ["VERBOSITY_EXCEEDED"]),
-    ({"candidate": {**_eval(1.0, 1.0), "tasks": {MC_TASK: _eval(1.0, 1.0)["tasks"][MC_TASK]}}}, "ANOMALOUS",
-     ["SAMPLE_ACCOUNTING_FAILED"]),
-])
+@pytest.mark.parametrize(
+    ("plan", "decision", "classes"),
+    [
+        ({"ptq_fail": True}, "INFEASIBLE", ["MODEL_UNSUPPORTED"]),
+        ({"candidate": _eval(0.90, 1.0)}, "REGRESSION", []),
+        ({"candidate": _eval(1.0, 1.0, tokens=3.0)}, "REGRESSION", ["VERBOSITY_EXCEEDED"]),
+        (
+            {"candidate": {**_eval(1.0, 1.0), "tasks": {MC_TASK: _eval(1.0, 1.0)["tasks"][MC_TASK]}}},
+            "ANOMALOUS",
+            ["SAMPLE_ACCOUNTING_FAILED"],
+        ),
+    ],
+)
 def test_decisions(tmp_path, plan, decision, classes):
     result = FakeConductor(_config(tmp_path), plan, []).run()
     assert (result["decision"], result["failure_classes"]) == (decision, classes)
@@ -137,8 +164,13 @@ def test_resume_after_a_kill_mid_eval_redoes_nothing_finished(tmp_path):
     result = FakeConductor(_config(tmp_path, resume=True), {}, calls).run()
     assert calls == ["candidate"]
     assert result["decision"] == "ACCEPT"
-    assert [s["name"] for s in result["stages"] if s["resumed"]] == ["setup", "ptq", "gate_ptq", "canary",
-                                                                     "baseline_eval"]
+    assert [s["name"] for s in result["stages"] if s["resumed"]] == [
+        "setup",
+        "ptq",
+        "gate_ptq",
+        "canary",
+        "baseline_eval",
+    ]
 
 
 def test_resume_redoes_from_gate_ptq_when_the_checkpoint_changed(tmp_path):
@@ -147,7 +179,11 @@ def test_resume_redoes_from_gate_ptq_when_the_checkpoint_changed(tmp_path):
     (tmp_path / "out" / "ptq" / "model" / "model.safetensors").write_bytes(b"tampered")
     calls.clear()
     result = FakeConductor(_config(tmp_path, resume=True), {}, calls).run()
-    assert calls == ["gate_ptq", "canary", "candidate"]  # the source is unchanged: its baseline comes from the cache
+    assert calls == [
+        "gate_ptq",
+        "canary",
+        "candidate",
+    ]  # the source is unchanged: its baseline comes from the cache
     assert result["baseline_cache"]["hit"] is True
 
 

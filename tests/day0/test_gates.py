@@ -12,9 +12,21 @@ from quarkci.day0 import gates
 
 
 def _eval(scores: dict, stderr: float = 0.002, n: int = 1000, **task_extra) -> dict:
-    return {"tasks": {t: {"score": s, "stderr": stderr, "samples": n, "expected_samples": n, "failed_requests": 0,
-                          "metric": "acc", **task_extra} for t, s in scores.items()},
-            "config": {"backend": "hf", "model_path": "/src", "tasks": sorted(scores), "batch_size": 64}}
+    return {
+        "tasks": {
+            t: {
+                "score": s,
+                "stderr": stderr,
+                "samples": n,
+                "expected_samples": n,
+                "failed_requests": 0,
+                "metric": "acc",
+                **task_extra,
+            }
+            for t, s in scores.items()
+        },
+        "config": {"backend": "hf", "model_path": "/src", "tasks": sorted(scores), "batch_size": 64},
+    }
 
 
 # --- compare --------------------------------------------------------------------------------------
@@ -30,7 +42,9 @@ def test_compare_threshold_is_inclusive_on_the_boundary():
 
 def test_compare_scale_rule_0_100_and_explicit_scales():
     pct = gates.compare({"gsm8k": 80.0}, {"gsm8k": 79.0})
-    assert pct["tasks"][0]["scale"] == 100.0 and pct["tasks"][0]["drop"] == pytest.approx(0.01) and pct["pass"]
+    assert (
+        pct["tasks"][0]["scale"] == 100.0 and pct["tasks"][0]["drop"] == pytest.approx(0.01) and pct["pass"]
+    )
     worse = gates.compare({"gsm8k": 80.0}, {"gsm8k": 78.9})
     assert worse["decision"] == "REGRESSION"
     # a 0-100 task whose scores happen to lie in [0, 1]: only --scales tells the truth
@@ -99,7 +113,11 @@ def test_compare_bad_scales_and_no_tasks_are_input_errors():
 
 
 def _verb(**tasks) -> dict:
-    return {"verbosity": {t: [{"samples": n, "mean_completion_tokens": m} for n, m in runs] for t, runs in tasks.items()}}
+    return {
+        "verbosity": {
+            t: [{"samples": n, "mean_completion_tokens": m} for n, m in runs] for t, runs in tasks.items()
+        }
+    }
 
 
 def test_verbosity_two_sided_threshold():
@@ -158,9 +176,17 @@ def _write(tmp_path, name, doc) -> str:
 
 def test_cli_gate_compare_exit_codes(tmp_path, capsys):
     b = _write(tmp_path, "b.json", {"a": 0.5})
-    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "c.json", {"a": 0.49})]) == 0
+    assert (
+        main(
+            ["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "c.json", {"a": 0.49})]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["pass"] is True
-    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "d.json", {"a": 0.3})]) == 1
+    assert (
+        main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "d.json", {"a": 0.3})])
+        == 1
+    )
     assert json.loads(capsys.readouterr().out)["decision"] == "REGRESSION"
     (tmp_path / "bad.json").write_text("{not json")
     assert main(["day0", "gate-compare", "--baseline", b, "--candidate", str(tmp_path / "bad.json")]) == 2
@@ -168,8 +194,24 @@ def test_cli_gate_compare_exit_codes(tmp_path, capsys):
     assert json.loads(out.out)["failure_class"] == "USER_CONFIG_ERROR" and "invalid JSON" in out.err
     assert main(["day0", "gate-compare", "--baseline", b, "--candidate", b, "--scales", "{x"]) == 2
     capsys.readouterr()
-    assert main(["day0", "gate-compare", "--baseline", b, "--candidate", b, "--scales", '{"a": 1}', "--relative",
-                 "--threshold", "0.02"]) == 0
+    assert (
+        main(
+            [
+                "day0",
+                "gate-compare",
+                "--baseline",
+                b,
+                "--candidate",
+                b,
+                "--scales",
+                '{"a": 1}',
+                "--relative",
+                "--threshold",
+                "0.02",
+            ]
+        )
+        == 0
+    )
 
 
 def test_cli_gate_verbosity_and_gate_run(tmp_path, capsys):
@@ -181,7 +223,17 @@ def test_cli_gate_verbosity_and_gate_run(tmp_path, capsys):
     assert main(["day0", "gate-verbosity", "--baseline", empty, "--candidate", empty]) == 2
     capsys.readouterr()
     assert main(["day0", "gate-run", "--results", _write(tmp_path, "r.json", _eval({"a": 0.5}))]) == 0
-    assert main(["day0", "gate-run", "--results", _write(tmp_path, "f.json", _eval({"a": 0.5}, failed_requests=1))]) == 1
+    assert (
+        main(
+            [
+                "day0",
+                "gate-run",
+                "--results",
+                _write(tmp_path, "f.json", _eval({"a": 0.5}, failed_requests=1)),
+            ]
+        )
+        == 1
+    )
     assert main(["day0", "gate-run", "--results", str(tmp_path / "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
 
@@ -192,9 +244,19 @@ def test_compare_reads_lm_eval_results_json():
     from quarkci.day0.gates import compare
 
     def doc(acc: float) -> dict:
-        return {"results": {"arc_easy": {"alias": "arc_easy", "acc,none": acc, "acc_stderr,none": 0.004,
-                                         "acc_norm,none": acc, "acc_norm_stderr,none": 0.004}},
-                "configs": {"arc_easy": {}}, "versions": {"arc_easy": 1}}
+        return {
+            "results": {
+                "arc_easy": {
+                    "alias": "arc_easy",
+                    "acc,none": acc,
+                    "acc_stderr,none": 0.004,
+                    "acc_norm,none": acc,
+                    "acc_norm_stderr,none": 0.004,
+                }
+            },
+            "configs": {"arc_easy": {}},
+            "versions": {"arc_easy": 1},
+        }
 
     verdict = compare(doc(0.80), doc(0.795))
     assert verdict["pass"] is True and [r["task"] for r in verdict["tasks"]] == ["arc_easy"]
@@ -216,8 +278,11 @@ def test_run_gate_refuses_counts_that_do_not_add_up():
     from quarkci.day0.gates import run_complete
 
     def result(**entry):
-        return {"tasks": {"a": {"samples": 100, "expected_samples": 100, "failed_requests": 0, "score": 0.5,
-                                **entry}}}
+        return {
+            "tasks": {
+                "a": {"samples": 100, "expected_samples": 100, "failed_requests": 0, "score": 0.5, **entry}
+            }
+        }
 
     for bad in ({"samples": 200}, {"failed_requests": -3}, {"failed_requests": "5"}, {"samples": "100"}):
         verdict = run_complete(result(**bad))

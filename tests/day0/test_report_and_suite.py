@@ -21,11 +21,34 @@ from quarkci.report import day0 as report
 
 def _result(**over) -> dict:
     doc = day0_result("/m", "int8", "UNKNOWN", "x", "investigate")
-    doc.update(decision="REGRESSION", threshold=0.01, tasks=[
-        {"task": "gsm8k", "metric": "exact_match", "baseline": 80.0, "candidate": 77.0, "delta": -3.0,
-         "stderr": 0.5, "samples": 1319, "within": False, "status": "REGRESSION"},
-        {"task": "arc|`<b>@dev`", "metric": "acc", "baseline": 0.5, "candidate": 0.5, "delta": 0.0,
-         "stderr": 0.002, "samples": 1000, "within": True, "status": "PASS"}])
+    doc.update(
+        decision="REGRESSION",
+        threshold=0.01,
+        tasks=[
+            {
+                "task": "gsm8k",
+                "metric": "exact_match",
+                "baseline": 80.0,
+                "candidate": 77.0,
+                "delta": -3.0,
+                "stderr": 0.5,
+                "samples": 1319,
+                "within": False,
+                "status": "REGRESSION",
+            },
+            {
+                "task": "arc|`<b>@dev`",
+                "metric": "acc",
+                "baseline": 0.5,
+                "candidate": 0.5,
+                "delta": 0.0,
+                "stderr": 0.002,
+                "samples": 1000,
+                "within": True,
+                "status": "PASS",
+            },
+        ],
+    )
     doc.update(over)
     return doc
 
@@ -90,10 +113,25 @@ def test_ptq_report_kind(tmp_path):
     from quarkci.core.documents import read_artifact
     from quarkci.report import ptq
 
-    summary = {"scheme": "fp8", "size_ratio": 0.27, "source": {"bytes": 4 * 2**20}, "output": {"bytes": 2**20}}
-    verdict = {"pass": False, "failure_class": "QUANT_COVERAGE_FAILURE", "detail": "d",
-               "checks": [{"name": "coverage", "status": "fail", "failure_class": "QUANT_COVERAGE_FAILURE",
-                           "detail": "1 layer | stored `unquantized`"}]}
+    summary = {
+        "scheme": "fp8",
+        "size_ratio": 0.27,
+        "source": {"bytes": 4 * 2**20},
+        "output": {"bytes": 2**20},
+    }
+    verdict = {
+        "pass": False,
+        "failure_class": "QUANT_COVERAGE_FAILURE",
+        "detail": "d",
+        "checks": [
+            {
+                "name": "coverage",
+                "status": "fail",
+                "failure_class": "QUANT_COVERAGE_FAILURE",
+                "detail": "1 layer | stored `unquantized`",
+            }
+        ],
+    }
     md = ptq.write(summary, verdict, tmp_path)
     assert md.startswith("<!-- quarkci:report:ptq -->\n# PTQ gate: FAIL (QUANT_COVERAGE_FAILURE)")
     assert "| coverage | fail | QUANT_COVERAGE_FAILURE | `1 layer \\| stored 'unquantized'` |" in md

@@ -25,8 +25,22 @@ def smollm_cache(tmp_path_factory):
 @pytest.mark.parametrize("scheme", ["fp8", "int8"])
 def test_smollm2_day0_chain(smollm_cache, tmp_path, scheme):
     out = tmp_path / scheme
-    code = main(["day0", "run", "--model", "smollm2", "--scheme", scheme, "--out", str(out),
-                 "--cache-dir", smollm_cache, "--health-timeout", "1200"])
+    code = main(
+        [
+            "day0",
+            "run",
+            "--model",
+            "smollm2",
+            "--scheme",
+            scheme,
+            "--out",
+            str(out),
+            "--cache-dir",
+            smollm_cache,
+            "--health-timeout",
+            "1200",
+        ]
+    )
     result = json.loads((out / "day0_result.json").read_text())
     stages = {s["name"]: s for s in result["stages"]}
     assert stages["gate_ptq"]["status"] == "passed", stages["gate_ptq"]

@@ -30,9 +30,23 @@ def test_json_output_is_deterministic_and_complete(capsys, tmp_path):
     _, second, _ = _run(capsys, "facts", "--upstream", wheel, "--json")
     assert first == second
     payload = json.loads(first)
-    assert {"version", "python", "torch_matrix", "schemes", "model_templates", "cli_flags", "export_formats",
-            "compat"} <= set(payload)
-    assert [i["name"] for i in payload["schemes"]["items"]] == ["fp8", "fp8_legacy", "int4_wo_64", "int8", "mx9"]
+    assert {
+        "version",
+        "python",
+        "torch_matrix",
+        "schemes",
+        "model_templates",
+        "cli_flags",
+        "export_formats",
+        "compat",
+    } <= set(payload)
+    assert [i["name"] for i in payload["schemes"]["items"]] == [
+        "fp8",
+        "fp8_legacy",
+        "int4_wo_64",
+        "int8",
+        "mx9",
+    ]
 
 
 def test_kind_filter_and_table(capsys):
@@ -50,8 +64,11 @@ def _one_line(err):
 
 def test_nonexistent_release_is_exit_2_one_line(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("QUARKCI_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(fetch.subprocess, "run",
-                        lambda cmd, **k: subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution"))
+    monkeypatch.setattr(
+        fetch.subprocess,
+        "run",
+        lambda cmd, **k: subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution"),
+    )
     monkeypatch.setattr(pypi, "_http_json", lambda url: PAYLOAD)
     code, out, err = _run(capsys, "facts", "--upstream", "amd-quark==9.99")
     assert code == 2 and out == ""
@@ -91,7 +108,11 @@ def test_upstream_without_action_is_usage_error(capsys):
 def test_upstream_latest_and_versions(capsys, monkeypatch):
     monkeypatch.setattr(pypi, "_http_json", lambda url: PAYLOAD)
     code, out, _ = _run(capsys, "upstream", "latest", "--json")
-    assert code == 0 and json.loads(out) == {"project": "amd-quark", "version": "0.13", "previous": "0.12.post1"}
+    assert code == 0 and json.loads(out) == {
+        "project": "amd-quark",
+        "version": "0.13",
+        "previous": "0.12.post1",
+    }
     code, out, _ = _run(capsys, "upstream", "latest")
     assert out == "0.13\n"
     code, out, _ = _run(capsys, "upstream", "versions", "--json")
@@ -125,7 +146,7 @@ def test_the_table_adds_up(capsys, monkeypatch, tmp_path, upstream):
     assert total[:2] == (sum(r[0] for r in rows.values()), sum(r[1] for r in rows.values()))
     for kind, (items, names, shown) in rows.items():
         more = re.search(r", \.\.\. \(\+(\d+) more\)$", shown)
-        listed = shown[:more.start()] if more else shown
+        listed = shown[: more.start()] if more else shown
         assert len([n for n in listed.split(", ") if n]) + (int(more.group(1)) if more else 0) == names, kind
         assert names <= items, kind
     if upstream == "installed":  # the real release states some names twice: the two counts differ there

@@ -11,12 +11,23 @@ def _flags(snapshot, script):
 
 def test_packaged_cli_flags(checkout):
     flags = _flags(checkout, "quark-cli torch-llm-ptq")
-    assert sorted(flags) == ["--dataset", "--device", "--group_size", "--kv_cache_dtype", "--model_dir",
-                             "--model_export", "--num_calib_data", "--quant_algo", "--quant_scheme"]
+    assert sorted(flags) == [
+        "--dataset",
+        "--device",
+        "--group_size",
+        "--kv_cache_dtype",
+        "--model_dir",
+        "--model_export",
+        "--num_calib_data",
+        "--quant_algo",
+        "--quant_scheme",
+    ]
     assert flags["--model_export"].attrs["action"] == "append"  # on an argument group receiver
     assert flags["--kv_cache_dtype"].attrs["options"] == ["--kv_cache_dtype", "--kv_cache_quant_scheme"]
     assert flags["--quant_scheme"].attrs["options"] == ["--quant_scheme", "-q"]
-    assert flags["--num_calib_data"].attrs["type"] == "int" and flags["--num_calib_data"].attrs["default"] == 512
+    assert (
+        flags["--num_calib_data"].attrs["type"] == "int" and flags["--num_calib_data"].attrs["default"] == 512
+    )
     assert flags["--model_dir"].attrs["required"] is True
 
 

@@ -21,16 +21,28 @@ def test_deprecated_table_and_version_checks(checkout):
 
 
 def test_pyproject_pins_in_checkout(checkout):
-    pins = {(i.name, i.attrs["specifier"], i.attrs["extra"]) for i in compat.extract(checkout)[0]
-            if i.attrs["source"] == "requires-dist"}
-    assert pins == {("numpy", ">=2.0", None), ("transformers", "<5,>=4.50", "cli")}  # tqdm/accelerate unpinned
+    pins = {
+        (i.name, i.attrs["specifier"], i.attrs["extra"])
+        for i in compat.extract(checkout)[0]
+        if i.attrs["source"] == "requires-dist"
+    }
+    assert pins == {
+        ("numpy", ">=2.0", None),
+        ("transformers", "<5,>=4.50", "cli"),
+    }  # tqdm/accelerate unpinned
 
 
 def test_metadata_pins_in_wheel(wheel):
-    pins = {(i.name, i.attrs["specifier"], i.attrs["extra"], i.file) for i in compat.extract(wheel)[0]
-            if i.attrs["source"] == "requires-dist"}
-    assert pins == {("numpy", ">=2.0", None, "METADATA"), ("torch", "==2.9.0", "ml", "METADATA"),
-                    ("transformers", "<5,>=4.50", "cli", "METADATA")}
+    pins = {
+        (i.name, i.attrs["specifier"], i.attrs["extra"], i.file)
+        for i in compat.extract(wheel)[0]
+        if i.attrs["source"] == "requires-dist"
+    }
+    assert pins == {
+        ("numpy", ">=2.0", None, "METADATA"),
+        ("torch", "==2.9.0", "ml", "METADATA"),
+        ("transformers", "<5,>=4.50", "cli", "METADATA"),
+    }
 
 
 def test_metadata_lines_survive_a_multiline_license_header():
@@ -39,7 +51,7 @@ def test_metadata_lines_survive_a_multiline_license_header():
 
     text = (
         "Metadata-Version: 2.4\nName: amd-quark\nLicense: MIT License\n        \n        Permission...\n"
-        "Requires-Python: >=3.11\nRequires-Dist: transformers<5.17,>5; extra == \"cli\"\n\nlong description\n"
+        'Requires-Python: >=3.11\nRequires-Dist: transformers<5.17,>5; extra == "cli"\n\nlong description\n'
     )
 
     class _Snap:

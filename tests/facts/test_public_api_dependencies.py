@@ -12,8 +12,10 @@ from quarkci.facts.public_api import ApiIndex, module_item
 
 
 def test_module_item_names_public_all_star_and_getattr():
-    text = ("from .sub import *\nfrom quark.torch.x import Re\nimport json\n__all__ = ['Thing']\n"
-            "class Thing: ...\ndef _private(): ...\ndef __getattr__(name): ...\n")
+    text = (
+        "from .sub import *\nfrom quark.torch.x import Re\nimport json\n__all__ = ['Thing']\n"
+        "class Thing: ...\ndef _private(): ...\ndef __getattr__(name): ...\n"
+    )
     item = module_item("quark/pkg/__init__.py", text)
     assert item is not None and item.name == "quark.pkg"
     assert item.attrs["all"] == ["Thing"] and item.attrs["public"] == ["Thing"]
@@ -24,10 +26,12 @@ def test_module_item_names_public_all_star_and_getattr():
 
 
 def test_index_resolves_star_reexports_and_leaves_getattr_unknown():
-    index = ApiIndex([
-        module_item("quark/pkg/__init__.py", "from .sub import *\ndef __getattr__(n): ...\n"),
-        module_item("quark/pkg/sub.py", "class Found: ...\n"),
-    ])
+    index = ApiIndex(
+        [
+            module_item("quark/pkg/__init__.py", "from .sub import *\ndef __getattr__(n): ...\n"),
+            module_item("quark/pkg/sub.py", "class Found: ...\n"),
+        ]
+    )
     assert index.resolves("quark.pkg", "Found") is True
     assert index.resolves("quark.pkg", "sub") is True  # a submodule
     assert index.resolves("quark.pkg", "Missing") is None  # served by __getattr__: unverifiable
@@ -48,14 +52,21 @@ def test_real_0_13_public_api_dependencies_and_all_clis():
     assert "onnxruntime" not in by_extra[""] and by_extra[""]["onnx"] == "<=1.22.0,>=1.21.0"
     assert by_extra["cli"]["transformers"] == "<5.17,>5"
     scripts = {i.attrs["script"] for i in facts.kinds["cli_flags"]}
-    assert {"quark-cli torch-llm-ptq", "quark-cli onnx-ptq", "quark-cli torch-mixed-precision",
-            "quark-quant-perf"} <= scripts
+    assert {
+        "quark-cli torch-llm-ptq",
+        "quark-cli onnx-ptq",
+        "quark-cli torch-mixed-precision",
+        "quark-quant-perf",
+    } <= scripts
     commands = facts.to_json()["cli_flags"]["commands"]
     # the parser of `quark-cli onnx-ptq` is found under quark_onnx/ (not a missing onnx_ptq.py next to main.py)
     assert commands["quark-cli onnx-ptq"] == ["quark/experimental/cli/quark_onnx/onnx_ptq.py"]
     assert "quark/experimental/torch/quant_perf/cli.py" in commands["quark-quant-perf"]
-    default = next(i for i in facts.kinds["cli_flags"]
-                   if i.attrs["script"] == "quark-cli torch-llm-ptq" and i.name == "--num_calib_data")
+    default = next(
+        i
+        for i in facts.kinds["cli_flags"]
+        if i.attrs["script"] == "quark-cli torch-llm-ptq" and i.name == "--num_calib_data"
+    )
     assert default.attrs["default"] == 512
 
 

@@ -14,8 +14,14 @@ pytestmark = pytest.mark.real
 
 SCHEMES = {"0.10": 13, "0.11": 18, "0.11.1": 18, "0.11.2": 18, "0.12.post1": 27, "0.13": 28}
 TEMPLATES = {"0.10": 25, "0.11": 29, "0.11.1": 35, "0.11.2": 35, "0.12.post1": 41, "0.13": 51}
-REQUIRES_PYTHON = {"0.10": ">=3.9.0,<3.13", "0.11": ">=3.9.0,<3.13", "0.11.1": ">=3.9.0,<3.13",
-                   "0.11.2": ">=3.9.0,<3.13", "0.12.post1": ">=3.11,<3.14", "0.13": ">=3.11,<3.14"}
+REQUIRES_PYTHON = {
+    "0.10": ">=3.9.0,<3.13",
+    "0.11": ">=3.9.0,<3.13",
+    "0.11.1": ">=3.9.0,<3.13",
+    "0.11.2": ">=3.9.0,<3.13",
+    "0.12.post1": ">=3.11,<3.14",
+    "0.13": ">=3.11,<3.14",
+}
 
 
 @pytest.fixture(scope="module", params=REAL_VERSIONS)
@@ -55,7 +61,9 @@ def test_cli_flags_have_script_and_primary_names(facts):
     assert packaged and all(i.file == "quark/experimental/cli/torch_llm_ptq.py" for i in packaged)
     assert {"--model_dir", "--quant_scheme", "--output_dir"} <= {i.name for i in packaged}
     # every CLI the wheel holds: each flag belongs to a quark-cli subcommand or a console script
-    assert all(i.attrs["script"].startswith(("quark-cli ", "quark-quant-perf", "quark-skills")) for i in flags)
+    assert all(
+        i.attrs["script"].startswith(("quark-cli ", "quark-quant-perf", "quark-skills")) for i in flags
+    )
     assert any(i.attrs["script"] == "quark-cli onnx-ptq" for i in flags)
 
 
@@ -79,13 +87,20 @@ def test_010_cli_model_maps_and_export_formats():
 
 def test_013_compat_table():
     found = extract_all(real_snapshot("0.13"))
-    table = {i.name: i.attrs["max_version"] for i in found.kinds["compat"]
-             if i.attrs["source"] == "DEPRECATED_API_MAX_VERSION"}
+    table = {
+        i.name: i.attrs["max_version"]
+        for i in found.kinds["compat"]
+        if i.attrs["source"] == "DEPRECATED_API_MAX_VERSION"
+    }
     assert table == {"seen_tokens": "4.53.3", "get_max_length": "4.48.3", "get_usable_length": "4.53.3"}
 
 
 def test_cli_nonexistent_release_on_real_pypi():
-    proc = subprocess.run([sys.executable, "-m", "quarkci", "facts", "--upstream", "amd-quark==9.99"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "quarkci", "facts", "--upstream", "amd-quark==9.99"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1 and "does not exist on PyPI" in proc.stderr

@@ -12,7 +12,11 @@ def test_assignments_and_alias(checkout):
     assert [i.name for i in items] == ["fp8", "fp8_legacy", "int4_wo_64", "int8", "mx9"]
     found = by_name(items)
     assert found["fp8_legacy"][0].attrs["alias_of"] == "fp8"
-    assert found["int4_wo_64"][0].attrs == {"alias_of": None, "scheme_class": "Int4Scheme", "args": "group_size=64"}
+    assert found["int4_wo_64"][0].attrs == {
+        "alias_of": None,
+        "scheme_class": "Int4Scheme",
+        "args": "group_size=64",
+    }
     assert found["int8"][0].file == schemes.TEMPLATE_PATH
     assert found["int8"][0].line == 25  # the assignment's own line
 

@@ -97,8 +97,11 @@ class OpenApi:
         self.registry = Registry().with_resource(BASE_URI, resource)
         self.operations: list[Operation] = []
         for template, item in self.doc["paths"].items():
-            regex = re.sub(r"\{(\w+)\}", lambda m: f"(?P<{m.group(1)}>{'.+' if m.group(1) in _GREEDY else '[^/]+'})",
-                           template)
+            regex = re.sub(
+                r"\{(\w+)\}",
+                lambda m: f"(?P<{m.group(1)}>{'.+' if m.group(1) in _GREEDY else '[^/]+'})",
+                template,
+            )
             for method in item:
                 pointer = f"/paths/{_escape(template)}/{method}"
                 self.operations.append(Operation(method.upper(), template, re.compile(f"^{regex}$"), pointer))
@@ -126,8 +129,10 @@ class OpenApi:
 
     def _validate(self, instance: Any, pointer: str) -> list[str]:
         validator = jsonschema.Draft202012Validator({"$ref": f"{BASE_URI}#{pointer}"}, registry=self.registry)
-        return [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
-                for e in sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))][:5]
+        return [
+            f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+            for e in sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+        ][:5]
 
     def _parameters(self, op: Operation) -> list[dict[str, Any]]:
         return [self._deref(p) for p in self._at(op.pointer).get("parameters", [])]
@@ -136,7 +141,9 @@ class OpenApi:
     def _coercers(self) -> dict[str, Any]:
         return {"integer": int, "number": float, "boolean": lambda v: {"true": True, "false": False}[v]}
 
-    def check_request(self, op: Operation, params: dict[str, str], query: dict[str, str], body: Any) -> list[str]:
+    def check_request(
+        self, op: Operation, params: dict[str, str], query: dict[str, str], body: Any
+    ) -> list[str]:
         """Violations of the request: path/query parameters and JSON body."""
         problems: list[str] = []
         declared = {p["name"]: p for p in self._parameters(op)}
@@ -151,8 +158,10 @@ class OpenApi:
             except (KeyError, ValueError):
                 problems.append(f"parameter {name}={value!r} is not a {schema.get('type')}")
                 continue
-            problems += [f"parameter {name}: {e.message}"
-                         for e in jsonschema.Draft202012Validator(schema).iter_errors(typed)]
+            problems += [
+                f"parameter {name}: {e.message}"
+                for e in jsonschema.Draft202012Validator(schema).iter_errors(typed)
+            ]
         for name, spec in declared.items():
             if spec.get("required") and name not in params and name not in query:
                 problems.append(f"required parameter {name!r} missing")
@@ -187,4 +196,6 @@ class OpenApi:
         if body is None:
             return [f"status {status} needs a body"]
         media = "application/json" if "application/json" in content else next(iter(content))
-        return [f"response body {p}" for p in self._validate(body, f"{pointer}/content/{_escape(media)}/schema")]
+        return [
+            f"response body {p}" for p in self._validate(body, f"{pointer}/content/{_escape(media)}/schema")
+        ]

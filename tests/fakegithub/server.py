@@ -41,8 +41,20 @@ from tests.fakegithub.openapi import OpenApi
 from tests.fakegithub.state import RepoState, now_iso
 
 BODY_LIMIT = 65536
-FAULT_KINDS = ("500", "502", "503", "504", "secondary-rate-limit", "primary-rate-limit", "422", "timeout",
-               "lost-response", "barrier", "403", "404")
+FAULT_KINDS = (
+    "500",
+    "502",
+    "503",
+    "504",
+    "secondary-rate-limit",
+    "primary-rate-limit",
+    "422",
+    "timeout",
+    "lost-response",
+    "barrier",
+    "403",
+    "404",
+)
 _OPENAPI: OpenApi | None = None
 
 
@@ -221,8 +233,9 @@ class FakeGitHub:
             time.sleep(fault.delay)
         self._send(h, status, body, headers)
 
-    def _process(self, h: BaseHTTPRequestHandler, method: str, path: str, query: dict[str, str],
-                 raw: bytes) -> tuple[int, Any, dict[str, str], Fault | None]:
+    def _process(
+        self, h: BaseHTTPRequestHandler, method: str, path: str, query: dict[str, str], raw: bytes
+    ) -> tuple[int, Any, dict[str, str], Fault | None]:
         routed = self.api.route(method, path)
         if routed is None:
             with self.lock:
@@ -243,7 +256,12 @@ class FakeGitHub:
         if problems:
             with self.lock:
                 self.violations += [f"request {method} {path}: {p}" for p in problems]
-            return 422, shapes.error("Invalid request.", 422, [{"code": "invalid", "message": p} for p in problems]), {}, None
+            return (
+                422,
+                shapes.error("Invalid request.", 422, [{"code": "invalid", "message": p} for p in problems]),
+                {},
+                None,
+            )
         fault = self._take_fault(method, path)
         if fault is not None and fault.kind not in ("timeout", "lost-response", "barrier"):
             status, err, headers = self._fault_response(fault)
@@ -263,8 +281,9 @@ class FakeGitHub:
                 self.persist()
         return self._checked(op, status, out, headers, fault)
 
-    def _checked(self, op: Any, status: int, body: Any, headers: dict[str, str],
-                 fault: Fault | None) -> tuple[int, Any, dict[str, str], Fault | None]:
+    def _checked(
+        self, op: Any, status: int, body: Any, headers: dict[str, str], fault: Fault | None
+    ) -> tuple[int, Any, dict[str, str], Fault | None]:
         problems = self.api.check_response(op, status, body)
         if problems:
             with self.lock:
@@ -286,8 +305,12 @@ class FakeGitHub:
             msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
             return 403, shapes.error(msg, 403), {"Retry-After": "1"}
         if fault.kind == "primary-rate-limit":
-            headers = {"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0",
-                       "X-RateLimit-Reset": str(int(time.time())), "X-RateLimit-Resource": "core"}
+            headers = {
+                "X-RateLimit-Limit": "5000",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": str(int(time.time())),
+                "X-RateLimit-Resource": "core",
+            }
             return 403, shapes.error("API rate limit exceeded for installation ID 1.", 403), headers
         return 422, shapes.error("Validation Failed", 422, [{"code": "custom", "message": "injected"}]), {}
 
@@ -312,8 +335,9 @@ class FakeGitHub:
         return self._send(h, 404, {"message": "Not Found"}, {})
 
     # --- GitHub semantics ------------------------------------------------------------------------
-    def _dispatch(self, method: str, template: str, p: dict[str, str], q: dict[str, str], body: Any,
-                  login: str) -> tuple[int, Any, dict[str, str]]:
+    def _dispatch(
+        self, method: str, template: str, p: dict[str, str], q: dict[str, str], body: Any, login: str
+    ) -> tuple[int, Any, dict[str, str]]:
         s = self.state
         if template == "/user":
             if login.endswith("[bot]") or login in self.installation_logins():
@@ -322,7 +346,9 @@ class FakeGitHub:
         if (p.get("owner"), p.get("repo")) != (s.owner, s.name):
             raise _not_found()
         route = template.removeprefix("/repos/{owner}/{repo}") or "/repo"
-        handler = getattr(self, "_" + method.lower() + re.sub(r"[^a-z]+", "_", route.replace("{", "").replace("}", "")))
+        handler = getattr(
+            self, "_" + method.lower() + re.sub(r"[^a-z]+", "_", route.replace("{", "").replace("}", ""))
+        )
         return handler(p, q, body or {}, login)
 
     # repository
@@ -352,8 +378,9 @@ class FakeGitHub:
                 raise _invalid("Parent SHA does not exist or is not a commit object")
         who = {"name": login, "email": f"{login}@users.noreply.github.com", "date": now_iso()}
         author = {**who, **(b.get("author") or {})}
-        sha = s.put_commit(b["tree"], list(b.get("parents", [])), b["message"], author,
-                           {**who, **(b.get("committer") or {})})
+        sha = s.put_commit(
+            b["tree"], list(b.get("parents", [])), b["message"], author, {**who, **(b.get("committer") or {})}
+        )
         return 201, shapes.git_commit(self.url, s, sha), {}
 
     def _get_git_ref_ref(self, p, q, b, login):
@@ -427,7 +454,7 @@ class FakeGitHub:
             rels += [f'<{link(page + 1)}>; rel="next"', f'<{link(last)}>; rel="last"']
         if page > 1:
             rels += [f'<{link(1)}>; rel="first"', f'<{link(page - 1)}>; rel="prev"']
-        return items[(page - 1) * per_page: page * per_page], ({"Link": ", ".join(rels)} if rels else {})
+        return items[(page - 1) * per_page : page * per_page], ({"Link": ", ".join(rels)} if rels else {})
 
     def _pulls(self) -> list[tuple[int, dict[str, Any]]]:
         return [(int(n), i) for n, i in self.state.issues.items() if i.get("pull")]
@@ -449,22 +476,39 @@ class FakeGitHub:
         if text is not None and len(text) > BODY_LIMIT:
             raise _invalid(f"body is too long (maximum is {BODY_LIMIT} characters)", "Issue", "body")
 
-    def _new_issue(self, title: str, body: str | None, labels: list[str], login: str,
-                   pull: dict[str, Any] | None = None) -> int:
+    def _new_issue(
+        self, title: str, body: str | None, labels: list[str], login: str, pull: dict[str, Any] | None = None
+    ) -> int:
         s = self.state
         self._check_body(body)
         for name in labels:
             s.labels.setdefault(name, {"id": s.next("label"), "color": "ededed", "description": ""})
         number = s.next("issue")
         stamp = now_iso()
-        s.issues[str(number)] = {"id": s.next("id"), "title": title, "body": body, "labels": list(dict.fromkeys(labels)),
-                                 "state": "open", "user": login, "created_at": stamp, "updated_at": stamp,
-                                 "closed_at": None, "state_reason": None, "pull": pull}
+        s.issues[str(number)] = {
+            "id": s.next("id"),
+            "title": title,
+            "body": body,
+            "labels": list(dict.fromkeys(labels)),
+            "state": "open",
+            "user": login,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "closed_at": None,
+            "state_reason": None,
+            "pull": pull,
+        }
         return number
 
     def _open_pull_for(self, head: str, base: str) -> int | None:
-        return next((n for n, i in self._pulls()
-                     if i["state"] == "open" and (i["pull"]["head"], i["pull"]["base"]) == (head, base)), None)
+        return next(
+            (
+                n
+                for n, i in self._pulls()
+                if i["state"] == "open" and (i["pull"]["head"], i["pull"]["base"]) == (head, base)
+            ),
+            None,
+        )
 
     def _post_pulls(self, p, q, b, login):
         s = self.state
@@ -479,9 +523,19 @@ class FakeGitHub:
         head_sha = s.refs[f"refs/heads/{head}"]
         if s.is_ancestor(head_sha, s.refs[f"refs/heads/{base}"]):
             raise _invalid(f"No commits between {base} and {head}", "PullRequest")
-        number = self._new_issue(b["title"], b.get("body"), [], login,
-                                 pull={"head": head, "base": base, "head_sha": head_sha, "merged_at": None,
-                                       "maintainer_can_modify": bool(b.get("maintainer_can_modify"))})
+        number = self._new_issue(
+            b["title"],
+            b.get("body"),
+            [],
+            login,
+            pull={
+                "head": head,
+                "base": base,
+                "head_sha": head_sha,
+                "merged_at": None,
+                "maintainer_can_modify": bool(b.get("maintainer_can_modify")),
+            },
+        )
         return 201, shapes.pull(self.url, s, number, full=True), {}
 
     def _pull(self, number: str) -> dict[str, Any]:
@@ -514,14 +568,20 @@ class FakeGitHub:
         if "state" in b and b["state"] != i["state"]:
             i["state"] = b["state"]
             i["closed_at"] = now_iso() if b["state"] == "closed" else None
-            i["state_reason"] = b.get("state_reason") or ("completed" if b["state"] == "closed" else "reopened")
+            i["state_reason"] = b.get("state_reason") or (
+                "completed" if b["state"] == "closed" else "reopened"
+            )
             if i.get("pull") and b["state"] == "closed":
-                i["pull"]["head_sha"] = self.state.refs.get(f"refs/heads/{i['pull']['head']}", i["pull"]["head_sha"])
+                i["pull"]["head_sha"] = self.state.refs.get(
+                    f"refs/heads/{i['pull']['head']}", i["pull"]["head_sha"]
+                )
         i["updated_at"] = now_iso()
 
     def _add_labels(self, i: dict[str, Any], names: list[str]) -> None:
         for name in names:
-            self.state.labels.setdefault(name, {"id": self.state.next("label"), "color": "ededed", "description": ""})
+            self.state.labels.setdefault(
+                name, {"id": self.state.next("label"), "color": "ededed", "description": ""}
+            )
             if name not in i["labels"]:
                 i["labels"].append(name)
 
@@ -529,9 +589,13 @@ class FakeGitHub:
         s, state = self.state, q.get("state", "open")
         wanted = [x for x in q.get("labels", "").split(",") if x]
         creator = q.get("creator")
-        chosen = [int(n) for n, i in s.issues.items()
-                  if (state == "all" or i["state"] == state) and all(w in i["labels"] for w in wanted)
-                  and (creator is None or i["user"] == creator)]
+        chosen = [
+            int(n)
+            for n, i in s.issues.items()
+            if (state == "all" or i["state"] == state)
+            and all(w in i["labels"] for w in wanted)
+            and (creator is None or i["user"] == creator)
+        ]
         chosen.sort(reverse=q.get("direction", "desc") == "desc")
         page, headers = self._paginate(chosen, q, f"/repos/{s.full_name}/issues")
         return 200, [shapes.issue(self.url, s, n) for n in page], headers
@@ -569,8 +633,13 @@ class FakeGitHub:
         self._check_body(b["body"])
         cid = s.next("comment")
         stamp = now_iso()
-        s.comments[str(cid)] = {"issue": int(p["issue_number"]), "body": b["body"], "user": login,
-                                "created_at": stamp, "updated_at": stamp}
+        s.comments[str(cid)] = {
+            "issue": int(p["issue_number"]),
+            "body": b["body"],
+            "user": login,
+            "created_at": stamp,
+            "updated_at": stamp,
+        }
         return 201, shapes.comment(self.url, s, cid), {}
 
     def _patch_issues_comments_comment_id(self, p, q, b, login):
@@ -617,7 +686,12 @@ class FakeGitHub:
         if f"refs/heads/{ref}" not in s.refs and f"refs/tags/{ref}" not in s.refs:
             raise HttpError(422, f"No ref found for: {b['ref']}")
         declared = self._declared(file, ref)
-        if declared is None and not s.workflows[file]["dispatch"] or declared is not None and not declared["dispatch"]:
+        if (
+            declared is None
+            and not s.workflows[file]["dispatch"]
+            or declared is not None
+            and not declared["dispatch"]
+        ):
             raise HttpError(422, "Workflow does not have 'workflow_dispatch' trigger")
         given = {k: str(v) for k, v in (b.get("inputs") or {}).items()}
         values: dict[str, str] = {}
@@ -633,27 +707,54 @@ class FakeGitHub:
         s.dispatches.append({"workflow": file, "ref": b["ref"], "inputs": b.get("inputs") or {}, "by": login})
         name = (declared or {}).get("name") or s.workflows[file]["name"]
         title = (declared or {}).get("run_name") or name
-        title = re.sub(r"\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}",
-                       lambda m: values.get(m.group(1), ""), str(title))
-        run = {"id": s.next("run"), "workflow": file, "name": name, "display_title": title, "head_branch": ref,
-               "head_sha": s.refs.get(f"refs/heads/{ref}") or s.refs[f"refs/tags/{ref}"], "created_at": now_iso(),
-               "number": sum(1 for r in s.runs if r["workflow"] == file) + 1, "inputs": values}
+        title = re.sub(
+            r"\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}",
+            lambda m: values.get(m.group(1), ""),
+            str(title),
+        )
+        run = {
+            "id": s.next("run"),
+            "workflow": file,
+            "name": name,
+            "display_title": title,
+            "head_branch": ref,
+            "head_sha": s.refs.get(f"refs/heads/{ref}") or s.refs[f"refs/tags/{ref}"],
+            "created_at": now_iso(),
+            "number": sum(1 for r in s.runs if r["workflow"] == file) + 1,
+            "inputs": values,
+        }
         s.runs.append(run)
         if b.get("return_run_details"):
             base = f"{self.url}/repos/{s.full_name}/actions/runs/{run['id']}"
-            return 200, {"workflow_run_id": run["id"], "run_url": base,
-                         "html_url": f"{self.url}/{s.full_name}/actions/runs/{run['id']}"}, {}
+            return (
+                200,
+                {
+                    "workflow_run_id": run["id"],
+                    "run_url": base,
+                    "html_url": f"{self.url}/{s.full_name}/actions/runs/{run['id']}",
+                },
+                {},
+            )
         return 204, None, {}
 
     def _get_actions_workflows_workflow_id_runs(self, p, q, b, login):
         s = self.state
         file = self._workflow(p["workflow_id"])
-        runs = [r for r in reversed(s.runs) if r["workflow"] == file
-                and q.get("event", "workflow_dispatch") == "workflow_dispatch"
-                and (not q.get("branch") or r["head_branch"] == q["branch"])]
-        page, headers = self._paginate(runs, q, f"/repos/{s.full_name}/actions/workflows/{p['workflow_id']}/runs")
-        return 200, {"total_count": len(runs), "workflow_runs": [shapes.workflow_run(self.url, s, r) for r in page]}, \
-            headers
+        runs = [
+            r
+            for r in reversed(s.runs)
+            if r["workflow"] == file
+            and q.get("event", "workflow_dispatch") == "workflow_dispatch"
+            and (not q.get("branch") or r["head_branch"] == q["branch"])
+        ]
+        page, headers = self._paginate(
+            runs, q, f"/repos/{s.full_name}/actions/workflows/{p['workflow_id']}/runs"
+        )
+        return (
+            200,
+            {"total_count": len(runs), "workflow_runs": [shapes.workflow_run(self.url, s, r) for r in page]},
+            headers,
+        )
 
     def _get_contents_path(self, p, q, b, login):
         s = self.state

@@ -42,8 +42,9 @@ class RepoState:
     workflows: dict[str, dict[str, Any]] = field(default_factory=dict)  # file -> workflow
     dispatches: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)  # workflow runs started by dispatches
-    counters: dict[str, int] = field(default_factory=lambda: {"issue": 0, "comment": 1000, "label": 100, "id": 5000,
-                                                              "run": 9000})
+    counters: dict[str, int] = field(
+        default_factory=lambda: {"issue": 0, "comment": 1000, "label": 100, "id": 5000, "run": 9000}
+    )
 
     # --- persistence -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -72,8 +73,10 @@ class RepoState:
 
     def put_tree(self, entries: list[dict[str, str]]) -> str:
         """Store a tree of direct entries ``{mode, type, name, sha}``; returns its git SHA-1."""
+
         def order(e: dict[str, str]) -> bytes:
             return (e["name"] + ("/" if e["type"] == "tree" else "")).encode()
+
         entries = sorted(entries, key=order)
         payload = b"".join(f"{e['mode']} {e['name']}\0".encode() + bytes.fromhex(e["sha"]) for e in entries)
         sha = _sha1("tree", payload)
@@ -115,16 +118,27 @@ class RepoState:
             here.append({"mode": "40000", "type": "tree", "name": name, "sha": self.build_tree(sub)})
         return self.put_tree(here)
 
-    def put_commit(self, tree: str, parents: list[str], message: str, author: dict[str, str],
-                   committer: dict[str, str] | None = None) -> str:
+    def put_commit(
+        self,
+        tree: str,
+        parents: list[str],
+        message: str,
+        author: dict[str, str],
+        committer: dict[str, str] | None = None,
+    ) -> str:
         committer = committer or author
         stamp = int(time.mktime(time.strptime(author["date"], "%Y-%m-%dT%H:%M:%SZ")))
         text = f"tree {tree}\n" + "".join(f"parent {p}\n" for p in parents)
         text += f"author {author['name']} <{author['email']}> {stamp} +0000\n"
         text += f"committer {committer['name']} <{committer['email']}> {stamp} +0000\n\n{message}"
         sha = _sha1("commit", text.encode())
-        self.commits[sha] = {"tree": tree, "parents": parents, "message": message, "author": author,
-                             "committer": committer}
+        self.commits[sha] = {
+            "tree": tree,
+            "parents": parents,
+            "message": message,
+            "author": author,
+            "committer": committer,
+        }
         return sha
 
     def file_at(self, ref: str, path: str) -> str | None:
@@ -148,8 +162,14 @@ class RepoState:
         return False
 
     # --- seeding and out-of-band actions (a human pushing, for tests) ------------------------------
-    def commit_files(self, branch: str, files: dict[str, bytes], message: str, author: str = "A Human",
-                     email: str = "human@example.com") -> str:
+    def commit_files(
+        self,
+        branch: str,
+        files: dict[str, bytes],
+        message: str,
+        author: str = "A Human",
+        email: str = "human@example.com",
+    ) -> str:
         """Commit ``files`` on top of ``branch`` (created from nothing if absent); moves the ref."""
         ref = f"refs/heads/{branch}"
         parent = self.refs.get(ref)
@@ -184,20 +204,37 @@ jobs: {}
 CI_YML = b"name: ci\non: [push]\njobs: {}\n"
 
 
-def seeded(token: str = "fake-token", login: str = "quarkci-bot", owner: str = "octo", name: str = "skills",
-           files: dict[str, bytes] | None = None) -> RepoState:
+def seeded(
+    token: str = "fake-token",
+    login: str = "quarkci-bot",
+    owner: str = "octo",
+    name: str = "skills",
+    files: dict[str, bytes] | None = None,
+) -> RepoState:
     """A repository with one commit on ``main`` and two workflows (``release.yml`` dispatchable).
 
     The workflow files are committed under ``.github/workflows/``; the fake reads their
     ``workflow_dispatch.inputs`` and ``run-name`` from the dispatched ref, as GitHub does.
     """
     state = RepoState(owner=owner, name=name, tokens={token: login}, bot_logins=[login])
-    state.commit_files("main", files or {
-        "README.md": b"# skills\n",
-        "skills/quark-torch-ptq/SKILL.md": b"---\nname: quark-torch-ptq\n---\nUse `--quant_scheme w_int4`.\n",
-        ".github/workflows/release.yml": RELEASE_YML,
-        ".github/workflows/ci.yml": CI_YML,
-    }, "initial commit", author="Octo Cat", email="octo@example.com")
-    state.workflows["release.yml"] = {"id": 161335, "name": "release", "dispatch": True, "created_at": now_iso()}
+    state.commit_files(
+        "main",
+        files
+        or {
+            "README.md": b"# skills\n",
+            "skills/quark-torch-ptq/SKILL.md": b"---\nname: quark-torch-ptq\n---\nUse `--quant_scheme w_int4`.\n",
+            ".github/workflows/release.yml": RELEASE_YML,
+            ".github/workflows/ci.yml": CI_YML,
+        },
+        "initial commit",
+        author="Octo Cat",
+        email="octo@example.com",
+    )
+    state.workflows["release.yml"] = {
+        "id": 161335,
+        "name": "release",
+        "dispatch": True,
+        "created_at": now_iso(),
+    }
     state.workflows["ci.yml"] = {"id": 161336, "name": "ci", "dispatch": False, "created_at": now_iso()}
     return state

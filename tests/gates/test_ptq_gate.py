@@ -21,21 +21,52 @@ def _summary(**over) -> dict:
         "source": {"path": "src", "exists": True, "bytes": 1000, "files": 1},
         "output": {"path": "out", "exists": True, "bytes": 260, "files": 1},
         "size_ratio": 0.26,
-        "quantization_config": {"present": True, "quant_method": "quark", "global_weight_dtypes": ["fp8_e4m3"],
-                                "exclude": ["lm_head"], "layer_quant_config": []},
-        "layers": {"total": 15, "quantized": {"fp8_e4m3": 14}, "excluded": ["lm_head"],
-                   "unexpected_unquantized": [], "declaration_mismatch": []},
+        "quantization_config": {
+            "present": True,
+            "quant_method": "quark",
+            "global_weight_dtypes": ["fp8_e4m3"],
+            "exclude": ["lm_head"],
+            "layer_quant_config": [],
+        },
+        "layers": {
+            "total": 15,
+            "quantized": {"fp8_e4m3": 14},
+            "excluded": ["lm_head"],
+            "unexpected_unquantized": [],
+            "declaration_mismatch": [],
+        },
         # the blocks below are what `ptq validate` wrote for the real fp8 export of the demo model
-        "scheme_check": {"claimed": "fp8", "expected_dtype": "fp8_e4m3", "declared_dtype": "fp8_e4m3",
-                         "declared_qscheme": "per_tensor", "declared_group_size": None, "problems": []},
+        "scheme_check": {
+            "claimed": "fp8",
+            "expected_dtype": "fp8_e4m3",
+            "declared_dtype": "fp8_e4m3",
+            "declared_qscheme": "per_tensor",
+            "declared_group_size": None,
+            "problems": [],
+        },
         "kv_cache": {"group": [], "layers_named": 0, "kv_layers": 4, "problems": []},
         "names": {"unknown_in_output": [], "missing_in_output": [], "unmatched_patterns": [], "problems": []},
         "unquantized_tensors": {"checked": 7, "differ": [], "problems": []},
         "metadata": {"expected": [], "blocking": []},
-        "reload": {"checked": True, "ok": True, "error": None, "missing_keys": [], "unexpected_keys": [],
-                   "mismatched_keys": [], "counts": {"missing_keys": 0, "unexpected_keys": 0, "mismatched_keys": 0},
-                   "task_accuracy": 1.0, "source_task_accuracy": 1.0, "top1_agreement": 0.97},
-        "run": {"status": "succeeded", "scheme": "fp8", "stage": None, "failure_class": None, "message": None},
+        "reload": {
+            "checked": True,
+            "ok": True,
+            "error": None,
+            "missing_keys": [],
+            "unexpected_keys": [],
+            "mismatched_keys": [],
+            "counts": {"missing_keys": 0, "unexpected_keys": 0, "mismatched_keys": 0},
+            "task_accuracy": 1.0,
+            "source_task_accuracy": 1.0,
+            "top1_agreement": 0.97,
+        },
+        "run": {
+            "status": "succeeded",
+            "scheme": "fp8",
+            "stage": None,
+            "failure_class": None,
+            "message": None,
+        },
     }
     base.update(copy.deepcopy(over))
     return base
@@ -49,37 +80,75 @@ def test_passing_summary_passes_every_check():
     result = evaluate(_summary())
     assert result["pass"] is True
     assert result["failure_class"] is None
-    assert [c["name"] for c in result["checks"]] == ["run", "output", "quantization_config", "coverage", "scheme",
-                                                     "kv_cache", "names", "unquantized_tensors", "size", "reload",
-                                                     "behaviour", "metadata"]
+    assert [c["name"] for c in result["checks"]] == [
+        "run",
+        "output",
+        "quantization_config",
+        "coverage",
+        "scheme",
+        "kv_cache",
+        "names",
+        "unquantized_tensors",
+        "size",
+        "reload",
+        "behaviour",
+        "metadata",
+    ]
     assert all(c["status"] == "pass" for c in result["checks"])
     assert "fp8_e4m3: 14" in next(c["detail"] for c in result["checks"] if c["name"] == "coverage")
 
 
 def test_copy_of_source_is_size_not_reduced_only():
     # what `ptq validate` reports for an "output" that is a copy of the source
-    result = evaluate(_summary(size_ratio=1.0, quantization_config={"present": False},
-                               layers={"total": 15, "quantized": {}, "excluded": [],
-                                       "unexpected_unquantized": [], "declaration_mismatch": []}))
+    result = evaluate(
+        _summary(
+            size_ratio=1.0,
+            quantization_config={"present": False},
+            layers={
+                "total": 15,
+                "quantized": {},
+                "excluded": [],
+                "unexpected_unquantized": [],
+                "declaration_mismatch": [],
+            },
+        )
+    )
     assert result["pass"] is False
     assert result["failure_class"] == "SIZE_NOT_REDUCED"
     assert [c["name"] for c in result["checks"] if c["status"] == "fail"] == ["size"]
 
 
 def test_smaller_output_without_quantization_config_is_coverage_failure():
-    result = evaluate(_summary(size_ratio=0.5, quantization_config={"present": False},
-                               layers={"total": 15, "quantized": {}, "excluded": [],
-                                       "unexpected_unquantized": [], "declaration_mismatch": []}))
+    result = evaluate(
+        _summary(
+            size_ratio=0.5,
+            quantization_config={"present": False},
+            layers={
+                "total": 15,
+                "quantized": {},
+                "excluded": [],
+                "unexpected_unquantized": [],
+                "declaration_mismatch": [],
+            },
+        )
+    )
     assert result["failure_class"] == "QUANT_COVERAGE_FAILURE"
     assert _status(result, "quantization_config") == "fail"
     assert _status(result, "coverage") == "fail"
 
 
-@pytest.mark.parametrize("layers", [
-    {"unexpected_unquantized": ["model.layers.0.mlp.down_proj"]},
-    {"declaration_mismatch": [{"layer": "model.layers.0.mlp.up_proj", "reason": "excluded but stored quantized"}]},
-    {"quantized": {}},
-])
+@pytest.mark.parametrize(
+    "layers",
+    [
+        {"unexpected_unquantized": ["model.layers.0.mlp.down_proj"]},
+        {
+            "declaration_mismatch": [
+                {"layer": "model.layers.0.mlp.up_proj", "reason": "excluded but stored quantized"}
+            ]
+        },
+        {"quantized": {}},
+    ],
+)
 def test_coverage_problems(layers):
     merged = {**_summary()["layers"], **layers}
     result = evaluate(_summary(layers=merged))
@@ -100,8 +169,12 @@ def test_non_numeric_size_ratio_is_a_verdict_not_a_crash():
 
 
 def test_reload_with_missing_keys_fails_coverage():
-    reload = {**_summary()["reload"], "ok": False, "missing_keys": ["model.layers.0.mlp.down_proj.weight_quantizer.scale"],
-              "counts": {"missing_keys": 1, "unexpected_keys": 0, "mismatched_keys": 0}}
+    reload = {
+        **_summary()["reload"],
+        "ok": False,
+        "missing_keys": ["model.layers.0.mlp.down_proj.weight_quantizer.scale"],
+        "counts": {"missing_keys": 1, "unexpected_keys": 0, "mismatched_keys": 0},
+    }
     result = evaluate(_summary(reload=reload))
     assert result["failure_class"] == "QUANT_COVERAGE_FAILURE"
     assert "1 missing keys" in result["detail"] and "down_proj" in result["detail"]
@@ -128,8 +201,12 @@ def test_reload_not_checked_is_skipped_not_failed():
 
 
 def test_failed_run_carries_the_runner_class_and_upstream_message():
-    run = {"status": "failed", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
-           "message": "AssertionError at quark/torch/export/nn/modules/realquantizer.py:374"}
+    run = {
+        "status": "failed",
+        "stage": "export",
+        "failure_class": "MODEL_UNSUPPORTED",
+        "message": "AssertionError at quark/torch/export/nn/modules/realquantizer.py:374",
+    }
     result = evaluate(_summary(run=run, output={"path": "out", "exists": False, "bytes": 0, "files": 0}))
     assert result["pass"] is False
     assert result["failure_class"] == "MODEL_UNSUPPORTED"  # outranks the missing output's USER_CONFIG_ERROR
@@ -137,8 +214,17 @@ def test_failed_run_carries_the_runner_class_and_upstream_message():
 
 
 def test_blocking_metadata_is_user_config_error():
-    metadata = {"expected": [], "blocking": [{"field": "tokenizer.chat_template", "source": "a", "output": "b",
-                                              "reason": "chat template changed"}]}
+    metadata = {
+        "expected": [],
+        "blocking": [
+            {
+                "field": "tokenizer.chat_template",
+                "source": "a",
+                "output": "b",
+                "reason": "chat template changed",
+            }
+        ],
+    }
     result = evaluate(_summary(metadata=metadata))
     assert result["failure_class"] == "USER_CONFIG_ERROR"
     assert "tokenizer.chat_template" in result["detail"]
@@ -147,8 +233,14 @@ def test_blocking_metadata_is_user_config_error():
 def test_priority_reports_most_actionable_and_lists_all():
     run = {"status": "failed", "stage": "export", "failure_class": "MODEL_UNSUPPORTED", "message": "boom"}
     metadata = {"expected": [], "blocking": [{"field": "config.vocab_size"}]}
-    result = evaluate(_summary(run=run, size_ratio=1.2, metadata=metadata,
-                               layers={**_summary()["layers"], "unexpected_unquantized": ["x"]}))
+    result = evaluate(
+        _summary(
+            run=run,
+            size_ratio=1.2,
+            metadata=metadata,
+            layers={**_summary()["layers"], "unexpected_unquantized": ["x"]},
+        )
+    )
     assert result["failure_class"] == "MODEL_UNSUPPORTED"
     for cls in ("MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED", "USER_CONFIG_ERROR"):
         assert f"[{cls}]" in result["detail"]
@@ -158,12 +250,16 @@ def test_priority_order_matches_the_issue():
     ptq_classes = ["MODEL_UNSUPPORTED", "QUANT_COVERAGE_FAILURE", "SIZE_NOT_REDUCED", "USER_CONFIG_ERROR"]
     assert [c.value for c in PRIORITY if c.value in ptq_classes] == ptq_classes
     assert set(PRIORITY) == set(FailureClass) == set(ACTIONS)
-    assert most_actionable([FailureClass.USER_CONFIG_ERROR, FailureClass.SIZE_NOT_REDUCED]) is \
-        FailureClass.SIZE_NOT_REDUCED
+    assert (
+        most_actionable([FailureClass.USER_CONFIG_ERROR, FailureClass.SIZE_NOT_REDUCED])
+        is FailureClass.SIZE_NOT_REDUCED
+    )
     assert most_actionable([]) is None
 
 
-@pytest.mark.parametrize("bad", [None, [], "text", {"summary_version": 2}, {"summary_version": 1, "output": 3}])
+@pytest.mark.parametrize(
+    "bad", [None, [], "text", {"summary_version": 2}, {"summary_version": 1, "output": 3}]
+)
 def test_malformed_input_is_user_config_error(bad):
     result = evaluate(bad)
     assert result["pass"] is False
@@ -188,8 +284,13 @@ def test_cli_exit_codes(tmp_path, capsys):
 
 
 def test_markdown_body_is_sticky_and_neutralises_untrusted_text(tmp_path):
-    run = {"status": "failed", "scheme": "fp8", "stage": "export", "failure_class": "MODEL_UNSUPPORTED",
-           "message": "boom @someone `rm -rf` | x\nsecond line"}
+    run = {
+        "status": "failed",
+        "scheme": "fp8",
+        "stage": "export",
+        "failure_class": "MODEL_UNSUPPORTED",
+        "message": "boom @someone `rm -rf` | x\nsecond line",
+    }
     summary = tmp_path / "s.json"
     summary.write_text(json.dumps(_summary(run=run)))
     md = tmp_path / "gate.md"
@@ -225,6 +326,7 @@ def test_deeply_nested_summary_is_bad_input_not_a_crash(tmp_path, capsys):
 
 # --- checks added for tampered exports (issue 10, stage 2); each with the passing base as negative control ---
 
+
 def test_planted_summary_is_a_valid_validation_summary_document():
     from quarkci.core.documents import validate_document
 
@@ -232,18 +334,50 @@ def test_planted_summary_is_a_valid_validation_summary_document():
     assert validate_document(_summary(summary_version=2), "validation_summary") != []  # negative control
 
 
-@pytest.mark.parametrize("key, block, failing", [
-    ("scheme_check", {"claimed": "int4_wo_128", "expected_dtype": "int4", "declared_dtype": "fp8_e4m3",
-                      "problems": ["run claims scheme int4_wo_128 (weight int4) but the export declares fp8_e4m3"]},
-     "scheme"),
-    ("kv_cache", {"group": ["*k_proj"], "layers_named": 2, "kv_layers": 4,
-                  "problems": ["kv_cache_group names 2 of 4 k/v projections"]}, "kv_cache"),
-    ("names", {"unknown_in_output": ["model.layers.9.x.weight"], "missing_in_output": [], "unmatched_patterns": [],
-               "problems": ["1 output tensor(s) belong to no module of the model"]}, "names"),
-    ("unquantized_tensors", {"checked": 7, "differ": [{"tensor": "lm_head.weight", "reason": "content differs"}],
-                             "problems": ["1 unquantized tensor(s) differ from the source (e.g. lm_head.weight)"]},
-     "unquantized_tensors"),
-])
+@pytest.mark.parametrize(
+    "key, block, failing",
+    [
+        (
+            "scheme_check",
+            {
+                "claimed": "int4_wo_128",
+                "expected_dtype": "int4",
+                "declared_dtype": "fp8_e4m3",
+                "problems": ["run claims scheme int4_wo_128 (weight int4) but the export declares fp8_e4m3"],
+            },
+            "scheme",
+        ),
+        (
+            "kv_cache",
+            {
+                "group": ["*k_proj"],
+                "layers_named": 2,
+                "kv_layers": 4,
+                "problems": ["kv_cache_group names 2 of 4 k/v projections"],
+            },
+            "kv_cache",
+        ),
+        (
+            "names",
+            {
+                "unknown_in_output": ["model.layers.9.x.weight"],
+                "missing_in_output": [],
+                "unmatched_patterns": [],
+                "problems": ["1 output tensor(s) belong to no module of the model"],
+            },
+            "names",
+        ),
+        (
+            "unquantized_tensors",
+            {
+                "checked": 7,
+                "differ": [{"tensor": "lm_head.weight", "reason": "content differs"}],
+                "problems": ["1 unquantized tensor(s) differ from the source (e.g. lm_head.weight)"],
+            },
+            "unquantized_tensors",
+        ),
+    ],
+)
 def test_each_metadata_block_with_problems_fails_as_coverage(key, block, failing):
     assert evaluate(_summary())["pass"] is True  # negative control: the same summary without the problem
     result = evaluate(_summary(**{key: block}))
@@ -259,14 +393,19 @@ def test_unmeasured_blocks_are_skipped_not_passed():
 def test_malformed_quantization_config_fails():
     qc = {**_summary()["quantization_config"], "problems": ["quant_method 'gptq' is not 'quark'"]}
     result = evaluate(_summary(quantization_config=qc))
-    assert result["failure_class"] == "QUANT_COVERAGE_FAILURE" and _status(result, "quantization_config") == "fail"
+    assert (
+        result["failure_class"] == "QUANT_COVERAGE_FAILURE"
+        and _status(result, "quantization_config") == "fail"
+    )
 
 
 def _reload(**over):
     return {**_summary()["reload"], **over}
 
 
-@pytest.mark.parametrize("accuracy, passes", [(1.0, True), (0.9, True), (0.89, False), (0.45, False), (0.0, False)])
+@pytest.mark.parametrize(
+    "accuracy, passes", [(1.0, True), (0.9, True), (0.89, False), (0.45, False), (0.0, False)]
+)
 def test_behaviour_gates_demo_accuracy_against_the_source_inclusive(accuracy, passes):
     result = evaluate(_summary(reload=_reload(task_accuracy=accuracy)))
     assert result["pass"] is passes
@@ -277,14 +416,23 @@ def test_behaviour_gates_demo_accuracy_against_the_source_inclusive(accuracy, pa
 
 @pytest.mark.parametrize("agreement, passes", [(0.97, True), (0.8, True), (0.79, False), (0.05, False)])
 def test_behaviour_without_a_task_gates_top1_agreement(agreement, passes):
-    result = evaluate(_summary(reload=_reload(task_accuracy=None, source_task_accuracy=None,
-                                              top1_agreement=agreement)))
+    result = evaluate(
+        _summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=agreement))
+    )
     assert _status(result, "behaviour") == ("pass" if passes else "fail")
 
 
 def test_a_clean_reload_without_a_behaviour_measurement_is_never_a_pass():
-    result = evaluate(_summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=None,
-                                              behaviour_error="RuntimeError: probe failed")))
+    result = evaluate(
+        _summary(
+            reload=_reload(
+                task_accuracy=None,
+                source_task_accuracy=None,
+                top1_agreement=None,
+                behaviour_error="RuntimeError: probe failed",
+            )
+        )
+    )
     assert result["pass"] is False and _status(result, "behaviour") == "fail"
     assert "probe failed" in result["detail"]
 
@@ -296,7 +444,9 @@ def test_behaviour_threshold_is_a_parameter():
 
 
 def test_reload_failure_after_a_metadata_failure_is_coverage_not_unsupported():
-    raised = _reload(ok=False, error="KeyError: 'global_quant_config'", task_accuracy=None, top1_agreement=None)
+    raised = _reload(
+        ok=False, error="KeyError: 'global_quant_config'", task_accuracy=None, top1_agreement=None
+    )
     alone = evaluate(_summary(reload=raised))
     assert alone["failure_class"] == "MODEL_UNSUPPORTED"  # control: nothing explains the failure
     qc = {**_summary()["quantization_config"], "problems": ["global_quant_config.weight.dtype missing"]}
@@ -307,7 +457,10 @@ def test_reload_failure_after_a_metadata_failure_is_coverage_not_unsupported():
 
 
 def test_unreadable_weights_are_a_classed_gate_failure():
-    output = {**_summary()["output"], "error": "out/model.safetensors: unreadable safetensors header: incomplete"}
+    output = {
+        **_summary()["output"],
+        "error": "out/model.safetensors: unreadable safetensors header: incomplete",
+    }
     result = evaluate(_summary(output=output))
     assert result["pass"] is False and result["failure_class"] == "CHECKPOINT_NOT_SERVABLE"
     assert "unreadable" in result["detail"]

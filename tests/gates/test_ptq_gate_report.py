@@ -33,15 +33,24 @@ def test_a_passing_gate_writes_the_report_with_the_stages(tmp_path, capsys):
     assert "| gate (ptq gate) | `PASS` |" in md
     assert md.count("| pass |") == len(verdict["checks"]) == 12  # one row per gate check
     doc = read_artifact("validation_report", out / "validation_report.json")
-    assert doc["kind"] == "ptq" and doc["status"] == "success" and doc["ptq"] == {
-        "pass": True, "failure_class": None, "scheme": "fp8", "size_ratio": 0.26}
+    assert (
+        doc["kind"] == "ptq"
+        and doc["status"] == "success"
+        and doc["ptq"] == {"pass": True, "failure_class": None, "scheme": "fp8", "size_ratio": 0.26}
+    )
 
 
 def test_a_failing_gate_writes_the_failure_into_the_report(tmp_path, capsys):
     # negative control: the corrupted-scales case (reload clean, demo accuracy collapsed)
     bad = _summary()
     bad["reload"]["task_accuracy"] = 0.0
-    bad["run"] = {"status": "succeeded", "scheme": "fp8", "stage": None, "failure_class": None, "message": None}
+    bad["run"] = {
+        "status": "succeeded",
+        "scheme": "fp8",
+        "stage": None,
+        "failure_class": None,
+        "message": None,
+    }
     summary = _plant(tmp_path, bad)
     out = tmp_path / "report"
     assert main(["ptq", "gate", "--summary", str(summary), "--report-dir", str(out)]) == 1
@@ -57,8 +66,15 @@ def test_a_failing_gate_writes_the_failure_into_the_report(tmp_path, capsys):
 
 
 def test_a_failed_run_is_named_in_the_stages(tmp_path, capsys):
-    failed = _summary(run={"status": "failed", "scheme": "mx9", "stage": "export", "failure_class": "EXPORT_FAILED",
-                           "message": "no exporter"})
+    failed = _summary(
+        run={
+            "status": "failed",
+            "scheme": "mx9",
+            "stage": "export",
+            "failure_class": "EXPORT_FAILED",
+            "message": "no exporter",
+        }
+    )
     summary = _plant(tmp_path, failed)
     main(["ptq", "gate", "--summary", str(summary), "--report-dir", str(tmp_path / "r")])
     md = (tmp_path / "r" / "validation_report.md").read_text(encoding="utf-8")
@@ -67,12 +83,20 @@ def test_a_failed_run_is_named_in_the_stages(tmp_path, capsys):
 
 def test_the_report_needs_no_quark_import(tmp_path):
     summary = _plant(tmp_path, _summary())
-    code = ("import sys\nfrom quarkci.cli import main\n"
-            f"rc = main(['ptq', 'gate', '--summary', {str(summary)!r}, '--report-dir', {str(tmp_path / 'r')!r}])\n"
-            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('quark', 'torch', 'transformers'))\n"
-            "print(rc, heavy)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys\nfrom quarkci.cli import main\n"
+        f"rc = main(['ptq', 'gate', '--summary', {str(summary)!r}, '--report-dir', {str(tmp_path / 'r')!r}])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('quark', 'torch', 'transformers'))\n"
+        "print(rc, heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert done.stdout.strip().splitlines()[-1] == "0 []", done.stderr
     assert (tmp_path / "r" / "validation_report.md").is_file()
 
@@ -80,7 +104,9 @@ def test_the_report_needs_no_quark_import(tmp_path):
 def test_bad_report_dir_is_exit_2_before_the_summary_is_read(tmp_path, capsys):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    assert main(["ptq", "gate", "--summary", str(tmp_path / "missing.json"), "--report-dir", str(blocker)]) == 2
+    assert (
+        main(["ptq", "gate", "--summary", str(tmp_path / "missing.json"), "--report-dir", str(blocker)]) == 2
+    )
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--report-dir" in err and "missing.json" not in err
 

@@ -14,15 +14,32 @@ from tests.github.reports import make_report
 
 TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF0123"
 # Tiny caps so fault-injection tests never sleep long; the shape (GithubRetry, caps) is production's.
-FAST = client.RetryPolicy(total=4, backoff_factor=0.01, backoff_max=0.05, retry_after_max=0.05,
-                          secondary_rate_wait=0.01, max_rate_limit_wait=3.0, timeout=1,
-                          seconds_between_requests=0, seconds_between_writes=0)
+FAST = client.RetryPolicy(
+    total=4,
+    backoff_factor=0.01,
+    backoff_max=0.05,
+    retry_after_max=0.05,
+    secondary_rate_wait=0.01,
+    max_rate_limit_wait=3.0,
+    timeout=1,
+    seconds_between_requests=0,
+    seconds_between_writes=0,
+)
 
 
 @pytest.fixture(autouse=True)
 def _env(monkeypatch):
-    for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL",
-                 "GITHUB_RUN_ID", "QUARKCI_GH_LOGIN", "QUARKCI_GH_APP_SLUG", "GITHUB_ACTIONS"):
+    for name in (
+        "GITHUB_TOKEN",
+        "GH_TOKEN",
+        "GITHUB_API_URL",
+        "GITHUB_REPOSITORY",
+        "GITHUB_SERVER_URL",
+        "GITHUB_RUN_ID",
+        "QUARKCI_GH_LOGIN",
+        "QUARKCI_GH_APP_SLUG",
+        "GITHUB_ACTIONS",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(client, "DEFAULT_POLICY", FAST)
 

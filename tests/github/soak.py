@@ -44,12 +44,26 @@ TOKEN = "ghp_SOAKtoken0123456789abcdefABCDEF012345"
 KINDS = ("lost-response", "timeout", "502", "503", "secondary-rate-limit", "primary-rate-limit")
 WEIGHTS = (3, 2, 3, 2, 2, 1)
 PATHS = {
-    "pr": [("POST", "/git/blobs$"), ("POST", "/git/trees$"), ("POST", "/git/commits$"), ("POST", "/git/refs$"),
-           ("PATCH", "/git/refs/heads/"), ("POST", "/pulls$"), ("PATCH", "/pulls/\\d+$"), ("PATCH", "/issues/\\d+$"),
-           ("POST", "/comments$"), ("GET", "/pulls$"), ("GET", "/git/ref/")],
+    "pr": [
+        ("POST", "/git/blobs$"),
+        ("POST", "/git/trees$"),
+        ("POST", "/git/commits$"),
+        ("POST", "/git/refs$"),
+        ("PATCH", "/git/refs/heads/"),
+        ("POST", "/pulls$"),
+        ("PATCH", "/pulls/\\d+$"),
+        ("PATCH", "/issues/\\d+$"),
+        ("POST", "/comments$"),
+        ("GET", "/pulls$"),
+        ("GET", "/git/ref/"),
+    ],
     "issues": [("POST", "/issues$"), ("PATCH", "/issues/\\d+$"), ("GET", "/issues$")],
-    "comment": [("POST", "/issues/1/comments$"), ("PATCH", "/issues/comments/"), ("DELETE", "/issues/comments/"),
-                ("GET", "/issues/1/comments$")],
+    "comment": [
+        ("POST", "/issues/1/comments$"),
+        ("PATCH", "/issues/comments/"),
+        ("DELETE", "/issues/comments/"),
+        ("GET", "/issues/1/comments$"),
+    ],
     "dispatch": [("POST", "/dispatches$"), ("GET", "/runs$"), ("GET", "/contents/")],
 }
 LISTING = {"pr": "/pulls$", "issues": "/issues$", "comment": "/issues/1/comments$", "dispatch": "/contents/"}
@@ -71,8 +85,12 @@ class Family:
     errors: list[str] = field(default_factory=list)
 
     def env(self) -> dict[str, str]:
-        return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": self.fake.url, "GITHUB_REPOSITORY": "octo/skills",
-                "QUARKCI_GH_LOGIN": "quarkci-bot"}
+        return {
+            "GITHUB_TOKEN": TOKEN,
+            "GITHUB_API_URL": self.fake.url,
+            "GITHUB_REPOSITORY": "octo/skills",
+            "QUARKCI_GH_LOGIN": "quarkci-bot",
+        }
 
     def args(self) -> list[str]:
         """Write this run's input and return the command line."""
@@ -98,7 +116,17 @@ class Family:
             (work / "b.md").write_text(body)
             self.last = {"body": "<!-- quarkci:report:soak -->\n" + body}
             return ["gh", "comment", "--pr", "1", "--body-file", str(work / "b.md"), "--name", "soak"]
-        return ["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", "--input", "amd-quark=0.13", "--json"]
+        return [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=0.13",
+            "--json",
+        ]
 
     def faults(self, pair: bool) -> list[Fault]:
         rng = self.rng
@@ -187,30 +215,40 @@ def duplicates(family: Family) -> dict[str, int]:
     if family.command == "pr":
         open_pulls = [i for i in s.issues.values() if i.get("pull") and i["state"] == "open"]
         out["duplicate open drift PRs"] = max(0, len(open_pulls) - 1)
-        heads = Counter(i["pull"]["head"] for i in s.issues.values() if i.get("pull") and i["state"] == "open")
+        heads = Counter(
+            i["pull"]["head"] for i in s.issues.values() if i.get("pull") and i["state"] == "open"
+        )
         out["duplicate open PRs per branch"] = sum(n - 1 for n in heads.values())
         (pr,) = open_pulls
         branch = f"refs/heads/quarkci/skill-sync/{family.last['version']}"
         blob = s.flatten(s.commits[s.refs[branch]]["tree"])[SKILL_FILE][1]
-        out["inconsistent: PR branch content"] = int(s.blob(blob).decode() != family.last["text"]
-                                                     or pr["pull"]["head"] != branch.removeprefix("refs/heads/"))
+        out["inconsistent: PR branch content"] = int(
+            s.blob(blob).decode() != family.last["text"]
+            or pr["pull"]["head"] != branch.removeprefix("refs/heads/")
+        )
         sticky = Counter((c["issue"], first_line_marker(c["body"])) for c in s.comments.values())
         out["duplicate comments on drift PRs"] = sum(n - 1 for n in sticky.values())
     elif family.command == "issues":
-        keys = Counter(body_marker(i["body"]) for i in s.issues.values() if i["state"] == "open" and not i.get("pull"))
+        keys = Counter(
+            body_marker(i["body"]) for i in s.issues.values() if i["state"] == "open" and not i.get("pull")
+        )
         out["duplicate open issues"] = sum(n - 1 for n in keys.values())
         opened = {k[1] for k in keys if k and k[0] == "finding"}
         out["inconsistent: open issues != findings"] = int(opened != family.last["fingerprints"])
     elif family.command == "comment":
-        marks = Counter(first_line_marker(c["body"]) for c in s.comments.values() if c["user"] == "quarkci-bot")
+        marks = Counter(
+            first_line_marker(c["body"]) for c in s.comments.values() if c["user"] == "quarkci-bot"
+        )
         out["duplicate sticky comments"] = sum(n - 1 for n in marks.values())
         bodies = [c["body"] for c in s.comments.values() if c["user"] == "quarkci-bot"]
         out["inconsistent: comment body"] = int(bodies != [family.last["body"]])
     else:
         cids = Counter(r["inputs"].get("correlation-id") for r in s.runs)
         out["duplicate workflow runs"] = sum(n - 1 for n in cids.values())
-        confirmed = [json.loads(text)["items"][0]["note"].split("correlation id ")[1].split(";")[0]
-                     for text in family.confirmed_dispatches]
+        confirmed = [
+            json.loads(text)["items"][0]["note"].split("correlation id ")[1].split(";")[0]
+            for text in family.confirmed_dispatches
+        ]
         out["confirmed dispatches without a run"] = sum(1 for c in confirmed if c not in cids)
     return dict(out)
 
@@ -225,10 +263,19 @@ def soak(runs: int, seed: int, work: Path, pair_rate: float = 0.15) -> tuple[Cou
         fake = FakeGitHub(seeded(token=TOKEN)).start()
         fakes.append(fake)
         if command == "comment":
-            fake.state.issues["1"] = {"id": 1, "title": "PR", "body": "", "labels": [], "state": "open",
-                                      "user": "dev", "created_at": "2026-01-01T00:00:00Z",
-                                      "updated_at": "2026-01-01T00:00:00Z", "closed_at": None,
-                                      "state_reason": None, "pull": None}
+            fake.state.issues["1"] = {
+                "id": 1,
+                "title": "PR",
+                "body": "",
+                "labels": [],
+                "state": "open",
+                "user": "dev",
+                "created_at": "2026-01-01T00:00:00Z",
+                "updated_at": "2026-01-01T00:00:00Z",
+                "closed_at": None,
+                "state_reason": None,
+                "pull": None,
+            }
             fake.state.counters["issue"] = 1
         (work / command).mkdir(parents=True, exist_ok=True)
         families.append(Family(command, fake, work / command, random.Random(seed * 10 + n)))
@@ -244,6 +291,7 @@ def soak(runs: int, seed: int, work: Path, pair_rate: float = 0.15) -> tuple[Cou
     Family.args = with_url  # type: ignore[method-assign]
     saved, sys.stdout = sys.stdout, STDOUT  # type: ignore[assignment]
     try:
+
         def guarded(f: Family) -> None:
             try:
                 run_family(f, runs // 4, pair_rate)

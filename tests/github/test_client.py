@@ -24,16 +24,22 @@ def test_target_precedence_flags_then_env():
     assert "tok" not in repr(resolve_target(None, None, env))
 
 
-@pytest.mark.parametrize("env,repo,api", [({}, "a/b", None), ({"GITHUB_TOKEN": "x"}, "ab", None),
-                                          ({"GITHUB_TOKEN": "x"}, "a/b", "ftp://x")])
+@pytest.mark.parametrize(
+    "env,repo,api",
+    [({}, "a/b", None), ({"GITHUB_TOKEN": "x"}, "ab", None), ({"GITHUB_TOKEN": "x"}, "a/b", "ftp://x")],
+)
 def test_target_bad_input(env, repo, api):
     with pytest.raises(BadInputError):
         resolve_target(api, repo, env)
 
 
 def _resp(status, body=None, headers=None):
-    return HTTPResponse(body=io.BytesIO(json.dumps(body or {}).encode()), status=status, preload_content=False,
-                        headers={"Content-Type": "application/json", **(headers or {})})
+    return HTTPResponse(
+        body=io.BytesIO(json.dumps(body or {}).encode()),
+        status=status,
+        preload_content=False,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
 
 
 def test_5xx_is_retried_422_is_not():
@@ -43,8 +49,13 @@ def test_5xx_is_retried_422_is_not():
 
 
 def test_retry_after_is_honoured_up_to_the_cap():
-    assert RetryPolicy(retry_after_max=120).build().get_retry_after(_resp(403, headers={"Retry-After": "7"})) == 7
-    assert RetryPolicy(retry_after_max=2).build().get_retry_after(_resp(403, headers={"Retry-After": "7"})) == 2
+    assert (
+        RetryPolicy(retry_after_max=120).build().get_retry_after(_resp(403, headers={"Retry-After": "7"}))
+        == 7
+    )
+    assert (
+        RetryPolicy(retry_after_max=2).build().get_retry_after(_resp(403, headers={"Retry-After": "7"})) == 2
+    )
 
 
 def test_primary_rate_limit_waits_until_reset_or_fails_over_the_cap():
@@ -54,27 +65,38 @@ def test_primary_rate_limit_waits_until_reset_or_fails_over_the_cap():
     nxt = retry.increment("GET", "/x", _resp(403, body, {"X-RateLimit-Reset": reset}))
     assert 29 <= nxt.get_backoff_time() <= 32
     with pytest.raises(RateLimitExceededExceedsMaxWait):
-        RetryPolicy(max_rate_limit_wait=5).build().increment("GET", "/x", _resp(403, body, {"X-RateLimit-Reset": reset}))
+        RetryPolicy(max_rate_limit_wait=5).build().increment(
+            "GET", "/x", _resp(403, body, {"X-RateLimit-Reset": reset})
+        )
 
 
 def test_secondary_rate_limit_waits_the_configured_time():
     body = {"message": "You have exceeded a secondary rate limit. Please wait."}
-    nxt = RetryPolicy(secondary_rate_wait=42, backoff_factor=0.01).build().increment("POST", "/x", _resp(403, body))
+    nxt = (
+        RetryPolicy(secondary_rate_wait=42, backoff_factor=0.01)
+        .build()
+        .increment("POST", "/x", _resp(403, body))
+    )
     assert nxt.get_backoff_time() == 42
 
 
 def test_plain_403_is_not_retried():
     with pytest.raises(GithubException):
-        RetryPolicy().build().increment("POST", "/x", _resp(403, {"message": "Resource not accessible by integration"}))
+        RetryPolicy().build().increment(
+            "POST", "/x", _resp(403, {"message": "Resource not accessible by integration"})
+        )
 
 
 def test_messages_carry_status_and_errors_but_no_token():
-    exc = GithubException(422, {"message": "Validation Failed", "errors": [{"message": "Reference already exists"}]})
+    exc = GithubException(
+        422, {"message": "Validation Failed", "errors": [{"message": "Reference already exists"}]}
+    )
     assert api_message(exc) == "422 Validation Failed (Reference already exists)"
     assert scrub("Authorization: token ghp_abc", "ghp_abc") == "Authorization: token ***"
 
 
 # --- a host name that does not resolve is not retried (issue 14); 5xx and timeouts still are ---
+
 
 def test_name_resolution_failure_is_not_retried_but_timeouts_are():
     import socket
@@ -82,7 +104,9 @@ def test_name_resolution_failure_is_not_retried_but_timeouts_are():
     from urllib3.connection import HTTPConnection
     from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NameResolutionError
 
-    dns = NameResolutionError("api.x.invalid", HTTPConnection("api.x.invalid"), socket.gaierror(-2, "Name or service not known"))
+    dns = NameResolutionError(
+        "api.x.invalid", HTTPConnection("api.x.invalid"), socket.gaierror(-2, "Name or service not known")
+    )
     with pytest.raises(MaxRetryError):
         RetryPolicy().build().increment("GET", "/user", error=dns)
     nxt = RetryPolicy().build().increment("GET", "/user", error=ConnectTimeoutError("timed out"))
@@ -119,8 +143,20 @@ def test_an_unresolvable_api_url_fails_at_once_with_exit_3(monkeypatch, tmp_path
     body = tmp_path / "body.md"
     body.write_text("hello\n")
     start = time.perf_counter()
-    code = main(["gh", "comment", "--pr", "1", "--body-file", str(body), "--repo", "a/b",
-                 "--api-url", "https://api.github.invalid"])
+    code = main(
+        [
+            "gh",
+            "comment",
+            "--pr",
+            "1",
+            "--body-file",
+            str(body),
+            "--repo",
+            "a/b",
+            "--api-url",
+            "https://api.github.invalid",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 3 and calls == ["api.github.invalid"], (calls, err)
     lines = err.strip().splitlines()
@@ -145,9 +181,22 @@ def test_negative_control_a_refused_connection_is_still_retried(monkeypatch, tmp
     calls = _counting_resolver(monkeypatch, lambda host, *args: real("127.0.0.1", *args))
     body = tmp_path / "body.md"
     body.write_text("hello\n")
-    code = main(["gh", "comment", "--pr", "1", "--body-file", str(body), "--repo", "a/b",
-                 "--api-url", f"http://api.github.invalid:{port}"])
+    code = main(
+        [
+            "gh",
+            "comment",
+            "--pr",
+            "1",
+            "--body-file",
+            str(body),
+            "--repo",
+            "a/b",
+            "--api-url",
+            f"http://api.github.invalid:{port}",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 3 and len(calls) == policy.total + 1, (calls, err)
     assert [r.getMessage().split(":")[0] for r in caplog.records if "retry" in r.getMessage()] == [
-        f"retry {n}/{policy.total}" for n in range(1, policy.total + 1)]
+        f"retry {n}/{policy.total}" for n in range(1, policy.total + 1)
+    ]

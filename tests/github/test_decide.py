@@ -20,7 +20,11 @@ def _pull(open_=True, merged=False, head="aaa", title="title", body="body", labe
 # --- decide_pr ---------------------------------------------------------------------------------------
 def test_pr_no_drift_open_pull_is_closed():
     plan = decide_pr(False, None, _pull(), WANT)
-    assert (plan.operation, plan.pull, plan.comment) == ("closed", "close", "none")  # the reason goes in the body
+    assert (plan.operation, plan.pull, plan.comment) == (
+        "closed",
+        "close",
+        "none",
+    )  # the reason goes in the body
 
 
 def test_pr_no_drift_no_pull_is_unchanged():
@@ -30,7 +34,12 @@ def test_pr_no_drift_no_pull_is_unchanged():
 
 def test_pr_missing_branch_creates_branch_and_pull():
     plan = decide_pr(True, None, None, WANT)
-    assert (plan.operation, plan.branch, plan.pull, plan.add_labels) == ("created", "create", "create", WANT.labels)
+    assert (plan.operation, plan.branch, plan.pull, plan.add_labels) == (
+        "created",
+        "create",
+        "create",
+        WANT.labels,
+    )
 
 
 def test_pr_human_push_with_open_pull_comments_and_leaves_branch():
@@ -60,7 +69,12 @@ def test_pr_everything_matches_is_unchanged():
 
 def test_pr_body_or_labels_differ_edits_pull():
     plan = decide_pr(True, OURS_MATCH, _pull(body="old", labels=("quarkci",)), WANT)
-    assert (plan.operation, plan.pull, plan.edit, plan.add_labels) == ("updated", "edit", ("body",), ("skill-sync",))
+    assert (plan.operation, plan.pull, plan.edit, plan.add_labels) == (
+        "updated",
+        "edit",
+        ("body",),
+        ("skill-sync",),
+    )
 
 
 def test_pr_closed_by_human_at_this_head_is_respected():
@@ -73,7 +87,9 @@ def test_pr_closed_by_quarkci_at_this_head_gets_a_new_pr_when_drift_returns():
     from quarkci.github.pr import CLOSED_NOTE_MARKER
 
     branch = BranchState("abc", by_quarkci=True, files_match=True)
-    closed = PullState(7, False, False, "abc", "t", f"body\n{CLOSED_NOTE_MARKER}\n\n---\n_gone_\n", frozenset())
+    closed = PullState(
+        7, False, False, "abc", "t", f"body\n{CLOSED_NOTE_MARKER}\n\n---\n_gone_\n", frozenset()
+    )
     plan = decide_pr(True, branch, closed, PullWant("t", "b", ()))
     assert (plan.operation, plan.pull) == ("created", "create")
 
@@ -140,8 +156,9 @@ def test_issues_duplicates_keep_the_oldest_and_close_the_rest():
 
 
 def test_issues_closed_by_quarkci_is_reopened():
-    actions, _ = decide_issues([_want("a")], [_issue(3, "a", open_=False, body=_written("a") + "\n" + CLOSED_MARKER)],
-                               10)
+    actions, _ = decide_issues(
+        [_want("a")], [_issue(3, "a", open_=False, body=_written("a") + "\n" + CLOSED_MARKER)], 10
+    )
     assert _acts(actions) == [("reopen", "a", 3)] and CLOSED_MARKER not in actions[0].body
 
 
@@ -178,7 +195,9 @@ def test_summary_created_kept_and_closed():
     s = WantIssue("summary", "t summary", "<!-- quarkci:finding-summary -->\nlist")
     assert _acts(decide_summary(s, [])) == [("create", "summary", None)]
     kept = compose(s, title_hash("t summary"))
-    assert _acts(decide_summary(s, [_issue(8, "summary", title="t summary", body=kept)])) == [("keep", "summary", 8)]
+    assert _acts(decide_summary(s, [_issue(8, "summary", title="t summary", body=kept)])) == [
+        ("keep", "summary", 8)
+    ]
     assert _acts(decide_summary(None, [_issue(8, "summary")])) == [("close", "summary", 8)]
     assert decide_summary(None, [_issue(8, "summary", open_=False)]) == []
 

@@ -70,7 +70,9 @@ def test_pr_first_run_and_rerun_sequences(fake, ws, gh_run):
 def test_pr_list_uses_owner_prefixed_head_filter(fake, ws, gh_run):
     ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
     gh_run(ws.pr_args())
-    queries = [c.query for c in fake.calls if c.path == f"{R}/pulls" and c.method == "GET" and "state=all" in c.query]
+    queries = [
+        c.query for c in fake.calls if c.path == f"{R}/pulls" and c.method == "GET" and "state=all" in c.query
+    ]
     assert queries and all(f"head=octo%3A{BRANCH.replace('/', '%2F')}" in q for q in queries)
 
 
@@ -85,8 +87,12 @@ def test_pr_changed_content_fast_forwards_own_branch(fake, ws, gh_run):
     head, tree = _ref_commit_tree(fake)
     assert fake.state.commits[head]["parents"] == [first]
     assert fake.state.blob(fake.state.flatten(tree)[SKILL_FILE][1]).decode().endswith("more\n")
-    assert [w for w in fake.writes()] == [("POST", f"{R}/git/blobs"), ("POST", f"{R}/git/trees"),
-                                          ("POST", f"{R}/git/commits"), ("PATCH", f"{R}/git/refs/heads/{BRANCH}")]
+    assert [w for w in fake.writes()] == [
+        ("POST", f"{R}/git/blobs"),
+        ("POST", f"{R}/git/trees"),
+        ("POST", f"{R}/git/commits"),
+        ("PATCH", f"{R}/git/refs/heads/{BRANCH}"),
+    ]
     assert len([i for i in fake.state.issues.values() if i.get("pull")]) == 1
 
 
@@ -101,7 +107,9 @@ def test_pr_human_push_is_never_overwritten_and_gets_one_sticky_comment(fake, ws
         assert code == 0 and out.startswith(f"pr: {expected}")
         assert fake.state.refs[f"refs/heads/{BRANCH}"] == human
     comments = [c for c in fake.state.comments.values() if c["issue"] == 1]
-    assert len(comments) == 1 and comments[0]["body"].startswith("<!-- quarkci:report:skill-sync-conflict -->")
+    assert len(comments) == 1 and comments[0]["body"].startswith(
+        "<!-- quarkci:report:skill-sync-conflict -->"
+    )
     assert fake.writes() == []
 
 
@@ -112,8 +120,12 @@ def test_pr_closed_when_drift_is_gone(fake, ws, gh_run):
     fake.clear_log()
     code, out, _ = gh_run(ws.pr_args())
     assert code == 0 and out.startswith("pr: closed")
-    assert fake.sequence() == [("GET", f"{R}/pulls"), ("GET", R), ("GET", f"{R}/pulls"),
-                               ("PATCH", f"{R}/pulls/1")]  # one write closes and says why
+    assert fake.sequence() == [
+        ("GET", f"{R}/pulls"),
+        ("GET", R),
+        ("GET", f"{R}/pulls"),
+        ("PATCH", f"{R}/pulls/1"),
+    ]  # one write closes and says why
     assert fake.state.issues["1"]["state"] == "closed"
     assert "finds no mechanical drift" in fake.state.issues["1"]["body"] and fake.state.comments == {}
     fake.clear_log()
@@ -137,9 +149,12 @@ def test_issues_first_run_rerun_and_disappearance(fake, ws, gh_run):
     ws.write(make_report(findings))
     code, out, _ = gh_run(ws.issues_args())
     assert code == 0 and out.startswith("issues: created")
-    assert fake.sequence() == [("GET", f"{R}/issues")] + [("POST", f"{R}/issues")] * 3 + [("GET", f"{R}/issues")]
+    assert fake.sequence() == [("GET", f"{R}/issues")] + [("POST", f"{R}/issues")] * 3 + [
+        ("GET", f"{R}/issues")
+    ]
     assert sorted(i["title"] for i in fake.state.issues.values()) == sorted(
-        f"quarkci: breaking drift in quark-torch-ptq: cli-flag-removed --flag-{n}" for n in range(3))
+        f"quarkci: breaking drift in quark-torch-ptq: cli-flag-removed --flag-{n}" for n in range(3)
+    )
 
     fake.clear_log()
     assert gh_run(ws.issues_args())[1].startswith("issues: unchanged")
@@ -182,15 +197,27 @@ def test_comment_sticky_sequences(fake, ws, gh_run, tmp_path):
     body = tmp_path / "body.md"
     body.write_text("## Report\nall good @octocat\n")
     fake.state.commit_files("feature", {"a.md": b"a\n"}, "feature")
-    fake.state.issues["1"] = {"id": 1, "title": "PR", "body": "", "labels": [], "state": "open", "user": "dev",
-                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-                              "closed_at": None, "state_reason": None,
-                              "pull": {"head": "feature", "base": "main", "head_sha": "", "merged_at": None}}
+    fake.state.issues["1"] = {
+        "id": 1,
+        "title": "PR",
+        "body": "",
+        "labels": [],
+        "state": "open",
+        "user": "dev",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None,
+        "state_reason": None,
+        "pull": {"head": "feature", "base": "main", "head_sha": "", "merged_at": None},
+    }
     fake.state.counters["issue"] = 1
     args = ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"]
     assert gh_run(args)[1].startswith("comment: created")
-    assert fake.sequence() == [("GET", f"{R}/issues/1/comments"), ("POST", f"{R}/issues/1/comments"),
-                               ("GET", f"{R}/issues/1/comments")]
+    assert fake.sequence() == [
+        ("GET", f"{R}/issues/1/comments"),
+        ("POST", f"{R}/issues/1/comments"),
+        ("GET", f"{R}/issues/1/comments"),
+    ]
     fake.clear_log()
     assert gh_run(args)[1].startswith("comment: unchanged")
     assert fake.sequence() == [("GET", f"{R}/issues/1/comments")]
@@ -210,9 +237,19 @@ def test_comment_over_the_limit_is_shortened_and_accepted(fake, gh_run, tmp_path
     monkeypatch.setenv("GITHUB_RUN_ID", "42")
     body = tmp_path / "big.md"
     body.write_text("# Big\n" + "".join(f"## S{n}\n" + "y" * 9000 + "\n" for n in range(12)))
-    fake.state.issues["1"] = {"id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
-                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-                              "closed_at": None, "state_reason": None, "pull": None}
+    fake.state.issues["1"] = {
+        "id": 1,
+        "title": "i",
+        "body": "",
+        "labels": [],
+        "state": "open",
+        "user": "dev",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None,
+        "state_reason": None,
+        "pull": None,
+    }
     code, _, err = gh_run(["gh", "comment", "--pr", "1", "--body-file", str(body)])
     assert code == 0, err
     (stored,) = [c["body"] for c in fake.state.comments.values()]
@@ -221,15 +258,34 @@ def test_comment_over_the_limit_is_shortened_and_accepted(fake, gh_run, tmp_path
 
 
 def test_dispatch(fake, gh_run):
-    code, out, _ = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", "--input", "amd-quark=0.13",
-                           "--input", "scheme=int8", "--json"])
+    code, out, _ = gh_run(
+        [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=0.13",
+            "--input",
+            "scheme=int8",
+            "--json",
+        ]
+    )
     assert code == 0 and json.loads(out)["operation"] == "created"
-    assert fake.sequence() == [("GET", f"{R}/contents/.github/workflows/release.yml"),
-                               ("POST", f"{R}/actions/workflows/release.yml/dispatches")]
+    assert fake.sequence() == [
+        ("GET", f"{R}/contents/.github/workflows/release.yml"),
+        ("POST", f"{R}/actions/workflows/release.yml/dispatches"),
+    ]
     (sent,) = fake.state.dispatches
     cid = sent["inputs"].pop("correlation-id")
-    assert sent == {"workflow": "release.yml", "ref": "main", "inputs": {"amd-quark": "0.13", "scheme": "int8"},
-                    "by": "quarkci-bot"}
+    assert sent == {
+        "workflow": "release.yml",
+        "ref": "main",
+        "inputs": {"amd-quark": "0.13", "scheme": "int8"},
+        "by": "quarkci-bot",
+    }
     (run,) = fake.state.runs
     assert run["display_title"] == f"release 0.13 [{cid}]"
     assert json.loads(out)["items"][0]["url"].endswith(f"/actions/runs/{run['id']}")
@@ -243,14 +299,35 @@ def test_dry_run_performs_no_write_and_plans_the_real_writes(fake, ws, gh_run, t
     ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
     body = tmp_path / "b.md"
     body.write_text("hello\n")
-    fake.state.issues["1"] = {"id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
-                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-                              "closed_at": None, "state_reason": None, "pull": None}
+    fake.state.issues["1"] = {
+        "id": 1,
+        "title": "i",
+        "body": "",
+        "labels": [],
+        "state": "open",
+        "user": "dev",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None,
+        "state_reason": None,
+        "pull": None,
+    }
     fake.state.counters["issue"] = 1
-    args = {"pr": ws.pr_args(), "issues": ws.issues_args(),
-            "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body)],
-            "dispatch": ["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", "--input",
-                         "amd-quark=0.13"]}[command]
+    args = {
+        "pr": ws.pr_args(),
+        "issues": ws.issues_args(),
+        "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body)],
+        "dispatch": [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=0.13",
+        ],
+    }[command]
     before = json.dumps(fake.state.to_json(), sort_keys=True)
     code, out, _ = gh_run([*args, "--dry-run", "--json"])
     assert code == 0
@@ -297,10 +374,19 @@ def test_comment_refuses_a_pr_whose_head_is_not_the_audited_commit(fake, gh_run,
     body = tmp_path / "body.md"
     body.write_text("## Report\n")
     head = fake.state.commit_files("feature", {"a.md": b"a\n"}, "feature")
-    fake.state.issues["1"] = {"id": 1, "title": "PR", "body": "", "labels": [], "state": "open", "user": "dev",
-                              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-                              "closed_at": None, "state_reason": None,
-                              "pull": {"head": "feature", "base": "main", "head_sha": head, "merged_at": None}}
+    fake.state.issues["1"] = {
+        "id": 1,
+        "title": "PR",
+        "body": "",
+        "labels": [],
+        "state": "open",
+        "user": "dev",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None,
+        "state_reason": None,
+        "pull": {"head": "feature", "base": "main", "head_sha": head, "merged_at": None},
+    }
     fake.state.counters["issue"] = 1
     args = ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"]
     code, _out, err = gh_run([*args, "--expect-head-sha", "0" * 40])

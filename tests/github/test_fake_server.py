@@ -51,8 +51,13 @@ def test_every_url_points_back_at_the_server(srv):
     main = srv.state.refs["refs/heads/main"]
     srv.state.commit_files("feature", {"f.md": b"f\n"}, "f")
     pr = _call(srv, "POST", f"{R}/pulls", {"title": "t", "head": "feature", "base": "main"}).json()
-    bodies = [_call(srv, "GET", R).json(), _call(srv, "GET", f"{R}/git/ref/heads/main").json(),
-              _call(srv, "GET", f"{R}/git/commits/{main}").json(), pr, _call(srv, "GET", f"{R}/pulls").json()]
+    bodies = [
+        _call(srv, "GET", R).json(),
+        _call(srv, "GET", f"{R}/git/ref/heads/main").json(),
+        _call(srv, "GET", f"{R}/git/commits/{main}").json(),
+        pr,
+        _call(srv, "GET", f"{R}/pulls").json(),
+    ]
     found = [u for b in bodies for u in urls(b)]
     assert len(found) > 100 and all(u.startswith(srv.url) for u in found)
 
@@ -68,7 +73,9 @@ def test_422_duplicate_pr_existing_ref_and_non_fast_forward(srv):
     r = _call(srv, "PATCH", f"{R}/git/refs/heads/main", {"sha": main})  # going back is not a fast forward
     assert (r.status_code, r.json()["errors"][0]["message"]) == (422, "Update is not a fast forward")
     assert _call(srv, "PATCH", f"{R}/git/refs/heads/main", {"sha": main, "force": True}).status_code == 200
-    assert _call(srv, "POST", f"{R}/pulls", {"title": "a", "head": "feature", "base": "main"}).status_code == 201
+    assert (
+        _call(srv, "POST", f"{R}/pulls", {"title": "a", "head": "feature", "base": "main"}).status_code == 201
+    )
     r = _call(srv, "POST", f"{R}/pulls", {"title": "b", "head": "octo:feature", "base": "main"})
     assert r.status_code == 422 and "A pull request already exists" in r.json()["errors"][0]["message"]
 
@@ -131,8 +138,9 @@ def test_normalise_nullable_forms():
     assert normalise({"type": "string", "nullable": True}) == {"type": ["string", "null"]}
     assert normalise({"enum": ["a"], "type": "string", "nullable": True})["enum"] == ["a", None]
     assert normalise({"allOf": [{"$ref": "#/x"}], "nullable": True}) == {
-        "anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]}
-    assert "\"nullable\":" not in json.dumps(api.doc)  # the keyword, not schema names like nullable-user
+        "anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]
+    }
+    assert '"nullable":' not in json.dumps(api.doc)  # the keyword, not schema names like nullable-user
 
 
 def test_subset_is_small_and_traceable():
@@ -145,14 +153,32 @@ def test_subset_is_small_and_traceable():
 
 def test_standalone_process(tmp_path):
     state = tmp_path / "state.json"
-    proc = subprocess.Popen([sys.executable, "-m", "tests.fakegithub", "--port", "0", "--state", str(state),
-                             "--print-url", "--token", TOKEN], stdout=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).parents[2])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.fakegithub",
+            "--port",
+            "0",
+            "--state",
+            str(state),
+            "--print-url",
+            "--token",
+            TOKEN,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
     try:
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:")
-        req = urllib.request.Request(f"{url}{R}/issues", data=json.dumps({"title": "hi"}).encode(), method="POST",
-                                     headers={**AUTH, "Content-Type": "application/json"})
+        req = urllib.request.Request(
+            f"{url}{R}/issues",
+            data=json.dumps({"title": "hi"}).encode(),
+            method="POST",
+            headers={**AUTH, "Content-Type": "application/json"},
+        )
         assert urllib.request.urlopen(req, timeout=5).status == 201
     finally:
         proc.terminate()

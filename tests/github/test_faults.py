@@ -26,10 +26,19 @@ from tests.github.reports import FIXED_TEXT, SKILL_FILE, finding, make_report
 KINDS = ["502", "secondary-rate-limit", "primary-rate-limit", "422", "timeout", "lost-response"]
 BRANCH = "quarkci/skill-sync/0.13"
 STEPS = {
-    "pr": [("GET", r"^/repos/octo/skills$"), ("GET", "/git/ref/heads/quarkci"), ("GET", "/pulls$"),
-           ("GET", "/git/ref/heads/main$"), ("GET", "/git/commits/"), ("POST", "/git/blobs$"),
-           ("POST", "/git/trees$"), ("POST", "/git/commits$"), ("POST", "/git/refs$"), ("POST", "/pulls$"),
-           ("PATCH", "/issues/1$")],
+    "pr": [
+        ("GET", r"^/repos/octo/skills$"),
+        ("GET", "/git/ref/heads/quarkci"),
+        ("GET", "/pulls$"),
+        ("GET", "/git/ref/heads/main$"),
+        ("GET", "/git/commits/"),
+        ("POST", "/git/blobs$"),
+        ("POST", "/git/trees$"),
+        ("POST", "/git/commits$"),
+        ("POST", "/git/refs$"),
+        ("POST", "/pulls$"),
+        ("PATCH", "/issues/1$"),
+    ],
     "issues": [("GET", "/issues$"), ("POST", "/issues$"), ("POST", "/issues$")],
     "comment": [("GET", "/issues/1/comments$"), ("POST", "/issues/1/comments$")],
 }
@@ -51,13 +60,25 @@ def _setup(gh, tmp_path, monkeypatch, command):
     body = tmp_path / "body.md"
     body.write_text("## CI report\nok\n")
     if command == "comment":
-        gh.state.issues["1"] = {"id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
-                                "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-                                "closed_at": None, "state_reason": None, "pull": None}
+        gh.state.issues["1"] = {
+            "id": 1,
+            "title": "i",
+            "body": "",
+            "labels": [],
+            "state": "open",
+            "user": "dev",
+            "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z",
+            "closed_at": None,
+            "state_reason": None,
+            "pull": None,
+        }
         gh.state.counters["issue"] = 1
-    return {"pr": ["gh", "pr", "--report", str(report), "--root", str(tmp_path)],
-            "issues": ["gh", "issues", "--report", str(report)],
-            "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"]}[command]
+    return {
+        "pr": ["gh", "pr", "--report", str(report), "--root", str(tmp_path)],
+        "issues": ["gh", "issues", "--report", str(report)],
+        "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body), "--name", "ci"],
+    }[command]
 
 
 def duplicates(gh, command) -> int:
@@ -66,8 +87,11 @@ def duplicates(gh, command) -> int:
     s = gh.state
     if command == "pr":
         pulls = [i for i in s.issues.values() if i.get("pull") and i["pull"]["head"] == BRANCH]
-        return len(pulls) - 1 + sum(max(0, n - 1) for n in Counter(
-            c["body"] for c in s.comments.values()).values())
+        return (
+            len(pulls)
+            - 1
+            + sum(max(0, n - 1) for n in Counter(c["body"] for c in s.comments.values()).values())
+        )
     if command == "issues":
         keys = Counter(first_line_marker(i["body"]) for i in s.issues.values() if i["state"] == "open")
         return sum(n - 1 for n in keys.values()) + (3 - len(keys))
@@ -85,7 +109,8 @@ def _check_final(gh, command):
         assert pr["state"] == "open" and pr["labels"] == ["quarkci", "skill-sync"]
     elif command == "issues":
         FIGURES["extra issues closed as duplicates by recovery"] += sum(
-            1 for i in s.issues.values() if i["state"] == "closed")
+            1 for i in s.issues.values() if i["state"] == "closed"
+        )
     else:
         (c,) = s.comments.values()
         assert c["body"] == "<!-- quarkci:report:ci -->\n## CI report\nok\n"
@@ -99,8 +124,15 @@ def test_fault_at_every_step(command, kind, tmp_path, monkeypatch, capsys):
             continue  # GitHub documents no 422 for these reads; the fake's OpenAPI check would (rightly) object
         with FakeGitHub(seeded(token=TOKEN)) as gh:
             args = _setup(gh, tmp_path / f"{step}", monkeypatch, command)
-            gh.faults = [Fault(kind, method=method, path=path, skip=1 if step == 2 and command == "issues" else 0,
-                               delay=DELAY)]
+            gh.faults = [
+                Fault(
+                    kind,
+                    method=method,
+                    path=path,
+                    skip=1 if step == 2 and command == "issues" else 0,
+                    delay=DELAY,
+                )
+            ]
             runs = 0
             for runs in range(1, 4):  # noqa: B007
                 if main(args) == 0:
@@ -142,8 +174,11 @@ def test_two_concurrent_runs_leave_no_duplicates(command, tmp_path, monkeypatch,
             for t in threads:
                 t.join(timeout=60)
             assert codes == [0, 0]
-            creates = {"pr": ("POST", "/repos/octo/skills/git/refs"), "issues": ("POST", "/repos/octo/skills/issues"),
-                       "comment": ("POST", "/repos/octo/skills/issues/1/comments")}[command]
+            creates = {
+                "pr": ("POST", "/repos/octo/skills/git/refs"),
+                "issues": ("POST", "/repos/octo/skills/issues"),
+                "comment": ("POST", "/repos/octo/skills/issues/1/comments"),
+            }[command]
             assert gh.writes().count(creates) >= 2  # the race really happened: both runs tried to create
             assert gh.violations == []
             _check_final(gh, command)

@@ -24,26 +24,54 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _issue(fake, number, *, user="dev", body="", title="t", pull=None, labels=()):
     fake.state.issues[str(number)] = {
-        "id": number, "title": title, "body": body, "labels": list(labels), "state": "open", "user": user,
-        "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "closed_at": None,
-        "state_reason": None, "pull": pull}
+        "id": number,
+        "title": title,
+        "body": body,
+        "labels": list(labels),
+        "state": "open",
+        "user": user,
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None,
+        "state_reason": None,
+        "pull": pull,
+    }
     fake.state.counters["issue"] = max(fake.state.counters["issue"], number)
     for name in labels:
-        fake.state.labels.setdefault(name, {"id": fake.state.next("label"), "color": "ededed", "description": ""})
+        fake.state.labels.setdefault(
+            name, {"id": fake.state.next("label"), "color": "ededed", "description": ""}
+        )
 
 
 def _comment(fake, cid, issue, body, user):
-    fake.state.comments[str(cid)] = {"issue": issue, "body": body, "user": user,
-                                     "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+    fake.state.comments[str(cid)] = {
+        "issue": issue,
+        "body": body,
+        "user": user,
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+    }
 
 
 # --- case 1: no double dispatch ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", ["lost-response", "502", "timeout"])
 def test_case01_a_failed_dispatch_post_never_starts_two_runs(fake, gh_run, kind):
     fake.faults = [Fault(kind, method="POST", path="/dispatches$", delay=1.3)]
-    code, out, err = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main",
-                             "--input", "amd-quark=0.13", "--json"])
+    code, out, err = gh_run(
+        [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=0.13",
+            "--json",
+        ]
+    )
     assert code == 0, err
     assert fake.faults_injected() == 1
     (run,) = fake.state.runs  # exactly one workflow run, whatever happened to the first POST
@@ -61,8 +89,15 @@ def test_case01_a_failed_dispatch_post_never_starts_two_runs(fake, gh_run, kind)
 
 
 def test_case01_without_a_correlation_input_a_lost_post_is_not_retried(fake, gh_run):
-    fake.state.commit_files("main", {".github/workflows/plain.yml": b"on:\n  workflow_dispatch:\njobs: {}\n"}, "wf")
-    fake.state.workflows["plain.yml"] = {"id": 7, "name": "plain", "dispatch": True, "created_at": "2026-01-01T00:00:00Z"}
+    fake.state.commit_files(
+        "main", {".github/workflows/plain.yml": b"on:\n  workflow_dispatch:\njobs: {}\n"}, "wf"
+    )
+    fake.state.workflows["plain.yml"] = {
+        "id": 7,
+        "name": "plain",
+        "dispatch": True,
+        "created_at": "2026-01-01T00:00:00Z",
+    }
     fake.faults = [Fault("lost-response", method="POST", path="/dispatches$", delay=1.3)]
     code, _, err = gh_run(["gh", "dispatch", "--workflow", "plain.yml", "--ref", "main"])
     assert code == 3 and "not retried" in err and err.count("\n") == 1
@@ -80,16 +115,30 @@ def test_dispatch_takes_the_retry_policy_in_force_when_it_runs(fake, gh_run, mon
 
     monkeypatch.setattr(client, "DEFAULT_POLICY", dataclasses.replace(client.DEFAULT_POLICY, total=0))
     fake.faults = [Fault("502", method="POST", path="/dispatches$")]
-    code, _, err = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main",
-                           "--input", "amd-quark=0.13", "--json"])
+    code, _, err = gh_run(
+        [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=0.13",
+            "--json",
+        ]
+    )
     assert code == 3 and "unavailable after 1 attempts" in err, err
     assert [c.method for c in fake.calls].count("POST") == 1 and fake.state.runs == []
 
 
 # --- case 2: the sticky comment and issues check the author ------------------------------------------
 
+
 @pytest.mark.parametrize("mine_is_newer", [False, True])
-def test_case02_another_users_marked_comment_is_never_edited_or_deleted(fake, gh_run, tmp_path, mine_is_newer):
+def test_case02_another_users_marked_comment_is_never_edited_or_deleted(
+    fake, gh_run, tmp_path, mine_is_newer
+):
     _issue(fake, 1)
     marker = "<!-- quarkci:report:ci -->"
     body = tmp_path / "b.md"
@@ -109,12 +158,19 @@ def test_case02_another_users_marked_comment_is_never_edited_or_deleted(fake, gh
     assert by["quarkci-bot"].startswith(marker + "\n## Report")
 
 
-@pytest.mark.parametrize(("token", "env", "author"), [
-    ("ghs_actionsToken000000000000000000000000", {}, "github-actions[bot]"),
-    ("ghs_appToken00000000000000000000000000000", {"QUARKCI_GH_APP_SLUG": "quarkci-app"}, "quarkci-app[bot]"),
-    ("github_pat_userToken0000000000000000000", {}, "alice"),
-    ("ghs_otherToken000000000000000000000000000", {"QUARKCI_GH_LOGIN": "octo-deliver"}, "octo-deliver"),
-])
+@pytest.mark.parametrize(
+    ("token", "env", "author"),
+    [
+        ("ghs_actionsToken000000000000000000000000", {}, "github-actions[bot]"),
+        (
+            "ghs_appToken00000000000000000000000000000",
+            {"QUARKCI_GH_APP_SLUG": "quarkci-app"},
+            "quarkci-app[bot]",
+        ),
+        ("github_pat_userToken0000000000000000000", {}, "alice"),
+        ("ghs_otherToken000000000000000000000000000", {"QUARKCI_GH_LOGIN": "octo-deliver"}, "octo-deliver"),
+    ],
+)
 def test_case02_identity_of_each_token_kind(fake, gh_run, tmp_path, monkeypatch, token, env, author):
     """Actions token -> github-actions[bot]; App token -> SLUG[bot]; user token -> GET /user; or --login."""
     monkeypatch.delenv("QUARKCI_GH_LOGIN")
@@ -140,8 +196,14 @@ def test_case02_identity_of_each_token_kind(fake, gh_run, tmp_path, monkeypatch,
 
 def test_case02_issue_with_the_marker_by_another_author_is_not_quarkcis(fake, ws, gh_run):
     f = finding("breaking", "--x")
-    _issue(fake, 1, user="mallory", body=f"<!-- quarkci:finding:{f['fingerprint']} -->\nfake", title="x",
-           labels=("quarkci-drift", "breaking"))  # even with quarkci's labels it is not quarkci's
+    _issue(
+        fake,
+        1,
+        user="mallory",
+        body=f"<!-- quarkci:finding:{f['fingerprint']} -->\nfake",
+        title="x",
+        labels=("quarkci-drift", "breaking"),
+    )  # even with quarkci's labels it is not quarkci's
     ws.write(make_report([f]))
     assert gh_run(ws.issues_args())[0] == 0
     assert fake.state.issues["1"]["body"].endswith("fake") and fake.state.issues["1"]["state"] == "open"
@@ -151,17 +213,22 @@ def test_case02_issue_with_the_marker_by_another_author_is_not_quarkcis(fake, ws
 
 # --- case 3: the drift PR is built from applied_fixes ------------------------------------------------
 
+
 def _fixed_report(version="0.13", fixes=75, root="skills"):
-    report = make_report([finding("breaking", "--gone"), finding("semantic", "warmup")], [SKILL_FILE],
-                         version=version)
-    report["applied_fixes"] = [f"quark-torch-ptq/SKILL.md:{n + 4}: rename w_int{n} -> w_int{n}_per_group"
-                               for n in range(fixes)]
+    report = make_report(
+        [finding("breaking", "--gone"), finding("semantic", "warmup")], [SKILL_FILE], version=version
+    )
+    report["applied_fixes"] = [
+        f"quark-torch-ptq/SKILL.md:{n + 4}: rename w_int{n} -> w_int{n}_per_group" for n in range(fixes)
+    ]
     report["skills_root"] = root
     return report
 
 
 def test_case03_pr_after_fix_lists_the_applied_fixes_and_says_what_is_true(fake, ws, gh_run):
-    ws.write(_fixed_report(), {SKILL_FILE: FIXED_TEXT})  # the re-audit after --fix: no mechanical findings left
+    ws.write(
+        _fixed_report(), {SKILL_FILE: FIXED_TEXT}
+    )  # the re-audit after --fix: no mechanical findings left
     code, out, err = gh_run(ws.pr_args())
     assert code == 0, err
     (pr,) = [i for i in fake.state.issues.values() if i.get("pull")]
@@ -169,11 +236,14 @@ def test_case03_pr_after_fix_lists_the_applied_fixes_and_says_what_is_true(fake,
     assert "### Applied fixes (75)" in pr["body"]
     assert pr["body"].count("rename w_int") == 75
     assert "filed\nas issues by `quarkci gh issues`" in pr["body"]
-    assert "semantic findings (1) need a human's judgement" in pr["body"] and "not filed as issues" in pr["body"]
+    assert (
+        "semantic findings (1) need a human's judgement" in pr["body"] and "not filed as issues" in pr["body"]
+    )
     assert "Breaking and semantic findings are never auto-fixed; they are filed as" not in pr["body"]
 
 
 # --- case 4: one drift PR per skills root across releases --------------------------------------------
+
 
 def test_case04_a_newer_release_supersedes_the_open_drift_pr(fake, ws, gh_run):
     ws.write(_fixed_report("0.13", 3), {SKILL_FILE: FIXED_TEXT})
@@ -202,6 +272,7 @@ def test_case04_a_newer_release_supersedes_the_open_drift_pr(fake, ws, gh_run):
 
 # --- case 5: issue dedup survives human edits ---------------------------------------------------------
 
+
 def test_case05_unlabelled_issue_with_a_note_above_the_marker_and_a_new_title(fake, ws, gh_run):
     findings = [finding("breaking", "--x"), finding("breaking", "--y")]
     ws.write(make_report(findings))
@@ -227,6 +298,7 @@ def test_case05_unlabelled_issue_with_a_note_above_the_marker_and_a_new_title(fa
 
 # --- case 6: exit codes -------------------------------------------------------------------------------
 
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -244,12 +316,15 @@ def test_case06_connection_refused_and_dns_failure_exit_3(ws, gh_run, monkeypatc
         assert "unreachable" in err and err.count("quarkci: error") == 1
 
 
-@pytest.mark.parametrize(("fault", "code", "words"), [
-    ("502", 3, "unavailable after retries: 502"),
-    ("primary-rate-limit", 3, "rate limit"),
-    ("403", 2, "lacks a permission"),
-    ("404", 2, "not found, or not visible to this token"),
-])
+@pytest.mark.parametrize(
+    ("fault", "code", "words"),
+    [
+        ("502", 3, "unavailable after retries: 502"),
+        ("primary-rate-limit", 3, "rate limit"),
+        ("403", 2, "lacks a permission"),
+        ("404", 2, "not found, or not visible to this token"),
+    ],
+)
 def test_case06_api_failures_map_to_exit_codes_with_the_reason(fake, ws, gh_run, fault, code, words):
     ws.write(make_report([finding("breaking", "--x")]))
     fake.faults = [Fault(fault, method="GET", path="/issues$", times=20)]
@@ -274,14 +349,24 @@ def test_case06_exit_codes_documented_in_help_and_readme(capsys):
         text = capsys.readouterr().out
         assert "exit codes:" in text and "3  GitHub unreachable" in text and "401 token rejected" in text
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("\n## GitHub delivery"):]
+    section = readme[readme.index("\n## GitHub delivery") :]
     section = section[: section.find("\n## ", 4) if "\n## " in section[4:] else len(section)]
-    for needle in ("Exit codes", "| 3 |", "| 2 |", "github-actions[bot]", "permissions", "runner group",
-                   "ephemeral", "2.336.0", "Dependabot"):
+    for needle in (
+        "Exit codes",
+        "| 3 |",
+        "| 2 |",
+        "github-actions[bot]",
+        "permissions",
+        "runner group",
+        "ephemeral",
+        "2.336.0",
+        "Dependabot",
+    ):
         assert needle in section, needle
 
 
 # --- case 7: truncation inside sections; the report URL -----------------------------------------------
+
 
 def test_case07_a_pr_with_1500_fixes_lists_what_fits_and_links_the_report(fake, ws, gh_run):
     report = _fixed_report(fixes=1500)
@@ -307,6 +392,7 @@ def test_case07_report_url_is_checked(ws, gh_run, monkeypatch):
 
 # --- case 8: capped closes, one line per retry, the surviving issue ----------------------------------
 
+
 def test_case08_closes_are_capped_and_cost_one_write_each(fake, ws, gh_run):
     ws.write(make_report([finding("breaking", f"--f{n}") for n in range(12)]))
     gh_run(ws.issues_args("--max-new", "20"))
@@ -328,13 +414,25 @@ def test_case08_one_line_per_retry(fake, ws):
     ws.write(make_report([finding("breaking", "--x")]))
     fake.faults = [Fault("502", method="POST", path="/issues$", times=2)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # production retry policy: about 3 s of backoff
-    proc = subprocess.run([sys.executable, "-m", "quarkci", *ws.issues_args()], env=env, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "quarkci", *ws.issues_args()],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
     assert fake.faults_injected() == 2
     lines = [x for x in proc.stderr.splitlines() if x.strip()]
-    assert len(lines) == 2 and all(re.match(r"quarkci: WARNING: retry [12]/\d+: POST /repos/octo/skills/issues "
-                                            r"answered HTTP 502$", x) for x in lines), lines
+    assert len(lines) == 2 and all(
+        re.match(
+            r"quarkci: WARNING: retry [12]/\d+: POST /repos/octo/skills/issues "
+            r"answered HTTP 502$",
+            x,
+        )
+        for x in lines
+    ), lines
 
 
 def test_case08_a_lost_response_duplicate_reports_the_surviving_issue(fake, ws, gh_run):
@@ -350,6 +448,7 @@ def test_case08_a_lost_response_duplicate_reports_the_surviving_issue(fake, ws, 
 
 # --- case 9: one workflow-command escaper for everything printed in Actions ----------------------------
 
+
 def test_case09_a_skill_folder_name_cannot_inject_workflow_commands(tmp_path, monkeypatch, capsys):
     from tests.sync.conftest import FIXTURES, build_wheel
 
@@ -358,8 +457,21 @@ def test_case09_a_skill_folder_name_cannot_inject_workflow_commands(tmp_path, mo
     evil = skills / "x\n::error title=pwned::owned\n::add-mask::secret\n##[error]old"
     shutil.copytree(ROOT / "tests" / "fixtures" / "skills" / "positive" / "ptq-runner", evil)
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    code = main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-                 "--skills", str(skills), "--out", str(tmp_path / "out"), "--fail-on", "none"])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--baseline",
+            str(wheels["0.98"]),
+            "--skills",
+            str(skills),
+            "--out",
+            str(tmp_path / "out"),
+            "--fail-on",
+            "none",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0
     assert "owned" in out  # the folder name is printed ...
@@ -368,8 +480,21 @@ def test_case09_a_skill_folder_name_cannot_inject_workflow_commands(tmp_path, mo
     assert any(x.startswith("%3A%3Aerror title=pwned") for x in lines)
     # negative control: without Actions the same output does carry the raw lines
     monkeypatch.delenv("GITHUB_ACTIONS")
-    main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-          "--skills", str(skills), "--out", str(tmp_path / "out2"), "--fail-on", "none"])
+    main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--baseline",
+            str(wheels["0.98"]),
+            "--skills",
+            str(skills),
+            "--out",
+            str(tmp_path / "out2"),
+            "--fail-on",
+            "none",
+        ]
+    )
     assert any(x.startswith("::error title=pwned") for x in capsys.readouterr().out.splitlines())
 
 
@@ -385,19 +510,32 @@ def test_case09_the_guard_escapes_plain_lines_and_passes_deliberate_commands(mon
     emit_command("::error file=a,line=1::escaped%0Adata")
     print("::add-mask::partial", end="")
     guard.flush()
-    assert guard.raw.getvalue().splitlines() == ["plain", "  %3A%3Awarning::x", "#%23[group]y", "ok::fine",
-                                                 "::error file=a,line=1::escaped%0Adata", "%3A%3Aadd-mask::partial"]
+    assert guard.raw.getvalue().splitlines() == [
+        "plain",
+        "  %3A%3Awarning::x",
+        "#%23[group]y",
+        "ok::fine",
+        "::error file=a,line=1::escaped%0Adata",
+        "%3A%3Aadd-mask::partial",
+    ]
     assert neutralise("::stop-commands::tok") == "%3A%3Astop-commands::tok"
 
 
 # --- case 10: dispatch inputs checked against the target's declaration ------------------------------
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--input", "amd-quark=0.13", "--input", "upstream=amd-quark==0.13"], "--input upstream: not declared by release.yml"),
-    ([], "--input amd-quark=...: required by release.yml"),
-    (["--input", "amd-quark=0.13", "--input", "scheme=mx9"], "accepts one of fp8, int8"),
-    (["--input", "amd-quark=0.13\n::set-output name=x::y"], "must be one line"),
-])
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["--input", "amd-quark=0.13", "--input", "upstream=amd-quark==0.13"],
+            "--input upstream: not declared by release.yml",
+        ),
+        ([], "--input amd-quark=...: required by release.yml"),
+        (["--input", "amd-quark=0.13", "--input", "scheme=mx9"], "accepts one of fp8, int8"),
+        (["--input", "amd-quark=0.13\n::set-output name=x::y"], "must be one line"),
+    ],
+)
 def test_case10_undeclared_missing_or_invalid_inputs_are_refused_before_dispatch(fake, gh_run, args, words):
     code, _, err = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", *args])
     assert code == 2 and words in err and err.count("\n") == 1, err
@@ -405,24 +543,56 @@ def test_case10_undeclared_missing_or_invalid_inputs_are_refused_before_dispatch
 
 
 def test_case10_offers_are_sent_only_where_declared(fake, gh_run):
-    code, out, err = gh_run(["gh", "dispatch", "--workflow", "release.yml", "--ref", "main",
-                             "--offer", "amd-quark=0.14", "--offer", "upstream=amd-quark==0.14", "--offer", "pr=3"])
+    code, out, err = gh_run(
+        [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--offer",
+            "amd-quark=0.14",
+            "--offer",
+            "upstream=amd-quark==0.14",
+            "--offer",
+            "pr=3",
+        ]
+    )
     assert code == 0, err
     (run,) = fake.state.runs
-    assert set(run["inputs"]) == {"amd-quark", "scheme", "correlation-id"} and run["inputs"]["amd-quark"] == "0.14"
+    assert (
+        set(run["inputs"]) == {"amd-quark", "scheme", "correlation-id"}
+        and run["inputs"]["amd-quark"] == "0.14"
+    )
 
 
 # --- issue 14: gh --dry-run without a token ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("command", ["pr", "issues", "comment", "dispatch"])
-def test_dry_run_without_a_token_prints_the_plan_and_reads_nothing(fake, ws, gh_run, tmp_path, monkeypatch, command):
+def test_dry_run_without_a_token_prints_the_plan_and_reads_nothing(
+    fake, ws, gh_run, tmp_path, monkeypatch, command
+):
     monkeypatch.delenv("GITHUB_TOKEN")
     ws.write(_fixed_report(fixes=2), {SKILL_FILE: FIXED_TEXT})
     body = tmp_path / "b.md"
     body.write_text("hello\n")
-    args = {"pr": ws.pr_args(), "issues": ws.issues_args(),
-            "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body)],
-            "dispatch": ["gh", "dispatch", "--workflow", "release.yml", "--ref", "main", "--input", "amd-quark=1"]}
+    args = {
+        "pr": ws.pr_args(),
+        "issues": ws.issues_args(),
+        "comment": ["gh", "comment", "--pr", "1", "--body-file", str(body)],
+        "dispatch": [
+            "gh",
+            "dispatch",
+            "--workflow",
+            "release.yml",
+            "--ref",
+            "main",
+            "--input",
+            "amd-quark=1",
+        ],
+    }
     code, out, err = gh_run([*args[command], "--dry-run"])
     assert code == 0, err
     assert fake.calls == []  # not one request
@@ -432,6 +602,7 @@ def test_dry_run_without_a_token_prints_the_plan_and_reads_nothing(fake, ws, gh_
 
 
 # --- case 11 (library side): the durable record of a handled release ------------------------------
+
 
 def test_case11_release_mark_records_once_and_reads_back(fake, gh_run):
     check = ["gh", "release-mark", "--version", "0.99", "--check", "--json"]
@@ -454,7 +625,10 @@ def test_release_mark_check_offline_plans_no_write(capsys):
     """`gh release-mark --check --dry-run` without a token reads nothing and plans no write (new-user trial)."""
     from quarkci import cli
 
-    assert cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13", "--check"]) == 0
+    assert (
+        cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13", "--check"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "POST" not in out and "not read" in out
     assert cli.main(["gh", "release-mark", "--dry-run", "--repo", "me/skills", "--version", "0.13"]) == 0
@@ -468,9 +642,24 @@ def test_case09_deliberate_annotations_pass_the_guard_through_the_cli(tmp_path, 
 
     wheels = {v: build_wheel(FIXTURES / f"rel_{v.replace('.', '')}", v, tmp_path) for v in ("0.98", "0.99")}
     out_dir = tmp_path / "out"
-    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-                 "--skills", str(ROOT / "tests" / "fixtures" / "skills" / "positive"), "--out", str(out_dir),
-                 "--fail-on", "none"]) == 0
+    assert (
+        main(
+            [
+                "sync",
+                "--upstream",
+                str(wheels["0.99"]),
+                "--baseline",
+                str(wheels["0.98"]),
+                "--skills",
+                str(ROOT / "tests" / "fixtures" / "skills" / "positive"),
+                "--out",
+                str(out_dir),
+                "--fail-on",
+                "none",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))

@@ -28,5 +28,7 @@ def test_bad_versions_cannot_name_a_branch(bad):
 
 def test_trailer_recognises_quarkci_commits_only():
     assert markers.is_quarkci_commit("subject\n\nbody\n\nQuarkci-Sync: 0.13\n")
-    assert not markers.is_quarkci_commit("fix typo\n\nmentions Quarkci-Sync: 0.13 in the body\n\nSigned-off-by: a")
+    assert not markers.is_quarkci_commit(
+        "fix typo\n\nmentions Quarkci-Sync: 0.13 in the body\n\nSigned-off-by: a"
+    )
     assert not markers.is_quarkci_commit("Quarkci-Sync: 0.13")  # a subject line is not a trailer paragraph

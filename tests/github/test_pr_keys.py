@@ -21,14 +21,18 @@ MAP_TEXT = '{"map_version": 1, "families": ["mx"]}\n'
 
 
 def _drift(version: str = "0.13") -> dict:
-    return make_report([finding("mechanical", "w_int4"), finding("breaking", "--old-flag")], [SKILL_FILE],
-                       version=version)
+    return make_report(
+        [finding("mechanical", "w_int4"), finding("breaking", "--old-flag")], [SKILL_FILE], version=version
+    )
 
 
 def _verify(version: str = "0.13", fixed: bool = True) -> dict:
     """A ``verify maintain --fix`` report: its fixes applied, the feature-map files changed."""
-    report = make_report([finding("breaking", "entry point gone", rule="entry-point-removed")],
-                         [MAP_FILE] if fixed else [], version=version)
+    report = make_report(
+        [finding("breaking", "entry point gone", rule="entry-point-removed")],
+        [MAP_FILE] if fixed else [],
+        version=version,
+    )
     report["skills_root"] = ".cursor/skills"
     report["applied_fixes"] = ["tolerance-changed: mx atol 0.01 -> 0.02"] if fixed else []
     return report
@@ -41,8 +45,17 @@ def _pull(fake, branch: str) -> tuple[str, dict]:
 
 
 def _touches(writes: list[tuple[str, str]], number: str, branch: str) -> list[tuple[str, str]]:
-    return [w for w in writes if w[1] in (f"{R}/pulls/{number}", f"{R}/issues/{number}",
-                                          f"{R}/issues/{number}/comments", f"{R}/git/refs/heads/{branch}")]
+    return [
+        w
+        for w in writes
+        if w[1]
+        in (
+            f"{R}/pulls/{number}",
+            f"{R}/issues/{number}",
+            f"{R}/issues/{number}/comments",
+            f"{R}/git/refs/heads/{branch}",
+        )
+    ]
 
 
 def _run_both(ws, gh_run, fake, drift: dict, verify: dict, verify_text: str = MAP_TEXT) -> None:
@@ -89,7 +102,10 @@ def test_a_verify_pr_and_the_drift_pr_coexist_and_never_touch_each_other(fake, w
     assert gh_run(ws.pr_args())[1].startswith("pr: closed")
     assert fake.writes() == [("PATCH", f"{R}/pulls/{drift_no}")]
     assert fake.state.issues[drift_no]["state"] == "closed"
-    assert fake.state.issues[verify_no] == verify_before and fake.state.refs[f"refs/heads/{VERIFY}"] == verify_ref
+    assert (
+        fake.state.issues[verify_no] == verify_before
+        and fake.state.refs[f"refs/heads/{VERIFY}"] == verify_ref
+    )
 
     # close the corrections PR: one PATCH on it, the (closed) drift PR untouched
     drift_closed = copy.deepcopy(fake.state.issues[drift_no])
@@ -169,7 +185,9 @@ def test_the_default_key_is_todays_drift_pr_and_another_key_does_not_find_it(fak
     assert _touches(fake.writes(), number, DRIFT) == []
 
 
-@pytest.mark.parametrize("key", ["", "Verify", "verify_x", "-verify", "a" * 41, "finding", "report", "x/y", "é"])
+@pytest.mark.parametrize(
+    "key", ["", "Verify", "verify_x", "-verify", "a" * 41, "finding", "report", "x/y", "é"]
+)
 def test_a_bad_key_is_refused_at_parse_time_with_exit_2(ws, gh_run, key):
     ws.write(_drift(), {SKILL_FILE: FIXED_TEXT})
     code, out, err = gh_run(ws.pr_args("--key", key, "--dry-run"))

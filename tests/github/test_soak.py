@@ -12,7 +12,9 @@ from tests.github.soak import soak
 def test_soak_200_runs_leaves_no_duplicates(tmp_path, capsys):
     figures, found = soak(runs=200, seed=12, work=tmp_path)
     assert figures["runs"] == 200
-    assert figures["faults injected"] >= 80 and figures["concurrent pairs"] >= 10  # the faults really happened
+    assert (
+        figures["faults injected"] >= 80 and figures["concurrent pairs"] >= 10
+    )  # the faults really happened
     assert found == {k: 0 for k in found} and len(found) >= 10, found
     with capsys.disabled():
         print(f"\nsoak: {dict(figures)}; duplicates/inconsistencies: {found}")

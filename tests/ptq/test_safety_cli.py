@@ -41,8 +41,10 @@ def source(tmp_path):
 @pytest.fixture
 def no_quark(monkeypatch):
     """Fail the test if anything imports quark.torch (the slow import) or starts training."""
+
     def boom():
         raise AssertionError("quark.torch imported")
+
     monkeypatch.setattr(quark_api, "quark_torch", boom)
     monkeypatch.setitem(sys.modules, "quarkci.ptq.demo", None)  # importing it raises ImportError
 
@@ -53,6 +55,7 @@ def _one_line(err: str, flag: str) -> None:
 
 
 # --- output locations checked before any work (issue 14) ---
+
 
 def test_demo_model_into_proc_is_exit_2_before_training(no_quark, capsys):
     start = time.perf_counter()
@@ -93,14 +96,17 @@ def test_gate_markdown_unwritable_is_exit_2_before_any_work(tmp_path, capsys):
     assert captured.out == ""
 
 
-@pytest.mark.parametrize("argv, flag", [
-    # options are checked in the order given: the output location first here
-    (["ptq", "plan", "--output", "/proc/p.json", "--analysis", "a.json", "--scheme", "fp8"], "--output"),
-    (["ptq", "validate", "--output", "/proc/v.json", "--source", "s", "--checkpoint", "o"], "--output"),
-    (["ptq", "intake", "--output", "/proc/a.json", "--model", "m"], "--output"),
-    (["ptq", "gate", "--summary", "s.json", "--max-accuracy-drop", "nan"], "--max-accuracy-drop"),
-    (["ptq", "gate", "--summary", "s.json", "--min-top1-agreement", "2"], "--min-top1-agreement"),
-])
+@pytest.mark.parametrize(
+    "argv, flag",
+    [
+        # options are checked in the order given: the output location first here
+        (["ptq", "plan", "--output", "/proc/p.json", "--analysis", "a.json", "--scheme", "fp8"], "--output"),
+        (["ptq", "validate", "--output", "/proc/v.json", "--source", "s", "--checkpoint", "o"], "--output"),
+        (["ptq", "intake", "--output", "/proc/a.json", "--model", "m"], "--output"),
+        (["ptq", "gate", "--summary", "s.json", "--max-accuracy-drop", "nan"], "--max-accuracy-drop"),
+        (["ptq", "gate", "--summary", "s.json", "--min-top1-agreement", "2"], "--min-top1-agreement"),
+    ],
+)
 def test_bad_output_paths_and_thresholds_are_exit_2(no_quark, argv, flag, capsys):
     assert main(argv) == 2
     _one_line(capsys.readouterr().err, flag)
@@ -116,11 +122,13 @@ def test_gate_reads_the_summary_through_its_contract(tmp_path, capsys):
 
 # --- intake offline by default ---
 
+
 def test_intake_of_a_hub_id_is_refused_offline_without_network(no_quark, monkeypatch, tmp_path, capsys):
     import huggingface_hub
 
     def no_network(*a, **k):
         raise AssertionError("network used")
+
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", no_network)
     monkeypatch.setattr("quarkci.ptq.intake.cached_snapshot", lambda model_id: None)
     start = time.perf_counter()
@@ -160,28 +168,39 @@ def test_cached_snapshot_reads_the_hf_cache_layout(tmp_path, monkeypatch):
 
 # --- plan: static facts, fast rejection, evidence-backed warnings ---
 
+
 def test_static_quark_facts_without_importing_quark():
-    code = ("import sys, time; t = time.perf_counter(); from quarkci.cli import main; "
-            "rc = main(['ptq', 'plan', '--analysis', sys.argv[1], '--scheme', 'fp9_magic', '--out', sys.argv[2]]); "
-            "from quarkci.ptq.quark_static import installed_quark_static as s; i = s(); "
-            "print(rc, round(time.perf_counter() - t, 3), 'quark' in sys.modules, 'torch' in sys.modules, "
-            "i.group_sizes['int4_wo_128'], i.group_sizes['mxfp4'], i.group_sizes['mx9'], i.group_sizes['bfp16'], "
-            "i.group_sizes['nvfp4'], len(i.schemes), 'llama' in i.templates, i.template_kv_layers['llama'])")
+    code = (
+        "import sys, time; t = time.perf_counter(); from quarkci.cli import main; "
+        "rc = main(['ptq', 'plan', '--analysis', sys.argv[1], '--scheme', 'fp9_magic', '--out', sys.argv[2]]); "
+        "from quarkci.ptq.quark_static import installed_quark_static as s; i = s(); "
+        "print(rc, round(time.perf_counter() - t, 3), 'quark' in sys.modules, 'torch' in sys.modules, "
+        "i.group_sizes['int4_wo_128'], i.group_sizes['mxfp4'], i.group_sizes['mx9'], i.group_sizes['bfp16'], "
+        "i.group_sizes['nvfp4'], len(i.schemes), 'llama' in i.templates, i.template_kv_layers['llama'])"
+    )
     analysis = ROOT / "tests" / "fixtures" / "contracts" / "positive" / "complete.model_analysis.json"
-    proc = subprocess.run([sys.executable, "-c", code, str(analysis), "/tmp/quarkci-never-written.json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120,
-                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(analysis), "/tmp/quarkci-never-written.json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+    )
     fields = proc.stdout.split(maxsplit=11)
     assert fields[0] == "2", proc.stderr
-    float(fields[1])  # the time is measured in benchmarks/bench_ptq_walkthrough.py; here the bound is structural:
+    float(
+        fields[1]
+    )  # the time is measured in benchmarks/bench_ptq_walkthrough.py; here the bound is structural:
     assert fields[2:4] == ["False", "False"]  # neither quark nor torch imported
     assert fields[4:9] == ["128", "32", "16", "8", "16"]
     assert int(fields[9]) >= 28 and fields[10] == "True" and "*k_proj" in fields[11]
     assert "not supported by amd-quark" in proc.stderr and "--scheme" not in proc.stdout
 
 
-@pytest.mark.parametrize("scheme, warned", [("mx9", True), ("bfp16", True), ("nvfp4", True), ("fp8", False),
-                                            ("int4_wo_64", False)])
+@pytest.mark.parametrize(
+    "scheme, warned", [("mx9", True), ("bfp16", True), ("nvfp4", True), ("fp8", False), ("int4_wo_64", False)]
+)
 def test_plan_warns_for_schemes_known_to_fail_on_the_device(scheme, warned):
     warnings = plan_warnings(scheme, "cpu", "0.13")
     assert bool(warnings) is warned
@@ -192,6 +211,7 @@ def test_plan_warns_for_schemes_known_to_fail_on_the_device(scheme, warned):
 
 # --- data safety ---
 
+
 def test_manifest_refuses_an_output_dir_inside_the_source_or_outside_out(source, tmp_path):
     plan_path, plan = _plan(source, tmp_path)
     with pytest.raises(BadInputError, match="source model"):
@@ -201,7 +221,9 @@ def test_manifest_refuses_an_output_dir_inside_the_source_or_outside_out(source,
     with pytest.raises(BadInputError, match="source model"):  # the export would replace the source
         build_manifest(plan, plan_path, tmp_path, source)
     # a run directory holding the source beside the export (ptq.yml's layout: WORK/source, WORK/model) is fine
-    assert build_manifest(plan, plan_path, tmp_path)["outputs"]["output_dir"] == str(tmp_path.resolve() / "model")
+    assert build_manifest(plan, plan_path, tmp_path)["outputs"]["output_dir"] == str(
+        tmp_path.resolve() / "model"
+    )
 
 
 def _manifest(source, tmp_path):
@@ -242,7 +264,9 @@ def test_missing_tokenizer_is_a_precondition_error_not_model_unsupported(no_quar
     (tmp_path / "model_analysis.json").write_text(json.dumps(analysis))
     plan = build_plan(analysis, str(tmp_path / "model_analysis.json"), "fp8", quark_info=INFO)
     plan_path = write_plan(plan, tmp_path / "quant_plan.json")
-    path = write_manifest(build_manifest(plan, plan_path, tmp_path / "run"), tmp_path / "run" / "run_manifest.yaml")
+    path = write_manifest(
+        build_manifest(plan, plan_path, tmp_path / "run"), tmp_path / "run" / "run_manifest.yaml"
+    )
     assert main(["ptq", "run", "--manifest", str(path), "--yes"]) == 2
     err = capsys.readouterr().err
     assert "tokenizer" in err and "MODEL_UNSUPPORTED" not in err
@@ -250,6 +274,7 @@ def test_missing_tokenizer_is_a_precondition_error_not_model_unsupported(no_quar
 
 
 # --- the gate's Markdown and the static export checks on miniature exports ---
+
 
 def test_markdown_says_there_is_no_output(source, tmp_path):
     summary = summarize(source, tmp_path / "missing", reload=False, quark_info=INFO)
@@ -265,17 +290,30 @@ def _export(tmp_path, source, *, kv_group=None, extra=None, lm_head=None):
     if lm_head is not None:
         tensors["lm_head.weight"] = lm_head
     tensors.update(extra or {})
-    qc = {"quant_method": "quark", "exclude": ["lm_head"], "layer_quant_config": {},
-          "global_quant_config": {"weight": {"dtype": "int8", "qscheme": "per_tensor"}},
-          "export": {"kv_cache_group": kv_group or []}, "kv_cache_quant_config": {}}
-    out = _write_model(tmp_path / "out", tensors, config={**json.loads((source / "config.json").read_text()),
-                                                          "quantization_config": qc})
+    qc = {
+        "quant_method": "quark",
+        "exclude": ["lm_head"],
+        "layer_quant_config": {},
+        "global_quant_config": {"weight": {"dtype": "int8", "qscheme": "per_tensor"}},
+        "export": {"kv_cache_group": kv_group or []},
+        "kv_cache_quant_config": {},
+    }
+    out = _write_model(
+        tmp_path / "out",
+        tensors,
+        config={**json.loads((source / "config.json").read_text()), "quantization_config": qc},
+    )
     return out
 
 
 def test_static_export_checks_pass_a_consistent_miniature_export(source, tmp_path):
-    summary = summarize(source, _export(tmp_path, source), reload=False, quark_info=INFO,
-                        run_result={"status": "succeeded", "scheme": "int8"})
+    summary = summarize(
+        source,
+        _export(tmp_path, source),
+        reload=False,
+        quark_info=INFO,
+        run_result={"status": "succeeded", "scheme": "int8"},
+    )
     for key in ("scheme_check", "kv_cache", "names", "unquantized_tensors"):
         assert summary[key]["problems"] == [], (key, summary[key])
     assert summary["unquantized_tensors"]["checked"] == 3  # embed_tokens, input_layernorm, lm_head
@@ -291,7 +329,9 @@ def test_changed_lm_head_and_extra_weight_file_are_caught(source, tmp_path):
 
 
 def test_partial_kv_cache_group_and_corrupt_weights(source, tmp_path):
-    summary = summarize(source, _export(tmp_path, source, kv_group=["*q_proj"]), reload=False, quark_info=INFO)
+    summary = summarize(
+        source, _export(tmp_path, source, kv_group=["*q_proj"]), reload=False, quark_info=INFO
+    )
     assert summary["kv_cache"]["problems"]
     weights = tmp_path / "out" / "model.safetensors"
     weights.write_bytes(weights.read_bytes()[:100])
@@ -314,22 +354,39 @@ def test_a_float_cast_of_an_unquantized_tensor_is_compared_within_rounding(tmp_p
 
 def test_names_accept_staged_quant_parameters_and_reject_unknown_modules(source, tmp_path):
     one = np.ones((), np.float32)
-    staged = _export(tmp_path, source, extra={"model.layers.0.self_attn.q_proj.weight_scale_2": one,
-                                              "model.layers.0.self_attn.q_proj.input_scale_2": one})
+    staged = _export(
+        tmp_path,
+        source,
+        extra={
+            "model.layers.0.self_attn.q_proj.weight_scale_2": one,
+            "model.layers.0.self_attn.q_proj.input_scale_2": one,
+        },
+    )
     assert summarize(source, staged, reload=False, quark_info=INFO)["names"]["problems"] == []
     shutil.rmtree(tmp_path / "out")
-    renamed = _export(tmp_path, source, extra={"model.layers.0.self_attn.qx_proj.weight_scale": one,
-                                               "model.layers.0.self_attn.q_proj.weight_blob": one})
+    renamed = _export(
+        tmp_path,
+        source,
+        extra={
+            "model.layers.0.self_attn.qx_proj.weight_scale": one,
+            "model.layers.0.self_attn.q_proj.weight_blob": one,
+        },
+    )
     names = summarize(source, renamed, reload=False, quark_info=INFO)["names"]
-    assert names["unknown_in_output"] == ["model.layers.0.self_attn.q_proj.weight_blob",
-                                          "model.layers.0.self_attn.qx_proj.weight_scale"]
+    assert names["unknown_in_output"] == [
+        "model.layers.0.self_attn.q_proj.weight_blob",
+        "model.layers.0.self_attn.qx_proj.weight_scale",
+    ]
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda b: b[:-1], "truncated"),  # header intact, last data byte gone
-    (lambda b: (10**12).to_bytes(8, "little") + b[8:], "does not fit"),  # absurd header length
-    (lambda b: b[:8] + b"[" + b[9:], "not JSON"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda b: b[:-1], "truncated"),  # header intact, last data byte gone
+        (lambda b: (10**12).to_bytes(8, "little") + b[8:], "does not fit"),  # absurd header length
+        (lambda b: b[:8] + b"[" + b[9:], "not JSON"),
+    ],
+)
 def test_read_header_refuses_damaged_files_without_numpy(source, tmp_path, damage, message):
     from quarkci.ptq.headers import read_header
 
@@ -342,23 +399,40 @@ def test_read_header_refuses_damaged_files_without_numpy(source, tmp_path, damag
 
 # --- every ptq input path checked at parse time (issue 14) ---
 
+
 def test_validate_refuses_a_missing_checkpoint_unless_the_run_result_records_a_failed_run(
-        no_quark, source, tmp_path, capsys):
+    no_quark, source, tmp_path, capsys
+):
     missing = tmp_path / "missing"
     argv = ["ptq", "validate", "--source", str(source), "--checkpoint", str(missing), "--no-reload"]
     assert main([*argv, "--output", str(tmp_path / "a.json")]) == 2
     _one_line(capsys.readouterr().err, "--checkpoint")
     assert not (tmp_path / "a.json").exists()
-    failed = {"status": "failed", "scheme": "fp8", "output_dir": str(missing), "device": "cpu", "model_dtype": "auto",
-              "stage": "export", "failure_class": "UNKNOWN", "message": "boom", "exit_code": 1, "timings": {},
-              "versions": {}}
+    failed = {
+        "status": "failed",
+        "scheme": "fp8",
+        "output_dir": str(missing),
+        "device": "cpu",
+        "model_dtype": "auto",
+        "stage": "export",
+        "failure_class": "UNKNOWN",
+        "message": "boom",
+        "exit_code": 1,
+        "timings": {},
+        "versions": {},
+    }
     for status, code in (("succeeded", 2), ("failed", 0)):
         run_result = tmp_path / f"{status}.run_result.json"
-        document = failed if status == "failed" else {**failed, "status": "succeeded", "stage": None,
-                                                      "failure_class": None, "exit_code": 0}
+        document = (
+            failed
+            if status == "failed"
+            else {**failed, "status": "succeeded", "stage": None, "failure_class": None, "exit_code": 0}
+        )
         run_result.write_text(json.dumps(document))
         out = tmp_path / f"{status}.summary.json"
-        assert main([*argv, "--run-result", str(run_result), "--output", str(out)]) == code, capsys.readouterr()
+        assert main([*argv, "--run-result", str(run_result), "--output", str(out)]) == code, (
+            capsys.readouterr()
+        )
         capsys.readouterr()
         assert out.exists() == (code == 0)
     assert json.loads((tmp_path / "failed.summary.json").read_text())["output"]["exists"] is False
@@ -370,13 +444,17 @@ def test_plan_calib_dataset_is_a_dataset_name_or_an_existing_file(source, tmp_pa
     text = tmp_path / "calib.txt"
     text.write_text("one sample\n")
     assert calib_dataset("pileval") == "pileval" and calib_dataset(str(text)) == str(text)
-    for bad, reason in ((str(tmp_path / "none.txt"), "no such file"), (str(tmp_path), "not a regular file"),
-                        ("pilevl", "no such file")):
+    for bad, reason in (
+        (str(tmp_path / "none.txt"), "no such file"),
+        (str(tmp_path), "not a regular file"),
+        ("pilevl", "no such file"),
+    ):
         with pytest.raises(Exception, match=reason):
             calib_dataset(bad)
 
 
 # --- the manifest's equivalent quark-cli line comes from the plan (issue 14) ---
+
 
 def _cli_line(tmp_path, source, name, *plan_args):
     import yaml
@@ -384,8 +462,20 @@ def _cli_line(tmp_path, source, name, *plan_args):
     work = tmp_path / name
     work.mkdir()
     assert main(["ptq", "intake", "--model", str(source), "--output", str(work / "model_analysis.json")]) == 0
-    assert main(["ptq", "plan", "--analysis", str(work / "model_analysis.json"), *plan_args,
-                 "--output", str(work / "quant_plan.json")]) == 0
+    assert (
+        main(
+            [
+                "ptq",
+                "plan",
+                "--analysis",
+                str(work / "model_analysis.json"),
+                *plan_args,
+                "--output",
+                str(work / "quant_plan.json"),
+            ]
+        )
+        == 0
+    )
     assert main(["ptq", "manifest", "--plan", str(work / "quant_plan.json"), "--out", str(work / "run")]) == 0
     manifest = yaml.safe_load((work / "run" / "run_manifest.yaml").read_text())
     (run_step,) = [s for s in manifest["steps"] if s["kind"] == "run"]
@@ -398,15 +488,53 @@ def _value(argv, flag):
 
 def test_the_quark_cli_line_carries_each_plans_own_values(no_quark, source, tmp_path, capsys):
     """Two plans, two lines: dataset, device, scheme, samples, sequence length, batch size, KV cache."""
-    a, _ = _cli_line(tmp_path, source, "a", "--scheme", "fp8", "--calib-dataset", "wikitext", "--num-calib-data",
-                     "64", "--seq-len", "128", "--batch-size", "2", "--device", "cpu", "--kv-cache", "fp8")
+    a, _ = _cli_line(
+        tmp_path,
+        source,
+        "a",
+        "--scheme",
+        "fp8",
+        "--calib-dataset",
+        "wikitext",
+        "--num-calib-data",
+        "64",
+        "--seq-len",
+        "128",
+        "--batch-size",
+        "2",
+        "--device",
+        "cpu",
+        "--kv-cache",
+        "fp8",
+    )
     b, b_notes = _cli_line(tmp_path, source, "b", "--scheme", "int4_wo_128", "--device", "cuda")
-    assert [_value(a, f) for f in ("--quant_scheme", "--dataset", "--num_calib_data", "--seq_len", "--batch_size",
-                                   "--device", "--kv_cache_dtype")] == ["fp8", "wikitext", "64", "128", "2", "cpu", "fp8"]
+    assert [
+        _value(a, f)
+        for f in (
+            "--quant_scheme",
+            "--dataset",
+            "--num_calib_data",
+            "--seq_len",
+            "--batch_size",
+            "--device",
+            "--kv_cache_dtype",
+        )
+    ] == ["fp8", "wikitext", "64", "128", "2", "cpu", "fp8"]
     # b calibrates on the model's calibration.txt (one line -> 1 sample, 32 tokens): no quark-cli spelling
-    assert [_value(b, f) for f in ("--quant_scheme", "--dataset", "--num_calib_data", "--seq_len", "--device",
-                                   "--kv_cache_dtype")] == ["int4_wo_128", None, "1", "32", "cuda", None]
-    assert any("calibration.txt has no quark-cli spelling" in n and "(pileval)" in n for n in b_notes), b_notes
+    assert [
+        _value(b, f)
+        for f in (
+            "--quant_scheme",
+            "--dataset",
+            "--num_calib_data",
+            "--seq_len",
+            "--device",
+            "--kv_cache_dtype",
+        )
+    ] == ["int4_wo_128", None, "1", "32", "cuda", None]
+    assert any("calibration.txt has no quark-cli spelling" in n and "(pileval)" in n for n in b_notes), (
+        b_notes
+    )
 
 
 def test_the_quark_cli_line_obeys_the_installed_clis_options():
@@ -415,8 +543,12 @@ def test_the_quark_cli_line_obeys_the_installed_clis_options():
 
     flags = installed_cli_flags()  # read from the installed amd-quark, statically
     assert flags["--device"]["choices"] == ["cuda", "cpu"] and "pileval" in flags["--dataset"]["choices"]
-    plan = {"model": {"model_path": "/m"}, "global_scheme": "fp8", "device": "auto",
-            "calibration": {"dataset": "pileval", "num_calib_data": 8, "seq_len": 16, "batch_size": 1}}
+    plan = {
+        "model": {"model_path": "/m"},
+        "global_scheme": "fp8",
+        "device": "auto",
+        "calibration": {"dataset": "pileval", "num_calib_data": 8, "seq_len": 16, "batch_size": 1},
+    }
     argv, notes = quark_cli_argv(plan, "/out")
     assert "--device" not in argv and any("device auto" in n for n in notes)
     # negative control: a CLI without --kv_cache_dtype and without a cpu device drops both, with notes

@@ -20,12 +20,26 @@ from quarkci.ptq.plan import build_plan, write_plan  # noqa: E402
 from quarkci.ptq.quark_api import QuarkInfo  # noqa: E402
 from quarkci.ptq.validate import layer_precision, metadata_diffs  # noqa: E402
 
-INFO = QuarkInfo(version="0.13", templates=("llama", "qwen2"), schemes=("fp8", "int8", "int4_wo_128", "mxfp4"),
-                 algorithms=("awq", "gptq"), kv_cache_schemes=("fp8",), import_seconds=0.0,
-                 template_excludes={"llama": ["lm_head"], "qwen2": ["lm_head"]},
-                 group_sizes={"fp8": None, "int8": None, "int4_wo_128": 128, "mxfp4": 32})
-CONFIG = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 128, "num_hidden_layers": 1,
-          "vocab_size": 16, "bos_token_id": 1, "eos_token_id": 2, "torch_dtype": "float32"}
+INFO = QuarkInfo(
+    version="0.13",
+    templates=("llama", "qwen2"),
+    schemes=("fp8", "int8", "int4_wo_128", "mxfp4"),
+    algorithms=("awq", "gptq"),
+    kv_cache_schemes=("fp8",),
+    import_seconds=0.0,
+    template_excludes={"llama": ["lm_head"], "qwen2": ["lm_head"]},
+    group_sizes={"fp8": None, "int8": None, "int4_wo_128": 128, "mxfp4": 32},
+)
+CONFIG = {
+    "architectures": ["LlamaForCausalLM"],
+    "model_type": "llama",
+    "hidden_size": 128,
+    "num_hidden_layers": 1,
+    "vocab_size": 16,
+    "bos_token_id": 1,
+    "eos_token_id": 2,
+    "torch_dtype": "float32",
+}
 
 
 def _write_model(path, tensors, config=CONFIG, tokenizer=True):
@@ -33,8 +47,9 @@ def _write_model(path, tensors, config=CONFIG, tokenizer=True):
     (path / "config.json").write_text(json.dumps(config))
     safetensors_numpy.save_file(tensors, str(path / "model.safetensors"))
     if tokenizer:
-        (path / "tokenizer.json").write_text(json.dumps({"model": {"type": "WordLevel", "vocab": {"a": 0}},
-                                                         "added_tokens": []}))
+        (path / "tokenizer.json").write_text(
+            json.dumps({"model": {"type": "WordLevel", "vocab": {"a": 0}}, "added_tokens": []})
+        )
         (path / "tokenizer_config.json").write_text(json.dumps({"bos_token": "<s>", "eos_token": "</s>"}))
     return path
 
@@ -58,8 +73,11 @@ def source(tmp_path):
 def test_headers_report_dtypes_shapes_and_linear_layers(source):
     ckpt = read_checkpoint(source)
     assert ckpt.tensors["model.layers.0.mlp.down_proj.weight"].shape == (128, 96)
-    assert sorted(ckpt.linear_layers()) == ["lm_head", "model.layers.0.mlp.down_proj",
-                                            "model.layers.0.self_attn.q_proj"]  # embedding and norm excluded
+    assert sorted(ckpt.linear_layers()) == [
+        "lm_head",
+        "model.layers.0.mlp.down_proj",
+        "model.layers.0.self_attn.q_proj",
+    ]  # embedding and norm excluded
     by_dtype = ckpt.parameters_by_dtype()
     assert by_dtype["F32"]["count"] == 16 * 128 * 2 + 128 * 128 + 128 * 96 + 128
     assert by_dtype["F32"]["bytes"] == 4 * by_dtype["F32"]["count"]
@@ -90,13 +108,23 @@ def test_intake_local_is_complete_and_schema_valid(source, tmp_path):
 
 
 def test_intake_flags_moe_vlm_remote_code_and_missing_template(tmp_path):
-    config = {**CONFIG, "model_type": "mystery", "num_local_experts": 8, "vision_config": {},
-              "auto_map": {"AutoModel": "x.Y"}}
+    config = {
+        **CONFIG,
+        "model_type": "mystery",
+        "num_local_experts": 8,
+        "vision_config": {},
+        "auto_map": {"AutoModel": "x.Y"},
+    }
     model = _write_model(tmp_path / "m", _source_tensors(), config=config, tokenizer=False)
     analysis = analyze(str(model), quark_info=INFO)
     codes = {r["code"]: r["severity"] for r in analysis["risks"]}
-    assert codes == {"no-quark-template": "high", "moe-model": "medium", "vision-language-model": "medium",
-                     "remote-code": "high", "tokenizer-missing": "high"}
+    assert codes == {
+        "no-quark-template": "high",
+        "moe-model": "medium",
+        "vision-language-model": "medium",
+        "remote-code": "high",
+        "tokenizer-missing": "high",
+    }
     assert analysis["model"]["is_moe"] is True
     assert analysis["quantization_targets"]["exclude_defaults_source"] == "fallback (no template)"
 
@@ -121,7 +149,10 @@ def test_plan_checks_scheme_and_adds_group_size_exclusions(source, tmp_path):
     analysis = analyze(str(source), quark_info=INFO)
     plan = build_plan(analysis, "a.json", "int4_wo_128", quark_info=INFO)
     assert plan["exclude_layers"] == ["lm_head", "model.layers.0.mlp.down_proj"]
-    assert "not a multiple of int4_wo_128's group size 128" in plan["exclusion_reasons"]["model.layers.0.mlp.down_proj"]
+    assert (
+        "not a multiple of int4_wo_128's group size 128"
+        in plan["exclusion_reasons"]["model.layers.0.mlp.down_proj"]
+    )
     assert plan["requires_confirmation"] is True
     assert validate_document(plan, "quant_plan") == []
     fp8 = build_plan(analysis, "a.json", "fp8", kv_cache="fp8", exclude=["*q_proj"], quark_info=INFO)
@@ -130,12 +161,15 @@ def test_plan_checks_scheme_and_adds_group_size_exclusions(source, tmp_path):
     write_plan(fp8, tmp_path / "quant_plan.json")
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"scheme": "int3"}, "scheme 'int3' is not supported by amd-quark 0.13; supported: fp8"),
-    ({"scheme": "fp8", "algorithm": "magic"}, "algorithm 'magic'"),
-    ({"scheme": "fp8", "kv_cache": "int8"}, "KV-cache scheme 'int8'"),
-    ({"scheme": "fp8", "dtype": "float8"}, "dtype 'float8'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"scheme": "int3"}, "scheme 'int3' is not supported by amd-quark 0.13; supported: fp8"),
+        ({"scheme": "fp8", "algorithm": "magic"}, "algorithm 'magic'"),
+        ({"scheme": "fp8", "kv_cache": "int8"}, "KV-cache scheme 'int8'"),
+        ({"scheme": "fp8", "dtype": "float8"}, "dtype 'float8'"),
+    ],
+)
 def test_plan_rejects_unsupported_choices(source, kwargs, message):
     analysis = analyze(str(source), quark_info=INFO)
     with pytest.raises(BadInputError, match=message.replace("(", r"\(")):
@@ -144,21 +178,41 @@ def test_plan_rejects_unsupported_choices(source, kwargs, message):
 
 def test_manifest_records_exact_commands_and_blocks_when_output_not_empty(source, tmp_path):
     analysis = analyze(str(source), quark_info=INFO)
-    plan = build_plan(analysis, str(tmp_path / "model_analysis.json"), "int4_wo_128", algorithm="awq",
-                      kv_cache="fp8", layer_quant_config={"*down_proj": "int8"}, quark_info=INFO)
+    plan = build_plan(
+        analysis,
+        str(tmp_path / "model_analysis.json"),
+        "int4_wo_128",
+        algorithm="awq",
+        kv_cache="fp8",
+        layer_quant_config={"*down_proj": "int8"},
+        quark_info=INFO,
+    )
     plan_path = write_plan(plan, tmp_path / "quant_plan.json")
     manifest = build_manifest(plan, plan_path, tmp_path / "run")
     assert manifest["status"] == "planned" and "blocked_by" not in manifest
     run_step = next(s for s in manifest["steps"] if s["kind"] == "run")
-    assert run_step["argv"] == ["quarkci", "ptq", "run", "--manifest", str(tmp_path / "run" / "run_manifest.yaml"),
-                                "--yes"]
+    assert run_step["argv"] == [
+        "quarkci",
+        "ptq",
+        "run",
+        "--manifest",
+        str(tmp_path / "run" / "run_manifest.yaml"),
+        "--yes",
+    ]
     cli = run_step["equivalent_command"]["argv"]
     assert cli[:4] == ["quark-cli", "torch-llm-ptq", "--model_dir", str(source)]
-    for flag, value in (("--quant_scheme", "int4_wo_128"), ("--kv_cache_dtype", "fp8"), ("--quant_algo", "awq"),
-                        ("--output_dir", str(tmp_path / "run" / "model"))):
+    for flag, value in (
+        ("--quant_scheme", "int4_wo_128"),
+        ("--kv_cache_dtype", "fp8"),
+        ("--quant_algo", "awq"),
+        ("--output_dir", str(tmp_path / "run" / "model")),
+    ):
         assert cli[cli.index(flag) + 1] == value
-    assert cli[cli.index("--layer_quant_scheme") + 1: cli.index("--layer_quant_scheme") + 3] == ["*down_proj", "int8"]
-    assert cli[cli.index("--exclude_layers") + 1:] == ["lm_head", "model.layers.0.mlp.down_proj"]
+    assert cli[cli.index("--layer_quant_scheme") + 1 : cli.index("--layer_quant_scheme") + 3] == [
+        "*down_proj",
+        "int8",
+    ]
+    assert cli[cli.index("--exclude_layers") + 1 :] == ["lm_head", "model.layers.0.mlp.down_proj"]
     assert "--no_trust_remote_code" in cli
     assert validate_document(manifest, "run_manifest") == []
     write_manifest(manifest, tmp_path / "run" / "run_manifest.yaml")
@@ -186,8 +240,12 @@ def _quantized_output(tmp_path, source, config_patch=None, drop=()):
         tensors[f"{name}.weight_scale"] = np.ones((), np.float32)
     for name in drop:
         tensors.pop(name)
-    qc = {"quant_method": "quark", "exclude": ["lm_head"], "layer_quant_config": {},
-          "global_quant_config": {"weight": {"dtype": "int8"}}}
+    qc = {
+        "quant_method": "quark",
+        "exclude": ["lm_head"],
+        "layer_quant_config": {},
+        "global_quant_config": {"weight": {"dtype": "int8"}},
+    }
     qc.update(config_patch or {})
     out = _write_model(tmp_path / "out", tensors, config={**CONFIG, "quantization_config": qc})
     shutil.copy(source / "tokenizer.json", out / "tokenizer.json")
@@ -198,23 +256,40 @@ def test_layer_precision_counts_and_mismatches(source, tmp_path):
     out = _quantized_output(tmp_path, source)
     ckpt_out = read_checkpoint(out)
     layers = layer_precision(read_checkpoint(source), ckpt_out, ckpt_out.config["quantization_config"])
-    assert layers == {"total": 3, "quantized": {"int8": 2}, "excluded": ["lm_head"],
-                      "unexpected_unquantized": [], "declaration_mismatch": []}
+    assert layers == {
+        "total": 3,
+        "quantized": {"int8": 2},
+        "excluded": ["lm_head"],
+        "unexpected_unquantized": [],
+        "declaration_mismatch": [],
+    }
 
     # tampered declaration: down_proj claimed excluded but stored quantized
-    tampered = layer_precision(read_checkpoint(source), ckpt_out,
-                               {**ckpt_out.config["quantization_config"], "exclude": ["lm_head", "*down_proj"]})
-    assert tampered["declaration_mismatch"] == [{"layer": "model.layers.0.mlp.down_proj",
-                                                  "reason": "excluded by '*down_proj' but stored quantized (I8)"}]
+    tampered = layer_precision(
+        read_checkpoint(source),
+        ckpt_out,
+        {**ckpt_out.config["quantization_config"], "exclude": ["lm_head", "*down_proj"]},
+    )
+    assert tampered["declaration_mismatch"] == [
+        {
+            "layer": "model.layers.0.mlp.down_proj",
+            "reason": "excluded by '*down_proj' but stored quantized (I8)",
+        }
+    ]
     # declared fp8 but stored I8
-    wrong = layer_precision(read_checkpoint(source), ckpt_out,
-                            {**ckpt_out.config["quantization_config"],
-                             "global_quant_config": {"weight": {"dtype": "fp8_e4m3"}}})
-    assert len(wrong["declaration_mismatch"]) == 2 and "declared fp8_e4m3 but stored as I8" in \
-        wrong["declaration_mismatch"][0]["reason"]
+    wrong = layer_precision(
+        read_checkpoint(source),
+        ckpt_out,
+        {**ckpt_out.config["quantization_config"], "global_quant_config": {"weight": {"dtype": "fp8_e4m3"}}},
+    )
+    assert (
+        len(wrong["declaration_mismatch"]) == 2
+        and "declared fp8_e4m3 but stored as I8" in wrong["declaration_mismatch"][0]["reason"]
+    )
     # lm_head no longer excluded: declared quantized, stored F32 without scale
-    unexcluded = layer_precision(read_checkpoint(source), ckpt_out,
-                                 {**ckpt_out.config["quantization_config"], "exclude": []})
+    unexcluded = layer_precision(
+        read_checkpoint(source), ckpt_out, {**ckpt_out.config["quantization_config"], "exclude": []}
+    )
     assert unexcluded["unexpected_unquantized"] == ["lm_head"]
 
 
@@ -239,8 +314,9 @@ def test_layer_missing_in_output_is_a_mismatch(source, tmp_path):
 
 def test_metadata_diffs_classify_expected_and_blocking(source, tmp_path):
     out = _quantized_output(tmp_path, source)
-    (out / "tokenizer_config.json").write_text(json.dumps({"bos_token": "<s>", "eos_token": "</s>",
-                                                           "is_local": True}))
+    (out / "tokenizer_config.json").write_text(
+        json.dumps({"bos_token": "<s>", "eos_token": "</s>", "is_local": True})
+    )
     diffs = metadata_diffs(source, out)
     assert diffs["blocking"] == []
     assert [d["field"] for d in diffs["expected"]] == ["config.quantization_config"]
@@ -248,13 +324,16 @@ def test_metadata_diffs_classify_expected_and_blocking(source, tmp_path):
     config = json.loads((out / "config.json").read_text())
     config.update(eos_token_id=7, num_hidden_layers=2)
     (out / "config.json").write_text(json.dumps(config))
-    (out / "tokenizer_config.json").write_text(json.dumps({"bos_token": "<s>", "eos_token": "<eot>",
-                                                           "chat_template": "{{ x }}"}))
+    (out / "tokenizer_config.json").write_text(
+        json.dumps({"bos_token": "<s>", "eos_token": "<eot>", "chat_template": "{{ x }}"})
+    )
     blocking = {d["field"]: d["reason"] for d in metadata_diffs(source, out)["blocking"]}
-    assert blocking == {"config.eos_token_id": "special token id changed",
-                        "config.num_hidden_layers": "architecture field changed",
-                        "tokenizer.special_tokens": "special tokens changed",
-                        "tokenizer.chat_template": "chat template changed"}
+    assert blocking == {
+        "config.eos_token_id": "special token id changed",
+        "config.num_hidden_layers": "architecture field changed",
+        "tokenizer.special_tokens": "special tokens changed",
+        "tokenizer.chat_template": "chat template changed",
+    }
 
     for f in out.glob("tokenizer*"):
         f.unlink()
@@ -262,14 +341,19 @@ def test_metadata_diffs_classify_expected_and_blocking(source, tmp_path):
 
 
 def test_intake_lists_router_gates_and_vision_towers_as_sensitive(tmp_path):
-    tensors = {**_source_tensors(),
-               "model.layers.0.mlp.gate.weight": np.zeros((8, 128), np.float32),  # MoE router
-               "model.layers.0.mlp.experts.gate_up_proj": np.zeros((8, 128, 64), np.float32),  # fused experts
-               "visual.blocks.0.attn.qkv.weight": np.zeros((384, 128), np.float32)}
+    tensors = {
+        **_source_tensors(),
+        "model.layers.0.mlp.gate.weight": np.zeros((8, 128), np.float32),  # MoE router
+        "model.layers.0.mlp.experts.gate_up_proj": np.zeros((8, 128, 64), np.float32),  # fused experts
+        "visual.blocks.0.attn.qkv.weight": np.zeros((384, 128), np.float32),
+    }
     model = _write_model(tmp_path / "moe", tensors, config={**CONFIG, "num_experts": 8})
     analysis = analyze(str(model), quark_info=INFO)
     kinds = {c["kind"]: c["examples"] for c in analysis["quantization_targets"]["sensitive_components"]}
-    assert kinds == {"lm_head": ["lm_head"], "router_gate": ["model.layers.0.mlp.gate"],
-                     "vision_tower": ["visual.blocks.0.attn.qkv"]}
+    assert kinds == {
+        "lm_head": ["lm_head"],
+        "router_gate": ["model.layers.0.mlp.gate"],
+        "vision_tower": ["visual.blocks.0.attn.qkv"],
+    }
     assert analysis["quantization_targets"]["has_non_linear_experts"] is True
     assert {r["code"] for r in analysis["risks"]} >= {"moe-model", "fused-experts"}

@@ -14,8 +14,9 @@ from quarkci.cli import main
 pytestmark = pytest.mark.ml
 
 
-def _gate(source: Path, export: Path, tmp_path: Path, capsys, *, reload: bool = True,
-          run_result: Path | None = None) -> tuple[int, dict, dict]:
+def _gate(
+    source: Path, export: Path, tmp_path: Path, capsys, *, reload: bool = True, run_result: Path | None = None
+) -> tuple[int, dict, dict]:
     summary = tmp_path / f"summary-{export.name}.json"
     argv = ["ptq", "validate", "--source", str(source), "--checkpoint", str(export), "--output", str(summary)]
     if run_result is not None:
@@ -47,8 +48,13 @@ def _edit_tensors(export: Path, edit) -> None:
 
 
 def test_untouched_fp8_export_passes_every_new_check(pipeline, demo_model, tmp_path, capsys):
-    code, verdict, summary = _gate(demo_model, pipeline("fp8").output, tmp_path, capsys,
-                                   run_result=pipeline("fp8").root / "run_result.json")
+    code, verdict, summary = _gate(
+        demo_model,
+        pipeline("fp8").output,
+        tmp_path,
+        capsys,
+        run_result=pipeline("fp8").root / "run_result.json",
+    )
     assert code == 0, verdict["detail"]
     assert summary["reload"]["top1_agreement"] >= 0.95 and summary["reload"]["task_accuracy"] == 1.0
     assert summary["unquantized_tensors"]["checked"] == 7  # embed, lm_head, 5 norms
@@ -57,8 +63,9 @@ def test_untouched_fp8_export_passes_every_new_check(pipeline, demo_model, tmp_p
 
 
 @pytest.mark.parametrize("tampering", ["scales_x1000", "scales_zeroed", "weights_random", "weights_zeroed"])
-def test_broken_weights_or_scales_with_a_clean_reload_fail_on_behaviour(pipeline, demo_model, tmp_path, capsys,
-                                                                         tampering):
+def test_broken_weights_or_scales_with_a_clean_reload_fail_on_behaviour(
+    pipeline, demo_model, tmp_path, capsys, tampering
+):
     import torch
 
     def edit(t):
@@ -69,9 +76,17 @@ def test_broken_weights_or_scales_with_a_clean_reload_fail_on_behaviour(pipeline
                 t[name] = t[name] * 1000
             elif tampering == "scales_zeroed" and name.endswith("weight_scale"):
                 t[name] = torch.zeros_like(t[name])
-            elif tampering == "weights_random" and name.endswith(".weight") and t[name].dtype == torch.float8_e4m3fn:
+            elif (
+                tampering == "weights_random"
+                and name.endswith(".weight")
+                and t[name].dtype == torch.float8_e4m3fn
+            ):
                 t[name] = (torch.randn(t[name].shape) * 100).to(torch.float8_e4m3fn)
-            elif tampering == "weights_zeroed" and name.endswith(".weight") and t[name].dtype == torch.float8_e4m3fn:
+            elif (
+                tampering == "weights_zeroed"
+                and name.endswith(".weight")
+                and t[name].dtype == torch.float8_e4m3fn
+            ):
                 t[name] = torch.zeros(t[name].shape).to(torch.float8_e4m3fn)
 
     export = _copy(pipeline("fp8").output, tmp_path, tampering)
@@ -98,8 +113,9 @@ def test_run_result_claiming_another_scheme_fails(pipeline, demo_model, tmp_path
     claimed["scheme"] = "int4_wo_128"
     run_result = tmp_path / "run_result.json"
     run_result.write_text(json.dumps(claimed))
-    code, verdict, _ = _gate(demo_model, pipeline("fp8").output, tmp_path, capsys, reload=False,
-                             run_result=run_result)
+    code, verdict, _ = _gate(
+        demo_model, pipeline("fp8").output, tmp_path, capsys, reload=False, run_result=run_result
+    )
     assert code == 1 and _failed(verdict) == ["scheme"]
     assert "int4_wo_128" in verdict["detail"] and "fp8_e4m3" in verdict["detail"]
 
@@ -109,12 +125,17 @@ def test_fp32_weights_left_beside_the_export_count_in_the_size(pipeline, demo_mo
     shutil.copy(demo_model / "model.safetensors", export / "pytorch_model.bin")  # fp32 bytes beside
     code, verdict, summary = _gate(demo_model, export, tmp_path, capsys, reload=False)
     assert summary["size_ratio"] > 1.0 and summary["output"]["other_weight_files"]
-    assert code == 1 and verdict["failure_class"] == "SIZE_NOT_REDUCED" and "pytorch_model.bin" in verdict["detail"]
+    assert (
+        code == 1
+        and verdict["failure_class"] == "SIZE_NOT_REDUCED"
+        and "pytorch_model.bin" in verdict["detail"]
+    )
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage_header"])
-def test_corrupt_safetensors_is_a_classed_gate_failure_not_bad_input(pipeline, demo_model, tmp_path, capsys,
-                                                                      damage):
+def test_corrupt_safetensors_is_a_classed_gate_failure_not_bad_input(
+    pipeline, demo_model, tmp_path, capsys, damage
+):
     export = _copy(pipeline("fp8").output, tmp_path, damage)
     weights = export / "model.safetensors"
     data = weights.read_bytes()
@@ -128,7 +149,10 @@ def _kv_edit(kind: str, qc: dict) -> None:
     if kind == "group_k_only":  # the group forgets the v projections
         qc["export"]["kv_cache_group"] = ["*k_proj"]
     elif kind == "group_one_layer":  # names only layer 0's projections
-        qc["export"]["kv_cache_group"] = ["model.layers.0.self_attn.k_proj", "model.layers.0.self_attn.v_proj"]
+        qc["export"]["kv_cache_group"] = [
+            "model.layers.0.self_attn.k_proj",
+            "model.layers.0.self_attn.v_proj",
+        ]
     elif kind == "group_emptied":  # group removed, output scales and kv config left behind
         qc["export"]["kv_cache_group"] = []
     elif kind == "kv_config_drops_v":  # the sections disagree
@@ -151,16 +175,21 @@ def test_every_inconsistent_kv_cache_hand_edit_fails(pipeline, demo_model, tmp_p
 
 def test_renamed_layer_fails_the_names_check(pipeline, demo_model, tmp_path, capsys):
     export = _copy(pipeline("fp8").output, tmp_path, "renamed")
-    _edit_tensors(export, lambda t: t.update({"model.layers.0.mlp.gate_projx.weight_scale":
-                                              t.pop("model.layers.0.mlp.gate_proj.weight_scale")}))
+    _edit_tensors(
+        export,
+        lambda t: t.update(
+            {"model.layers.0.mlp.gate_projx.weight_scale": t.pop("model.layers.0.mlp.gate_proj.weight_scale")}
+        ),
+    )
     code, verdict, summary = _gate(demo_model, export, tmp_path, capsys, reload=False)
     assert code == 1 and "names" in _failed(verdict)
     assert summary["names"]["unknown_in_output"] == ["model.layers.0.mlp.gate_projx.weight_scale"]
 
 
 @pytest.mark.parametrize("tampering", ["dtype_int4", "quant_method_unknown"])
-def test_config_tampered_so_reload_fails_is_coverage_not_model_unsupported(pipeline, demo_model, tmp_path, capsys,
-                                                                           tampering):
+def test_config_tampered_so_reload_fails_is_coverage_not_model_unsupported(
+    pipeline, demo_model, tmp_path, capsys, tampering
+):
     export = _copy(pipeline("fp8").output, tmp_path, tampering)
     config = json.loads((export / "config.json").read_text())
     qc = config["quantization_config"]

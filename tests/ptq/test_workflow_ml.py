@@ -46,8 +46,11 @@ def test_demo_model_is_deterministic_for_a_seed(demo_model, tmp_path):
     from quarkci.ptq.demo import DemoConfig, build_demo_model
 
     def digest(seed: int) -> str:
-        out = build_demo_model(tmp_path / f"s{seed}-{len(list(tmp_path.iterdir()))}",
-                               DemoConfig(seed=seed, max_steps=25), progress=lambda _: None).out_dir
+        out = build_demo_model(
+            tmp_path / f"s{seed}-{len(list(tmp_path.iterdir()))}",
+            DemoConfig(seed=seed, max_steps=25),
+            progress=lambda _: None,
+        ).out_dir
         return hashlib.sha256((out / "model.safetensors").read_bytes()).hexdigest()
 
     assert digest(0) == digest(0)
@@ -73,7 +76,9 @@ def test_scheme_end_to_end_passes_the_gate(pipeline, scheme):
     summary = p.summary
     assert summary["layers"]["quantized"] == {label: 14}
     assert summary["layers"]["excluded"] == ["lm_head"]
-    assert summary["layers"]["unexpected_unquantized"] == [] and summary["layers"]["declaration_mismatch"] == []
+    assert (
+        summary["layers"]["unexpected_unquantized"] == [] and summary["layers"]["declaration_mismatch"] == []
+    )
     assert 0 < summary["size_ratio"] < max_ratio
     assert summary["output"]["bytes"] < summary["source"]["bytes"]
     assert summary["reload"]["ok"] is True
@@ -94,7 +99,11 @@ def test_schemes_that_fail_at_export(pipeline, scheme):
     p = pipeline(scheme)
     assert p.run_code == 1
     result = p.run_result
-    assert (result["status"], result["stage"], result["failure_class"]) == ("failed", "export", "MODEL_UNSUPPORTED")
+    assert (result["status"], result["stage"], result["failure_class"]) == (
+        "failed",
+        "export",
+        "MODEL_UNSUPPORTED",
+    )
     assert result["message"]
     if scheme == "mx9":
         assert result["message"].startswith("AssertionError") and "quark/torch/export/" in result["message"]
@@ -129,7 +138,12 @@ def test_copy_of_the_source_is_size_not_reduced(demo_model, tmp_path, capsys):
     copy = tmp_path / "copy"
     shutil.copytree(demo_model, copy)
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(copy), "--out", str(summary)]) == 0
+    assert (
+        main(
+            ["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(copy), "--out", str(summary)]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["ptq", "gate", "--summary", str(summary)]) == 1
     verdict = json.loads(capsys.readouterr().out)
@@ -144,14 +158,30 @@ def test_tampered_quantization_config_is_coverage_failure(pipeline, demo_model, 
     config["quantization_config"]["exclude"] = ["lm_head", "*mlp*"]  # claims the MLPs were left alone
     (tampered / "config.json").write_text(json.dumps(config))
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(tampered), "--no-reload",
-                 "--out", str(summary)]) == 0
+    assert (
+        main(
+            [
+                "ptq",
+                "validate",
+                "--source",
+                str(demo_model),
+                "--checkpoint",
+                str(tampered),
+                "--no-reload",
+                "--out",
+                str(summary),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["ptq", "gate", "--summary", str(summary)]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["failure_class"] == "QUANT_COVERAGE_FAILURE"
     assert _failed_checks(verdict) == ["coverage"]
-    assert len(json.loads(summary.read_text())["layers"]["declaration_mismatch"]) == 6  # 3 MLP linears x 2 layers
+    assert (
+        len(json.loads(summary.read_text())["layers"]["declaration_mismatch"]) == 6
+    )  # 3 MLP linears x 2 layers
 
 
 def test_reload_with_missing_keys_fails(pipeline, demo_model, tmp_path, capsys):
@@ -163,8 +193,21 @@ def test_reload_with_missing_keys_fails(pipeline, demo_model, tmp_path, capsys):
     del tensors["model.layers.0.mlp.down_proj.weight_scale"]
     save_file(tensors, broken / "model.safetensors", metadata={"format": "pt"})
     summary = tmp_path / "summary.json"
-    assert main(["ptq", "validate", "--source", str(demo_model), "--checkpoint", str(broken),
-                 "--out", str(summary)]) == 0
+    assert (
+        main(
+            [
+                "ptq",
+                "validate",
+                "--source",
+                str(demo_model),
+                "--checkpoint",
+                str(broken),
+                "--out",
+                str(summary),
+            ]
+        )
+        == 0
+    )
     reload = json.loads(summary.read_text())["reload"]
     assert reload["ok"] is False
     assert any("layers.0.mlp.down_proj" in k for k in reload["missing_keys"])
@@ -190,8 +233,21 @@ def test_run_refuses_without_yes_and_after_plan_changes(analysis, tmp_path, caps
 
 
 def test_plan_rejects_a_scheme_the_installed_quark_lacks(analysis, tmp_path, capsys):
-    assert main(["ptq", "plan", "--analysis", str(analysis), "--scheme", "int3_magic",
-                 "--out", str(tmp_path / "p.json")]) == 2
+    assert (
+        main(
+            [
+                "ptq",
+                "plan",
+                "--analysis",
+                str(analysis),
+                "--scheme",
+                "int3_magic",
+                "--out",
+                str(tmp_path / "p.json"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "not supported by amd-quark 0.13" in err and "int4_wo_128" in err and "Traceback" not in err
     assert not (tmp_path / "p.json").exists()

@@ -116,8 +116,9 @@ def test_summary_is_cut_to_the_limit_at_a_line_boundary() -> None:
 def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     report_dir = tmp_path / "out"
     report_dir.mkdir()
-    report = _report([_finding("breaking", 2), _finding("mechanical", 4)],
-                     changed_files=["skills/demo/SKILL.md"])
+    report = _report(
+        [_finding("breaking", 2), _finding("mechanical", 4)], changed_files=["skills/demo/SKILL.md"]
+    )
     (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
     (report_dir / "validation_report.md").write_text("# Skill sync\n", encoding="utf-8")
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
@@ -125,8 +126,21 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
     stage = tmp_path / "stage"
 
-    assert cli.main(["report", "github", "--report-dir", str(report_dir), "--workspace", str(workspace),
-                     "--stage-changed", str(stage)]) == 0
+    assert (
+        cli.main(
+            [
+                "report",
+                "github",
+                "--report-dir",
+                str(report_dir),
+                "--workspace",
+                str(workspace),
+                "--stage-changed",
+                str(stage),
+            ]
+        )
+        == 0
+    )
 
     matches = re.findall(r"^([\w-]+)<<(ghadelimiter_\w+)\n(.*?)\n\2$", output.read_text(), re.M | re.S)
     parsed = {key: value for key, _, value in matches}
@@ -151,14 +165,17 @@ def test_missing_report_is_summarised_not_fatal(tmp_path: Path, monkeypatch) -> 
     assert re.search(r"^status<<ghadelimiter_\w+\n\n", output.read_text(), re.M)
 
 
-def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(tmp_path: Path, monkeypatch,
-                                                                          capsys) -> None:
+def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
     assert cli.main(["report", "github", "--report-dir", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("quarkci: error: --report-dir") and "no such directory" in err[0]
+    assert (
+        len(err) == 1 and err[0].startswith("quarkci: error: --report-dir") and "no such directory" in err[0]
+    )
     assert not output.exists() and not step_summary.exists()
 
 

@@ -13,15 +13,28 @@ GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "golden"
 
 def test_rerendered_markdown_is_byte_identical_to_the_golden_report(tmp_path):
     out = tmp_path / "re.md"
-    assert cli.main(["report", "markdown", "--report-json", str(GOLDEN / "validation_report.json"),
-                     "--output", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "report",
+                "markdown",
+                "--report-json",
+                str(GOLDEN / "validation_report.json"),
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert out.read_bytes() == (GOLDEN / "validation_report.md").read_bytes()
 
 
 def test_hostile_strings_in_an_artifact_cannot_ping_inject_html_or_break_fences(tmp_path):
     report = json.loads((GOLDEN / "validation_report.json").read_text(encoding="utf-8"))
     assert report["findings"], "the golden report must hold findings for this test to mean anything"
-    hostile = "@octocat <img src=x onerror=alert(1)> ``` [click](https://evil.example) <!-- quarkci:report:x -->"
+    hostile = (
+        "@octocat <img src=x onerror=alert(1)> ``` [click](https://evil.example) <!-- quarkci:report:x -->"
+    )
     report["findings"][0]["skill_says"] = hostile
     report["findings"][0]["source_says"] = hostile
     src = tmp_path / "r.json"

@@ -36,23 +36,29 @@ def test_the_golden_sarif_is_valid_sarif_2_1_0(validator, golden) -> None:
     assert errors == [], [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
     results = golden["runs"][0]["results"]
     report = json.loads(GOLDEN.with_suffix(".json").read_text(encoding="utf-8"))
-    assert [r["partialFingerprints"]["quarkci/v1"] for r in results] == [f["fingerprint"] for f in report["findings"]]
+    assert [r["partialFingerprints"]["quarkci/v1"] for r in results] == [
+        f["fingerprint"] for f in report["findings"]
+    ]
     assert {r["level"] for r in results} == {"error", "warning", "note", "none"}  # every kind is present
 
 
 def test_every_rule_has_an_absolute_help_uri(golden) -> None:
     rules = golden["runs"][0]["tool"]["driver"]["rules"]
-    assert rules and all(r["helpUri"].startswith("https://") and r["helpUri"].endswith("#" + r["id"][8:])
-                         for r in rules)
+    assert rules and all(
+        r["helpUri"].startswith("https://") and r["helpUri"].endswith("#" + r["id"][8:]) for r in rules
+    )
     assert {r["ruleId"] for r in golden["runs"][0]["results"]} <= {r["id"] for r in rules}
 
 
-@pytest.mark.parametrize(("where", "value"), [
-    (("version",), "2.0.0"),                      # only 2.1.0 is this schema's
-    (("runs", 0, "results", 0, "level"), "fatal"),  # not a SARIF level
-    (("runs", 0, "results", 0, "locations"), "skills/x.md"),  # must be an array of location objects
-    (("runs", 0, "results", 0, "rank"), 101.0),  # rank is 0..100
-])
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (("version",), "2.0.0"),  # only 2.1.0 is this schema's
+        (("runs", 0, "results", 0, "level"), "fatal"),  # not a SARIF level
+        (("runs", 0, "results", 0, "locations"), "skills/x.md"),  # must be an array of location objects
+        (("runs", 0, "results", 0, "rank"), 101.0),  # rank is 0..100
+    ],
+)
 def test_the_schema_rejects_a_broken_log(validator, golden, where, value) -> None:
     """Negative control: the validator really checks (a wrong version, level, shape or range fails)."""
     broken = copy.deepcopy(golden)

@@ -72,13 +72,19 @@ def check(case: dict[str, Any]) -> Outcome:
             return Outcome(f"expected options including {exp['offers']}, got {got}", False, None)
         return Outcome(None, False, None)
     if doc["workflow"] == "undecided":
-        return Outcome(f"expected {exp.get('role', exp.get('skill'))}, got undecided {[i['role'] for i in doc['route'].get('interpretations', [])]}"
-                       f" ({doc['route']['reason']})", False, None)
+        return Outcome(
+            f"expected {exp.get('role', exp.get('skill'))}, got undecided {[i['role'] for i in doc['route'].get('interpretations', [])]}"
+            f" ({doc['route']['reason']})",
+            False,
+            None,
+        )
     want = exp["skill"] if "skill" in exp else role_names[exp["role"]]
     if doc["workflow"] != want:
         return Outcome(f"expected {want}, got {doc['workflow']} ({doc['route']['reason']})", True, role)
     if "next" in exp and doc["route"]["next_skill"] != role_names[exp["next"]]:
-        return Outcome(f"expected first {role_names[exp['next']]}, got {doc['route']['next_skill']}", True, role)
+        return Outcome(
+            f"expected first {role_names[exp['next']]}, got {doc['route']['next_skill']}", True, role
+        )
     prereqs = {p["role"] for p in doc["route"]["prerequisites"]}
     if not set(exp.get("prereq", [])) <= prereqs:
         return Outcome(f"expected prerequisites {exp['prereq']}, got {sorted(prereqs)}", True, role)

@@ -23,14 +23,31 @@ import yaml
 
 from tests.router.scoring import PTQ_ROLES, check
 
-CASES = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v2.yaml").read_text("utf-8"))["cases"]
+CASES = yaml.safe_load((Path(__file__).resolve().parents[1] / "router_heldout_v2.yaml").read_text("utf-8"))[
+    "cases"
+]
 GOAL = 0.95
 FIRST_SCORE = (106, 108)
-V7_FIRST_SCORE = (24, 25)  # first scored run, after commit 9a56840: 96.0 %, 1 wrong = 1 confident + 0 questions
-V6_FIRST_SCORE = (23, 25)  # first scored run, after commit c6d570a: 92.0 %, 2 wrong = 0 confident + 2 questions
-V5_FIRST_SCORE = (22, 25)  # first scored run, after commit 97220ae: 88.0 %, 3 wrong = 2 confident + 1 question
-V4_FIRST_SCORE = (16, 20)  # first scored run, after commit 04b4cff: 80.0 %, 4 wrong = 1 confident + 3 questions
-V3_FIRST_SCORE = (23, 30)  # first scored run, after commit 6a1f0ba: 76.7 %, 7 wrong = 5 confident + 2 questions
+V7_FIRST_SCORE = (
+    24,
+    25,
+)  # first scored run, after commit 9a56840: 96.0 %, 1 wrong = 1 confident + 0 questions
+V6_FIRST_SCORE = (
+    23,
+    25,
+)  # first scored run, after commit c6d570a: 92.0 %, 2 wrong = 0 confident + 2 questions
+V5_FIRST_SCORE = (
+    22,
+    25,
+)  # first scored run, after commit 97220ae: 88.0 %, 3 wrong = 2 confident + 1 question
+V4_FIRST_SCORE = (
+    16,
+    20,
+)  # first scored run, after commit 04b4cff: 80.0 %, 4 wrong = 1 confident + 3 questions
+V3_FIRST_SCORE = (
+    23,
+    30,
+)  # first scored run, after commit 6a1f0ba: 76.7 %, 7 wrong = 5 confident + 2 questions
 
 
 def score(cases):
@@ -56,8 +73,10 @@ def test_heldout_v2(capsys):
     accuracy, per_role, wrong, negated_ptq = score(CASES)
     confident = sum(w[3] for w in wrong)
     with capsys.disabled():
-        print(f"\nrouter held-out v2: {len(CASES) - len(wrong)}/{len(CASES)} = {accuracy:.1%}; wrong answers: "
-              f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
+        print(
+            f"\nrouter held-out v2: {len(CASES) - len(wrong)}/{len(CASES)} = {accuracy:.1%}; wrong answers: "
+            f"{len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)"
+        )
         for role, (ok, total) in per_role.items():
             print(f"  {role:<20} {ok}/{total}")
         for goal, catalog, error, conf in wrong:
@@ -91,8 +110,10 @@ def test_later_heldout_split(version, capsys):
     accuracy, per_role, wrong, negated_ptq = score(cases)
     confident = sum(w[3] for w in wrong)
     with capsys.disabled():
-        print(f"\nrouter held-out v{version}: {len(cases) - len(wrong)}/{len(cases)} = {accuracy:.1%}; wrong "
-              f"answers: {len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)")
+        print(
+            f"\nrouter held-out v{version}: {len(cases) - len(wrong)}/{len(cases)} = {accuracy:.1%}; wrong "
+            f"answers: {len(wrong)} ({confident} confident routes, {len(wrong) - confident} questions)"
+        )
         for role, (ok, total) in per_role.items():
             print(f"  {role:<20} {ok}/{total}")
         for goal, catalog, error, conf in wrong:

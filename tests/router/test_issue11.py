@@ -26,7 +26,10 @@ POST_QUANT = {
     "I've already quantized it to mxfp4; package it for vLLM": ("export", "quark-torch-export"),
     "why does my quantized model output garbage in vLLM?": ("debug", "quark-torch-debug"),
     "my ptq run died with CUDA out of memory at layer 30, what now?": ("debug", "quark-torch-debug"),
-    "KeyError: 'model.layers.0.mlp.gate_proj' when running the quantize script": ("debug", "quark-torch-debug"),
+    "KeyError: 'model.layers.0.mlp.gate_proj' when running the quantize script": (
+        "debug",
+        "quark-torch-debug",
+    ),
 }
 
 
@@ -34,7 +37,10 @@ POST_QUANT = {
 def test_post_quantization_goals_never_fall_into_ptq(goal):
     role, skill = POST_QUANT[goal]
     doc = _doc(goal)  # 0.13 names: no such skill -> a question naming the missing role, never PTQ
-    assert doc["workflow"] == "undecided" and doc["route"]["interpretations"][0] == {"role": role, "skill": None}
+    assert doc["workflow"] == "undecided" and doc["route"]["interpretations"][0] == {
+        "role": role,
+        "skill": None,
+    }
     assert "the catalog has no skill for the role" in doc["route"]["reason"]
     doc = _doc(goal, EXTENDED)  # a catalog that has the skill: chosen by its description
     assert (doc["workflow"], doc["route"]["role"]) == (skill, role)
@@ -42,18 +48,32 @@ def test_post_quantization_goals_never_fall_into_ptq(goal):
 
 def test_the_printed_reason_names_what_in_the_goal_decided_it(tmp_path, capsys):
     fixture = str(Path(__file__).resolve().parents[1] / "fixtures" / "router" / "extended")
-    assert cli.main(["route", "my ptq run died with CUDA out of memory at layer 30, what now?", "--skills",
-                     fixture, "--out", str(tmp_path / "s.json")]) == 0
+    assert (
+        cli.main(
+            [
+                "route",
+                "my ptq run died with CUDA out of memory at layer 30, what now?",
+                "--skills",
+                fixture,
+                "--out",
+                str(tmp_path / "s.json"),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert 'route: quark-torch-debug (debug): the goal says "died"' in printed
     reason = _doc("Quantize Llama-3.1-8B to FP8")["route"]["reason"]
     assert reason.startswith('the goal says "quantize"')  # not "a quantization scheme was named"
 
 
-@pytest.mark.parametrize("goal, role", [
-    ("don't quantize, just evaluate my fp8 llama", "eval"),
-    ("I only want to inspect the model at ./models/llama, do NOT quantize it", "model_intake"),
-])
+@pytest.mark.parametrize(
+    "goal, role",
+    [
+        ("don't quantize, just evaluate my fp8 llama", "eval"),
+        ("I only want to inspect the model at ./models/llama, do NOT quantize it", "model_intake"),
+    ],
+)
 def test_negated_quantization_is_never_a_ptq_run(goal, role):
     doc = _doc(goal)
     assert doc["route"]["role"] == role and doc["workflow"] not in PTQ
@@ -79,8 +99,13 @@ def test_japanese_quantize_request_next_to_latin_scheme_names():
 
 def test_model_scheme_hardware_output_and_mode_go_to_constraints():
     doc = _doc("quantize Qwen/Qwen3-8B to fp8 on ROCm, output to ./out/q8, plan only")
-    assert doc["constraints"] == {"model": "Qwen/Qwen3-8B", "scheme": "fp8", "hardware": "rocm",
-                                  "output_path": "./out/q8", "execution_mode": "plan_only"}
+    assert doc["constraints"] == {
+        "model": "Qwen/Qwen3-8B",
+        "scheme": "fp8",
+        "hardware": "rocm",
+        "output_path": "./out/q8",
+        "execution_mode": "plan_only",
+    }
     assert "hardware" not in doc and "output_dir" not in doc  # never written inline
 
 

@@ -68,7 +68,13 @@ def test_quark_0_13_evals_queries(capsys):
             continue
         doc = route(item["prompt"][:4000], catalog, label).document
         got = doc["workflow"]
-        ok = (got == want[1]) if want[0] == "is" else (got != want[1]) if want[0] == "not" else got == "undecided"
+        ok = (
+            (got == want[1])
+            if want[0] == "is"
+            else (got != want[1])
+            if want[0] == "not"
+            else got == "undecided"
+        )
         if ok:
             right += 1
         else:
@@ -76,8 +82,10 @@ def test_quark_0_13_evals_queries(capsys):
             wrong.append((item.get("id"), want, got, doc["route"]["reason"]))
     total = right + len(wrong)
     with capsys.disabled():
-        print(f"\nQuark 0.13 evals.json queries: {right}/{total} = {right / total:.1%}; wrong {len(wrong)} "
-              f"({confident} confident routes, {len(wrong) - confident} questions)")
+        print(
+            f"\nQuark 0.13 evals.json queries: {right}/{total} = {right / total:.1%}; wrong {len(wrong)} "
+            f"({confident} confident routes, {len(wrong) - confident} questions)"
+        )
         for row in wrong:
             print(f"  WRONG {row}")
     assert total >= 30

@@ -46,7 +46,9 @@ def test_unknown_hardware_is_recorded_never_assumed():
 def test_contexts_are_referenced_not_inlined_and_carried_forward(tmp_path):
     env = str(FIX / "env_rocm.env_context.json")
     ws = str(FIX / "ok.workspace_context.json")
-    first = route("quantize llama to fp8 but do not run it yet", CATALOG, LABEL, env_context=env, workspace_context=ws).document
+    first = route(
+        "quantize llama to fp8 but do not run it yet", CATALOG, LABEL, env_context=env, workspace_context=ws
+    ).document
     assert first["env_context_ref"] == env and first["workspace_context_ref"] == ws
     assert "MI300X" not in json.dumps(first) and "/models/tiny-llama" not in json.dumps(first)
     assert first["route"]["next_skill"] == first["workflow"] == "quark-torch-ptq"
@@ -78,21 +80,30 @@ def test_cli_writes_a_valid_document_and_prints_the_reason(tmp_path, capsys):
     assert [i["skill"] for i in doc["route"]["interpretations"]] == ["quark-install", "quark-torch-ptq"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["route", "   "], "goal: empty"),
-    (["route", "x" * 5000], "goal: 5000 characters"),
-    (["route", "quantize", "--env-context", "{missing}"], "no such file"),
-    (["route", "quantize", "--env-context", "{bad_json}"], "invalid JSON"),
-    (["route", "quantize", "--env-context", "{wrong_type}"], "$.hardware.gpu_count: expected integer"),
-    (["route", "quantize", "--session-context", "{wrong_type}"], "not a valid session_context"),
-    (["route", "quantize", "--skills", "{missing}"], "{missing}"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["route", "   "], "goal: empty"),
+        (["route", "x" * 5000], "goal: 5000 characters"),
+        (["route", "quantize", "--env-context", "{missing}"], "no such file"),
+        (["route", "quantize", "--env-context", "{bad_json}"], "invalid JSON"),
+        (["route", "quantize", "--env-context", "{wrong_type}"], "$.hardware.gpu_count: expected integer"),
+        (["route", "quantize", "--session-context", "{wrong_type}"], "not a valid session_context"),
+        (["route", "quantize", "--skills", "{missing}"], "{missing}"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, argv, message):
     bad_json = tmp_path / "bad.json"
     bad_json.write_text('{"environment": ')
     wrong = tmp_path / "wrong.json"
-    wrong.write_text(json.dumps({"environment": {"os": "l", "python": "3", "containerized": False},
-                                 "hardware": {"accelerator": "cpu", "gpu_count": "two"}}))
+    wrong.write_text(
+        json.dumps(
+            {
+                "environment": {"os": "l", "python": "3", "containerized": False},
+                "hardware": {"accelerator": "cpu", "gpu_count": "two"},
+            }
+        )
+    )
     subs = {"missing": str(tmp_path / "nope.json"), "bad_json": str(bad_json), "wrong_type": str(wrong)}
     argv = [a.format(**subs) for a in argv]
     out = tmp_path / "session_context.json"
@@ -131,7 +142,9 @@ def test_unwritable_out_is_bad_input(tmp_path, capsys):
 
 def test_json_output_equals_the_written_file(tmp_path, capsys):
     out = tmp_path / "s.json"
-    assert cli.main(["route", "run ONNX PTQ end to end on resnet50.onnx", "--json", "--output", str(out)]) == 0
+    assert (
+        cli.main(["route", "run ONNX PTQ end to end on resnet50.onnx", "--json", "--output", str(out)]) == 0
+    )
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(out.read_text())
     assert printed["workflow"] == "quark-onnx-ptq" and printed["route"]["next_skill"] == "quark-env-preflight"

@@ -86,7 +86,11 @@ def test_flag_context_names_its_command() -> None:
     assert layer["values"] == ["lm_head", "fp8"]
     # a bare fragment in prose takes the one command of its section...
     bare = _one(claims, "ptq-runner/SKILL.md", 36, "cli_flag", "--seq_len").context
-    assert (bare["command"], bare["inferred"], bare["inferred_from"]) == ("quark-cli torch-llm-ptq", True, "section")
+    assert (bare["command"], bare["inferred"], bare["inferred_from"]) == (
+        "quark-cli torch-llm-ptq",
+        True,
+        "section",
+    )
     # ...and none where the skill names two Quark programs (ambiguous, not guessed)
     notes = _one(claims, "ptq-runner/references/notes.md", 5, "cli_flag", "--num_calib_data").context
     assert notes["command"] is None and notes["inferred"] is True and notes["quark"] is None
@@ -96,7 +100,12 @@ def test_flag_context_names_its_command() -> None:
 def test_scheme_context_enumeration_and_count() -> None:
     claims = _claims("positive")
     table = _one(claims, "ptq-runner/SKILL.md", 22, "scheme", "w4_demo_32").context
-    assert (table["where"], table["enumerates"], table["count_claimed"], table["count_line"]) == ("table", True, 5, 17)
+    assert (table["where"], table["enumerates"], table["count_claimed"], table["count_line"]) == (
+        "table",
+        True,
+        5,
+        17,
+    )
     flag = _one(claims, "ptq-runner/SKILL.md", 31, "scheme", "w8a8_demo").context
     assert (flag["where"], flag["flag"], flag["enumerates"]) == ("flag", "--quant_scheme", False)
 
@@ -109,7 +118,9 @@ def test_model_type_context_and_versions() -> None:
     assert py["text"] == "Python 3.10 to 3.12"
     tag = _one(claims, "ptq-runner/references/notes.md", 3, "torch_version", "rocm6.3").context
     assert tag["aspect"] == "accelerator_tag"
-    sk = _one(claims, "ptq-runner/SKILL.md", 7, "path", "examples/torch/language_modeling/llm_ptq/quantize_quark.py")
+    sk = _one(
+        claims, "ptq-runner/SKILL.md", 7, "path", "examples/torch/language_modeling/llm_ptq/quantize_quark.py"
+    )
     assert sk.context == {"field": "source_knowledge", "index": 1, "directory": False}
     assert sk.skill == "ptq-runner"
 
@@ -187,8 +198,9 @@ def test_version_statement_forms(tmp_path: Path, line: str, kind: str, value: st
 
 def test_non_contiguous_python_list_is_not_a_range(tmp_path: Path) -> None:
     (tmp_path / "s").mkdir()
-    (tmp_path / "s" / "SKILL.md").write_text("---\nname: s\n---\n\nPython 3.9, 3.11 and 3.13 only.\n",
-                                             encoding="utf-8")
+    (tmp_path / "s" / "SKILL.md").write_text(
+        "---\nname: s\n---\n\nPython 3.9, 3.11 and 3.13 only.\n", encoding="utf-8"
+    )
     source = DirectorySource(tmp_path)
     (skill,) = discover(source)
     assert extract_claims(skill, source.read_text) == []

@@ -38,7 +38,9 @@ def test_claims_json_is_deterministic_and_filtered(capsys) -> None:
 
 
 def test_claims_text_lines(capsys) -> None:
-    code, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--kind", "cli_flag"], capsys)
+    code, out, _ = _run(
+        ["skills", "claims", "--skills", str(FIXTURES / "positive"), "--kind", "cli_flag"], capsys
+    )
     assert code == 0
     assert "ptq-runner/SKILL.md:31: cli_flag --quant_scheme [quark-cli torch-llm-ptq]" in out.splitlines()
 
@@ -56,21 +58,29 @@ def test_missing_directory_is_bad_input(tmp_path, capsys) -> None:
 
 def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     """bundled:path.whl reads quark/_bundled_skills/ from the zip; a non-UTF-8 SKILL.md is an error value."""
-    extra = {f"quark/_bundled_skills/{p.relative_to(FIXTURES / 'positive').as_posix()}": p.read_bytes()
-             for p in sorted((FIXTURES / "positive").rglob("*")) if p.is_file()}
+    extra = {
+        f"quark/_bundled_skills/{p.relative_to(FIXTURES / 'positive').as_posix()}": p.read_bytes()
+        for p in sorted((FIXTURES / "positive").rglob("*"))
+        if p.is_file()
+    }
     extra["quark/_bundled_skills/broken/SKILL.md"] = b"---\nname: broken\n---\n\xff\n"
     wheel = build_mini_wheel(tmp_path, extra=extra)
     code, out, _ = _run(["skills", "list", "--skills", f"bundled:{wheel}", "--json"], capsys)
     payload = json.loads(out)
     # the miniature checkout bundles skills of its own; ours sit beside them
-    theirs = sorted(p.parent.relative_to(MINI_CHECKOUT / "quark" / "_bundled_skills").as_posix()
-                    for p in (MINI_CHECKOUT / "quark" / "_bundled_skills").rglob("SKILL.md"))
+    theirs = sorted(
+        p.parent.relative_to(MINI_CHECKOUT / "quark" / "_bundled_skills").as_posix()
+        for p in (MINI_CHECKOUT / "quark" / "_bundled_skills").rglob("SKILL.md")
+    )
     ids = [s["id"] for s in payload["skills"]]
     assert code == 0 and ids == sorted(["adapter", "broken", "model-list", "ptq-runner", *theirs])
     assert "not UTF-8" in payload["skills"][ids.index("broken")]["error"]
     code, out, _ = _run(["skills", "claims", "--skills", f"bundled:{wheel}", "--json"], capsys)
-    from_wheel = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]
-                  if c["skill"] not in theirs]
+    from_wheel = [
+        (c["file"], c["line"], c["kind"], c["value"])
+        for c in json.loads(out)["claims"]
+        if c["skill"] not in theirs
+    ]
     _, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
     from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
     assert from_wheel == from_dir and len(from_dir) == 35  # + 4 from references/api.md
@@ -83,7 +93,9 @@ def test_bundled_without_spec_is_bad_input(capsys) -> None:
 
 def test_claims_names_unreadable_skills_and_exits_1(tmp_path, capsys) -> None:
     (tmp_path / "good").mkdir()
-    (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n")
+    (tmp_path / "good" / "SKILL.md").write_text(
+        "---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n"
+    )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "SKILL.md").write_bytes(b"\xff\xfe\x00binary")
     code, out, err = _run(["skills", "claims", "--skills", str(tmp_path), "--json"], capsys)
@@ -97,7 +109,9 @@ def test_an_alias_bomb_frontmatter_is_an_unreadable_skill_not_a_hang(tmp_path, c
     from tests.skills.test_discover import BILLION_LAUGHS
 
     (tmp_path / "good").mkdir()
-    (tmp_path / "good" / "SKILL.md").write_text("---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n")
+    (tmp_path / "good" / "SKILL.md").write_text(
+        "---\nname: good\ndescription: d\n---\nRun `quark-cli --help`.\n"
+    )
     (tmp_path / "bomb").mkdir()
     (tmp_path / "bomb" / "SKILL.md").write_text(BILLION_LAUGHS)
     code, out, err = _run(["skills", "claims", "--skills", str(tmp_path), "--json"], capsys)

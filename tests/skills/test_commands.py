@@ -71,6 +71,9 @@ def test_multiline_quoted_argument_and_shell_keywords() -> None:
     )
     commands = parse_block(block, 1)
     assert [(c.name, c.line) for c in commands] == [
-        ("python", 1), ("quark-cli torch-llm-ptq", 6), ("true", 8), ("vllm", 8)
+        ("python", 1),
+        ("quark-cli torch-llm-ptq", 6),
+        ("true", 8),
+        ("vllm", 8),
     ]
     assert [(f.name, f.line) for f in flags(commands[1])] == [("--model_dir", 6)]

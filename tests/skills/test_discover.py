@@ -58,8 +58,14 @@ def test_directory_skills_references_and_order(tmp_path: Path) -> None:
 
 def test_thin_adapter_delegation(tmp_path: Path) -> None:
     _write(tmp_path, "impl/x/SKILL.md", GOOD.format(name="x"))
-    _write(tmp_path, "x/SKILL.md", "---\nname: x\ndescription: d\n---\n\nFollow [impl](../impl/x/SKILL.md).\n")
-    _write(tmp_path, "y/SKILL.md", "---\nname: y\n---\n\n# Y\n\nSee [other](../impl/x/SKILL.md).\n\n- a\n- b\n\ntext\n")
+    _write(
+        tmp_path, "x/SKILL.md", "---\nname: x\ndescription: d\n---\n\nFollow [impl](../impl/x/SKILL.md).\n"
+    )
+    _write(
+        tmp_path,
+        "y/SKILL.md",
+        "---\nname: y\n---\n\n# Y\n\nSee [other](../impl/x/SKILL.md).\n\n- a\n- b\n\ntext\n",
+    )
     by_id = {s.id: s for s in discover(DirectorySource(tmp_path))}
     assert by_id["x"].delegates_to == "impl/x/SKILL.md"
     assert by_id["y"].delegates_to is None  # a real body that merely links elsewhere
@@ -67,8 +73,11 @@ def test_thin_adapter_delegation(tmp_path: Path) -> None:
 
 
 # Nine levels of ten aliases each: 10**9 strings once expanded, a few hundred bytes as text.
-BILLION_LAUGHS = "---\nname: x\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
-    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10)) + "---\nbody\n"
+BILLION_LAUGHS = (
+    "---\nname: x\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10))
+    + "---\nbody\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -81,7 +90,10 @@ BILLION_LAUGHS = "---\nname: x\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol,
         ("---\n- a\n- b\n---\n", "must be a mapping"),
         (b"---\nname: x\n---\n\xff\xfe bad\n", "not UTF-8"),
         (b"---\nname: x\n---\n\x00\x01\x02", "binary file"),
-        ("---\nname: x\nsource_knowledge:\n  - quark/ok.py\n  - ../etc/passwd\n---\n", "source_knowledge[1] (line 5)"),
+        (
+            "---\nname: x\nsource_knowledge:\n  - quark/ok.py\n  - ../etc/passwd\n---\n",
+            "source_knowledge[1] (line 5)",
+        ),
         ("---\nname: x\nsource_knowledge:\n  - /etc/passwd\n---\n", "absolute path"),
         ("---\nname: x\nsource_knowledge: quark/a.py\n---\n", "must be a list of paths"),
         ("---\nname: x\nsource_knowledge:\n  - C:/x.py\n---\n", "absolute path"),

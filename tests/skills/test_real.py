@@ -45,7 +45,10 @@ def test_0_13_skill_inventory(bundled):
     assert sum(1 for s in skills if s.source_knowledge) == 28
     assert sum(1 for s in skills if s.delegates_to) == 16
     by_id = {s.id: s for s in skills}
-    assert by_id["quark-torch-install"].delegates_to == "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md"
+    assert (
+        by_id["quark-torch-install"].delegates_to
+        == "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md"
+    )
     ptq = by_id["quark-torch-ptq"]
     assert ptq.source_knowledge == () and "quark-torch-ptq/references/quant-plan.md" in ptq.references
     legacy = by_id["_legacy_impl/l1-atomic/torch/quark-torch-install"]
@@ -57,9 +60,21 @@ def test_0_13_claims_by_kind(bundled):
     _, claims = bundled
     counts = Counter(c.kind for c in claims)
     # every kind is found in the real skills; the totals below are what the extractors give today
-    assert set(counts) == {"cli_flag", "scheme", "scheme_count", "model_type", "model_type_count", "python_version",
-                           "torch_version", "transformers_version", "export_format", "path", "python_name",
-                           "dependency", "cli_flag_default"}
+    assert set(counts) == {
+        "cli_flag",
+        "scheme",
+        "scheme_count",
+        "model_type",
+        "model_type_count",
+        "python_version",
+        "torch_version",
+        "transformers_version",
+        "export_format",
+        "path",
+        "python_name",
+        "dependency",
+        "cli_flag_default",
+    }
     assert counts["scheme_count"] == 1 and counts["model_type_count"] == 1
     assert counts["model_type"] == 36
     assert counts["path"] >= 157  # 157 source_knowledge entries + inline upstream paths
@@ -73,10 +88,16 @@ def test_0_13_quant_plan_scheme_table(bundled):
     assert _find(claims, plan, 56, "scheme_count", "21").context["where"] == "heading"
     table = [c for c in claims if c.file == plan and c.kind == "scheme" and c.context["where"] == "table"]
     assert len(table) == 22
-    assert {c.value for c in table if c.line == 66} == {"uint4_wo_32", "uint4_wo_64", "uint4_wo_128",
-                                                        "uint4_wo_per_channel"}
-    assert all(c.context["enumerates"] and c.context["count_claimed"] == 21 and c.context["count_line"] == 56
-               for c in table)
+    assert {c.value for c in table if c.line == 66} == {
+        "uint4_wo_32",
+        "uint4_wo_64",
+        "uint4_wo_128",
+        "uint4_wo_per_channel",
+    }
+    assert all(
+        c.context["enumerates"] and c.context["count_claimed"] == 21 and c.context["count_line"] == 56
+        for c in table
+    )
 
 
 def test_0_13_exact_claims(bundled):
@@ -89,8 +110,15 @@ def test_0_13_exact_claims(bundled):
     intake = "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md"
     assert _find(claims, intake, 66, "model_type_count", "36")
     assert _find(claims, intake, 98, "transformers_version", ">=4.51.0").context["model_types"] == ["llama4"]
-    tag = _find(claims, "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md", 81, "torch_version", "rocm6.4")
+    tag = _find(
+        claims, "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md", 81, "torch_version", "rocm6.4"
+    )
     assert tag.context["aspect"] == "accelerator_tag"
-    sk = _find(claims, "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md", 12, "path",
-               "tools/ci/install_torch.sh")
+    sk = _find(
+        claims,
+        "_legacy_impl/l1-atomic/torch/quark-torch-install/SKILL.md",
+        12,
+        "path",
+        "tools/ci/install_torch.sh",
+    )
     assert sk.context["field"] == "source_knowledge"

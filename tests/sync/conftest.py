@@ -22,8 +22,10 @@ def build_wheel(tree: Path, version: str, directory: Path) -> Path:
                 arc = f"{dist}/METADATA" if rel == "METADATA" else rel
                 info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
                 zf.writestr(info, path.read_bytes())
-        zf.writestr(zipfile.ZipInfo(f"{dist}/WHEEL", date_time=(2020, 1, 1, 0, 0, 0)),
-                    "Wheel-Version: 1.0\nGenerator: quarkci-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        zf.writestr(
+            zipfile.ZipInfo(f"{dist}/WHEEL", date_time=(2020, 1, 1, 0, 0, 0)),
+            "Wheel-Version: 1.0\nGenerator: quarkci-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
         zf.writestr(zipfile.ZipInfo(f"{dist}/RECORD", date_time=(2020, 1, 1, 0, 0, 0)), "")
     return wheel
 

@@ -99,10 +99,13 @@ def test_without_baseline_baseline_rules_skip_and_removed_items_still_break(whee
 
 def test_policy_overrides_and_ignores(wheels, tmp_path):
     state = _state(wheels, FIXTURES / "skills" / "positive")
-    config = policy.parse_config({
-        "kinds": {"cli-flag-deprecated": "breaking"},
-        "ignore": [{"rule": "scheme-list-incomplete"}, {"rule": "model-type-unknown", "skill": "drift*"}],
-    }, "test")
+    config = policy.parse_config(
+        {
+            "kinds": {"cli-flag-deprecated": "breaking"},
+            "ignore": [{"rule": "scheme-list-incomplete"}, {"rule": "model-type-unknown", "skill": "drift*"}],
+        },
+        "test",
+    )
     result = audit(state, config)
     kinds = {f.rule: f.kind for f in result.findings.findings}
     assert kinds["cli-flag-deprecated"] == "breaking"
@@ -110,21 +113,27 @@ def test_policy_overrides_and_ignores(wheels, tmp_path):
     assert len(result.findings.ignored) == 3
 
 
-@pytest.mark.parametrize("bad", [
-    {"kinds": {"no-such-rule": "breaking"}},
-    {"kinds": {"cli-flag-deprecated": "unverifiable"}},
-    {"ignore": [{"colour": "red"}]},
-    {"surprise": 1},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kinds": {"no-such-rule": "breaking"}},
+        {"kinds": {"cli-flag-deprecated": "unverifiable"}},
+        {"ignore": [{"colour": "red"}]},
+        {"surprise": 1},
+    ],
+)
 def test_bad_config_is_bad_input(bad):
     from quarkci.core.errors import BadInputError
+
     with pytest.raises(BadInputError):
         policy.parse_config(bad, "cfg")
 
 
 def test_config_file_is_found_in_the_audited_repo(tmp_path):
     (tmp_path / ".git").mkdir()
-    (tmp_path / ".quarkci.yaml").write_text("sync:\n  ignore:\n    - rule: scheme-unknown\n", encoding="utf-8")
+    (tmp_path / ".quarkci.yaml").write_text(
+        "sync:\n  ignore:\n    - rule: scheme-unknown\n", encoding="utf-8"
+    )
     (tmp_path / "skills").mkdir()
     config = policy.load_config(tmp_path / "skills")
     assert [i.rule for i in config.ignore] == ["scheme-unknown"]
@@ -136,7 +145,8 @@ def test_config_file_is_found_in_the_audited_repo(tmp_path):
 def test_inline_ignore_marker(wheels, tmp_path, skills_copy):
     skill = skills_copy / "positive" / "drifty" / "SKILL.md"
     text = skill.read_text(encoding="utf-8").replace(
-        "| `old_scheme` |", "| `old_scheme` <!-- quarkci: ignore[scheme-unknown] --> |")
+        "| `old_scheme` |", "| `old_scheme` <!-- quarkci: ignore[scheme-unknown] --> |"
+    )
     skill.write_text(text, encoding="utf-8")
     result = audit(_state(wheels, skills_copy / "positive"))
     assert "scheme-unknown" not in {f.rule for f in result.findings.findings}
@@ -153,8 +163,10 @@ def test_calibration_round_trip_and_release_diff(wheels, tmp_path):
     stored = load(path)
     assert stored.facts.to_json() == state.baseline.facts.to_json()
     assert stored.files == state.baseline.files
-    changes = {(c.category, c.change, c.name): c.skills for c in diff(stored, state.upstream, state.skills,
-                                                                       state.claims)}
+    changes = {
+        (c.category, c.change, c.name): c.skills
+        for c in diff(stored, state.upstream, state.skills, state.claims)
+    }
     assert changes[("schemes", "added", "nvfp4")] == ("drifty",)
     assert changes[("schemes", "removed", "old_scheme")] == ("drifty",)
     assert changes[("model_templates", "added", "qwen3")] == ("drifty",)
@@ -166,6 +178,7 @@ def test_calibration_round_trip_and_release_diff(wheels, tmp_path):
 
 def test_tampered_baseline_is_bad_input(wheels, tmp_path):
     from quarkci.core.errors import BadInputError
+
     state = _state(wheels, FIXTURES / "skills" / "negative")
     path = save(state.baseline, tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace('"int8"', '"int9"'), encoding="utf-8")

@@ -19,8 +19,20 @@ GOLDEN = FIXTURES / "golden"
 
 
 def _run(wheels, skills: Path | str, out: Path, *extra: str) -> int:
-    return main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-                 "--skills", str(skills), "--out", str(out), *extra])
+    return main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--baseline",
+            str(wheels["0.98"]),
+            "--skills",
+            str(skills),
+            "--out",
+            str(out),
+            *extra,
+        ]
+    )
 
 
 @pytest.fixture
@@ -60,12 +72,20 @@ def test_golden_reports_are_byte_identical(wheels, in_tmp, capsys):
         for name in ("validation_report.md", "validation_report.json", "validation_report.sarif"):
             shutil.copy(in_tmp / "out1" / name, GOLDEN / name)
     for name in ("validation_report.md", "validation_report.json", "validation_report.sarif"):
-        assert (in_tmp / "out1" / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(encoding="utf-8")
+        assert (in_tmp / "out1" / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(
+            encoding="utf-8"
+        )
     document = json.loads((in_tmp / "out1" / "validation_report.json").read_text(encoding="utf-8"))
     validate(document)
     assert document["status"] == "failed" and document["mode"] == "audit"
     # contract-none-shipped (a quarkci-schema comparison) left the skill audit: 5 unverifiable, not 6
-    assert document["counts"] == {"breaking": 4, "semantic": 1, "mechanical": 9, "unverifiable": 5, "ignored": 0}
+    assert document["counts"] == {
+        "breaking": 4,
+        "semantic": 1,
+        "mechanical": 9,
+        "unverifiable": 5,
+        "ignored": 0,
+    }
     assert document["baseline"]["version"] == "0.98"
 
 
@@ -136,11 +156,16 @@ def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, 
     report = json.loads((in_tmp / "fix" / "validation_report.json").read_text(encoding="utf-8"))
     validate(report)
     assert report["mode"] == "fix"
-    assert report["summary"] == ("6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; "
-                                 "8 fixes applied, 0 fixable left")
+    assert report["summary"] == (
+        "6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; 8 fixes applied, 0 fixable left"
+    )
     assert len(report["applied_fixes"]) == 8 and report["counts"]["mechanical"] == 1
     md = (in_tmp / "fix" / "validation_report.md").read_text(encoding="utf-8")
-    assert "**Mode:** fix" in md and "`--fix` applied 8 fixes" in md and "0 of the findings below can still" in md
+    assert (
+        "**Mode:** fix" in md
+        and "`--fix` applied 8 fixes" in md
+        and "0 of the findings below can still" in md
+    )
     # a second --fix run finds nothing left to fix: still a fix run, said so (the command passes fix=True)
     assert _run(wheels, skills_copy / "positive", in_tmp / "fix2", "--fix", "--fail-on", "none") == 0
     again = json.loads((in_tmp / "fix2" / "validation_report.json").read_text(encoding="utf-8"))
@@ -152,8 +177,15 @@ def test_the_report_says_fix_when_the_producer_says_so_even_with_nothing_applied
     from quarkci.sync.outcome import SyncOutcome
     from quarkci.sync.policy import FindingSet
 
-    outcome = SyncOutcome(mode="audit", upstream=("amd-quark==0.13", "0.13", "wheel", "w"), baseline=("0.12", "b"),
-                          skills_root="skills", skills=(), findings=FindingSet(()), fix=True)
+    outcome = SyncOutcome(
+        mode="audit",
+        upstream=("amd-quark==0.13", "0.13", "wheel", "w"),
+        baseline=("0.12", "b"),
+        skills_root="skills",
+        skills=(),
+        findings=FindingSet(()),
+        fix=True,
+    )
     report = build(outcome)
     assert report.mode == "fix" and report.summary.endswith("; 0 fixes applied, 0 fixable left")
     assert build(replace(outcome, fix=None)).mode == "audit"  # inferred: nothing applied, nothing changed
@@ -161,15 +193,39 @@ def test_the_report_says_fix_when_the_producer_says_so_even_with_nothing_applied
 
 
 def test_fix_refuses_bundled_skills(wheels, in_tmp, capsys):
-    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-                 "--skills", f"bundled:{wheels['0.99']}", "--fix", "--out", str(in_tmp / "x")]) == 2
+    assert (
+        main(
+            [
+                "sync",
+                "--upstream",
+                str(wheels["0.99"]),
+                "--baseline",
+                str(wheels["0.98"]),
+                "--skills",
+                f"bundled:{wheels['0.99']}",
+                "--fix",
+                "--out",
+                str(in_tmp / "x"),
+            ]
+        )
+        == 2
+    )
     assert "--fix needs --skills DIR" in capsys.readouterr().err
     assert not (in_tmp / "x").exists()
 
 
 def test_unreachable_upstream_writes_a_blocked_report(in_tmp, capsys):
-    code = main(["sync", "--upstream", "amd-quark", "--skills", str(FIXTURES / "skills" / "positive"),
-                 "--out", str(in_tmp / "blocked")])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            "amd-quark",
+            "--skills",
+            str(FIXTURES / "skills" / "positive"),
+            "--out",
+            str(in_tmp / "blocked"),
+        ]
+    )
     assert code == 3
     report = json.loads((in_tmp / "blocked" / "validation_report.json").read_text(encoding="utf-8"))
     validate(report)
@@ -180,32 +236,61 @@ def test_unreachable_upstream_writes_a_blocked_report(in_tmp, capsys):
 
 
 def test_no_baseline_means_calibration(wheels, in_tmp):
-    code = main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(FIXTURES / "skills" / "negative"),
-                 "--out", str(in_tmp / "cal")])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--skills",
+            str(FIXTURES / "skills" / "negative"),
+            "--out",
+            str(in_tmp / "cal"),
+        ]
+    )
     assert code == 0
     report = json.loads((in_tmp / "cal" / "validation_report.json").read_text(encoding="utf-8"))
     assert report["mode"] == "calibration" and report["baseline"] is None
     recorded = in_tmp / "cal" / "baselines" / "0.99.json"
     assert recorded.is_file()
     # the recorded baseline is usable as --baseline FILE
-    assert main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(FIXTURES / "skills" / "negative"),
-                 "--baseline", str(recorded), "--out", str(in_tmp / "again")]) == 0
+    assert (
+        main(
+            [
+                "sync",
+                "--upstream",
+                str(wheels["0.99"]),
+                "--skills",
+                str(FIXTURES / "skills" / "negative"),
+                "--baseline",
+                str(recorded),
+                "--out",
+                str(in_tmp / "again"),
+            ]
+        )
+        == 0
+    )
     again = json.loads((in_tmp / "again" / "validation_report.json").read_text(encoding="utf-8"))
     assert again["mode"] == "audit" and again["release_diff"] == []
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--upstream", "no/such/path.whl"], "no such file"),
-    (["--upstream", "amd-quark>=1"], "pin one exact release"),
-    (["--baseline", "missing-baseline.json"], "--baseline: missing-baseline.json: no such file"),
-    (["--baseline", "garbage"], "--baseline: 'garbage': only amd-quark is supported"),
-    (["--skills", "bundled:foo"], "--skills: bundled:'foo': only amd-quark is supported"),
-    (["--out", "/proc/quarkci-x"], "--out: /proc/quarkci-x: cannot write in /proc"),
-    (["--skills", "no-such-skills-dir"], "no such directory"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--upstream", "no/such/path.whl"], "no such file"),
+        (["--upstream", "amd-quark>=1"], "pin one exact release"),
+        (["--baseline", "missing-baseline.json"], "--baseline: missing-baseline.json: no such file"),
+        (["--baseline", "garbage"], "--baseline: 'garbage': only amd-quark is supported"),
+        (["--skills", "bundled:foo"], "--skills: bundled:'foo': only amd-quark is supported"),
+        (["--out", "/proc/quarkci-x"], "--out: /proc/quarkci-x: cannot write in /proc"),
+        (["--skills", "no-such-skills-dir"], "no such directory"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(wheels, in_tmp, capsys, argv, message):
-    args = {"--upstream": str(wheels["0.99"]), "--skills": str(FIXTURES / "skills" / "negative"),
-            "--out": str(in_tmp / "bad")}
+    args = {
+        "--upstream": str(wheels["0.99"]),
+        "--skills": str(FIXTURES / "skills" / "negative"),
+        "--out": str(in_tmp / "bad"),
+    }
     args.update(dict(zip(argv[::2], argv[1::2], strict=True)))
     flat = [x for kv in args.items() for x in kv]
     assert main(["sync", *flat]) == 2
@@ -217,8 +302,20 @@ def test_bad_input_is_one_line_and_exit_2(wheels, in_tmp, capsys, argv, message)
 def test_not_a_zip_wheel_is_bad_input(in_tmp, capsys):
     fake = in_tmp / "amd_quark-0.99-py3-none-any.whl"
     fake.write_bytes(b"not a zip")
-    assert main(["sync", "--upstream", str(fake), "--skills", str(FIXTURES / "skills" / "negative"),
-                 "--out", str(in_tmp / "bad")]) == 2
+    assert (
+        main(
+            [
+                "sync",
+                "--upstream",
+                str(fake),
+                "--skills",
+                str(FIXTURES / "skills" / "negative"),
+                "--out",
+                str(in_tmp / "bad"),
+            ]
+        )
+        == 2
+    )
     assert not (in_tmp / "bad").exists()
 
 
@@ -233,8 +330,10 @@ def test_malformed_skill_is_a_breaking_finding_and_fail_on_decides(wheels, in_tm
     errors = {s["path"]: s["error"] for s in report["skills"] if s["error"]}
     assert set(errors) == {"broken/SKILL.md", "binary/SKILL.md"}
     drift = [(f["rule"], f["kind"], f["subject"]) for f in report["findings"] if f["kind"] != "unverifiable"]
-    assert drift == [("skill-unreadable", "breaking", "binary/SKILL.md"),
-                     ("skill-unreadable", "breaking", "broken/SKILL.md")]  # the clean skill still clean
+    assert drift == [
+        ("skill-unreadable", "breaking", "binary/SKILL.md"),
+        ("skill-unreadable", "breaking", "broken/SKILL.md"),
+    ]  # the clean skill still clean
     err = capsys.readouterr().err
     assert "broken/SKILL.md" in err and "Traceback" not in err
     assert _run(wheels, skills_copy / "negative", in_tmp / "n", "--fail-on", "none") == 0
@@ -251,8 +350,19 @@ def test_no_readable_skill_at_all_is_bad_input_before_any_work(wheels, in_tmp, c
 
 
 def test_unreachable_baseline_spec_also_blocks(wheels, in_tmp):
-    code = main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", "amd-quark",
-                 "--skills", str(FIXTURES / "skills" / "negative"), "--out", str(in_tmp / "bb")])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--baseline",
+            "amd-quark",
+            "--skills",
+            str(FIXTURES / "skills" / "negative"),
+            "--out",
+            str(in_tmp / "bb"),
+        ]
+    )
     assert code == 3
     report = json.loads((in_tmp / "bb" / "validation_report.json").read_text(encoding="utf-8"))
     assert report["mode"] == "blocked" and report["blocked"]["skills"] == ["clean"]
@@ -262,7 +372,9 @@ def test_pyproject_config_of_the_audited_repo_applies(wheels, in_tmp, skills_cop
     (skills_copy / ".git").mkdir()
     (skills_copy / "pyproject.toml").write_text(
         '[tool.quarkci.sync]\nignore = [{rule = "cli-flag-removed"}, {rule = "scheme-unknown"},'
-        ' {rule = "model-type-unknown"}, {rule = "source-path-missing"}]\n', encoding="utf-8")
+        ' {rule = "model-type-unknown"}, {rule = "source-path-missing"}]\n',
+        encoding="utf-8",
+    )
     # every breaking finding of the positive skill is ignored by the repo's policy: exit 0 at --fail-on breaking
     assert _run(wheels, skills_copy / "positive", in_tmp / "p") == 0
     report = json.loads((in_tmp / "p" / "validation_report.json").read_text(encoding="utf-8"))
@@ -272,8 +384,22 @@ def test_pyproject_config_of_the_audited_repo_applies(wheels, in_tmp, skills_cop
 def test_an_empty_skills_directory_is_bad_input_not_a_clean_run(wheels, in_tmp, capsys):
     empty = in_tmp / "no-skills"
     empty.mkdir()
-    assert main(["sync", "--upstream", str(wheels["0.99"]), "--baseline", str(wheels["0.98"]),
-                 "--skills", str(empty), "--out", str(in_tmp / "r")]) == 2
+    assert (
+        main(
+            [
+                "sync",
+                "--upstream",
+                str(wheels["0.99"]),
+                "--baseline",
+                str(wheels["0.98"]),
+                "--skills",
+                str(empty),
+                "--out",
+                str(in_tmp / "r"),
+            ]
+        )
+        == 2
+    )
     assert "no SKILL.md found" in capsys.readouterr().err
     assert not (in_tmp / "r").exists()
 

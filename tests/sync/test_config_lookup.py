@@ -19,7 +19,9 @@ def test_outside_a_repository_a_config_above_the_skills_root_is_not_used(tmp_pat
 
 
 def test_inside_a_repository_the_lookup_stops_at_its_root(tmp_path):
-    (tmp_path / ".quarkci.yaml").write_text(CONFIG.replace("scheme-unknown", "cli-flag-removed"))  # above the repo
+    (tmp_path / ".quarkci.yaml").write_text(
+        CONFIG.replace("scheme-unknown", "cli-flag-removed")
+    )  # above the repo
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     skills = repo / "agents" / "skills"

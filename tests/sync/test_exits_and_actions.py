@@ -24,9 +24,21 @@ def _one_line_exit_2(capsys, argv: list[str], flag: str) -> str:
 def test_release_without_bundled_skills_is_bad_input(capsys, tmp_path):
     from tests.realwheels import real_wheel
 
-    line = _one_line_exit_2(capsys, ["sync", "--upstream", str(real_wheel("0.13")), "--baseline",
-                                     str(real_wheel("0.12.post1")), "--skills", f"bundled:{real_wheel('0.12.post1')}",
-                                     "--out", str(tmp_path / "r")], "--skills")
+    line = _one_line_exit_2(
+        capsys,
+        [
+            "sync",
+            "--upstream",
+            str(real_wheel("0.13")),
+            "--baseline",
+            str(real_wheel("0.12.post1")),
+            "--skills",
+            f"bundled:{real_wheel('0.12.post1')}",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        "--skills",
+    )
     assert "0 skills" in line and "amd_quark-0.12.post1" in line
     assert not (tmp_path / "r" / "validation_report.json").exists()
 
@@ -35,8 +47,19 @@ def test_empty_skills_directory_is_bad_input(capsys, tmp_path):
     from tests.realwheels import real_wheel
 
     (tmp_path / "empty").mkdir()
-    _one_line_exit_2(capsys, ["sync", "--upstream", str(real_wheel("0.13")), "--skills", str(tmp_path / "empty"),
-                              "--out", str(tmp_path / "r")], "--skills")
+    _one_line_exit_2(
+        capsys,
+        [
+            "sync",
+            "--upstream",
+            str(real_wheel("0.13")),
+            "--skills",
+            str(tmp_path / "empty"),
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        "--skills",
+    )
 
 
 def test_next_actions_of_the_default_job_work(tmp_path, monkeypatch, capsys):

@@ -14,24 +14,48 @@ pytestmark = pytest.mark.real
 CASES = {
     # rule: (skill name, body, the text the fix must leave behind)
     "dependency-range-mismatch": (
-        "quark-onnx-install", "```bash\npip install \"onnxruntime>=1.22.2,<=1.25.1\"\n```\n",
-        'pip install "onnxruntime<=1.28.0,>=1.22.2"'),
+        "quark-onnx-install",
+        '```bash\npip install "onnxruntime>=1.22.2,<=1.25.1"\n```\n',
+        'pip install "onnxruntime<=1.28.0,>=1.22.2"',
+    ),
     "cli-flag-default-changed": (
-        "ptq", "```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
-               "`--num_calib_data` defaults to `128`.\n", "`--num_calib_data` defaults to `512`."),
-    "python-version-mismatch": ("env", "Requires Python `>=3.10,<3.13`.\n", "Requires Python `>=3.11,<3.14`."),
+        "ptq",
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
+        "`--num_calib_data` defaults to `128`.\n",
+        "`--num_calib_data` defaults to `512`.",
+    ),
+    "python-version-mismatch": (
+        "env",
+        "Requires Python `>=3.10,<3.13`.\n",
+        "Requires Python `>=3.11,<3.14`.",
+    ),
     "transformers-version-mismatch": ("env", "Pin `transformers<5.16`.\n", "Pin `transformers<5.17`."),
     "scheme-list-incomplete": (
-        "plan", "## Available Quantization Schemes\n\n| Scheme | Description | Use Case |\n| --- | --- | --- |\n"
-                "| `fp8` | FP8 | serving |\n", "| `mx9` | new since amd-quark 0.12.post1; describe before use |  |"),
+        "plan",
+        "## Available Quantization Schemes\n\n| Scheme | Description | Use Case |\n| --- | --- | --- |\n"
+        "| `fp8` | FP8 | serving |\n",
+        "| `mx9` | new since amd-quark 0.12.post1; describe before use |  |",
+    ),
 }
 
 
 def _sync(tmp_path, run: str) -> dict:
     from tests.realwheels import real_wheel
 
-    argv = ["sync", "--upstream", str(real_wheel("0.13")), "--baseline", str(real_wheel("0.12.post1")),
-            "--skills", str(tmp_path / "skills"), "--fix", "--out", str(tmp_path / run), "--fail-on", "none"]
+    argv = [
+        "sync",
+        "--upstream",
+        str(real_wheel("0.13")),
+        "--baseline",
+        str(real_wheel("0.12.post1")),
+        "--skills",
+        str(tmp_path / "skills"),
+        "--fix",
+        "--out",
+        str(tmp_path / run),
+        "--fail-on",
+        "none",
+    ]
     assert main(argv) == 0
     return json.loads((tmp_path / run / "validation_report.json").read_text(encoding="utf-8"))
 

@@ -83,8 +83,14 @@ def test_history_command_writes_both_files(tmp_path, monkeypatch, capsys):
 
     import quarkci.commands.history as command
 
-    monkeypatch.setattr(command, "releases", lambda low, high, index=None: [Version("0.12.post1"), Version("0.13")])
+    monkeypatch.setattr(
+        command, "releases", lambda low, high, index=None: [Version("0.12.post1"), Version("0.13")]
+    )
     assert main(["history", "--from", "0.12.post1", "--to", "0.13", "--out", str(tmp_path), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert [r["version"] for r in printed["releases"]] == ["0.12.post1", "0.13"]
-    assert (tmp_path / "drift_history.md").read_text(encoding="utf-8").startswith("<!-- quarkci:report:drift-history")
+    assert (
+        (tmp_path / "drift_history.md")
+        .read_text(encoding="utf-8")
+        .startswith("<!-- quarkci:report:drift-history")
+    )

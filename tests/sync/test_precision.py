@@ -22,20 +22,34 @@ CORPORA = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "precision
 def _run(tmp_path, upstream: str, baseline: str, skills: str | None) -> dict:
     from tests.realwheels import real_wheel
 
-    argv = ["sync", "--upstream", str(real_wheel(upstream)), "--baseline", str(real_wheel(baseline)),
-            "--out", str(tmp_path), "--fail-on", "none"]
+    argv = [
+        "sync",
+        "--upstream",
+        str(real_wheel(upstream)),
+        "--baseline",
+        str(real_wheel(baseline)),
+        "--out",
+        str(tmp_path),
+        "--fail-on",
+        "none",
+    ]
     if skills:
         argv += ["--skills", f"bundled:{real_wheel(skills)}"]
     assert main(argv) == 0
     return json.loads((tmp_path / "validation_report.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(("corpus", "upstream", "baseline", "skills"), [
-    ("default_job_0_13.json", "0.13", "0.12.post1", None),
-    ("cross_release_0_12_post1.json", "0.12.post1", "0.11.2", "0.13"),
-])
+@pytest.mark.parametrize(
+    ("corpus", "upstream", "baseline", "skills"),
+    [
+        ("default_job_0_13.json", "0.13", "0.12.post1", None),
+        ("cross_release_0_12_post1.json", "0.12.post1", "0.11.2", "0.13"),
+    ],
+)
 def test_precision_on_labelled_real_jobs(tmp_path, capsys, corpus, upstream, baseline, skills):
-    labels = {e["fingerprint"]: e for e in json.loads((CORPORA / corpus).read_text(encoding="utf-8"))["findings"]}
+    labels = {
+        e["fingerprint"]: e for e in json.loads((CORPORA / corpus).read_text(encoding="utf-8"))["findings"]
+    }
     report = _run(tmp_path, upstream, baseline, skills)
     capsys.readouterr()
     found = [f for f in report["findings"] if f["kind"] != "unverifiable"]

@@ -21,8 +21,17 @@ def report(tmp_path_factory):
     from tests.realwheels import real_wheel
 
     out = tmp_path_factory.mktemp("real")
-    code = main(["sync", "--upstream", str(real_wheel("0.13")), "--baseline", str(real_wheel("0.12.post1")),
-                 "--out", str(out)])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(real_wheel("0.13")),
+            "--baseline",
+            str(real_wheel("0.12.post1")),
+            "--out",
+            str(out),
+        ]
+    )
     document = json.loads((out / "validation_report.json").read_text(encoding="utf-8"))
     validate(document)
     return code, document
@@ -40,11 +49,23 @@ def test_release_diff_0_12_post1_to_0_13(report):
     assert not any(cat == "schemes" and ch == "removed" for cat, ch, _ in changes)
     # model templates 41 -> 51
     added = {n for cat, ch, n in changes if cat == "model_templates" and ch == "added"}
-    assert added == {"gemma4", "gemma4_unified", "glm5_next", "hunyuan_v1_dense", "kimi_k3", "lfm2", "muse_glimmer",
-                     "qwen3_5", "qwen4_exp", "qwen4_exp_text"}
+    assert added == {
+        "gemma4",
+        "gemma4_unified",
+        "glm5_next",
+        "hunyuan_v1_dense",
+        "kimi_k3",
+        "lfm2",
+        "muse_glimmer",
+        "qwen3_5",
+        "qwen4_exp",
+        "qwen4_exp_text",
+    }
     assert not any(cat == "model_templates" and ch == "removed" for cat, ch, _ in changes)
     # the packaged CLI gained --template_file and lost nothing
-    flags = {(ch, n) for cat, ch, n in changes if cat == "cli_flags" and n.startswith("quark-cli torch-llm-ptq ")}
+    flags = {
+        (ch, n) for cat, ch, n in changes if cat == "cli_flags" and n.startswith("quark-cli torch-llm-ptq ")
+    }
     assert flags == {("added", "quark-cli torch-llm-ptq --template_file")}
     # a dependency change touches only the skills stating a range for that package (issue 14): the lint
     # and quant-perf pins touch none; onnxruntime touches the ONNX install skill that pins it
@@ -55,7 +76,9 @@ def test_release_diff_0_12_post1_to_0_13(report):
     assert ("cli_flags", "added", "quark-quant-perf --model") in changes
     # public names per module: Config is back in quark.torch.quantization.config.config (an alias in 0.13)
     api = {c["name"]: c for c in d["release_diff"] if c["category"] == "public_api"}
-    assert "Config" in api["quark.torch.quantization.config.config"]["after"].split("added ", 1)[1].split(", ")
+    assert "Config" in api["quark.torch.quantization.config.config"]["after"].split("added ", 1)[1].split(
+        ", "
+    )
 
 
 def test_real_findings(report):
@@ -63,18 +86,40 @@ def test_real_findings(report):
     assert d["mode"] == "audit" and d["baseline"]["version"] == "0.12.post1"
     # quark-torch-quant-plan says "Available Quantization Schemes (21 total)"; template.py defines 28
     (count,) = _findings(d, "scheme-count-mismatch")
-    assert count["skill_location"] == {"file": "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md",
-                                       "line": 56}
+    assert count["skill_location"] == {
+        "file": "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md",
+        "line": 56,
+    }
     assert count["fix"]["new"] == "## Available Quantization Schemes (28 total)"
     # its scheme tables omit mx9 (new in 0.13), int4_fp8, mxfp4_weight_only, the amdfp4_global* pair
     missing = {f["subject"].rsplit(": ", 1)[-1] for f in _findings(d, "scheme-list-incomplete")}
-    assert missing == {"amdfp4_global16", "amdfp4_global32", "fp4_block16_scale_e4m3", "int4_fp8", "mx9",
-                       "mxfp4_weight_only"}
+    assert missing == {
+        "amdfp4_global16",
+        "amdfp4_global32",
+        "fp4_block16_scale_e4m3",
+        "int4_fp8",
+        "mx9",
+        "mxfp4_weight_only",
+    }
     # quark-torch-model-intake's architecture table lacks the 10 templates 0.13 added, plus 5 older ones
     models = {f["subject"].rsplit(": ", 1)[-1] for f in _findings(d, "model-list-incomplete")}
-    assert models == {"gemma4", "gemma4_unified", "glm5_next", "hunyuan_v1_dense", "kimi_k3", "lfm2", "muse_glimmer",
-                      "qwen3_5", "qwen4_exp", "qwen4_exp_text",
-                      "deepseek_v4", "glm4_moe_lite", "glm_moe_dsa", "kimi_k2", "minimax_m3_vl"}
+    assert models == {
+        "gemma4",
+        "gemma4_unified",
+        "glm5_next",
+        "hunyuan_v1_dense",
+        "kimi_k3",
+        "lfm2",
+        "muse_glimmer",
+        "qwen3_5",
+        "qwen4_exp",
+        "qwen4_exp_text",
+        "deepseek_v4",
+        "glm4_moe_lite",
+        "glm_moe_dsa",
+        "kimi_k2",
+        "minimax_m3_vl",
+    }
     # quark-install says transformers<5.16; METADATA: Requires-Dist transformers<5.17,>5; extra == "cli"
     tf = {f["skill_location"]["file"]: f for f in _findings(d, "transformers-version-mismatch")}
     assert tf["quark-install/SKILL.md"]["fix"]["new"].count("transformers<5.17") == 1
@@ -93,8 +138,11 @@ def test_real_negative_controls(report):
     assert "model-type-unknown" not in rules
     assert {f["subject"] for f in _findings(d, "scheme-unknown")} == {"w_fp8_a_fp8", "w_int4_a_bf16"}
     # quark-cli subcommands other than torch-llm-ptq are read from their own parsers (quark_onnx/...)
-    assert not [f for f in _findings(d, "cli-flag-unverifiable") if "quark-cli" in f["subject"]
-                and "not in this snapshot" in f["source_says"]]
+    assert not [
+        f
+        for f in _findings(d, "cli-flag-unverifiable")
+        if "quark-cli" in f["subject"] and "not in this snapshot" in f["source_says"]
+    ]
     # contract-* comparisons of quarkci's own schemas are `contracts diff`'s, not a skill audit's
     assert {r for r in rules if r.startswith("contract-")} <= {"contract-upstream-example-invalid"}
     # quantize_quark.py lives in examples/, which the wheel does not ship: unverifiable, never drift
@@ -112,11 +160,18 @@ def test_fix_on_a_copy_of_the_real_bundled_skills_is_idempotent(tmp_path):
     with zipfile.ZipFile(real_wheel("0.13")) as zf:
         for name in zf.namelist():
             if name.startswith(prefix) and not name.endswith("/"):
-                target = tmp_path / "skills" / name[len(prefix):]
+                target = tmp_path / "skills" / name[len(prefix) :]
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(zf.read(name))
-    argv = ["sync", "--upstream", str(real_wheel("0.13")), "--baseline", str(real_wheel("0.12.post1")),
-            "--skills", str(tmp_path / "skills")]
+    argv = [
+        "sync",
+        "--upstream",
+        str(real_wheel("0.13")),
+        "--baseline",
+        str(real_wheel("0.12.post1")),
+        "--skills",
+        str(tmp_path / "skills"),
+    ]
     main([*argv, "--fix", "--out", str(tmp_path / "r1")])
     first = json.loads((tmp_path / "r1" / "validation_report.json").read_text(encoding="utf-8"))
     # 12 edits as before (the 15 missing model templates go into one table cell) plus the onnxruntime
@@ -127,13 +182,16 @@ def test_fix_on_a_copy_of_the_real_bundled_skills_is_idempotent(tmp_path):
     assert left["rule"] == "transformers-version-mismatch" and left["fix"] is None
     assert left["skill_location"]["line"] == 41
     install = (tmp_path / "skills" / "_legacy_impl/l1-atomic/onnx/quark-onnx-install/SKILL.md").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     assert install.count('pip install "onnxruntime<=1.28.0,>=1.22.2"') == 2  # both bounds kept
-    intake = (tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md").read_text(
-        encoding="utf-8")
+    intake = (
+        tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md"
+    ).read_text(encoding="utf-8")
     assert "kimi_k25, minimax_m2, deepseek_v4, gemma4," in intake
     text = (tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     assert "## Available Quantization Schemes (28 total)" in text
     # notes are true: mx9 is the one scheme 0.12.post1 lacks; the others existed before (no release named);
     # a 3-column table (Scheme | Description | Use Case) gets its note in the Description column

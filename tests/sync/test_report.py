@@ -18,10 +18,26 @@ EVIL = "@octocat <img src=x onerror=alert(1)> [click](javascript:x) ```\n# headi
 
 
 def _outcome(text: str = EVIL) -> SyncOutcome:
-    f = Finding("scheme-unknown", "removed", "schemes", "evil-skill", text, text, text, text,
-                skill_location=Location("evil/SKILL.md", 3), kind="breaking")
-    return SyncOutcome(mode="audit", upstream=("amd-quark==9", "9", "wheel", text), baseline=None,
-                       skills_root="skills", skills=(), findings=FindingSet((f,)))
+    f = Finding(
+        "scheme-unknown",
+        "removed",
+        "schemes",
+        "evil-skill",
+        text,
+        text,
+        text,
+        text,
+        skill_location=Location("evil/SKILL.md", 3),
+        kind="breaking",
+    )
+    return SyncOutcome(
+        mode="audit",
+        upstream=("amd-quark==9", "9", "wheel", text),
+        baseline=None,
+        skills_root="skills",
+        skills=(),
+        findings=FindingSet((f,)),
+    )
 
 
 def test_md_escape_neutralises_mentions_html_links_and_fences():
@@ -56,8 +72,18 @@ def test_json_report_is_schema_valid_and_rejects_a_broken_dto():
 
 
 def test_annotations_cannot_inject_workflow_commands():
-    f = Finding("r", "removed", "c", "s", "x", "line1\n::error::pwned", "b%", "i",
-                skill_location=Location("a,b:c.md", 7), kind="breaking")
+    f = Finding(
+        "r",
+        "removed",
+        "c",
+        "s",
+        "x",
+        "line1\n::error::pwned",
+        "b%",
+        "i",
+        skill_location=Location("a,b:c.md", 7),
+        kind="breaking",
+    )
     out = lines.github_annotations([f], prefix="skills/")
     assert out.count("\n") == 1 and out.startswith("::error file=skills/a%2Cb%3Ac.md,line=7,")
     assert "%0A::error::pwned" in out and "b%25" in out
@@ -65,8 +91,10 @@ def test_annotations_cannot_inject_workflow_commands():
 
 def test_canonical_line_and_sarif():
     outcome = _outcome("plain")
-    assert lines.canonical(outcome.findings.findings) == \
-        "evil/SKILL.md:3:1: breaking: plain; upstream: plain [scheme-unknown]\n"
+    assert (
+        lines.canonical(outcome.findings.findings)
+        == "evil/SKILL.md:3:1: breaking: plain; upstream: plain [scheme-unknown]\n"
+    )
     log = json.loads(sarif.render(outcome, prefix="skills/"))
     (result,) = log["runs"][0]["results"]
     assert result["ruleId"] == "quarkci/scheme-unknown" and result["level"] == "error"
@@ -75,9 +103,11 @@ def test_canonical_line_and_sarif():
 
 def test_skill_chart_escapes_skill_names_and_counts_drift_only():
     hostile = 'x"] --> click <b>@team</b> `y`'
-    findings = [Finding("scheme-unknown", "removed", "schemes", hostile, "s", "a", "b", "c", kind="breaking"),
-                Finding("scheme-unknown", "removed", "schemes", hostile, "t", "a", "b", "c", kind="breaking"),
-                Finding("fact-unverifiable", "not_shown", "x", "other", "u", "a", "b", "c", kind="unverifiable")]
+    findings = [
+        Finding("scheme-unknown", "removed", "schemes", hostile, "s", "a", "b", "c", kind="breaking"),
+        Finding("scheme-unknown", "removed", "schemes", hostile, "t", "a", "b", "c", kind="breaking"),
+        Finding("fact-unverifiable", "not_shown", "x", "other", "u", "a", "b", "c", kind="unverifiable"),
+    ]
     chart = markdown.skill_chart(findings)
     assert chart.count("bar [") == 3 and "bar [2]" in chart  # one series per drift kind, one skill
     body = chart.split("\n", 1)[1].rsplit("```", 1)[0]
@@ -88,9 +118,30 @@ def test_skill_chart_escapes_skill_names_and_counts_drift_only():
 def test_ignored_findings_are_counted_once():
     from quarkci.sync.policy import Config, Ignore, apply
 
-    f = Finding("scheme-unknown", "removed", "schemes", "s", "old", "a", "b", "c",
-                skill_location=Location("s/SKILL.md", 3))
-    twice = [f, Finding("scheme-unknown", "removed", "schemes", "s", "old", "a", "b", "c",
-                        skill_location=Location("s/SKILL.md", 9))]
+    f = Finding(
+        "scheme-unknown",
+        "removed",
+        "schemes",
+        "s",
+        "old",
+        "a",
+        "b",
+        "c",
+        skill_location=Location("s/SKILL.md", 3),
+    )
+    twice = [
+        f,
+        Finding(
+            "scheme-unknown",
+            "removed",
+            "schemes",
+            "s",
+            "old",
+            "a",
+            "b",
+            "c",
+            skill_location=Location("s/SKILL.md", 9),
+        ),
+    ]
     result = apply(twice, Config(ignore=(Ignore(rule="scheme-unknown"),)))
     assert result.findings == () and len(result.ignored) == 1

@@ -12,7 +12,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 def test_committed_rules_doc_is_current():
-    assert DOC.read_text(encoding="utf-8") == render(), "regenerate: python -m quarkci.sync.rules_doc > docs/rules.md"
+    assert DOC.read_text(encoding="utf-8") == render(), (
+        "regenerate: python -m quarkci.sync.rules_doc > docs/rules.md"
+    )
 
 
 def test_every_rule_has_exactly_one_anchor():

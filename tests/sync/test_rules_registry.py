@@ -44,14 +44,21 @@ def test_every_rule_id_literal_in_the_detectors_is_registered() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.keyword) and node.arg == "rule" and isinstance(node.value, ast.Constant):
                 ids.add(node.value.value)
-            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                    and isinstance(node.args[0].value, str) and node.args[0].value.startswith("contract-"):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and node.args[0].value.startswith("contract-")
+            ):
                 ids.add(node.args[0].value)
     assert ids and ids <= FINDING_RULE_IDS, sorted(ids - FINDING_RULE_IDS)
 
 
 def test_the_golden_report_carries_only_registered_ids() -> None:
-    report = json.loads((ROOT / "tests" / "fixtures" / "sync" / "golden" / "validation_report.json").read_text())
+    report = json.loads(
+        (ROOT / "tests" / "fixtures" / "sync" / "golden" / "validation_report.json").read_text()
+    )
     assert report["findings"] and {f["rule"] for f in report["findings"]} <= FINDING_RULE_IDS
 
 
@@ -60,8 +67,11 @@ def test_no_detector_sets_a_kind() -> None:
     offenders = []
     for path in [*RULES_DIR.glob("*.py"), *(ROOT / "quarkci" / "contracts").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Finding" \
-                    and any(k.arg == "kind" for k in node.keywords):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "Finding"
+                and any(k.arg == "kind" for k in node.keywords)
+            ):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
 
@@ -71,7 +81,10 @@ def test_help_url_is_absolute_and_configurable(monkeypatch: pytest.MonkeyPatch) 
     assert rules_pkg.docs_url("scheme-unknown") == rules_pkg.DEFAULT_DOCS_URL + "#scheme-unknown"
     assert re.match(r"^https://[^/]+/", rules_pkg.DEFAULT_DOCS_URL)
     monkeypatch.setenv(rules_pkg.DOCS_URL_ENV, "https://example.org/fork/rules.html")
-    assert rules_pkg.docs_url("contract-type-narrowed") == "https://example.org/fork/rules.html#contract-type-narrowed"
+    assert (
+        rules_pkg.docs_url("contract-type-narrowed")
+        == "https://example.org/fork/rules.html#contract-type-narrowed"
+    )
     for bad in ("docs/rules.md", "javascript:alert(1)", "https://example.org/r#x"):
         monkeypatch.setenv(rules_pkg.DOCS_URL_ENV, bad)
         assert rules_pkg.docs_url("x").startswith(rules_pkg.DEFAULT_DOCS_URL)
@@ -84,10 +97,18 @@ def test_policy_classifies_contract_findings_by_direction() -> None:
     def make(rule: str, change: str) -> Finding:
         return Finding(rule, change, "contracts", "contract:x", "$.a", "a", "b", "c")
 
-    assert classify(make("contract-enum-added", "changed")).kind == "semantic"   # not the change's mechanical
+    assert classify(make("contract-enum-added", "changed")).kind == "semantic"  # not the change's mechanical
     assert classify(make("contract-property-unmodelled", "removed")).kind == "breaking"
     assert classify(make("contract-property-unmodelled", "missing_from_list")).kind == "mechanical"
-    assert classify(make("contract-type-widened", "changed"),
-                    Config(kinds={"contract-type-widened": "breaking"})).kind == "breaking"
-    assert classify(make("contract-not-shipped", "not_shown"),
-                    Config(kinds={"contract-not-shipped": "breaking"})).kind == "unverifiable"
+    assert (
+        classify(
+            make("contract-type-widened", "changed"), Config(kinds={"contract-type-widened": "breaking"})
+        ).kind
+        == "breaking"
+    )
+    assert (
+        classify(
+            make("contract-not-shipped", "not_shown"), Config(kinds={"contract-not-shipped": "breaking"})
+        ).kind
+        == "unverifiable"
+    )

@@ -15,10 +15,16 @@ from quarkci.sync.rules import (
 from quarkci.sync.state import AuditState, UpstreamView
 
 
-def view(version: str, kinds: dict[str, list[FactItem]], files=(), coverage=("quark", "metadata"),
-         unavailable=None) -> UpstreamView:
-    facts = FactSet(version=version, label=f"amd-quark=={version}", coverage=frozenset(coverage), kinds=kinds,
-                    unavailable=unavailable or {})
+def view(
+    version: str, kinds: dict[str, list[FactItem]], files=(), coverage=("quark", "metadata"), unavailable=None
+) -> UpstreamView:
+    facts = FactSet(
+        version=version,
+        label=f"amd-quark=={version}",
+        coverage=frozenset(coverage),
+        kinds=kinds,
+        unavailable=unavailable or {},
+    )
     return UpstreamView(spec=f"amd-quark=={version}", kind="wheel", facts=facts, files=frozenset(files))
 
 
@@ -31,10 +37,25 @@ def state(claims, upstream, baseline=None, text: str = "") -> AuditState:
 
 
 def test_export_format_unknown_and_control():
-    up = view("1.0", {"export_formats": [FactItem("export_safetensors", "quark/torch/export/api.py", 10),
-                                         FactItem("GgufExporter", "quark/torch/export/api.py", 40)]})
-    found = export_format_unknown.check(state([claim("export_format", "onnx"), claim("export_format", "gguf"),
-                                               claim("export_format", "safetensors")], up))
+    up = view(
+        "1.0",
+        {
+            "export_formats": [
+                FactItem("export_safetensors", "quark/torch/export/api.py", 10),
+                FactItem("GgufExporter", "quark/torch/export/api.py", 40),
+            ]
+        },
+    )
+    found = export_format_unknown.check(
+        state(
+            [
+                claim("export_format", "onnx"),
+                claim("export_format", "gguf"),
+                claim("export_format", "safetensors"),
+            ],
+            up,
+        )
+    )
     assert [f.subject for f in found] == ["onnx"] and found[0].change == "removed"
 
 
@@ -42,15 +63,18 @@ def test_upstream_fact_moved_reports_skills_reading_the_old_file():
     old = "quark/torch/utils/llm/model_preparation.py"
     new = "quark/torch/quantization/config/template.py"
     base = view("0.10", {"model_templates": [FactItem("llama", old, 5), FactItem("opt", old, 6)]})
-    up = view("0.11", {"model_templates": [FactItem("llama", new, 50), FactItem("opt", new, 51)]},
-              files=[old, new])
+    up = view(
+        "0.11", {"model_templates": [FactItem("llama", new, 50), FactItem("opt", new, 51)]}, files=[old, new]
+    )
     sk = claim("path", old, line=4, field="source_knowledge")
     found = upstream_fact_moved.check(state([sk, claim("path", new, line=5)], up, base))
     assert len(found) == 1
     assert found[0].change == "moved" and found[0].subject == f"{old} -> {new}"
     assert "2 model_templates facts" in found[0].source_says
     # control: no move when the facts stayed
-    same = view("0.11", {"model_templates": [FactItem("llama", old, 5), FactItem("opt", old, 6)]}, files=[old])
+    same = view(
+        "0.11", {"model_templates": [FactItem("llama", old, 5), FactItem("opt", old, 6)]}, files=[old]
+    )
     assert upstream_fact_moved.check(state([sk], same, base)) == []
 
 
@@ -67,14 +91,21 @@ def test_missing_source_file_points_at_where_its_facts_went():
 
 
 def test_torch_rules_use_declared_requirement_and_index_tags():
-    up = view("1.0", {"torch_matrix": [
-        FactItem("torch", "METADATA", 9, {"specifier": ">=2.5", "source": "METADATA"}),
-        FactItem("rocm6.4", "docs/source/install.rst", 20, {"accelerator": "rocm"}),
-    ]})
+    up = view(
+        "1.0",
+        {
+            "torch_matrix": [
+                FactItem("torch", "METADATA", 9, {"specifier": ">=2.5", "source": "METADATA"}),
+                FactItem("rocm6.4", "docs/source/install.rst", 20, {"accelerator": "rocm"}),
+            ]
+        },
+    )
     text = "- PyTorch 2.2 or newer, index rocm6.4 or cu118"
-    claims = [claim("torch_version", ">=2.2", line=1, text="PyTorch 2.2 or newer"),
-              claim("torch_version", "rocm6.4", line=1, aspect="accelerator_tag"),
-              claim("torch_version", "cu118", line=1, aspect="accelerator_tag")]
+    claims = [
+        claim("torch_version", ">=2.2", line=1, text="PyTorch 2.2 or newer"),
+        claim("torch_version", "rocm6.4", line=1, aspect="accelerator_tag"),
+        claim("torch_version", "cu118", line=1, aspect="accelerator_tag"),
+    ]
     (mismatch,) = torch_version_mismatch.check(state(claims, up, text=text))
     assert mismatch.fix.new == "- PyTorch 2.5 or newer, index rocm6.4 or cu118"
     (tag,) = torch_index_tag_unknown.check(state(claims, up, text=text))
@@ -83,7 +114,9 @@ def test_torch_rules_use_declared_requirement_and_index_tags():
 
 def test_fact_unverifiable_only_when_the_kind_is_unavailable():
     claims = [claim("scheme", "fp8")]
-    blind = view("1.0", {"schemes": []}, unavailable={"schemes": ["quark/torch/quantization/config/template.py"]})
+    blind = view(
+        "1.0", {"schemes": []}, unavailable={"schemes": ["quark/torch/quantization/config/template.py"]}
+    )
     (found,) = fact_unverifiable.check(state(claims, blind))
     assert found.change == "not_shown"
     seen = view("1.0", {"schemes": [FactItem("fp8", "t.py", 1)]})
@@ -94,8 +127,12 @@ def test_paths_outside_the_wheel_are_unverifiable_unless_bundled():
     from quarkci.sync.rules import source_path_unverifiable
 
     up = view("0.13", {}, files=["quark/_bundled_skills/_legacy_impl/CONTRIBUTING.md"])
-    claims = [claim("path", "skills/_legacy_impl/CONTRIBUTING.md"), claim("path", "skills/_legacy_impl/GONE.md"),
-              claim("path", "docs/source/install.rst"), claim("path", "quark/x.py")]
+    claims = [
+        claim("path", "skills/_legacy_impl/CONTRIBUTING.md"),
+        claim("path", "skills/_legacy_impl/GONE.md"),
+        claim("path", "docs/source/install.rst"),
+        claim("path", "quark/x.py"),
+    ]
     found = source_path_unverifiable.check(state(claims, up))
     assert sorted(f.subject for f in found) == ["docs/source/install.rst", "skills/_legacy_impl/GONE.md"]
     assert all(f.change == "not_shown" for f in found)

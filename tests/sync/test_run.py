@@ -21,30 +21,48 @@ from .conftest import FIXTURES
 NEGATIVE = FIXTURES / "skills" / "negative"
 
 
-def _request(upstream: str, skills: Path, out: Path, baseline: str | None, fail_on: str = "breaking") -> SyncRequest:
-    return SyncRequest(upstream=upstream, skills=str(skills), baseline=baseline, record_baseline=False, fix=False,
-                       out=out, fail_on=fail_on)
+def _request(
+    upstream: str, skills: Path, out: Path, baseline: str | None, fail_on: str = "breaking"
+) -> SyncRequest:
+    return SyncRequest(
+        upstream=upstream,
+        skills=str(skills),
+        baseline=baseline,
+        record_baseline=False,
+        fix=False,
+        out=out,
+        fail_on=fail_on,
+    )
 
 
 def test_run_sync_returns_the_outcome_and_writes_no_report(wheels, tmp_path):
     seen: list[str] = []
     skills = FIXTURES / "skills" / "positive"
-    result = run_sync(_request(str(wheels["0.99"]), skills, tmp_path / "out", str(wheels["0.98"])),
-                      progress=seen.append)
+    result = run_sync(
+        _request(str(wheels["0.99"]), skills, tmp_path / "out", str(wheels["0.98"])), progress=seen.append
+    )
     assert result.failed is True and result.blocked_reason is None  # the positive skill has breaking drift
     assert result.outcome.mode == "audit"
     assert result.outcome.upstream[1] == "0.99" and result.outcome.baseline is not None
     assert result.outcome.baseline[0] == "0.98"
     assert result.report_prefix == str(skills) + "/"
     assert {f.rule for f in result.outcome.findings.drift()} and not (tmp_path / "out").exists()
-    assert [m.split(" ", 1)[0] for m in seen] == ["resolving", "extracting", "reading", "resolving", "auditing"]
+    assert [m.split(" ", 1)[0] for m in seen] == [
+        "resolving",
+        "extracting",
+        "reading",
+        "resolving",
+        "auditing",
+    ]
     assert seen[3] == f"resolving baseline {wheels['0.98']}"
     passing = run_sync(_request(str(wheels["0.99"]), skills, tmp_path / "out", str(wheels["0.98"]), "none"))
     assert passing.failed is False and passing.outcome.findings.findings == result.outcome.findings.findings
 
 
 def test_unreachable_upstream_is_a_blocked_result_not_an_exception(tmp_path):
-    result = run_sync(_request("amd-quark", NEGATIVE, tmp_path / "out", "none"))  # newest: needs PyPI (refused)
+    result = run_sync(
+        _request("amd-quark", NEGATIVE, tmp_path / "out", "none")
+    )  # newest: needs PyPI (refused)
     assert result.blocked_reason is not None and "network disabled in tests" in result.blocked_reason
     assert result.outcome.mode == "blocked" and result.outcome.blocked == (result.blocked_reason, ("clean",))
     assert result.failed is False and result.report_prefix == ""
@@ -82,12 +100,24 @@ def _bad_baselines(wheels, tmp_path: Path) -> dict[str, tuple[Path, str]]:
 
 
 @pytest.mark.parametrize("case", ["not-json", "not-a-baseline", "tampered"])
-def test_a_bad_baseline_file_is_refused_before_the_upstream_is_resolved(wheels, tmp_path, capsys,
-                                                                         upstream_refused, case):
+def test_a_bad_baseline_file_is_refused_before_the_upstream_is_resolved(
+    wheels, tmp_path, capsys, upstream_refused, case
+):
     path, words = _bad_baselines(wheels, tmp_path)[case]
     capsys.readouterr()
-    code = main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(NEGATIVE), "--baseline", str(path),
-                 "--out", str(tmp_path / "out")])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--skills",
+            str(NEGATIVE),
+            "--baseline",
+            str(path),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and err[0].startswith(f"quarkci: error: --baseline {path}") and words in err[0], err
@@ -95,10 +125,22 @@ def test_a_bad_baseline_file_is_refused_before_the_upstream_is_resolved(wheels, 
     assert not (tmp_path / "out").exists()
 
 
-def test_negative_control_a_valid_baseline_file_reaches_the_upstream_step(wheels, tmp_path, capsys,
-                                                                          upstream_refused):
+def test_negative_control_a_valid_baseline_file_reaches_the_upstream_step(
+    wheels, tmp_path, capsys, upstream_refused
+):
     recorded = baselines.save(build_view("rel", resolve(str(wheels["0.98"]))), tmp_path / "recorded")
-    code = main(["sync", "--upstream", str(wheels["0.99"]), "--skills", str(NEGATIVE), "--baseline", str(recorded),
-                 "--out", str(tmp_path / "out")])
+    code = main(
+        [
+            "sync",
+            "--upstream",
+            str(wheels["0.99"]),
+            "--skills",
+            str(NEGATIVE),
+            "--baseline",
+            str(recorded),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 3 and upstream_refused == [str(wheels["0.99"])]  # the patched step is the one that ran
     assert "the network step ran" in capsys.readouterr().err  # (a blocked audit: exit 3, not 2)

@@ -10,13 +10,16 @@ from quarkci.skills.claims.phrases import minors, parse_statement, render
 from quarkci.sync.fixer import apply_fixes, apply_to_text
 
 
-@pytest.mark.parametrize("text, spec, lower, upper, style", [
-    ("Python 3.11 to 3.13", ">=3.11,<=3.13.99999", True, True, "range"),
-    ("Python 3.11, 3.12, or 3.13", ">=3.11,<=3.13.99999", True, True, "list"),
-    ("PyTorch 2.2 or newer", ">=2.2", True, False, "open"),
-    ("requires `>=3.11, <3.14`", ">=3.11,<3.14", True, True, "spec"),
-    ("transformers<5.16", "<5.16", False, True, "spec"),
-])
+@pytest.mark.parametrize(
+    "text, spec, lower, upper, style",
+    [
+        ("Python 3.11 to 3.13", ">=3.11,<=3.13.99999", True, True, "range"),
+        ("Python 3.11, 3.12, or 3.13", ">=3.11,<=3.13.99999", True, True, "list"),
+        ("PyTorch 2.2 or newer", ">=2.2", True, False, "open"),
+        ("requires `>=3.11, <3.14`", ">=3.11,<3.14", True, True, "spec"),
+        ("transformers<5.16", "<5.16", False, True, "spec"),
+    ],
+)
 def test_parse_statement(text, spec, lower, upper, style):
     stated = parse_statement(text)
     assert stated.spec == SpecifierSet(spec)
@@ -31,22 +34,31 @@ def test_a_lone_version_states_no_range():
 def test_render_keeps_the_authors_style():
     assert render(parse_statement("Python 3.9 to 3.12"), ["3.10", "3.11", "3.12", "3.13"]) == "3.10 to 3.13"
     assert render(parse_statement("3.9, 3.10, or 3.11"), ["3.10", "3.11"]) == "3.10, or 3.11"
-    assert render(parse_statement("requires `>=3.9, <3.13`"), minors(SpecifierSet(">=3.11,<3.14"), 3),
-                  SpecifierSet(">=3.11,<3.14")) == ">=3.11, <3.14"
+    assert (
+        render(
+            parse_statement("requires `>=3.9, <3.13`"),
+            minors(SpecifierSet(">=3.11,<3.14"), 3),
+            SpecifierSet(">=3.11,<3.14"),
+        )
+        == ">=3.11, <3.14"
+    )
 
 
 def test_apply_to_text_preserves_crlf_and_skips_stale_anchors():
     text = "a\r\nb\r\nc"
-    new, done, missed = apply_to_text(text, [Fix("f", 2, "b", "B"), Fix("f", 3, "zzz", "Z"),
-                                             Fix("f", 1, "a", "a2", insert_after=True)])
+    new, done, missed = apply_to_text(
+        text, [Fix("f", 2, "b", "B"), Fix("f", 3, "zzz", "Z"), Fix("f", 1, "a", "a2", insert_after=True)]
+    )
     assert new == "a\r\na2\r\nB\r\nc"
     assert len(done) == 2 and [m.line for m in missed] == [3]
 
 
 def test_only_mechanical_fixes_are_applied():
     fix = Fix("f.md", 1, "old", "new")
-    findings = [Finding("r", "removed", "c", "s", "x", "a", "b", "i", fix=fix, kind="breaking"),
-                Finding("r2", "deprecated", "c", "s", "y", "a", "b", "i", fix=fix, kind="semantic")]
+    findings = [
+        Finding("r", "removed", "c", "s", "x", "a", "b", "i", fix=fix, kind="breaking"),
+        Finding("r2", "deprecated", "c", "s", "y", "a", "b", "i", fix=fix, kind="semantic"),
+    ]
     written = {}
     outcome = apply_fixes(findings, lambda f: "old\n", lambda f, t: written.setdefault(f, t) and f)
     assert outcome.applied == () and written == {}
@@ -62,5 +74,6 @@ def test_an_inserted_line_is_never_duplicated_by_a_later_run():
 
 def test_inline_lists_get_names_appended_to_the_last_cell():
     from quarkci.sync.rules._common import _append_to_last_cell
+
     assert _append_to_last_cell("| **Other** | a, b |", ["c", "d"]) == "| **Other** | a, b, c, d |"
     assert _append_to_last_cell("Models: a, b.", ["c"]) == "Models: a, b, c"

@@ -28,15 +28,24 @@ def _view(version: str) -> UpstreamView:
     return build_view(f"amd-quark=={version}", real_snapshot(version))
 
 
-def _audit(tmp_path: Path, body: str, upstream: str, baseline: str | None = None,
-           name: str = "probe", description: str = "probe") -> list[Finding]:
+def _audit(
+    tmp_path: Path,
+    body: str,
+    upstream: str,
+    baseline: str | None = None,
+    name: str = "probe",
+    description: str = "probe",
+) -> list[Finding]:
     skill = tmp_path / "skills" / name
     skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}",
-                                    encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n\n{body}", encoding="utf-8"
+    )
     source = DirectorySource(tmp_path / "skills")
     skills, claims = read_skills(source)
-    state = AuditState(skills, claims, _view(upstream), _view(baseline) if baseline else None, source.read_text)
+    state = AuditState(
+        skills, claims, _view(upstream), _view(baseline) if baseline else None, source.read_text
+    )
     return list(audit(state).findings.findings)
 
 
@@ -53,8 +62,10 @@ def _rules(findings: list[Finding], kind: str | None = None) -> dict[str, list[F
 
 def test_scheme_named_as_example_value_in_prose_and_yaml_is_breaking(tmp_path):
     # neither name is a scheme of quark/torch/quantization/config/template.py in 0.13
-    body = ("## Inputs\n\n- `quant_scheme` — quantization scheme (e.g., `w_fp8_a_fp8`, `w_int4_a_bf16`)\n\n"
-            "## Outputs\n\n```yaml\nquant_scheme: w_fp8_a_fp8\n```\n")
+    body = (
+        "## Inputs\n\n- `quant_scheme` — quantization scheme (e.g., `w_fp8_a_fp8`, `w_int4_a_bf16`)\n\n"
+        "## Outputs\n\n```yaml\nquant_scheme: w_fp8_a_fp8\n```\n"
+    )
     found = _rules(_audit(tmp_path, body, "0.13"), "breaking")["scheme-unknown"]
     assert sorted(f.subject for f in found) == ["w_fp8_a_fp8", "w_int4_a_bf16"]
 
@@ -73,21 +84,27 @@ def test_transformers_range_in_a_json_example_is_read(tmp_path):
     # METADATA of 0.13: Requires-Dist: transformers<5.17,>5; extra == "cli"
     body = '```json\n{\n  "transformers_version_required": ">=4.48.0,<5.16"\n}\n```\n'
     (tf,) = _rules(_audit(tmp_path, body, "0.13"))["transformers-version-mismatch"]
-    assert tf.kind == "mechanical" and tf.fix is None  # an example's range mixes a model floor: no exact rewrite
+    assert (
+        tf.kind == "mechanical" and tf.fix is None
+    )  # an example's range mixes a model floor: no exact rewrite
 
 
 def test_export_class_named_in_prose_removed_since_the_baseline(tmp_path):
     # 0.10: class ModelExporter in quark/torch/export/api.py; 0.13 exports no ModelExporter anywhere
     (gone,) = _rules(_audit(tmp_path, "Use `ModelExporter` to write the checkpoint.\n", "0.13", "0.10"))[
-        "api-name-removed"]
+        "api-name-removed"
+    ]
     assert gone.kind == "breaking" and "ModelExporter" in gone.source_says
 
 
-@pytest.mark.parametrize("sentence", [
-    "Quark supports Python 3.11 to 3.13.",
-    "Quark supports Python 3.11-3.13.",
-    "Quark supports Python 3.11 through 3.13.",
-])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Quark supports Python 3.11 to 3.13.",
+        "Quark supports Python 3.11-3.13.",
+        "Quark supports Python 3.11 through 3.13.",
+    ],
+)
 def test_python_range_before_a_period_is_a_claim(tmp_path, sentence):
     # 0.11.2 METADATA: Requires-Python >=3.9.0,<3.13; classifiers 3.10, 3.11, 3.12
     (py,) = _rules(_audit(tmp_path, sentence + "\n", "0.11.2"))["python-version-mismatch"]
@@ -118,33 +135,41 @@ def test_function_removed_in_0_12_post1(tmp_path):
 
 def test_stated_cli_default_differs_from_the_parser(tmp_path):
     # 0.13 quark/experimental/cli/torch_llm_ptq.py: --num_calib_data type=int, default=512
-    body = ("```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
-            "`--num_calib_data` defaults to `128`.\n")
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
+        "`--num_calib_data` defaults to `128`.\n"
+    )
     (changed,) = _rules(_audit(tmp_path, body, "0.13"))["cli-flag-default-changed"]
     assert "512" in changed.source_says and changed.fix is not None and "`512`" in changed.fix.new
 
 
 def test_advice_about_sample_count_is_no_default_claim(tmp_path):
-    body = ("```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
-            "Use 128 samples with `--num_calib_data 128` on small GPUs.\n")
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8\n```\n\n"
+        "Use 128 samples with `--num_calib_data 128` on small GPUs.\n"
+    )
     assert "cli-flag-default-changed" not in _rules(_audit(tmp_path, body, "0.13"))
 
 
 def test_onnx_and_onnxruntime_ranges_against_requires_dist(tmp_path):
     # 0.13 METADATA: onnx<=1.22.0,>=1.21.0 (core); onnxruntime<=1.28.0,>=1.22.2; extra == "cli"
-    body = "```bash\npip install \"onnxruntime>=1.20\" \"onnx>=1.19,<1.20\"\n```\n"
+    body = '```bash\npip install "onnxruntime>=1.20" "onnx>=1.19,<1.20"\n```\n'
     found = _rules(_audit(tmp_path, body, "0.13", name="quark-onnx-install"))["dependency-range-mismatch"]
     assert sorted(f.subject.split()[0] for f in found) == ["onnx", "onnxruntime"]
     # the same range where the release agrees is silent
-    ok = "```bash\npip install \"onnxruntime>=1.22.2,<=1.28.0\"\n```\n"
-    assert "dependency-range-mismatch" not in _rules(_audit(tmp_path / "ok", ok, "0.13", name="quark-onnx-install"))
+    ok = '```bash\npip install "onnxruntime>=1.22.2,<=1.28.0"\n```\n'
+    assert "dependency-range-mismatch" not in _rules(
+        _audit(tmp_path / "ok", ok, "0.13", name="quark-onnx-install")
+    )
 
 
 def test_flags_of_other_cli_parsers_are_checked(tmp_path):
     # 0.13: quark/experimental/cli/quark_onnx/onnx_ptq.py registers quark-cli onnx-ptq's flags (no --bogus);
     # quark-quant-perf's parser is quark/experimental/torch/quant_perf/cli.py (has --gpu-type)
-    body = ("```bash\nquark-cli onnx-ptq --input_model_path m.onnx --bogus_flag\n"
-            "quark-quant-perf --model m --gpu-type mi300x\n```\n")
+    body = (
+        "```bash\nquark-cli onnx-ptq --input_model_path m.onnx --bogus_flag\n"
+        "quark-quant-perf --model m --gpu-type mi300x\n```\n"
+    )
     findings = _audit(tmp_path, body, "0.13")
     removed = _rules(findings)["cli-flag-removed"]
     assert [f.subject for f in removed] == ["quark-cli onnx-ptq --bogus_flag"]
@@ -174,8 +199,10 @@ def test_code_block_introduced_as_historical_is_not_checked(tmp_path):
 
 
 def test_non_exhaustive_table_is_not_a_complete_list(tmp_path):
-    body = ("## Supported Model Architectures (not exhaustive; see template.py for all)\n\n"
-            "| Model type | Notes |\n| --- | --- |\n| `llama` | x |\n| `qwen2` | y |\n")
+    body = (
+        "## Supported Model Architectures (not exhaustive; see template.py for all)\n\n"
+        "| Model type | Notes |\n| --- | --- |\n| `llama` | x |\n| `qwen2` | y |\n"
+    )
     assert "model-list-incomplete" not in _rules(_audit(tmp_path, body, "0.13"))
 
 

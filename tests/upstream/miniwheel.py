@@ -32,8 +32,9 @@ Long description mentioning Requires-Python: >=2.7 which is body text, not a hea
 """
 
 
-def build_mini_wheel(directory: Path, version: str = "0.99", metadata: str | None = None,
-                     extra: dict[str, bytes] | None = None) -> Path:
+def build_mini_wheel(
+    directory: Path, version: str = "0.99", metadata: str | None = None, extra: dict[str, bytes] | None = None
+) -> Path:
     """Zip the fixture's ``quark/`` tree and a dist-info into ``directory``; return the wheel path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"amd_quark-{version}-py3-none-any.whl"
@@ -42,7 +43,10 @@ def build_mini_wheel(directory: Path, version: str = "0.99", metadata: str | Non
         for file in sorted((MINI_CHECKOUT / "quark").rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
                 zf.write(file, file.relative_to(MINI_CHECKOUT).as_posix())
-        zf.writestr(f"{dist_info}/METADATA", metadata if metadata is not None else MINI_METADATA.format(version=version))
+        zf.writestr(
+            f"{dist_info}/METADATA",
+            metadata if metadata is not None else MINI_METADATA.format(version=version),
+        )
         zf.writestr(f"{dist_info}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
         zf.writestr(f"{dist_info}/RECORD", "")
         for name, data in (extra or {}).items():

@@ -54,7 +54,9 @@ def test_version_from_git_describe_with_commit_label(copy):
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "init"], check=True)
     subprocess.run([*git, "tag", "v0.42"], check=True)
-    sha = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    sha = subprocess.run(
+        [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     snap = CheckoutSnapshot(copy)
     assert snap.version == f"0.42+g{sha}"
     assert not [p for p in snap.files() if p.startswith(".git/")]

@@ -49,13 +49,17 @@ def test_download_runs_pip_without_deps_or_sdists_and_lands_atomically(monkeypat
 
 
 def _failing_pip(cmd, **kwargs):
-    return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found for amd-quark==9.99")
+    return subprocess.CompletedProcess(
+        cmd, 1, "", "ERROR: No matching distribution found for amd-quark==9.99"
+    )
 
 
 def test_nonexistent_version_is_bad_input(monkeypatch, tmp_path):
     monkeypatch.setattr(fetch.subprocess, "run", _failing_pip)
     index = PyPIIndex(fetch=lambda url: {"releases": {"0.13": FILE}})
-    with pytest.raises(BadInputError, match=r"amd-quark==9\.99 does not exist on PyPI \(newest release: 0\.13\)"):
+    with pytest.raises(
+        BadInputError, match=r"amd-quark==9\.99 does not exist on PyPI \(newest release: 0\.13\)"
+    ):
         fetch.fetch_wheel("9.99", directory=tmp_path, index=index)
 
 

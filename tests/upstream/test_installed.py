@@ -19,7 +19,9 @@ def _fake_site(tmp_path):
     (site / "quark" / "torch" / "template.py").write_text("X = 1\n")
     info = site / "amd_quark-0.77.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: amd-quark\nVersion: 0.77\nRequires-Python: >=3.11\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: amd-quark\nVersion: 0.77\nRequires-Python: >=3.11\n"
+    )
     (info / "RECORD").write_text(
         "quark/__init__.py,,\nquark/torch/template.py,,\namd_quark-0.77.dist-info/METADATA,,\n"
         "quark/__pycache__/x.pyc,,\n"

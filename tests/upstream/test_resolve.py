@@ -43,14 +43,17 @@ def test_wheel_path_and_checkout_dir(tmp_path):
     assert isinstance(resolve(str(MINI_CHECKOUT)), CheckoutSnapshot)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("", "empty"),
-    ("amd-quark>=0.10", "pin one exact release"),
-    ("amd-quark==0.*", "pin one exact release"),
-    ("numpy==1.0", "only amd-quark is supported"),
-    ("missing.whl", "no such file or directory"),
-    ("amd-quark[cli]==0.13", "pin one exact release"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("", "empty"),
+        ("amd-quark>=0.10", "pin one exact release"),
+        ("amd-quark==0.*", "pin one exact release"),
+        ("numpy==1.0", "only amd-quark is supported"),
+        ("missing.whl", "no such file or directory"),
+        ("amd-quark[cli]==0.13", "pin one exact release"),
+    ],
+)
 def test_bad_specs(spec, message):
     with pytest.raises(BadInputError, match=message):
         resolve(spec)

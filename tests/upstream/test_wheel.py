@@ -68,7 +68,9 @@ def test_zip_without_metadata_is_bad_input(tmp_path):
 
 
 def test_invalid_version_is_bad_input(tmp_path):
-    path = build_mini_wheel(tmp_path, metadata="Metadata-Version: 2.1\nName: amd-quark\nVersion: not a version\n")
+    path = build_mini_wheel(
+        tmp_path, metadata="Metadata-Version: 2.1\nName: amd-quark\nVersion: not a version\n"
+    )
     with pytest.raises(BadInputError, match="Version"):
         WheelSnapshot(path)
 

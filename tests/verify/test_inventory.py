@@ -12,16 +12,32 @@ def test_minikern_families_entry_points_and_gates(minikern):
     inv = scan(locate(str(minikern)))
     assert [f.name for f in inv.families] == ["gemm", "norm", "act", "flash"]
     gemm, norm, act, flash = inv.families
-    assert (gemm.category, norm.category, act.category, flash.category) == ("GEMM", "norm", "activation", "attention")
+    assert (gemm.category, norm.category, act.category, flash.category) == (
+        "GEMM",
+        "norm",
+        "activation",
+        "attention",
+    )
     assert gemm.arch == ("cpu",) and flash.arch == ("gfx942", "gfx950")
     pytest_gemm = gemm.entry_points[0]
-    assert (pytest_gemm.kind, pytest_gemm.target, pytest_gemm.ops) == ("pytest", "tests/test_gemm.py", ("minikern.gemm:gemm",))
+    assert (pytest_gemm.kind, pytest_gemm.target, pytest_gemm.ops) == (
+        "pytest",
+        "tests/test_gemm.py",
+        ("minikern.gemm:gemm",),
+    )
     assert (pytest_gemm.gate.rtol, pytest_gemm.gate.atol) == (1e-4, 1e-4)
     assert pytest_gemm.gate.shapes == ((1, 64, 64), (17, 33, 65), (64, 64, 64), (5, 128, 31))
-    assert set(pytest_gemm.gate.edge_cases) == {"small M (1)", "odd size", "partial tile (not a multiple of 32)"}
+    assert set(pytest_gemm.gate.edge_cases) == {
+        "small M (1)",
+        "odd size",
+        "partial tile (not a multiple of 32)",
+    }
     script = next(e for e in norm.entry_points if e.kind == "script")
     assert script.flags == ("--dtype=float32", "--eps=1e-06", "--seed=0")
-    assert script.gate.shapes == ((1, 8), (7, 33), (128, 1024)) and script.gate.dtypes == ("float32", "bfloat16")
+    assert script.gate.shapes == ((1, 8), (7, 33), (128, 1024)) and script.gate.dtypes == (
+        "float32",
+        "bfloat16",
+    )
     assert next(e for e in norm.entry_points if e.kind == "pytest").gate.nan == "propagates (tested)"
     assert gemm.perf[0].regime == "cpu-fp32" and gemm.perf[0].runs == "5"
     assert gemm.isa == "g++ -O2 -S -o - minikern/csrc/gemm_tile.cpp"
@@ -50,12 +66,15 @@ def test_installed_defaults_to_amd_quark_and_finds_its_kernel_package():
     assert lib.package == "quark.torch.kernel" and lib.installed and lib.version.startswith("0.13")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["verify", "init", "--repo", "{lib}", "--skills", "{file}"], "--skills"),
-    (["verify", "init", "--repo", "{lib}", "--lib", "bad name!"], "--lib bad name!"),
-    (["verify", "prove", "--skill", "{tmp}", "--feature", "x"], "--skill"),
-    (["verify", "maintain", "--skill", "{tmp}"], "--skill"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["verify", "init", "--repo", "{lib}", "--skills", "{file}"], "--skills"),
+        (["verify", "init", "--repo", "{lib}", "--lib", "bad name!"], "--lib bad name!"),
+        (["verify", "prove", "--skill", "{tmp}", "--feature", "x"], "--skill"),
+        (["verify", "maintain", "--skill", "{tmp}"], "--skill"),
+    ],
+)
 def test_verify_bad_input_is_one_line_exit_2(minikern, tmp_path, capsys, argv, message):
     from quarkci import cli
 

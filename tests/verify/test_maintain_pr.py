@@ -14,8 +14,9 @@ SKILL = ".cursor/skills/verify-minikern"
 
 def _drift(root: Path) -> None:
     """Two mechanical drifts (a new family, a changed tolerance) and one breaking (an entry point gone)."""
-    (root / "minikern" / "moe.py").write_text("import torch\n\n\ndef moe_route(x: torch.Tensor) -> torch.Tensor:\n"
-                                              "    return x.softmax(-1)\n")
+    (root / "minikern" / "moe.py").write_text(
+        "import torch\n\n\ndef moe_route(x: torch.Tensor) -> torch.Tensor:\n    return x.softmax(-1)\n"
+    )
     test = root / "tests" / "test_gemm.py"
     test.write_text(test.read_text().replace("rtol=1e-4, atol=1e-4", "rtol=1e-3, atol=1e-4"))
     (root / "scripts" / "op_rmsnorm.py").unlink()
@@ -34,8 +35,10 @@ def test_maintain_fix_report_feeds_gh_pr_with_the_feature_map_files(minikern, mo
     capsys.readouterr()
     assert cli.main(["verify", "maintain", "--skill", SKILL, "--out", "r1", "--fix", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert sorted(a.split(":")[0] for a in report["applied_fixes"]) == ["verify-family-added",
-                                                                        "verify-tolerance-changed"]
+    assert sorted(a.split(":")[0] for a in report["applied_fixes"]) == [
+        "verify-family-added",
+        "verify-tolerance-changed",
+    ]
     changed = report["changed_files"]
     after = _files(skill)
     expected = sorted(f"{SKILL}/{p}" for p, data in after.items() if before.get(p) != data)
@@ -45,8 +48,22 @@ def test_maintain_fix_report_feeds_gh_pr_with_the_feature_map_files(minikern, mo
 
     # gh pr reads it (contract, upstream.version, files under --root) and plans one corrections PR
     capsys.readouterr()
-    code = cli.main(["gh", "pr", "--key", "verify-minikern", "--report", "r1/validation_report.json",
-                     "--root", ".", "--repo", "octo/skills", "--dry-run", "--json"])
+    code = cli.main(
+        [
+            "gh",
+            "pr",
+            "--key",
+            "verify-minikern",
+            "--report",
+            "r1/validation_report.json",
+            "--root",
+            ".",
+            "--repo",
+            "octo/skills",
+            "--dry-run",
+            "--json",
+        ]
+    )
     plan = json.loads(capsys.readouterr().out)
     version = report["upstream"]["version"]
     assert code == 0 and plan["operation"] == "created"

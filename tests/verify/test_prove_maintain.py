@@ -13,19 +13,35 @@ from quarkci import cli
 
 
 def init(root: Path) -> Path:
-    assert cli.main(["verify", "init", "--repo", str(root), "--skills", str(root / ".cursor" / "skills")]) == 0
+    assert (
+        cli.main(["verify", "init", "--repo", str(root), "--skills", str(root / ".cursor" / "skills")]) == 0
+    )
     return root / ".cursor" / "skills" / "verify-minikern"
 
 
 def prove(skill: Path, feature: str, out: Path, capsys) -> tuple[int, dict]:
     capsys.readouterr()
-    code = cli.main(["verify", "prove", "--skill", str(skill), "--feature", feature, "--out", str(out),
-                     "--lock", str(out.parent / "test.lock"), "--json"])
+    code = cli.main(
+        [
+            "verify",
+            "prove",
+            "--skill",
+            str(skill),
+            "--feature",
+            feature,
+            "--out",
+            str(out),
+            "--lock",
+            str(out.parent / "test.lock"),
+            "--json",
+        ]
+    )
     return code, json.loads(capsys.readouterr().out)
 
 
-def test_prove_correctness_feature_negative_control_and_cleanup(minikern, tmp_path, capsys, monkeypatch,
-                                                                  torch_extensions_dir):
+def test_prove_correctness_feature_negative_control_and_cleanup(
+    minikern, tmp_path, capsys, monkeypatch, torch_extensions_dir
+):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir))
     # A temp directory of this test's own: other workers' verify runs never appear in it.
     private_tmp = tmp_path / "tmp"
@@ -37,7 +53,16 @@ def test_prove_correctness_feature_negative_control_and_cleanup(minikern, tmp_pa
     code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
     assert code == 0 and proof["result"] == "PROVED", proof
     steps = [s["step"] for s in proof["steps"]]
-    assert steps == ["lock", "instructions", "doctor", "harness", "drive", "negative-control", "cleanup", "confirm"]
+    assert steps == [
+        "lock",
+        "instructions",
+        "doctor",
+        "harness",
+        "drive",
+        "negative-control",
+        "cleanup",
+        "confirm",
+    ]
     assert "failed as it must" in proof["steps"][5]["detail"]
     neg = (tmp_path / "ev" / "gemm-correctness" / "negative.stdout.txt").read_text()
     assert "failed" in neg and "PERTURBED calls=" in neg and "PERTURBED calls=0" not in neg
@@ -74,13 +99,18 @@ def test_a_moved_harness_hash_fails_before_driving(minikern, tmp_path, capsys):
     test = minikern / "tests" / "test_gemm.py"
     test.write_text(test.read_text() + "\n# edited\n")
     code, proof = prove(skill, "gemm-correctness", tmp_path / "ev", capsys)
-    assert code == 1 and proof["failed_step"] == "harness" and "drive" not in [s["step"] for s in proof["steps"]]
+    assert (
+        code == 1 and proof["failed_step"] == "harness" and "drive" not in [s["step"] for s in proof["steps"]]
+    )
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--feature", "nope"], "--feature nope: not in"),
-    (["--feature", "gemm-perf"], "prove drives correctness features only"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--feature", "nope"], "--feature nope: not in"),
+        (["--feature", "gemm-perf"], "prove drives correctness features only"),
+    ],
+)
 def test_prove_bad_input_exits_2_with_one_line(minikern, tmp_path, capsys, argv, message):
     skill = init(minikern)
     capsys.readouterr()
@@ -94,8 +124,9 @@ def test_maintain_reports_exactly_three_drift_findings_and_fix(minikern, tmp_pat
     skill = init(minikern)
     capsys.readouterr()
     assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r0")]) == 0
-    (minikern / "minikern" / "moe.py").write_text("import torch\n\n\ndef moe_route(x: torch.Tensor) -> torch.Tensor:\n"
-                                                  "    return x.softmax(-1)\n")
+    (minikern / "minikern" / "moe.py").write_text(
+        "import torch\n\n\ndef moe_route(x: torch.Tensor) -> torch.Tensor:\n    return x.softmax(-1)\n"
+    )
     test = minikern / "tests" / "test_gemm.py"
     test.write_text(test.read_text().replace("rtol=1e-4, atol=1e-4", "rtol=1e-3, atol=1e-4"))
     (minikern / "scripts" / "op_rmsnorm.py").unlink()
@@ -111,7 +142,14 @@ def test_maintain_reports_exactly_three_drift_findings_and_fix(minikern, tmp_pat
     ]
     assert (tmp_path / "r1" / "validation_report.sarif").is_file()
     capsys.readouterr()
-    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r2"), "--fix", "--json"]) == 1
+    assert (
+        cli.main(
+            ["verify", "maintain", "--skill", str(skill), "--out", str(tmp_path / "r2"), "--fix", "--json"]
+        )
+        == 1
+    )
     after = json.loads(capsys.readouterr().out)
-    assert [f["rule"] for f in after["findings"]] == ["verify-entry-point-removed"]  # breaking is never auto-fixed
+    assert [f["rule"] for f in after["findings"]] == [
+        "verify-entry-point-removed"
+    ]  # breaking is never auto-fixed
     assert (skill / "features" / "moe-correctness.md").is_file()

@@ -44,13 +44,20 @@ def test_inventory_of_quark_kernels(quark_skill):
     assert subs["mx"]["ops"] == ["fake_quantize_to_low_precision_fp"] and "cpu" in subs["mx"]["arch"]
     assert subs["tqt"]["ops"] == ["tqt_backward"] and "cpu" in subs["tqt"]["arch"]
     assert "cpu" not in subs["mxfp4"]["arch"]
-    assert subs["affine"]["arch"] == ["gpu"]  # its CPU build only throws "not implemented on non CUDA-devices"
+    assert subs["affine"]["arch"] == [
+        "gpu"
+    ]  # its CPU build only throws "not implemented on non CUDA-devices"
     assert fams["hw_emulation"]["build"] == "torch cpp_extension JIT"
     assert "cpu" not in fams["flydsl"]["arch"] and {"gfx942", "gfx950"} <= set(fams["flydsl"]["arch"])
     assert "cpu" not in fams["aiter"]["arch"] and "cpu" not in fams["mx"]["arch"]
     assert "cpu" not in fams["float8_e5m3"]["arch"]  # its CPU path is the reference itself
     feats = {f["id"]: f for f in data["features"]}
-    for gpu_only in ("aiter-correctness", "flydsl-correctness", "mx-correctness", "hw_emulation-mxfp4-correctness"):
+    for gpu_only in (
+        "aiter-correctness",
+        "flydsl-correctness",
+        "mx-correctness",
+        "hw_emulation-mxfp4-correctness",
+    ):
         assert "cpu" not in feats[gpu_only]["arch"], gpu_only
     assert feats["float8_e5m3-correctness"]["drive"].endswith("--device cuda")
     assert feats["hw_emulation-tqt-correctness"]["drive"].endswith("helpers/check_tqt.py")
@@ -58,29 +65,81 @@ def test_inventory_of_quark_kernels(quark_skill):
     assert data["version"] == "0.13" or data["version"].startswith("0.13")
 
 
-def test_prove_mx_fake_quantize_on_cpu_and_gpu_only_inconclusive(quark_skill, tmp_path, capsys, monkeypatch,
-                                                                   torch_extensions_dir):
+def test_prove_mx_fake_quantize_on_cpu_and_gpu_only_inconclusive(
+    quark_skill, tmp_path, capsys, monkeypatch, torch_extensions_dir
+):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir))
     capsys.readouterr()
-    code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "hw_emulation-mx-correctness",
-                     "--out", str(tmp_path / "ev"), "--lock", str(tmp_path / "lock"), "--json"])
+    code = cli.main(
+        [
+            "verify",
+            "prove",
+            "--skill",
+            str(quark_skill),
+            "--feature",
+            "hw_emulation-mx-correctness",
+            "--out",
+            str(tmp_path / "ev"),
+            "--lock",
+            str(tmp_path / "lock"),
+            "--json",
+        ]
+    )
     proof = json.loads(capsys.readouterr().out)
     assert code == 0 and proof["result"] == "PROVED", proof["steps"]
     mx_rows = [r for r in proof["rows"] if r.get("block") == "32"]
     assert {r["shape"] for r in mx_rows} >= {"1x7", "3x37", "5x65", "2x3x100"}  # odd and partial blocks
     assert all(r["ok"] == "True" and r["max_abs_err"] == "0.000e+00" for r in proof["rows"])
-    assert "VERDICT: fail" in (tmp_path / "ev" / "hw_emulation-mx-correctness" / "negative.stdout.txt").read_text()
+    assert (
+        "VERDICT: fail"
+        in (tmp_path / "ev" / "hw_emulation-mx-correctness" / "negative.stdout.txt").read_text()
+    )
     assert (tmp_path / "ev" / "verify_proof.json").is_file()
     assert proof["unverified"] == ["GPU path (gpu) not exercised: CPU stand-in"]
-    assert any("torch_extensions" in p.name for p in torch_extensions_dir.iterdir()) or any(torch_extensions_dir.iterdir())
+    assert any("torch_extensions" in p.name for p in torch_extensions_dir.iterdir()) or any(
+        torch_extensions_dir.iterdir()
+    )
     capsys.readouterr()
-    code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "hw_emulation-tqt-correctness",
-                     "--out", str(tmp_path / "tqt"), "--lock", str(tmp_path / "lock"), "--json"])
+    code = cli.main(
+        [
+            "verify",
+            "prove",
+            "--skill",
+            str(quark_skill),
+            "--feature",
+            "hw_emulation-tqt-correctness",
+            "--out",
+            str(tmp_path / "tqt"),
+            "--lock",
+            str(tmp_path / "lock"),
+            "--json",
+        ]
+    )
     proof = json.loads(capsys.readouterr().out)
     assert code == 0 and proof["result"] == "PROVED" and len(proof["rows"]) == 15, proof["steps"]
-    assert "VERDICT: fail" in (tmp_path / "tqt" / "hw_emulation-tqt-correctness" / "negative.stdout.txt").read_text()
+    assert (
+        "VERDICT: fail"
+        in (tmp_path / "tqt" / "hw_emulation-tqt-correctness" / "negative.stdout.txt").read_text()
+    )
     capsys.readouterr()
-    code = cli.main(["verify", "prove", "--skill", str(quark_skill), "--feature", "aiter-correctness",
-                     "--out", str(tmp_path / "gpu"), "--lock", str(tmp_path / "lock"), "--json"])
+    code = cli.main(
+        [
+            "verify",
+            "prove",
+            "--skill",
+            str(quark_skill),
+            "--feature",
+            "aiter-correctness",
+            "--out",
+            str(tmp_path / "gpu"),
+            "--lock",
+            str(tmp_path / "lock"),
+            "--json",
+        ]
+    )
     proof = json.loads(capsys.readouterr().out)
-    assert code == 3 and proof["result"] == "INCONCLUSIVE" and "no device for GPU-only feature" in proof["reason"]
+    assert (
+        code == 3
+        and proof["result"] == "INCONCLUSIVE"
+        and "no device for GPU-only feature" in proof["reason"]
+    )

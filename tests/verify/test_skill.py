@@ -18,7 +18,9 @@ PLACEHOLDER = re.compile(r"<[a-z_-]+>|\bTODO\b|\bTBD\b|XXX|\{[a-z_]+\}")
 
 
 def init(root: Path) -> Path:
-    assert cli.main(["verify", "init", "--repo", str(root), "--skills", str(root / ".cursor" / "skills")]) == 0
+    assert (
+        cli.main(["verify", "init", "--repo", str(root), "--skills", str(root / ".cursor" / "skills")]) == 0
+    )
     return root / ".cursor" / "skills" / "verify-minikern"
 
 
@@ -36,7 +38,11 @@ def check_skill(skill: Path) -> list[str]:
             problems.append(f"section {section} without a command")
     for md in sorted((skill / "features").glob("*-*.md")):
         h2 = re.findall(r"^## (.+)$", md.read_text(), re.M)
-        if h2[:2] != list(FEATURE_H2[:2]) or not h2[2].startswith("Driving it with ") or h2[3] != FEATURE_H2[3]:
+        if (
+            h2[:2] != list(FEATURE_H2[:2])
+            or not h2[2].startswith("Driving it with ")
+            or h2[3] != FEATURE_H2[3]
+        ):
             problems.append(f"{md.name}: H2s {h2}")
     for path in [skill / "SKILL.md", *sorted((skill / "features").glob("*.md"))]:
         if PLACEHOLDER.search(path.read_text()):
@@ -45,7 +51,9 @@ def check_skill(skill: Path) -> list[str]:
 
 
 def commands(text: str) -> list[str]:
-    return [line for block in re.findall(r"```bash\n(.*?)```", text, re.S) for line in block.splitlines() if line]
+    return [
+        line for block in re.findall(r"```bash\n(.*?)```", text, re.S) for line in block.splitlines() if line
+    ]
 
 
 def test_generated_skill_has_every_file_and_passes_the_check(minikern):
@@ -72,16 +80,26 @@ def test_structure_check_has_a_negative_control(minikern):
 def test_every_command_in_the_generated_skill_runs(minikern):
     skill = init(minikern)
     lines = commands((skill / "SKILL.md").read_text())
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "PYTHONPATH": str(WORKTREE)}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(WORKTREE),
+    }
     ran = []
     for line in lines:
         expect_fail = line.startswith("! ")
         command = line[2:] if expect_fail else line
         if command.startswith("quarkci "):
             command = f"{sys.executable} -m {command}"
-        done = subprocess.run(["bash", "-c", command], cwd=minikern, env=env, capture_output=True, text=True,
-                              timeout=300, check=False)
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=minikern,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert (done.returncode != 0) == expect_fail, (line, done.stdout[-2000:], done.stderr[-2000:])
         ran.append(line)
     assert len(ran) == len(lines) >= 10

@@ -46,8 +46,13 @@ def act_binary() -> str | None:
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@example.com",
-           "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "e2e",
+        "GIT_AUTHOR_EMAIL": "e2e@example.com",
+        "GIT_COMMITTER_NAME": "e2e",
+        "GIT_COMMITTER_EMAIL": "e2e@example.com",
+    }
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
 
 
@@ -77,8 +82,11 @@ def _without_self_repository_syntax(text: str) -> str:
     """The workflow with ``$/`` spelled ``./`` and a checkout leading every job that relies on it."""
     workflow = yaml.safe_load(text)
     workflow["on"] = workflow.pop(True)
-    checkout = {"name": "act stand-in for $/ (copies the working tree)",
-                "uses": f"actions/checkout@{_checkout_sha()}", "with": {"persist-credentials": False}}
+    checkout = {
+        "name": "act stand-in for $/ (copies the working tree)",
+        "uses": f"actions/checkout@{_checkout_sha()}",
+        "with": {"persist-credentials": False},
+    }
     changed = False
     for job in workflow["jobs"].values():
         if str(job.get("uses", "")).startswith("$/"):
@@ -109,7 +117,9 @@ def stub_mapping() -> list[str]:
     args = []
     for action, sha in sorted(pins):
         stub = STUBS / action.split("/", 1)[1]
-        assert (stub / "action.yml").is_file() or any(stub.glob("*/action.yml")), f"no offline stub for {action}"
+        assert (stub / "action.yml").is_file() or any(stub.glob("*/action.yml")), (
+            f"no offline stub for {action}"
+        )
         args += ["--local-repository", f"{action}@{sha}={stub}"]
     return args
 
@@ -124,9 +134,24 @@ class FakeGitHubProcess:
 
     def __enter__(self) -> FakeGitHubProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.fakegithub", "--port", "0", "--state", str(self.state_file),
-             "--print-url", "--repo", f"{OWNER}/{REPO}", "--token", TOKEN],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "tests.fakegithub",
+                "--port",
+                "0",
+                "--state",
+                str(self.state_file),
+                "--print-url",
+                "--repo",
+                f"{OWNER}/{REPO}",
+                "--token",
+                TOKEN,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.url = self.proc.stdout.readline().strip()
         assert self.url.startswith("http://127.0.0.1:"), f"fake GitHub did not start: {self.url!r}"
         return self
@@ -139,9 +164,12 @@ class FakeGitHubProcess:
     def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """One authenticated JSON request to the fake (test set-up and inspection)."""
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Authorization": f"token {TOKEN}",
-                                              "Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=30) as response:
             return json.loads(response.read() or b"null")
 
@@ -178,8 +206,9 @@ class Act:
     variables: dict[str, str] = field(default_factory=dict)  # --var (repository variables)
     env: dict[str, str] = field(default_factory=dict)  # --env, for every run
 
-    def run(self, event: str, workflow: str, payload: dict[str, Any], env: dict[str, str] | None = None
-            ) -> ActResult:
+    def run(
+        self, event: str, workflow: str, payload: dict[str, Any], env: dict[str, str] | None = None
+    ) -> ActResult:
         event_file = self.work / f"event-{event}.json"
         event_file.write_text(json.dumps(payload), encoding="utf-8")
         (self.work / "artifacts").mkdir(exist_ok=True)
@@ -190,20 +219,39 @@ class Act:
             **self.env,
             **(env or {}),
         }
-        argv = [act_binary(), event, "-W", f".github/workflows/{workflow}", "-e", str(event_file),
-                "-P", "ubuntu-latest=-self-hosted", "-s", f"GITHUB_TOKEN={TOKEN}", *stub_mapping()]
+        argv = [
+            act_binary(),
+            event,
+            "-W",
+            f".github/workflows/{workflow}",
+            "-e",
+            str(event_file),
+            "-P",
+            "ubuntu-latest=-self-hosted",
+            "-s",
+            f"GITHUB_TOKEN={TOKEN}",
+            *stub_mapping(),
+        ]
         for key, value in extra_env.items():
             argv += ["--env", f"{key}={value}"]
         for key, value in self.variables.items():
             argv += ["--var", f"{key}={value}"]
-        process_env = {**os.environ, "XDG_CACHE_HOME": str(self.work / "xdg-cache"),
-                       "PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))}
+        process_env = {
+            **os.environ,
+            "XDG_CACHE_HOME": str(self.work / "xdg-cache"),
+            "PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip")),
+        }
         for name in ("GITHUB_TOKEN", "GH_TOKEN"):  # never let a real token reach the workflows
             process_env.pop(name, None)
-        done = subprocess.run(argv, cwd=self.repo, env=process_env, capture_output=True, text=True,
-                              timeout=ACT_TIMEOUT_S)
+        done = subprocess.run(
+            argv, cwd=self.repo, env=process_env, capture_output=True, text=True, timeout=ACT_TIMEOUT_S
+        )
         output = done.stdout + done.stderr
-        (self.work / f"act-{event}-{workflow}-{len(list(self.work.glob('act-*.log')))}.log").write_text(output)
-        jobs = {m.group(1).rstrip(): m.group(2) for m in re.finditer(r"^\[[^/\]]+/([^\]]+)\] 🏁  Job (succeeded|failed)",
-                                                           output, re.M)}
+        (self.work / f"act-{event}-{workflow}-{len(list(self.work.glob('act-*.log')))}.log").write_text(
+            output
+        )
+        jobs = {
+            m.group(1).rstrip(): m.group(2)
+            for m in re.finditer(r"^\[[^/\]]+/([^\]]+)\] 🏁  Job (succeeded|failed)", output, re.M)
+        }
         return ActResult(done.returncode, output, jobs)

@@ -39,8 +39,9 @@ def violations(text: str) -> list[str]:
         for name, job in document["jobs"].items():
             if "permissions" not in job:
                 found.append(f"job {name}: no explicit permissions")
-            if "uses" not in job and not (isinstance(job.get("timeout-minutes"), int)
-                                          and 0 < job["timeout-minutes"] <= 360):
+            if "uses" not in job and not (
+                isinstance(job.get("timeout-minutes"), int) and 0 < job["timeout-minutes"] <= 360
+            ):
                 found.append(f"job {name}: no timeout-minutes (1..360)")
     for uses, rest in uses_lines(text):
         if uses.startswith(("./", "$/")):
@@ -50,8 +51,10 @@ def violations(text: str) -> list[str]:
         elif not VERSION_COMMENT.search(rest):
             found.append(f"{uses}: no '# vX' comment")
     for step in steps_of(document):
-        if str(step.get("uses", "")).startswith("actions/checkout@") and \
-                (step.get("with") or {}).get("persist-credentials") is not False:
+        if (
+            str(step.get("uses", "")).startswith("actions/checkout@")
+            and (step.get("with") or {}).get("persist-credentials") is not False
+        ):
             found.append(f"step {step.get('name')}: checkout persists credentials")
         if "${{" in step.get("run", ""):
             found.append(f"step {step.get('name')}: expression inside run")

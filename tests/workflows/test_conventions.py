@@ -15,9 +15,18 @@ import yaml
 from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
 from tests.workflows.conventions import PINNED, uses_lines, violations
 
-EXPECTED_WORKFLOWS = {"ci.yml", "skill-sync.yml", "skill-sync-deliver.yml", "upstream-watch.yml",
-                      "pr-skill-check.yml", "publish-report.yml", "ptq.yml", "publish-ptq.yml", "verify.yml",
-                      "day0-release.yml"}
+EXPECTED_WORKFLOWS = {
+    "ci.yml",
+    "skill-sync.yml",
+    "skill-sync-deliver.yml",
+    "upstream-watch.yml",
+    "pr-skill-check.yml",
+    "publish-report.yml",
+    "ptq.yml",
+    "publish-ptq.yml",
+    "verify.yml",
+    "day0-release.yml",
+}
 EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report", "runner-labels"}
 
 
@@ -85,7 +94,9 @@ def test_publish_report_never_checks_out_or_runs_pr_code(workflows) -> None:
     steps = steps_of(workflow)
     assert not [s for s in steps if "checkout" in str(s.get("uses", ""))]
     # quarkci comes from this repository's running commit, never from the artifact
-    assert all(str(s.get("uses", "")).startswith(("$/", "actions/download-artifact@")) for s in steps if "uses" in s)
+    assert all(
+        str(s.get("uses", "")).startswith(("$/", "actions/download-artifact@")) for s in steps if "uses" in s
+    )
     job = workflow["jobs"]["comment"]
     assert job["permissions"] == {"contents": "read", "actions": "read", "pull-requests": "write"}
     assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
@@ -110,8 +121,9 @@ def test_upstream_watch_runs_daily_one_at_a_time_and_delivers(workflows) -> None
     sync, deliver = workflow["jobs"]["sync"], workflow["jobs"]["deliver"]
     assert sync["uses"] == "$/.github/workflows/skill-sync.yml"
     assert sync["permissions"] == {"contents": "read"}
-    assert sync["with"]["fix"] == ("${{ vars.QUARKCI_SKILLS != '' && "
-                                   "!startsWith(vars.QUARKCI_SKILLS, 'bundled:') }}")
+    assert sync["with"]["fix"] == (
+        "${{ vars.QUARKCI_SKILLS != '' && !startsWith(vars.QUARKCI_SKILLS, 'bundled:') }}"
+    )
     assert deliver["uses"] == "$/.github/workflows/skill-sync-deliver.yml"
     assert deliver["with"]["open-issues"] is True and deliver["with"]["open-pr"] == sync["with"]["fix"]
     assert deliver["permissions"] == {"contents": "write", "pull-requests": "write", "issues": "write"}
@@ -125,12 +137,14 @@ def test_skill_sync_is_reusable_with_typed_inputs_and_outputs(workflows) -> None
         assert name in dispatch["inputs"], name
     assert call["inputs"]["fix"]["type"] == "boolean"
     assert dispatch["inputs"]["fail-on"]["options"] == ["none", "mechanical", "semantic", "breaking"]
-    assert {"status", "breaking", "semantic", "mechanical", "unverifiable", "exit-code"} <= set(call["outputs"])
+    assert {"status", "breaking", "semantic", "mechanical", "unverifiable", "exit-code"} <= set(
+        call["outputs"]
+    )
     assert set(workflows["skill-sync.yml"]["jobs"]) == {"audit"}
     deliver = workflows["skill-sync-deliver.yml"]["jobs"]["deliver"]
     assert deliver["concurrency"]["cancel-in-progress"] is False
     # a blocked (3) or failed (2, 4) audit is never delivered: it would close every drift issue
-    assert "fromJSON('[\"0\", \"1\"]'), inputs.audit-exit-code" in deliver["if"]
+    assert 'fromJSON(\'["0", "1"]\'), inputs.audit-exit-code' in deliver["if"]
 
 
 def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows, actions) -> None:
@@ -139,7 +153,9 @@ def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows
     script = actions["runner-labels"]["runs"]["steps"][0]["run"]
     table = dict(re.findall(r"^\s*(\w+)\) labels='(\[.*?\])' ;;$", script, re.M))
     assert list(table) == choice
-    declared = set(yaml.safe_load((ROOT / ".github/actionlint.yaml").read_text())["self-hosted-runner"]["labels"])
+    declared = set(
+        yaml.safe_load((ROOT / ".github/actionlint.yaml").read_text())["self-hosted-runner"]["labels"]
+    )
     assert declared == {"rocm", "mi300x", "mi355x", "cuda", "h100", "h200"}
     for runner, labels in table.items():
         labels = yaml.safe_load(labels)
@@ -151,9 +167,13 @@ def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows
     assert any(step.get("uses") == "$/actions/runner-labels" for step in check["steps"])
     ptq = workflow["jobs"]["ptq"]
     assert ptq["runs-on"] == "${{ fromJSON(needs.check.outputs.labels) }}"
-    assert ptq["concurrency"] == {"group": "quarkci-ptq-${{ needs.check.outputs.kind }}",
-                                  "cancel-in-progress": False, "queue": "max"}
+    assert ptq["concurrency"] == {
+        "group": "quarkci-ptq-${{ needs.check.outputs.kind }}",
+        "cancel-in-progress": False,
+        "queue": "max",
+    }
     assert {"model", "scheme", "algo", "runner", "confirm", "amd-quark", "correlation-id"} <= set(
-        workflow["on"]["workflow_call"]["inputs"])
+        workflow["on"]["workflow_call"]["inputs"]
+    )
     run_step = next(s for s in ptq["steps"] if "ptq run" in s.get("run", ""))
     assert run_step["if"] == "inputs.confirm" and "--yes" in run_step["run"]

@@ -32,14 +32,18 @@ def _ml_venv(repo: Path, venv: Path) -> None:
     purelib = next(venv.glob("lib/python3*/site-packages"))
     shared = [p for p in site.getsitepackages() if "site-packages" in p][0]
     (purelib / "zz_shared_stack.pth").write_text(f"import site; site.addsitedir({shared!r})\n")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(repo)],
-                   check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(repo)], check=True
+    )
     # stamped by setup-quarkci's own stamp.sh, for the inputs day0-release.yml gives it on CPU
     stamp_sh = repo / "actions" / "setup-quarkci" / "stamp.sh"
     inputs = {**os.environ, "EXTRAS": "ml", "TORCH": "cpu", "PRE_INSTALL": "", "SYSTEM_SITE": "false"}
-    stamp = subprocess.run(["bash", str(stamp_sh)], env=inputs, check=True, capture_output=True, text=True).stdout
-    lock_hash = subprocess.run(["bash", str(stamp_sh), "--lock-hash", str(venv)], check=True, capture_output=True,
-                               text=True).stdout
+    stamp = subprocess.run(
+        ["bash", str(stamp_sh)], env=inputs, check=True, capture_output=True, text=True
+    ).stdout
+    lock_hash = subprocess.run(
+        ["bash", str(stamp_sh), "--lock-hash", str(venv)], check=True, capture_output=True, text=True
+    ).stdout
     (venv / ".quarkci-stamp").write_text(stamp)
     (venv / ".quarkci-lock-hash").write_text(lock_hash)
 
@@ -62,18 +66,41 @@ def test_day0_release_runs_the_chain_and_posts_one_sticky_comment(demo_model, tm
         main_sha = state["refs"]["refs/heads/main"]
         api = f"/repos/{OWNER}/{REPO}/git"
         blob = fake.request("POST", f"{api}/blobs", {"content": "int8\n", "encoding": "utf-8"})
-        tree = fake.request("POST", f"{api}/trees", {"base_tree": state["commits"][main_sha]["tree"],
-                                                     "tree": [{"path": "RELEASE", "mode": "100644", "type": "blob",
-                                                               "sha": blob["sha"]}]})
-        head = fake.request("POST", f"{api}/commits", {"message": "release", "tree": tree["sha"], "parents": [main_sha]})
+        tree = fake.request(
+            "POST",
+            f"{api}/trees",
+            {
+                "base_tree": state["commits"][main_sha]["tree"],
+                "tree": [{"path": "RELEASE", "mode": "100644", "type": "blob", "sha": blob["sha"]}],
+            },
+        )
+        head = fake.request(
+            "POST", f"{api}/commits", {"message": "release", "tree": tree["sha"], "parents": [main_sha]}
+        )
         fake.request("POST", f"{api}/refs", {"ref": "refs/heads/release", "sha": head["sha"]})
-        number = fake.request("POST", f"/repos/{OWNER}/{REPO}/pulls",
-                              {"title": "Release int8", "head": "release", "base": "main"})["number"]
-        act = Act(repo, work, fake.url, env={"QUARKCI_VENV": str(venv), "HF_HUB_OFFLINE": "1",
-                                             "QUARKCI_CACHE": str(work / "cache")})
-        payload = {"inputs": {"model": str(source), "scheme": "int8", "threshold": "0.01", "tasks": "demo",
-                              "runner": "cpu", "pr": str(number), "quark-version": "",
-                              "correlation-id": "e2e-1"}}
+        number = fake.request(
+            "POST",
+            f"/repos/{OWNER}/{REPO}/pulls",
+            {"title": "Release int8", "head": "release", "base": "main"},
+        )["number"]
+        act = Act(
+            repo,
+            work,
+            fake.url,
+            env={"QUARKCI_VENV": str(venv), "HF_HUB_OFFLINE": "1", "QUARKCI_CACHE": str(work / "cache")},
+        )
+        payload = {
+            "inputs": {
+                "model": str(source),
+                "scheme": "int8",
+                "threshold": "0.01",
+                "tasks": "demo",
+                "runner": "cpu",
+                "pr": str(number),
+                "quark-version": "",
+                "correlation-id": "e2e-1",
+            }
+        }
         fake.clear_calls()
         result = act.run("workflow_dispatch", "day0-release.yml", payload)
         tail = "\n".join(result.output.splitlines()[-80:])
@@ -85,7 +112,9 @@ def test_day0_release_runs_the_chain_and_posts_one_sticky_comment(demo_model, tm
         decision = json.loads((artifact / "day0_result.json").read_text())["decision"]
         assert decision == "ACCEPT"
         assert "RESULT: PASS" in (artifact / "canary" / "server.log").read_text()
-        comments = [c for c in fake.state()["comments"].values() if c["issue"] == number and MARKER in c["body"]]
+        comments = [
+            c for c in fake.state()["comments"].values() if c["issue"] == number and MARKER in c["body"]
+        ]
         assert len(comments) == 1 and "# Day-0 release: ACCEPT" in comments[0]["body"]
         assert [w[0] for w in fake.writes()] == ["POST"]
         assert fake.violations() == []

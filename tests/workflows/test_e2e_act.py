@@ -55,12 +55,22 @@ def env(tmp_path: Path, venv_dir: Path):
     work = tmp_path / "work"
     work.mkdir()
     pypi = work / "pypi.json"
-    pypi.write_text(json.dumps({"info": {"name": "amd-quark"},
-                                "releases": {UPSTREAM_VERSION: [{"filename": "x.whl", "yanked": False}]}}))
+    pypi.write_text(
+        json.dumps(
+            {
+                "info": {"name": "amd-quark"},
+                "releases": {UPSTREAM_VERSION: [{"filename": "x.whl", "yanked": False}]},
+            }
+        )
+    )
     with FakeGitHubProcess(work / "github-state.json") as fake:
-        act = Act(repo, work, fake.url,
-                  variables={"QUARKCI_UPSTREAM": str(MINI_UPSTREAM), "QUARKCI_SKILLS": "skills"},
-                  env={"QUARKCI_PYPI_JSON_URL": pypi.as_uri(), "QUARKCI_VENV": str(venv_dir)})
+        act = Act(
+            repo,
+            work,
+            fake.url,
+            variables={"QUARKCI_UPSTREAM": str(MINI_UPSTREAM), "QUARKCI_SKILLS": "skills"},
+            env={"QUARKCI_PYPI_JSON_URL": pypi.as_uri(), "QUARKCI_VENV": str(venv_dir)},
+        )
         yield repo, fake, act
 
 
@@ -100,9 +110,12 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     first = _run(act, "schedule", "upstream-watch.yml", {"schedule": "23 5 * * *"})
     assert first.returncode == 0, _tail(first)
     ran = {k: v for k, v in first.job_results.items() if v != "skipped"}
-    assert ran == {"Detect a new release": "succeeded", "Skill sync/Audit skills": "succeeded",
-                   "Skill sync delivery/Deliver drift": "succeeded", "Record the release as handled": "succeeded"}, \
-        (first.job_results, _tail(first))
+    assert ran == {
+        "Detect a new release": "succeeded",
+        "Skill sync/Audit skills": "succeeded",
+        "Skill sync delivery/Deliver drift": "succeeded",
+        "Record the release as handled": "succeeded",
+    }, (first.job_results, _tail(first))
     state = fake.state()
     (pr,) = _pulls(state)
     assert pr["state"] == "open"
@@ -119,24 +132,35 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     assert f"refs/tags/quarkci-handled/{UPSTREAM_VERSION}" in state["refs"]  # the durable record
     # annotations on the skill's lines, from the audit job
     for line in (15, 19):
-        assert f"::error file={SKILL},line={line},title=quarkci breaking%3A cli-flag-removed::" in first.output
+        assert (
+            f"::error file={SKILL},line={line},title=quarkci breaking%3A cli-flag-removed::" in first.output
+        )
 
     # the next scheduled run and a dispatch for the same release: detection only, zero writes
-    for event, payload in (("schedule", {"schedule": "23 5 * * *"}),
-                           ("workflow_dispatch", {"inputs": {"upstream": UPSTREAM_VERSION, "force": "false"}})):
+    for event, payload in (
+        ("schedule", {"schedule": "23 5 * * *"}),
+        ("workflow_dispatch", {"inputs": {"upstream": UPSTREAM_VERSION, "force": "false"}}),
+    ):
         fake.clear_calls()
         again = _run(act, event, "upstream-watch.yml", payload)
         assert again.returncode == 0, _tail(again)
         assert {k: v for k, v in again.job_results.items() if v != "skipped"} == {
-            "Detect a new release": "succeeded"}, (again.job_results, _tail(again))
+            "Detect a new release": "succeeded"
+        }, (again.job_results, _tail(again))
         assert f"amd-quark {UPSTREAM_VERSION} is recorded as handled" in again.output
-        assert fake.calls() == [("GET", f"/repos/{OWNER}/{REPO}/git/ref/tags/quarkci-handled/{UPSTREAM_VERSION}")]
+        assert fake.calls() == [
+            ("GET", f"/repos/{OWNER}/{REPO}/git/ref/tags/quarkci-handled/{UPSTREAM_VERSION}")
+        ]
         assert fake.writes() == []
 
     # forced: the whole audit and delivery run again, and idempotent delivery still writes nothing
     fake.clear_calls()
-    forced = _run(act, "workflow_dispatch", "upstream-watch.yml",
-                  {"inputs": {"upstream": UPSTREAM_VERSION, "force": "true"}})
+    forced = _run(
+        act,
+        "workflow_dispatch",
+        "upstream-watch.yml",
+        {"inputs": {"upstream": UPSTREAM_VERSION, "force": "true"}},
+    )
     assert forced.returncode == 0, _tail(forced)
     assert forced.job_results["Skill sync delivery/Deliver drift"] == "succeeded", _tail(forced)
     assert fake.writes() == []
@@ -149,8 +173,12 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
 def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
     """Issue 12 case 17: a newline in the dispatch input cannot append keys to GITHUB_OUTPUT."""
     _repo, fake, act = env
-    bad = _run(act, "workflow_dispatch", "upstream-watch.yml",
-               {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}})
+    bad = _run(
+        act,
+        "workflow_dispatch",
+        "upstream-watch.yml",
+        {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}},
+    )
     assert bad.returncode != 0 and bad.job_results["Detect a new release"] == "failed", _tail(bad)
     assert "the upstream input must be a version such as 0.13" in bad.output
     assert {k for k, v in bad.job_results.items() if v != "skipped"} == {"Detect a new release"}
@@ -159,24 +187,41 @@ def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
 
 def _pull_request_payload(repo: Path, number: int) -> dict:
     head = (repo / ".git" / "refs" / "heads" / "main").read_text().strip()
-    return {"action": "synchronize", "number": number,
-            "pull_request": {"number": number, "base": {"ref": "main"},
-                             "head": {"sha": head, "ref": "feature", "repo": {"full_name": f"{OWNER}/{REPO}"}}},
-            "repository": {"full_name": f"{OWNER}/{REPO}"}}
+    return {
+        "action": "synchronize",
+        "number": number,
+        "pull_request": {
+            "number": number,
+            "base": {"ref": "main"},
+            "head": {"sha": head, "ref": "feature", "repo": {"full_name": f"{OWNER}/{REPO}"}},
+        },
+        "repository": {"full_name": f"{OWNER}/{REPO}"},
+    }
 
 
 def _workflow_run_payload(number: int | None, head_sha: str) -> dict:
-    return {"action": "completed",
-            "workflow_run": {"id": 4242, "event": "pull_request", "conclusion": "failure", "head_sha": head_sha,
-                             "head_branch": "feature", "head_repository": {"full_name": f"{OWNER}/{REPO}"},
-                             "html_url": f"https://github.com/{OWNER}/{REPO}/actions/runs/4242",
-                             "pull_requests": [{"number": number}] if number else []}}
+    return {
+        "action": "completed",
+        "workflow_run": {
+            "id": 4242,
+            "event": "pull_request",
+            "conclusion": "failure",
+            "head_sha": head_sha,
+            "head_branch": "feature",
+            "head_repository": {"full_name": f"{OWNER}/{REPO}"},
+            "html_url": f"https://github.com/{OWNER}/{REPO}/actions/runs/4242",
+            "pull_requests": [{"number": number}] if number else [],
+        },
+    }
 
 
 def _sticky(fake: FakeGitHubProcess, number: int) -> list[dict]:
     """The quarkci sticky comments on PR ``number``, each with its ``id``."""
-    return [{**c, "id": int(cid)} for cid, c in fake.state()["comments"].items()
-            if c["issue"] == number and COMMENT_MARKER in c["body"]]
+    return [
+        {**c, "id": int(cid)}
+        for cid, c in fake.state()["comments"].items()
+        if c["issue"] == number and COMMENT_MARKER in c["body"]
+    ]
 
 
 def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
@@ -186,13 +231,23 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     main_sha = state["refs"]["refs/heads/main"]
     api = f"/repos/{OWNER}/{REPO}/git"
     blob = fake.request("POST", f"{api}/blobs", {"content": (repo / SKILL).read_text(), "encoding": "utf-8"})
-    tree = fake.request("POST", f"{api}/trees", {"base_tree": state["commits"][main_sha]["tree"],
-                                                 "tree": [{"path": SKILL, "mode": "100644", "type": "blob",
-                                                           "sha": blob["sha"]}]})
-    head = fake.request("POST", f"{api}/commits", {"message": "edit", "tree": tree["sha"], "parents": [main_sha]})
+    tree = fake.request(
+        "POST",
+        f"{api}/trees",
+        {
+            "base_tree": state["commits"][main_sha]["tree"],
+            "tree": [{"path": SKILL, "mode": "100644", "type": "blob", "sha": blob["sha"]}],
+        },
+    )
+    head = fake.request(
+        "POST", f"{api}/commits", {"message": "edit", "tree": tree["sha"], "parents": [main_sha]}
+    )
     fake.request("POST", f"{api}/refs", {"ref": "refs/heads/feature", "sha": head["sha"]})
-    number = fake.request("POST", f"/repos/{OWNER}/{REPO}/pulls",
-                          {"title": "Edit the PTQ skill", "head": "feature", "base": "main"})["number"]
+    number = fake.request(
+        "POST",
+        f"/repos/{OWNER}/{REPO}/pulls",
+        {"title": "Edit the PTQ skill", "head": "feature", "base": "main"},
+    )["number"]
 
     check = _run(act, "pull_request", "pr-skill-check.yml", _pull_request_payload(repo, number))
     # two breaking findings with fail-on breaking: the check fails, after uploading its report

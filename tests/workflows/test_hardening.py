@@ -33,7 +33,7 @@ def parse_outputs(text: str) -> dict[str, str]:
         if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
             key, delimiter = line.split("<<", 1)
             end = lines.index(delimiter, i + 1)
-            out[key] = "\n".join(lines[i + 1:end])
+            out[key] = "\n".join(lines[i + 1 : end])
             i = end + 1
             continue
         if "=" in line:
@@ -43,8 +43,9 @@ def parse_outputs(text: str) -> dict[str, str]:
     return out
 
 
-def run_step(script: str, env: dict[str, str], tmp: Path, stubs: dict[str, str] | None = None
-             ) -> tuple[int, str, dict[str, str]]:
+def run_step(
+    script: str, env: dict[str, str], tmp: Path, stubs: dict[str, str] | None = None
+) -> tuple[int, str, dict[str, str]]:
     """Run a ``run:`` script with bash (``-e``, as Actions does), stub commands on PATH; returns
     (exit code, stdout+stderr, the parsed GITHUB_OUTPUT)."""
     bin_dir = tmp / "bin"
@@ -54,10 +55,16 @@ def run_step(script: str, env: dict[str, str], tmp: Path, stubs: dict[str, str] 
         (bin_dir / name).chmod(0o755)
     output = tmp / "github_output"
     output.write_text("")
-    full = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "GITHUB_OUTPUT": str(output),
-            "GITHUB_STEP_SUMMARY": str(tmp / "summary"), "HOME": str(tmp), **env}
-    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], env=full, capture_output=True,
-                          text=True, timeout=60)
+    full = {
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(tmp / "summary"),
+        "HOME": str(tmp),
+        **env,
+    }
+    done = subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", script], env=full, capture_output=True, text=True, timeout=60
+    )
     return done.returncode, done.stdout + done.stderr, parse_outputs(output.read_text())
 
 
@@ -73,12 +80,16 @@ def _permissions(workflow: dict) -> dict[str, str]:
 
 # --- case 12: read-only callers grant read only ---------------------------------------------------------
 
+
 def test_case12_audit_only_and_prless_callers_grant_read_only(workflows) -> None:
     assert _permissions(workflows["skill-sync.yml"]) == {"contents": "read"}
     assert _permissions(workflows["ptq.yml"]) == {"contents": "read", "actions": "read"}
     # negative control: the writes live in the delivery workflow, called on its own
     assert _permissions(workflows["skill-sync-deliver.yml"]) == {
-        "contents": "write", "pull-requests": "write", "issues": "write"}
+        "contents": "write",
+        "pull-requests": "write",
+        "issues": "write",
+    }
     assert "comment" not in workflows["ptq.yml"]["jobs"]
     publish = workflows["publish-ptq.yml"]
     assert set(publish["on"]) == {"workflow_run"} and publish["on"]["workflow_run"]["workflows"] == ["PTQ"]
@@ -87,6 +98,7 @@ def test_case12_audit_only_and_prless_callers_grant_read_only(workflows) -> None
 
 
 # --- case 13: a delivery token input; the App's identity --------------------------------------------
+
 
 def test_case13_delivery_accepts_an_app_or_fine_grained_token(workflows, actions) -> None:
     call = workflows["skill-sync-deliver.yml"]["on"]["workflow_call"]
@@ -102,8 +114,11 @@ def test_case13_delivery_accepts_an_app_or_fine_grained_token(workflows, actions
 
 # --- case 14: GPU workflows refuse pull_request events; the venv is verified by a lock hash ---------
 
-@pytest.mark.parametrize(("event", "code"), [("pull_request", 2), ("pull_request_target", 2),
-                                             ("workflow_dispatch", 0), ("schedule", 0), ("push", 0)])
+
+@pytest.mark.parametrize(
+    ("event", "code"),
+    [("pull_request", 2), ("pull_request_target", 2), ("workflow_dispatch", 0), ("schedule", 0), ("push", 0)],
+)
 def test_case14_ptq_refuses_pull_request_events(workflows, tmp_path, event, code) -> None:
     workflow = workflows["ptq.yml"]
     assert set(workflow["on"]) == {"workflow_dispatch", "workflow_call"}
@@ -117,11 +132,12 @@ def test_case14_ptq_refuses_pull_request_events(workflows, tmp_path, event, code
 def test_case14_setup_verifies_the_venv_by_a_lock_hash_of_everything_installed() -> None:
     script = (ROOT / "actions" / "setup-quarkci" / "install.sh").read_text()
     assert "pip freeze --all" in script and ".quarkci-lock-hash" in script
-    reuse = script[script.index("reuse=false"):script.index('if [ "$reuse" = false ]')]
+    reuse = script[script.index("reuse=false") : script.index('if [ "$reuse" = false ]')]
     assert '"$(lock_hash)" = "$(cat "$venv/.quarkci-lock-hash"' in reuse and "rebuilding" in reuse
 
 
 # --- case 15: hashed lock files; torch per runner kind; the PyTorch index scoped to torch -----------
+
 
 @pytest.mark.parametrize("lock", ["workflow.lock", "ml.lock", "torch-cuda.lock"])
 def test_case15_every_locked_requirement_is_pinned_with_hashes(lock) -> None:
@@ -144,8 +160,11 @@ def test_case15_lock_inputs_match_pyproject_and_installs_require_hashes() -> Non
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = {d.replace(" ", "") for d in project["dependencies"]}
-    listed = {line.strip() for line in (REQUIREMENTS / "workflow.in").read_text().splitlines()
-              if line.strip() and not line.startswith("#")}
+    listed = {
+        line.strip()
+        for line in (REQUIREMENTS / "workflow.in").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     assert wanted <= listed
     ml = {re.split(r"[=<>]", d)[0] for d in project["optional-dependencies"]["ml"]} - {"torch"}
     assert ml <= {re.split(r"[=<>]", line)[0] for line in (REQUIREMENTS / "ml.in").read_text().splitlines()}
@@ -162,18 +181,26 @@ def test_case15_ci_scopes_the_pytorch_index_to_torch(workflows) -> None:
     job = ci["jobs"]["test"]
     assert "env" not in job
     (torch,) = [s for s in job["steps"] if "download.pytorch.org" in s.get("run", "")]
-    assert re.fullmatch(r'python -m pip install --index-url https://download\.pytorch\.org/whl/cpu "torch==2\.13\.0"',
-                        torch["run"].strip())
+    assert re.fullmatch(
+        r'python -m pip install --index-url https://download\.pytorch\.org/whl/cpu "torch==2\.13\.0"',
+        torch["run"].strip(),
+    )
 
 
 # --- case 16: queueing, runner labels as input, a queueing timeout -----------------------------------
 
-@pytest.mark.parametrize(("runner", "labels", "gpu"), [
-    ("cpu", ["ubuntu-latest"], "false"),
-    ("mi300x", ["self-hosted", "rocm", "mi300x"], "true"),
-    ('["self-hosted", "gpu-pool-a"]', ["self-hosted", "gpu-pool-a"], "true"),
-])
-def test_case16_runner_labels_action_maps_kinds_and_accepts_labels(actions, tmp_path, runner, labels, gpu) -> None:
+
+@pytest.mark.parametrize(
+    ("runner", "labels", "gpu"),
+    [
+        ("cpu", ["ubuntu-latest"], "false"),
+        ("mi300x", ["self-hosted", "rocm", "mi300x"], "true"),
+        ('["self-hosted", "gpu-pool-a"]', ["self-hosted", "gpu-pool-a"], "true"),
+    ],
+)
+def test_case16_runner_labels_action_maps_kinds_and_accepts_labels(
+    actions, tmp_path, runner, labels, gpu
+) -> None:
     script = actions["runner-labels"]["runs"]["steps"][0]["run"]
     code, _, out = run_step(script, {"RUNNER": runner}, tmp_path)
     assert code == 0 and json.loads(out["labels"]) == labels and out["gpu"] == gpu
@@ -199,16 +226,22 @@ def test_case16_gpu_runs_queue_and_time_out_in_the_queue(workflows) -> None:
 
 def test_case16_queue_watchdog_fails_clearly_when_no_runner_starts_the_job(workflows, tmp_path) -> None:
     script = workflows["ptq.yml"]["jobs"]["queue-watchdog"]["steps"][0]["run"]
-    env = {"REPO": "o/r", "RUN_ID": "1", "ATTEMPT": "1", "LABELS": '["self-hosted","rocm","mi300x"]',
-           "QUEUE_TIMEOUT": "0"}
-    code, out, _ = run_step(script, env, tmp_path, {"gh": 'echo queued\n', "sleep": "true\n"})
+    env = {
+        "REPO": "o/r",
+        "RUN_ID": "1",
+        "ATTEMPT": "1",
+        "LABELS": '["self-hosted","rocm","mi300x"]',
+        "QUEUE_TIMEOUT": "0",
+    }
+    code, out, _ = run_step(script, env, tmp_path, {"gh": "echo queued\n", "sleep": "true\n"})
     assert code == 1 and 'no runner with labels ["self-hosted","rocm","mi300x"] picked up the PTQ job' in out
     env["QUEUE_TIMEOUT"] = "1"
-    code, out, _ = run_step(script, env, tmp_path, {"gh": 'echo in_progress\n', "sleep": "true\n"})
+    code, out, _ = run_step(script, env, tmp_path, {"gh": "echo in_progress\n", "sleep": "true\n"})
     assert code == 0 and "the PTQ job started" in out
 
 
 # --- case 17: validated dispatch input; heredoc outputs with a random delimiter ---------------------
+
 
 def _detect(workflows) -> str:
     return _step(workflows["upstream-watch.yml"], "Find the release and whether it was handled")["run"]
@@ -222,10 +255,16 @@ esac
 """
 
 
-@pytest.mark.parametrize("value", ["0.13\nnew=true", "0.13\nspec=evil", "amd-quark==0.13", "../x", "0.13 && id"])
+@pytest.mark.parametrize(
+    "value", ["0.13\nnew=true", "0.13\nspec=evil", "amd-quark==0.13", "../x", "0.13 && id"]
+)
 def test_case17_a_bad_upstream_input_is_refused_before_any_output(workflows, tmp_path, value) -> None:
-    code, out, outputs = run_step(_detect(workflows), {"INPUT_UPSTREAM": value, "FORCE": "false",
-                                                       "VAR_UPSTREAM": ""}, tmp_path, {"quarkci": QUARKCI_STUB})
+    code, out, outputs = run_step(
+        _detect(workflows),
+        {"INPUT_UPSTREAM": value, "FORCE": "false", "VAR_UPSTREAM": ""},
+        tmp_path,
+        {"quarkci": QUARKCI_STUB},
+    )
     assert code == 2 and "the upstream input must be a version" in out and outputs == {}
 
 
@@ -258,6 +297,7 @@ def test_case17_every_output_write_uses_the_heredoc_form(path) -> None:
 
 # --- case 18: SARIF to code scanning in the PR check ----------------------------------------------
 
+
 def test_case18_pr_check_uploads_sarif_when_the_caller_grants_security_events(workflows, actions) -> None:
     action = actions["skill-sync"]
     assert action["inputs"]["upload-sarif"]["default"] == "false"
@@ -268,11 +308,14 @@ def test_case18_pr_check_uploads_sarif_when_the_caller_grants_security_events(wo
     audit = workflows["pr-skill-check.yml"]["jobs"]["audit"]
     assert audit["permissions"]["security-events"] == "write"
     sync = next(s for s in audit["steps"] if s.get("uses") == "$/actions/skill-sync")
-    assert "github.event.pull_request.head.repo.full_name == github.repository" in sync["with"]["upload-sarif"]
+    assert (
+        "github.event.pull_request.head.repo.full_name == github.repository" in sync["with"]["upload-sarif"]
+    )
     assert "upload-sarif" not in str(workflows["skill-sync.yml"])  # the reusable audit stays read-only
 
 
 # --- case 19 and the docs ------------------------------------------------------------------------------
+
 
 def test_case19_dependabot_covers_actions_and_pip() -> None:
     config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text())
@@ -283,21 +326,35 @@ def test_case19_dependabot_covers_actions_and_pip() -> None:
 
 def test_case19_readme_documents_runner_version_placeholders_and_tokens() -> None:
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("\n## GitHub delivery"):]
-    for needle in ("2.336.0", "OWNER", "no release tag", "Allow GitHub Actions to create and approve pull requests",
-                   "create-github-app-token", "fine-grained", "runner group", "ephemeral", "fork",
-                   "--require-hashes", "scripts/lock_deps.sh", "queue-timeout-minutes"):
+    section = readme[readme.index("\n## GitHub delivery") :]
+    for needle in (
+        "2.336.0",
+        "OWNER",
+        "no release tag",
+        "Allow GitHub Actions to create and approve pull requests",
+        "create-github-app-token",
+        "fine-grained",
+        "runner group",
+        "ephemeral",
+        "fork",
+        "--require-hashes",
+        "scripts/lock_deps.sh",
+        "queue-timeout-minutes",
+    ):
         assert needle in section, needle
 
 
 # --- dispatchable inputs: the watch can dispatch ptq.yml with what ptq.yml declares ------------------
+
 
 def test_ptq_declares_the_inputs_the_watch_offers_and_shows_the_correlation_id(workflows) -> None:
     text = (ROOT / ".github" / "workflows" / "ptq.yml").read_text()
     declared = declared_inputs(text, "ptq.yml")
     assert {"amd-quark", CORRELATION_INPUT} <= set(declared)
     assert "${{ inputs.correlation-id }}" in workflows["ptq.yml"]["run-name"]
-    release = _step(workflows["upstream-watch.yml"], "Dispatch once, with the inputs the target declares")["run"]
+    release = _step(workflows["upstream-watch.yml"], "Dispatch once, with the inputs the target declares")[
+        "run"
+    ]
     offers = dict(re.findall(r'--offer "([\w-]+)=([^"]*)"', release))
     assert set(offers) == {"amd-quark", "upstream"}
     sent = {k: v for k, v in offers.items() if k in declared}
@@ -307,7 +364,10 @@ def test_ptq_declares_the_inputs_the_watch_offers_and_shows_the_correlation_id(w
 
 # --- publish-ptq.yml: the comment of a dispatched PTQ run, from its artifact treated as data ------------
 
-@pytest.mark.parametrize(("pr", "expected"), [("7", "7"), ("7\n::set-output name=x::y", ""), ("0", ""), ("", "")])
+
+@pytest.mark.parametrize(
+    ("pr", "expected"), [("7", "7"), ("7\n::set-output name=x::y", ""), ("0", ""), ("", "")]
+)
 def test_publish_ptq_reads_the_artifact_as_data(workflows, tmp_path, pr, expected) -> None:
     folder = tmp_path / "ptq" / "quarkci-ptq-cpu-fp8"
     folder.mkdir(parents=True)

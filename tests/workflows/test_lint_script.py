@@ -72,14 +72,19 @@ def test_the_repository_is_clean() -> None:
 
 
 def test_a_minimal_tree_is_clean(tmp_path: Path) -> None:
-    tree = _tree(tmp_path, _workflow(runs_on="[self-hosted, rocm, mi300x]"),
-                 ACTION.format(description="description: x", run='echo "ok"'))
+    tree = _tree(
+        tmp_path,
+        _workflow(runs_on="[self-hosted, rocm, mi300x]"),
+        ACTION.format(description="description: x", run='echo "ok"'),
+    )
     result = _lint(tree)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_readme_consumer_example_is_clean(tmp_path: Path) -> None:
-    example = (Path(__file__).parent / "fixtures" / "consumer" / "quark-skills.yml").read_text(encoding="utf-8")
+    example = (Path(__file__).parent / "fixtures" / "consumer" / "quark-skills.yml").read_text(
+        encoding="utf-8"
+    )
     result = _lint(_tree(tmp_path, example))
     assert result.returncode == 0, result.stdout + result.stderr
     assert violations(example) == []
@@ -88,21 +93,53 @@ def test_the_readme_consumer_example_is_clean(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("workflow", "action", "stage", "evidence"),
     [
-        pytest.param(_workflow(runs_on="[self-hosted, rocm, mi999]"), None, "== actionlint",
-                     "[runner-label]", id="actionlint-unknown-runner-label"),
-        pytest.param(_workflow(step='run: cd $HOME/$X'), None, "== actionlint", "[shellcheck]",
-                     id="actionlint-shellcheck"),
-        pytest.param(_workflow(step="shell: python\n        run: import os"), None, "== actionlint", "[pyflakes]", id="actionlint-pyflakes"),
-        pytest.param(_workflow(step="uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955 # v4.3.0"),
-                     None, "== zizmor", "artipacked", id="zizmor-artipacked"),
-        pytest.param(_workflow(), ACTION.format(description="descripton: x", run='echo "ok"'),
-                     "== check-jsonschema", "description", id="jsonschema-action"),
-        pytest.param(_workflow(), ACTION.format(description="description: x", run="cd $X"),
-                     "== shellcheck", "SC2086", id="shellcheck-composite-run"),
+        pytest.param(
+            _workflow(runs_on="[self-hosted, rocm, mi999]"),
+            None,
+            "== actionlint",
+            "[runner-label]",
+            id="actionlint-unknown-runner-label",
+        ),
+        pytest.param(
+            _workflow(step="run: cd $HOME/$X"),
+            None,
+            "== actionlint",
+            "[shellcheck]",
+            id="actionlint-shellcheck",
+        ),
+        pytest.param(
+            _workflow(step="shell: python\n        run: import os"),
+            None,
+            "== actionlint",
+            "[pyflakes]",
+            id="actionlint-pyflakes",
+        ),
+        pytest.param(
+            _workflow(step="uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955 # v4.3.0"),
+            None,
+            "== zizmor",
+            "artipacked",
+            id="zizmor-artipacked",
+        ),
+        pytest.param(
+            _workflow(),
+            ACTION.format(description="descripton: x", run='echo "ok"'),
+            "== check-jsonschema",
+            "description",
+            id="jsonschema-action",
+        ),
+        pytest.param(
+            _workflow(),
+            ACTION.format(description="description: x", run="cd $X"),
+            "== shellcheck",
+            "SC2086",
+            id="shellcheck-composite-run",
+        ),
     ],
 )
-def test_each_linter_fails_a_tree_that_breaks_it(tmp_path: Path, workflow: str, action: str | None,
-                                                 stage: str, evidence: str) -> None:
+def test_each_linter_fails_a_tree_that_breaks_it(
+    tmp_path: Path, workflow: str, action: str | None, stage: str, evidence: str
+) -> None:
     result = _lint(_tree(tmp_path, workflow, action))
     output = result.stdout + result.stderr
     assert result.returncode != 0, output

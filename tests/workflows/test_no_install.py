@@ -22,8 +22,13 @@ def test_the_lint_script_never_installs() -> None:
 def test_a_missing_tool_fails_in_one_line(tmp_path: Path) -> None:
     """Negative control: with an empty venv and a PATH of system tools only, the script stops before
     linting and names every missing tool."""
-    result = subprocess.run(["/bin/bash", str(SCRIPT), str(ROOT)], capture_output=True, text=True, timeout=60,
-                            env={"PATH": "/usr/bin:/bin", "VENV": str(tmp_path / "no-venv"), "HOME": str(tmp_path)})
+    result = subprocess.run(
+        ["/bin/bash", str(SCRIPT), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "VENV": str(tmp_path / "no-venv"), "HOME": str(tmp_path)},
+    )
     assert result.returncode == 1
     assert result.stdout == ""
     [line] = result.stderr.splitlines()

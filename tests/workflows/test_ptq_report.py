@@ -19,15 +19,18 @@ QUARKCI = f'exec {sys.executable} -m quarkci "$@"\n'
 
 
 @pytest.mark.parametrize(("accuracy", "rc", "passed"), [(1.0, 0, "true"), (0.0, 1, "false")])
-def test_the_gate_step_writes_the_report_and_the_job_summary(workflows, tmp_path, accuracy, rc, passed) -> None:
+def test_the_gate_step_writes_the_report_and_the_job_summary(
+    workflows, tmp_path, accuracy, rc, passed
+) -> None:
     work = tmp_path / "ptq"
     work.mkdir()
     summary = _summary()
     summary["reload"]["task_accuracy"] = accuracy  # 0.0: the negative control, a collapsed export
     (work / "validation_summary.json").write_text(json.dumps(summary))
     step = _step(workflows["ptq.yml"], "Gate")
-    code, out, outputs = run_step(step["run"], {"WORK": str(work), "PYTHONPATH": str(ROOT)}, tmp_path,
-                                  {"quarkci": QUARKCI})
+    code, out, outputs = run_step(
+        step["run"], {"WORK": str(work), "PYTHONPATH": str(ROOT)}, tmp_path, {"quarkci": QUARKCI}
+    )
     assert code == rc, out
     assert outputs["pass"] == passed
     report = (work / "validation_report.md").read_text()
@@ -35,19 +38,27 @@ def test_the_gate_step_writes_the_report_and_the_job_summary(workflows, tmp_path
     assert "## Stages" in report and "| gate (ptq gate) |" in report
     assert report in (tmp_path / "summary").read_text()  # the job summary carries the report
     assert json.loads((work / "validation_report.json").read_text())["kind"] == "ptq"
-    upload = next(s for s in workflows["ptq.yml"]["jobs"]["ptq"]["steps"] if "upload-artifact" in str(s.get("uses")))
+    upload = next(
+        s for s in workflows["ptq.yml"]["jobs"]["ptq"]["steps"] if "upload-artifact" in str(s.get("uses"))
+    )
     assert "ptq/*.md" in upload["with"]["path"] and "ptq/*.json" in upload["with"]["path"]
 
 
 def test_publish_ptq_posts_the_validation_report(workflows, tmp_path) -> None:
     folder = tmp_path / "ptq" / "quarkci-ptq-cpu-fp8"
     folder.mkdir(parents=True)
-    (folder / "ptq-run.json").write_text(json.dumps({"pr": "7", "runner": "cpu", "scheme": "fp8", "pass": "true",
-                                                     "failure_class": ""}))
-    (folder / "validation_report.md").write_text("<!-- quarkci:report:ptq -->\n# PTQ gate: PASS\n\n## Stages\n")
+    (folder / "ptq-run.json").write_text(
+        json.dumps({"pr": "7", "runner": "cpu", "scheme": "fp8", "pass": "true", "failure_class": ""})
+    )
+    (folder / "validation_report.md").write_text(
+        "<!-- quarkci:report:ptq -->\n# PTQ gate: PASS\n\n## Stages\n"
+    )
     (folder / "ptq_gate.md").write_text("<!-- quarkci:report:ptq -->\n### quarkci PTQ gate: PASS\n")
-    code, out, outputs = run_step(_step(workflows["publish-ptq.yml"], "Write the comment body")["run"],
-                                  {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
+    code, out, outputs = run_step(
+        _step(workflows["publish-ptq.yml"], "Write the comment body")["run"],
+        {"RUNNER_TEMP": str(tmp_path)},
+        tmp_path,
+    )
     assert code == 0, out
     assert outputs["pr"] == "7"
     body = (tmp_path / "ptq" / "comment.md").read_text()
@@ -55,8 +66,10 @@ def test_publish_ptq_posts_the_validation_report(workflows, tmp_path) -> None:
     assert "### quarkci PTQ gate" not in body  # the report, not the older gate body beside it
     post = _step(workflows["publish-ptq.yml"], "Post or update the sticky comment")
     assert post["uses"] == "$/actions/publish-report"
-    assert 'args=(gh comment --pr "$PR" --body-file "$REPORT"' in \
-        (ROOT / "actions" / "publish-report" / "action.yml").read_text()
+    assert (
+        'args=(gh comment --pr "$PR" --body-file "$REPORT"'
+        in (ROOT / "actions" / "publish-report" / "action.yml").read_text()
+    )
     # least privilege holds: ptq.yml itself stays read-only, the writes live in publish-ptq.yml
     assert _permissions(workflows["ptq.yml"]) == {"contents": "read", "actions": "read"}
     assert _permissions(workflows["publish-ptq.yml"])["pull-requests"] == "write"

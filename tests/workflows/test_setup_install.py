@@ -23,9 +23,17 @@ SCRIPT = ROOT / "actions" / "setup-quarkci" / "install.sh"
 def _install(tmp: Path) -> tuple[int, str, dict[str, str]]:
     out = tmp / "github_output"
     out.write_text("")
-    env = {**os.environ, "GITHUB_ACTION_PATH": str(SCRIPT.parent), "GITHUB_OUTPUT": str(out),
-           "GITHUB_PATH": str(tmp / "github_path"), "RUNNER_TEMP": str(tmp), "EXTRAS": "", "TORCH": "none",
-           "SYSTEM_SITE": "false", "PRE_INSTALL": ""}
+    env = {
+        **os.environ,
+        "GITHUB_ACTION_PATH": str(SCRIPT.parent),
+        "GITHUB_OUTPUT": str(out),
+        "GITHUB_PATH": str(tmp / "github_path"),
+        "RUNNER_TEMP": str(tmp),
+        "EXTRAS": "",
+        "TORCH": "none",
+        "SYSTEM_SITE": "false",
+        "PRE_INSTALL": "",
+    }
     env.pop("QUARKCI_VENV", None)
     done = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout + done.stderr, parse_outputs(out.read_text())
@@ -35,8 +43,12 @@ def test_install_from_hashed_locks_then_reuse_only_while_the_lock_hash_holds(tmp
     code, log, outputs = _install(tmp_path)
     assert code == 0, log[-3000:]
     python = Path(outputs["python"])
-    freeze = subprocess.run([str(python), "-m", "pip", "freeze", "--all", "--disable-pip-version-check"],
-                            capture_output=True, text=True, check=True).stdout
+    freeze = subprocess.run(
+        [str(python), "-m", "pip", "freeze", "--all", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = "".join(sorted(freeze.splitlines(keepends=True), key=lambda s: s.encode()))
     assert outputs["lock-hash"] == hashlib.sha256(lines.encode()).hexdigest()
     assert "PyGithub==" in freeze or "pygithub==" in freeze.lower()
@@ -45,10 +57,13 @@ def test_install_from_hashed_locks_then_reuse_only_while_the_lock_hash_holds(tmp
     assert code == 0 and "reusing" in log and again["lock-hash"] == outputs["lock-hash"]
 
     # someone installs a package into the persistent environment: it is rebuilt, not trusted
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "iniconfig"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "iniconfig"], check=True, capture_output=True
+    )
     code, log, rebuilt = _install(tmp_path)
     assert code == 0 and "differ from its lock hash; rebuilding it" in log
     assert rebuilt["lock-hash"] == outputs["lock-hash"]
-    assert "iniconfig" not in subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True,
-                                             text=True).stdout
+    assert (
+        "iniconfig"
+        not in subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True).stdout
+    )

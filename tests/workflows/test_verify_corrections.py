@@ -28,9 +28,13 @@ def test_only_the_corrections_job_writes_and_only_for_a_proved_run(workflows) ->
             assert (job.get("permissions") or {}).get("contents") == "read", name
     assert _permissions(verify) == {"contents": "write", "pull-requests": "write"}
     condition = jobs["corrections"]["if"]
-    for needed in ("inputs.corrections-pr", "needs.verify.outputs.committed == 'true'",
-                   "needs.verify.outputs.result == 'PROVED'", "github.event_name != 'pull_request'",
-                   "github.event_name != 'pull_request_target'"):
+    for needed in (
+        "inputs.corrections-pr",
+        "needs.verify.outputs.committed == 'true'",
+        "needs.verify.outputs.result == 'PROVED'",
+        "github.event_name != 'pull_request'",
+        "github.event_name != 'pull_request_target'",
+    ):
         assert needed in condition
     assert jobs["corrections"]["needs"] == "verify"
     assert not [s for s in jobs["corrections"]["steps"] if "checkout" in str(s.get("uses", ""))]
@@ -38,7 +42,10 @@ def test_only_the_corrections_job_writes_and_only_for_a_proved_run(workflows) ->
     assert "--key verify-quark-kernels" in run and "drift/validation_report.json" in run
     for trigger in ("workflow_dispatch", "workflow_call"):
         assert verify["on"][trigger]["inputs"]["corrections-pr"] == {
-            **verify["on"][trigger]["inputs"]["corrections-pr"], "type": "boolean", "default": False}
+            **verify["on"][trigger]["inputs"]["corrections-pr"],
+            "type": "boolean",
+            "default": False,
+        }
     assert set(verify["on"]) == {"workflow_dispatch", "workflow_call"}
     # the staged corrections live under a dot directory: the upload must keep hidden files
     upload = next(s for s in jobs["verify"]["steps"] if "upload-artifact" in str(s.get("uses", "")))
@@ -56,8 +63,12 @@ def test_the_watch_asks_for_the_corrections_pr_and_grants_what_the_job_needs(wor
 def _committed_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     shutil.copytree(MINIKERN, repo, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "quarkci", "verify", "init", "--repo", ".", "--skills", ".cursor/skills"],
-                   cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "quarkci", "verify", "init", "--repo", ".", "--skills", ".cursor/skills"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     return repo
 
 
@@ -66,8 +77,7 @@ def test_the_skill_step_stages_exactly_the_corrected_files_and_gh_pr_plans_them(
     test = repo / "tests" / "test_gemm.py"  # mechanical drift: a tolerance changed
     test.write_text(test.read_text().replace("rtol=1e-4, atol=1e-4", "rtol=1e-3, atol=1e-4"))
     # quarkci as installed, except that `installed:amd-quark` is the miniature library
-    stub = (f'args=("${{@/installed:amd-quark/{repo}}}")\n'
-            f'exec {sys.executable} -m quarkci "${{args[@]}}"\n')
+    stub = f'args=("${{@/installed:amd-quark/{repo}}}")\nexec {sys.executable} -m quarkci "${{args[@]}}"\n'
     work = tmp_path / "work"
     env = {"SKILL": SKILL, "WORK": str(work), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     script = f"cd {tmp_path}\n" + _step(workflows["verify.yml"], STEP)["run"]  # the job's workspace
@@ -76,29 +86,52 @@ def test_the_skill_step_stages_exactly_the_corrected_files_and_gh_pr_plans_them(
     assert outputs["committed"] == "true"
     report = json.loads((work / "drift" / "validation_report.json").read_text())
     assert report["applied_fixes"] and report["changed_files"]
-    staged = sorted(p.relative_to(work / "corrections").as_posix()
-                    for p in (work / "corrections").rglob("*") if p.is_file())
+    staged = sorted(
+        p.relative_to(work / "corrections").as_posix()
+        for p in (work / "corrections").rglob("*")
+        if p.is_file()
+    )
     assert staged == report["changed_files"] and f"{SKILL}/features/map.json" in staged
     for name in staged:  # the staged bytes are the corrected checkout's
         assert (work / "corrections" / name).read_bytes() == (repo / name).read_bytes()
     # the proved skill is the corrected one
-    assert (work / "skills" / "verify-quark-kernels" / "features" / "map.json").read_bytes() == \
-        (repo / SKILL / "features" / "map.json").read_bytes()
+    assert (work / "skills" / "verify-quark-kernels" / "features" / "map.json").read_bytes() == (
+        repo / SKILL / "features" / "map.json"
+    ).read_bytes()
 
-    done = subprocess.run([sys.executable, "-m", "quarkci", "gh", "pr", "--key", "verify-quark-kernels",
-                           "--report", str(work / "drift" / "validation_report.json"),
-                           "--root", str(work / "corrections"), "--repo", "octo/skills", "--dry-run", "--json"],
-                          capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "quarkci",
+            "gh",
+            "pr",
+            "--key",
+            "verify-quark-kernels",
+            "--report",
+            str(work / "drift" / "validation_report.json"),
+            "--root",
+            str(work / "corrections"),
+            "--repo",
+            "octo/skills",
+            "--dry-run",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     plan = json.loads(done.stdout)
     assert done.returncode == 0 and plan["operation"] == "created"
     assert plan["items"][0]["key"].startswith("quarkci/verify-quark-kernels/")
-    assert [s["what"] for s in plan["steps"] if s["path"].endswith("/git/blobs")] == [f"blob {p}" for p in staged]
+    assert [s["what"] for s in plan["steps"] if s["path"].endswith("/git/blobs")] == [
+        f"blob {p}" for p in staged
+    ]
 
 
 def test_without_drift_the_step_stages_nothing(workflows, tmp_path) -> None:
     repo = _committed_repo(tmp_path)
-    stub = (f'args=("${{@/installed:amd-quark/{repo}}}")\n'
-            f'exec {sys.executable} -m quarkci "${{args[@]}}"\n')
+    stub = f'args=("${{@/installed:amd-quark/{repo}}}")\nexec {sys.executable} -m quarkci "${{args[@]}}"\n'
     work = tmp_path / "work"
     env = {"SKILL": SKILL, "WORK": str(work), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     script = f"cd {tmp_path}\n" + _step(workflows["verify.yml"], STEP)["run"]

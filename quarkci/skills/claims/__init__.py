@@ -104,8 +104,12 @@ def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
         return Inference(next(iter(names)), "skill")
     if names:
         return Inference(None, "skill", tuple(sorted(names)))
-    scripts = {cmd for entry in skill.source_knowledge for suffix, cmd in _SCRIPT_BY_SOURCE.items()
-               if entry.endswith(suffix)}
+    scripts = {
+        cmd
+        for entry in skill.source_knowledge
+        for suffix, cmd in _SCRIPT_BY_SOURCE.items()
+        if entry.endswith(suffix)
+    }
     if len(scripts) == 1:
         return Inference(next(iter(scripts)), "source_knowledge")
     return Inference(None, None, tuple(sorted(scripts)))
@@ -164,7 +168,7 @@ def _description_unit(skill: Skill, read: Callable[[str], str]) -> Unit | None:
         lines = read(skill.path).splitlines()
     except (SkillFileError, OSError, UnicodeDecodeError):
         return None
-    for number, line in enumerate(lines[1: skill.body_line], start=2):
+    for number, line in enumerate(lines[1 : skill.body_line], start=2):
         if line.startswith("description:"):
             folded = line.split(":", 1)[1].strip()[:1] in (">", "|")
             return Unit(skill.path, description, number + 1 if folded else number)

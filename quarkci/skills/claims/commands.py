@@ -20,11 +20,52 @@ QUARK_COMMANDS = frozenset({TORCH_LLM_PTQ, QUANTIZE_QUARK, "quark-quant-perf", "
 
 SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;"})
-_PREFIXES = frozenset({"sudo", "env", "time", "exec", "nohup", "!", "command",
-                       "if", "then", "else", "elif", "while", "until", "do", "{", "("})
+_PREFIXES = frozenset(
+    {
+        "sudo",
+        "env",
+        "time",
+        "exec",
+        "nohup",
+        "!",
+        "command",
+        "if",
+        "then",
+        "else",
+        "elif",
+        "while",
+        "until",
+        "do",
+        "{",
+        "(",
+    }
+)
 # Shell compound-statement words that start no command of their own (``for x in ...``, ``done``).
-_NOT_COMMANDS = frozenset({"for", "case", "select", "function", "done", "fi", "esac", "}", ")", "in", "[[", "[",
-                           "local", "declare", "readonly", "return", "break", "continue", "exit", "shift", ":"})
+_NOT_COMMANDS = frozenset(
+    {
+        "for",
+        "case",
+        "select",
+        "function",
+        "done",
+        "fi",
+        "esac",
+        "}",
+        ")",
+        "in",
+        "[[",
+        "[",
+        "local",
+        "declare",
+        "readonly",
+        "return",
+        "break",
+        "continue",
+        "exit",
+        "shift",
+        ":",
+    }
+)
 _MAX_QUOTED_LINES = 200
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^(?:python(?:3(?:\.\d+)?)?|<python>|\$python|\$\{python\})$", re.IGNORECASE)
@@ -134,7 +175,7 @@ def flags(command: Command) -> list[Flag]:
     for word in command.args:
         match = _FLAG.match(word.text)
         if match and (len(word.text) == match.end() or word.text[match.end()] == "="):
-            value = word.text[match.end() + 1:] if "=" in word.text else None
+            value = word.text[match.end() + 1 :] if "=" in word.text else None
             found.append(Flag(match.group(0), (value,) if value is not None else (), word.line))
         elif found and not word.text.startswith("-"):
             last = found[-1]

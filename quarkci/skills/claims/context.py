@@ -27,17 +27,27 @@ _HISTORICAL = re.compile(
     r"\b(?:no longer (?:works?|exists?|supported|available|valid)|(?:was|were|has been|have been) removed"
     r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of)\b",
-    re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
-                       r"|not compatible|incompatible)\b", re.IGNORECASE)
-_NON_EXHAUSTIVE = re.compile(r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|for example"
-                             r"|e\.g\.|such as|among others|some of|a few|see [^.]{0,80}\bfor (?:all|the full|"
-                             r"a complete|the complete|more))", re.IGNORECASE)
+    re.IGNORECASE,
+)
+_NEGATIVE = re.compile(
+    r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
+    r"|not compatible|incompatible)\b",
+    re.IGNORECASE,
+)
+_NON_EXHAUSTIVE = re.compile(
+    r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|for example"
+    r"|e\.g\.|such as|among others|some of|a few|see [^.]{0,80}\bfor (?:all|the full|"
+    r"a complete|the complete|more))",
+    re.IGNORECASE,
+)
 # A list or table said to be partial: decides "enumerates" (stricter than ``_NON_EXHAUSTIVE``,
 # whose "e.g." often introduces one example inside a complete list's prose).
-PARTIAL_LIST = re.compile(r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|not a complete"
-                          r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection of"
-                          r"|some examples)", re.IGNORECASE)
+PARTIAL_LIST = re.compile(
+    r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|not a complete"
+    r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection of"
+    r"|some examples)",
+    re.IGNORECASE,
+)
 
 
 def partial_list(*texts: str) -> bool:
@@ -45,10 +55,14 @@ def partial_list(*texts: str) -> bool:
     return any(PARTIAL_LIST.search(t) for t in texts if t)
 
 
-_SCOPE_SPEC = re.compile(r"amd-quark\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*(?:\.post\d+)?\s*,?\s*)+)", re.IGNORECASE)
+_SCOPE_SPEC = re.compile(
+    r"amd-quark\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*(?:\.post\d+)?\s*,?\s*)+)", re.IGNORECASE
+)
 _SCOPE_WORDS = re.compile(
     r"\b(?:in|for|with|on|from)\s+(?:amd-)?quark\s+(?:v(?:ersion)?\s*)?(?P<v>\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
-    r"(?:\s+(?P<dir>and|or)\s+(?P<rel>earlier|older|before|later|newer|above))?", re.IGNORECASE)
+    r"(?:\s+(?P<dir>and|or)\s+(?P<rel>earlier|older|before|later|newer|above))?",
+    re.IGNORECASE,
+)
 
 
 def release_scope(text: str) -> str | None:
@@ -104,4 +118,3 @@ def in_scope(context: dict[str, Any], version: str) -> bool:
         return SpecifierSet(str(scope)).contains(Version(version), prereleases=True)
     except (InvalidSpecifier, InvalidVersion):
         return True
-

@@ -17,8 +17,10 @@ from quarkci.skills.claims.walk import Text, heading_path
 
 _VALUE = r"`?(?P<value>[\w./:-]+)`?"
 _PATTERNS = [
-    re.compile(rf"`(?P<flag>--[\w-]+)`\s*(?:\([^)]*\)\s*)?defaults?\s+(?:is\s+|to\s+|value\s+is\s+)?{_VALUE}",
-               re.IGNORECASE),
+    re.compile(
+        rf"`(?P<flag>--[\w-]+)`\s*(?:\([^)]*\)\s*)?defaults?\s+(?:is\s+|to\s+|value\s+is\s+)?{_VALUE}",
+        re.IGNORECASE,
+    ),
     re.compile(rf"`(?P<flag>--[\w-]+)`[^.;\n`]{{0,30}}\(default(?:s)?\s*[:=]?\s*{_VALUE}\)", re.IGNORECASE),
     re.compile(rf"\bdefault\s+(?:value\s+of\s+|for\s+)?`(?P<flag>--[\w-]+)`\s+is\s+{_VALUE}", re.IGNORECASE),
 ]
@@ -39,13 +41,32 @@ def extract(unit: Unit) -> Iterator[Found]:
                 value = re.sub(r"[*`]", "", text.text).strip()
                 if len(flags) == 1 and value and re.fullmatch(r"[\w./:-]+", value):
                     flag = flags[0].strip().strip("`")
-                    yield Found("cli_flag_default", f"{flag}={value}", text.line,
-                                {"flag": flag, "default": value, "command": _command(unit, text), "where": "table",
-                                 "section": section})
+                    yield Found(
+                        "cli_flag_default",
+                        f"{flag}={value}",
+                        text.line,
+                        {
+                            "flag": flag,
+                            "default": value,
+                            "command": _command(unit, text),
+                            "where": "table",
+                            "section": section,
+                        },
+                    )
             continue
         for pattern in _PATTERNS:
             for match in pattern.finditer(text.text):
                 flag, value = match.group("flag"), match.group("value").rstrip(".,")
-                yield Found("cli_flag_default", f"{flag}={value}", text.line_at(match.start()),
-                            {"flag": flag, "default": value, "command": _command(unit, text),
-                             "where": text.kind, "section": section, "text": match.group(0)})
+                yield Found(
+                    "cli_flag_default",
+                    f"{flag}={value}",
+                    text.line_at(match.start()),
+                    {
+                        "flag": flag,
+                        "default": value,
+                        "command": _command(unit, text),
+                        "where": text.kind,
+                        "section": section,
+                        "text": match.group(0),
+                    },
+                )

@@ -20,8 +20,10 @@ from quarkci.skills.claims.walk import heading_path
 
 _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
 _VER = r"\d+(?:\.\d+)*(?:\.\*)?(?:(?:a|b|rc|\.post|\.dev)\d+)?"
-_REQ = re.compile(rf"(?<![\w./-])(?P<pkg>[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9])(?:\[[\w,\s-]+\])?"
-                  rf"(?P<spec>{_OP}\s*{_VER}(?:\s*,\s*{_OP}\s*{_VER})*)(?![\w.]*\w)")
+_REQ = re.compile(
+    rf"(?<![\w./-])(?P<pkg>[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9])(?:\[[\w,\s-]+\])?"
+    rf"(?P<spec>{_OP}\s*{_VER}(?:\s*,\s*{_OP}\s*{_VER})*)(?![\w.]*\w)"
+)
 _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark", "python3"})
 
 
@@ -35,8 +37,12 @@ def _found(text: str, offset: int, line: int, where: str, section: str) -> Itera
             spec = str(SpecifierSet(raw))
         except InvalidSpecifier:
             continue
-        yield Found("dependency", spec, line, {"package": package, "text": match.group("spec").strip(),
-                                                "where": where, "section": section})
+        yield Found(
+            "dependency",
+            spec,
+            line,
+            {"package": package, "text": match.group("spec").strip(), "where": where, "section": section},
+        )
 
 
 def extract(unit: Unit) -> Iterator[Found]:

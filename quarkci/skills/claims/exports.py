@@ -20,8 +20,10 @@ FORMATS = ("hf_format", "quark_format", "onnx", "gguf", "safetensors")
 _FORMAT = "|".join(FORMATS)
 _EXPORT_WORD = re.compile(r"\bexport(?:s|ed|ing)?\b", re.IGNORECASE)
 _PROSE = [
-    re.compile(rf"\b(?:exports?|exported(?=\s+as\b))\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
-               re.IGNORECASE),
+    re.compile(
+        rf"\b(?:exports?|exported(?=\s+as\b))\s+(?:it\s+|the\s+model\s+)?(?:as|to|in|into)\s+(?:the\s+)?`?(?P<fmt>{_FORMAT})`?\b",
+        re.IGNORECASE,
+    ),
     re.compile(rf"(?<![\w/.-])`?(?P<fmt>{_FORMAT})`?\s+exports?\b", re.IGNORECASE),
 ]
 
@@ -37,9 +39,17 @@ def extract(unit: Unit) -> Iterator[Found]:
                 continue
             for value in ",".join(flag.values).split(","):
                 if value.strip().lower() in FORMATS:
-                    yield Found("export_format", value.strip().lower(), flag.line,
-                                {"where": "flag", "flag": flag.name, "command": command,
-                                 "section": heading_path(located.headings)})
+                    yield Found(
+                        "export_format",
+                        value.strip().lower(),
+                        flag.line,
+                        {
+                            "where": "flag",
+                            "flag": flag.name,
+                            "command": command,
+                            "section": heading_path(located.headings),
+                        },
+                    )
 
 
 def _text(text: Text) -> Iterator[Found]:
@@ -50,10 +60,18 @@ def _text(text: Text) -> Iterator[Found]:
             key = (match.group("fmt").lower(), text.line_at(match.start()))
             if key not in seen:
                 seen.add(key)
-                yield Found("export_format", key[0], key[1], {"where": text.kind, "text": match.group(0),
-                                                               "section": section})
+                yield Found(
+                    "export_format",
+                    key[0],
+                    key[1],
+                    {"where": text.kind, "text": match.group(0), "section": section},
+                )
     if text.kind == "table" and text.cell is not None and not text.cell.is_header:
         value = re.sub(r"[*`]", "", text.text).strip().lower()
-        row_mentions_export = any(_EXPORT_WORD.search(c) for c in text.cell.row) or _EXPORT_WORD.search(text.cell.header)
+        row_mentions_export = any(_EXPORT_WORD.search(c) for c in text.cell.row) or _EXPORT_WORD.search(
+            text.cell.header
+        )
         if value in FORMATS and row_mentions_export and (value, text.line) not in seen:
-            yield Found("export_format", value, text.line, {"where": "table", "text": text.text, "section": section})
+            yield Found(
+                "export_format", value, text.line, {"where": "table", "text": text.text, "section": section}
+            )

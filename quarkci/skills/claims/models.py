@@ -18,12 +18,25 @@ from quarkci.skills.claims.walk import Text, heading_path
 
 TOPIC = re.compile(r"\b(models?|architectures?|templates?|model famil(?:y|ies))\b", re.IGNORECASE)
 MODEL_HEADERS = frozenset(
-    {"model", "models", "model type", "model types", "model_type", "architecture", "architectures",
-     "model family", "model families", "template", "templates"}
+    {
+        "model",
+        "models",
+        "model type",
+        "model types",
+        "model_type",
+        "architecture",
+        "architectures",
+        "model family",
+        "model families",
+        "template",
+        "templates",
+    }
 )
 MODEL_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
-_COUNT = re.compile(r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
-                    re.IGNORECASE)
+_COUNT = re.compile(
+    r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
+    re.IGNORECASE,
+)
 
 
 def extract(unit: Unit) -> Iterator[Found]:
@@ -32,22 +45,42 @@ def extract(unit: Unit) -> Iterator[Found]:
     for text in unit.texts():
         section = list_section(text.headings, TOPIC)
         if text.kind == "heading" and TOPIC.search(text.text) and heading_count(text.text) is not None:
-            yield Found("model_type_count", str(heading_count(text.text)), text.line,
-                        {"section": text.text, "where": "heading"})
+            yield Found(
+                "model_type_count",
+                str(heading_count(text.text)),
+                text.line,
+                {"section": text.text, "where": "heading"},
+            )
         elif text.kind == "paragraph" and section is not None:
             for match in _COUNT.finditer(text.text):
                 line = text.line_at(match.start())
                 counts[heading_path(text.headings)] = (int(match.group(1)), line)
-                yield Found("model_type_count", match.group(1), line,
-                            {"section": heading_path(text.headings), "where": "paragraph"})
+                yield Found(
+                    "model_type_count",
+                    match.group(1),
+                    line,
+                    {"section": heading_path(text.headings), "where": "paragraph"},
+                )
         elif text.kind == "table" and section is not None:
             partial = partial_list(text.lead, section.heading)
-            yield from _cell(text, (section.enumerates or section.count is not None) and not partial,
-                             section.count, section.line, counts.get(heading_path(text.headings)), partial)
+            yield from _cell(
+                text,
+                (section.enumerates or section.count is not None) and not partial,
+                section.count,
+                section.line,
+                counts.get(heading_path(text.headings)),
+                partial,
+            )
 
 
-def _cell(text: Text, enumerates: bool, heading_total: int | None, heading_line: int,
-          paragraph_total: tuple[int, int] | None, partial: bool = False) -> Iterator[Found]:
+def _cell(
+    text: Text,
+    enumerates: bool,
+    heading_total: int | None,
+    heading_line: int,
+    paragraph_total: tuple[int, int] | None,
+    partial: bool = False,
+) -> Iterator[Found]:
     cell = text.cell
     if cell is None or cell.is_header or clean_cell(cell.header) not in MODEL_HEADERS:
         return

@@ -33,9 +33,15 @@ UPSTREAM_PATH = re.compile(
 
 def from_frontmatter(skill: Skill) -> Iterator[Found]:
     """``source_knowledge`` entries with their SKILL.md lines."""
-    for index, (entry, line) in enumerate(zip(skill.source_knowledge, skill.source_knowledge_lines, strict=True)):
-        yield Found("path", entry, line, {"field": "source_knowledge", "index": index,
-                                          "directory": entry.endswith("/")})
+    for index, (entry, line) in enumerate(
+        zip(skill.source_knowledge, skill.source_knowledge_lines, strict=True)
+    ):
+        yield Found(
+            "path",
+            entry,
+            line,
+            {"field": "source_knowledge", "index": index, "directory": entry.endswith("/")},
+        )
 
 
 def extract(unit: Unit) -> Iterator[Found]:
@@ -44,17 +50,33 @@ def extract(unit: Unit) -> Iterator[Found]:
         for span, line in text.code_spans():
             candidate = span.strip()
             if _is_upstream(candidate) and not _labels_authored_file(text.text, span):
-                yield Found("path", candidate, line, {"where": "inline", "section": heading_path(text.headings),
-                                                      "directory": candidate.endswith("/")})
+                yield Found(
+                    "path",
+                    candidate,
+                    line,
+                    {
+                        "where": "inline",
+                        "section": heading_path(text.headings),
+                        "directory": candidate.endswith("/"),
+                    },
+                )
     for located in unit.commands:
         if located.where != "code":
             continue
         command = located.command  # only the script a command runs: its arguments are often examples
         for word in (command.program,) if command.program else ():
             if _is_upstream(word.text):
-                yield Found("path", word.text, word.line, {"where": "code", "command": command.name,
-                                                           "section": heading_path(located.headings),
-                                                           "directory": word.text.endswith("/")})
+                yield Found(
+                    "path",
+                    word.text,
+                    word.line,
+                    {
+                        "where": "code",
+                        "command": command.name,
+                        "section": heading_path(located.headings),
+                        "directory": word.text.endswith("/"),
+                    },
+                )
 
 
 def _labels_authored_file(paragraph: str, span: str) -> bool:

@@ -18,7 +18,9 @@ from packaging.version import InvalidVersion, Version
 _V = r"\d+(?:\.\d+)+"
 _RANGE = re.compile(rf"(?P<lo>{_V})\s*(?P<sep>\s(?:to|through)\s|-|–|—)\s*(?P<hi>{_V})")
 _LIST = re.compile(rf"(?P<text>{_V}(?:\s*,\s*{_V})*,?\s+(?:or|and)\s+{_V})")
-_OPEN = re.compile(rf"(?P<lo>{_V})(?P<suffix>\+|\s+or\s+(?:newer|later|higher|above)|\s+and\s+(?:newer|later|above))")
+_OPEN = re.compile(
+    rf"(?P<lo>{_V})(?P<suffix>\+|\s+or\s+(?:newer|later|higher|above)|\s+and\s+(?:newer|later|above))"
+)
 _SPEC = re.compile(r"(?P<text>(?:(?:>=|<=|==|~=|!=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+)")
 
 
@@ -55,16 +57,18 @@ def parse_statement(text: str) -> Stated | None:
             return Stated(spec, lower, upper, raw, "spec")
     if m := _RANGE.search(text):
         lo, hi = m.group("lo"), m.group("hi")
-        return Stated(SpecifierSet(f">={lo},<={_widen(hi)}"), True, True, m.group(0), "range",
-                      sep=m.group("sep"))
+        return Stated(
+            SpecifierSet(f">={lo},<={_widen(hi)}"), True, True, m.group(0), "range", sep=m.group("sep")
+        )
     if m := _LIST.search(text):
         versions = re.findall(_V, m.group("text"))
         if len(versions) >= 2:
             lo, hi = min(versions, key=Version), max(versions, key=Version)
             return Stated(SpecifierSet(f">={lo},<={_widen(hi)}"), True, True, m.group("text"), "list")
     if m := _OPEN.search(text):
-        return Stated(SpecifierSet(f">={m.group('lo')}"), True, False, m.group(0), "open",
-                      suffix=m.group("suffix"))
+        return Stated(
+            SpecifierSet(f">={m.group('lo')}"), True, False, m.group(0), "open", suffix=m.group("suffix")
+        )
     return None
 
 

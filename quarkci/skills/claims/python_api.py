@@ -25,7 +25,9 @@ from quarkci.skills.claims.walk import heading_path
 
 _DOTTED = r"quark(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _FROM = re.compile(rf"(?<![\w.])from\s+(?P<module>{_DOTTED})\s+import\s+(?P<names>\([^)]*\)?|[^;#\n\"']+)")
-_IMPORT = re.compile(rf"(?<![\w.])import\s+(?P<modules>{_DOTTED}(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)")
+_IMPORT = re.compile(
+    rf"(?<![\w.])import\s+(?P<modules>{_DOTTED}(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)"
+)
 _REFERENCE = re.compile(r"(?<![\w./-])quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _BARE = re.compile(r"^(?P<name>[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)(?:\(\))?$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -46,19 +48,40 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
     for match in _FROM.finditer(text):
         module = match.group("module")
         for name in _names(match.group("names")):
-            yield Found("python_name", f"{module}.{name}", line_of(match.start()),
-                        {"form": "from", "module": module, "name": name, "where": where, "section": section,
-                         "text": match.group(0).strip()})
+            yield Found(
+                "python_name",
+                f"{module}.{name}",
+                line_of(match.start()),
+                {
+                    "form": "from",
+                    "module": module,
+                    "name": name,
+                    "where": where,
+                    "section": section,
+                    "text": match.group(0).strip(),
+                },
+            )
     for match in _IMPORT.finditer(text):
-        if text[max(0, match.start() - 40): match.start()].rstrip().endswith(tuple("abcdefghijklmnopqrstuvwxyz_")) \
-                and re.search(r"from\s+\S+\s*$", text[max(0, match.start() - 80): match.start()]):
+        if text[max(0, match.start() - 40) : match.start()].rstrip().endswith(
+            tuple("abcdefghijklmnopqrstuvwxyz_")
+        ) and re.search(r"from\s+\S+\s*$", text[max(0, match.start() - 80) : match.start()]):
             continue  # the `import` of a `from X import` statement
         for part in match.group("modules").split(","):
             module = part.strip().split(" as ")[0].strip()
             if module.startswith("quark"):
-                yield Found("python_name", module, line_of(match.start()),
-                            {"form": "import", "module": module, "name": None, "where": where, "section": section,
-                             "text": match.group(0).strip()})
+                yield Found(
+                    "python_name",
+                    module,
+                    line_of(match.start()),
+                    {
+                        "form": "import",
+                        "module": module,
+                        "name": None,
+                        "where": where,
+                        "section": section,
+                        "text": match.group(0).strip(),
+                    },
+                )
 
 
 def _line_in(text: str, first_line: int, offset: int) -> int:
@@ -89,9 +112,19 @@ def extract(unit: Unit) -> Iterator[Found]:
                 yield from _reference(match.group(0), line, "inline", section)
             bare = _BARE.match(span.strip())
             if bare and block.kind == "paragraph":
-                yield Found("python_name", bare.group("name"), line,
-                            {"form": "bare", "module": None, "name": bare.group("name"), "where": "inline",
-                             "section": section, "text": span})
+                yield Found(
+                    "python_name",
+                    bare.group("name"),
+                    line,
+                    {
+                        "form": "bare",
+                        "module": None,
+                        "name": bare.group("name"),
+                        "where": "inline",
+                        "section": section,
+                        "text": span,
+                    },
+                )
         prose = re.sub(r"`[^`]*`", " ", block.text)
         for match in _REFERENCE.finditer(prose):
             yield from _reference(match.group(0), block.line_at(match.start()), block.kind, section)
@@ -101,5 +134,9 @@ def _reference(dotted: str, line: int, where: str, section: str) -> Iterator[Fou
     parts = dotted.split(".")
     if len(parts) < 2 or any(p.startswith("__") for p in parts):
         return
-    yield Found("python_name", dotted, line, {"form": "dotted", "module": None, "name": None, "where": where,
-                                              "section": section, "text": dotted})
+    yield Found(
+        "python_name",
+        dotted,
+        line,
+        {"form": "dotted", "module": None, "name": None, "where": where, "section": section, "text": dotted},
+    )

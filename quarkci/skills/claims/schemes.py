@@ -25,10 +25,13 @@ from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
 TOPIC = re.compile(r"\bschemes?\b", re.IGNORECASE)
-SCHEME_HEADERS = frozenset({"scheme", "schemes", "quant scheme", "quant_scheme", "quantization scheme", "scheme name"})
+SCHEME_HEADERS = frozenset(
+    {"scheme", "schemes", "quant scheme", "quant_scheme", "quantization scheme", "scheme name"}
+)
 SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
-_PARAGRAPH_COUNT = re.compile(r"\b(\d+)\s+(?:built-in\s+|supported\s+|available\s+)?(?:quantization\s+)?schemes\b",
-                              re.IGNORECASE)
+_PARAGRAPH_COUNT = re.compile(
+    r"\b(\d+)\s+(?:built-in\s+|supported\s+|available\s+)?(?:quantization\s+)?schemes\b", re.IGNORECASE
+)
 _LEADING_SPANS = re.compile(r"^\s*`[^`]+`(?:\s*(?:,|/|\band\b|\bor\b)\s*`[^`]+`)*")
 
 
@@ -77,16 +80,30 @@ def _examples(text: Text) -> Iterator[Found]:
     if text.in_list and list_section(text.headings, TOPIC) is not None:
         return  # the list-item reader owns lists under a schemes heading
     for intro in _EXAMPLE_INTRO.finditer(text.text):
-        before = text.text[max(0, intro.start() - 120): intro.start()]
+        before = text.text[max(0, intro.start() - 120) : intro.start()]
         if not _MENTIONS_SCHEME.search(before):
             continue
-        end = min([i for i in (text.text.find(")", intro.end()), text.text.find(". ", intro.end()),
-                               text.text.find("\n\n", intro.end())) if i >= 0] or [len(text.text)])
-        for span in re.finditer(r"`([^`]+)`", text.text[intro.end(): end]):
+        end = min(
+            [
+                i
+                for i in (
+                    text.text.find(")", intro.end()),
+                    text.text.find(". ", intro.end()),
+                    text.text.find("\n\n", intro.end()),
+                )
+                if i >= 0
+            ]
+            or [len(text.text)]
+        )
+        for span in re.finditer(r"`([^`]+)`", text.text[intro.end() : end]):
             for name in _names(span.group(1)):
                 if "_" in name:
-                    yield Found("scheme", name, text.line_at(intro.end() + span.start()),
-                                {**_context(text, "example"), "enumerates": False})
+                    yield Found(
+                        "scheme",
+                        name,
+                        text.line_at(intro.end() + span.start()),
+                        {**_context(text, "example"), "enumerates": False},
+                    )
 
 
 def _context(text: Text, where: str) -> dict[str, object]:
@@ -109,8 +126,12 @@ def _table(text: Text) -> Iterator[Found]:
     candidates = [(s, line) for s, line in spans] or [(text.text, text.line)]
     for raw, line in candidates:
         for name in _names(raw):
-            yield Found("scheme", name, line, {**_context(text, "table"), "headers": list(cell.headers),
-                                               "column": cell.column})
+            yield Found(
+                "scheme",
+                name,
+                line,
+                {**_context(text, "table"), "headers": list(cell.headers), "column": cell.column},
+            )
 
 
 def _list_item(text: Text) -> Iterator[Found]:
@@ -133,8 +154,12 @@ def _count(text: Text) -> Iterator[Found]:
 
 def _paragraph_count(text: Text) -> Iterator[Found]:
     for match in _PARAGRAPH_COUNT.finditer(text.text):
-        yield Found("scheme_count", match.group(1), text.line_at(match.start()),
-                    {"section": heading_path(text.headings), "where": "paragraph"})
+        yield Found(
+            "scheme_count",
+            match.group(1),
+            text.line_at(match.start()),
+            {"section": heading_path(text.headings), "where": "paragraph"},
+        )
 
 
 def _flag_values(unit: Unit) -> Iterator[Found]:
@@ -148,6 +173,17 @@ def _flag_values(unit: Unit) -> Iterator[Found]:
             else:
                 continue
             if SCHEME_NAME.match(value):
-                yield Found("scheme", value, flag.line,
-                            {"where": "flag", "flag": flag.name, "command": command, "enumerates": False,
-                             "section": heading_path(located.headings), "count_claimed": None, "count_line": None})
+                yield Found(
+                    "scheme",
+                    value,
+                    flag.line,
+                    {
+                        "where": "flag",
+                        "flag": flag.name,
+                        "command": command,
+                        "enumerates": False,
+                        "section": heading_path(located.headings),
+                        "count_claimed": None,
+                        "count_line": None,
+                    },
+                )

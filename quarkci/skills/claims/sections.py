@@ -31,8 +31,9 @@ def list_section(headings: tuple[Heading, ...], topic: re.Pattern[str]) -> ListS
     for heading in reversed(headings):
         if topic.search(heading.text):
             count = heading_count(heading.text)
-            return ListSection(heading.text, heading.line, bool(_COMPLETE.search(heading.text)) or count is not None,
-                               count)
+            return ListSection(
+                heading.text, heading.line, bool(_COMPLETE.search(heading.text)) or count is not None, count
+            )
     return None
 
 

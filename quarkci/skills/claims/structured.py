@@ -22,12 +22,16 @@ from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import heading_path
 
 LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "toml"})
-_KEY_VALUE = re.compile(r"""^\s*-?\s*["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*[:=]\s*"""
-                        r"""(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^"'#,\n]*?))\s*,?\s*(?:#.*)?$""")
+_KEY_VALUE = re.compile(
+    r"""^\s*-?\s*["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*[:=]\s*"""
+    r"""(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^"'#,\n]*?))\s*,?\s*(?:#.*)?$"""
+)
 _SCHEME_KEYS = frozenset({"quant_scheme", "scheme", "quantization_scheme"})
 _SPEC = re.compile(r"^(?:(?:===|==|>=|<=|!=|~=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+$")
-_REQUIREMENT = re.compile(r"""["'](?P<pkg>transformers|python)\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*\s*,?\s*)+)["']""",
-                          re.IGNORECASE)
+_REQUIREMENT = re.compile(
+    r"""["'](?P<pkg>transformers|python)\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*\s*,?\s*)+)["']""",
+    re.IGNORECASE,
+)
 _KIND = {"transformers": "transformers_version", "python": "python_version"}
 
 
@@ -42,20 +46,44 @@ def extract(unit: Unit) -> Iterator[Found]:
             match = _KEY_VALUE.match(raw)
             if match:
                 key = match.group("key").lower()
-                value = next(v for v in (match.group("dq"), match.group("sq"), match.group("bare"), "") if v is not None)
+                value = next(
+                    v
+                    for v in (match.group("dq"), match.group("sq"), match.group("bare"), "")
+                    if v is not None
+                )
                 value = value.strip()
                 if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
-                    yield Found("scheme", value, line, {"where": "example", "key": key, "section": section,
-                                                        "enumerates": False, "count_claimed": None,
-                                                        "count_line": None})
+                    yield Found(
+                        "scheme",
+                        value,
+                        line,
+                        {
+                            "where": "example",
+                            "key": key,
+                            "section": section,
+                            "enumerates": False,
+                            "count_claimed": None,
+                            "count_line": None,
+                        },
+                    )
                 package = next((p for p in _KIND if p in key), None)
                 if package and _SPEC.match(value):
                     try:
                         spec = str(SpecifierSet(value.replace(" ", "").rstrip(",")))
                     except InvalidSpecifier:
                         continue
-                    yield Found(_KIND[package], spec, line, {"aspect": "package", "package": package, "text": value,
-                                                             "where": "example", "section": section})
+                    yield Found(
+                        _KIND[package],
+                        spec,
+                        line,
+                        {
+                            "aspect": "package",
+                            "package": package,
+                            "text": value,
+                            "where": "example",
+                            "section": section,
+                        },
+                    )
                     continue
             for req in _REQUIREMENT.finditer(raw):
                 try:
@@ -63,6 +91,15 @@ def extract(unit: Unit) -> Iterator[Found]:
                 except InvalidSpecifier:
                     continue
                 package = req.group("pkg").lower()
-                yield Found(_KIND[package], spec, line, {"aspect": "package", "package": package,
-                                                         "text": req.group("spec").strip(), "where": "example",
-                                                         "section": section})
+                yield Found(
+                    _KIND[package],
+                    spec,
+                    line,
+                    {
+                        "aspect": "package",
+                        "package": package,
+                        "text": req.group("spec").strip(),
+                        "where": "example",
+                        "section": section,
+                    },
+                )

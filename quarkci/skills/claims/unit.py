@@ -11,8 +11,35 @@ from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.
 _UTILITIES = frozenset(
-    {"", "python", "cd", "ls", "cat", "echo", "export", "mkdir", "tee", "head", "tail", "grep", "rm", "cp",
-     "mv", "source", "which", "test", "true", "false", "find", "sed", "awk", "wc", "sort", "printf", "set"}
+    {
+        "",
+        "python",
+        "cd",
+        "ls",
+        "cat",
+        "echo",
+        "export",
+        "mkdir",
+        "tee",
+        "head",
+        "tail",
+        "grep",
+        "rm",
+        "cp",
+        "mv",
+        "source",
+        "which",
+        "test",
+        "true",
+        "false",
+        "find",
+        "sed",
+        "awk",
+        "wc",
+        "sort",
+        "printf",
+        "set",
+    }
 )
 
 
@@ -58,8 +85,9 @@ class Unit:
         for located in self.commands:
             command = located.command
             # only a program shown taking long options (or Quark's own) can own a bare `--flag` nearby
-            if command.name not in _UTILITIES and (command.is_quark or command.name.startswith(sh.QUARK_CLI)
-                                                   or sh.flags(command)):
+            if command.name not in _UTILITIES and (
+                command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
+            ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
 
     def texts(self) -> Iterator[Text]:
@@ -82,7 +110,10 @@ class Unit:
         its ``source_knowledge``). A level naming several commands is ambiguous: no command, and those
         names as ``candidates``. ``quark-cli`` alone becomes the skill's one ``quark-cli <sub>``.
         """
-        levels = [(self._by_section.get(headings[:depth], set()), "section") for depth in range(len(headings), -1, -1)]
+        levels = [
+            (self._by_section.get(headings[:depth], set()), "section")
+            for depth in range(len(headings), -1, -1)
+        ]
         levels.append((self.names(), "file"))
         for names, where in levels:
             names = _prefer_subcommand(names)

@@ -28,8 +28,12 @@ from packaging.version import InvalidVersion, Version
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
-KIND_BY_PACKAGE = {"python": "python_version", "torch": "torch_version", "pytorch": "torch_version",
-                   "transformers": "transformers_version"}
+KIND_BY_PACKAGE = {
+    "python": "python_version",
+    "torch": "torch_version",
+    "pytorch": "torch_version",
+    "transformers": "transformers_version",
+}
 _PKG = r"(?P<pkg>python|pytorch|torch|transformers)"
 _V = r"\d+(?:\.\d+)+"
 _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
@@ -37,11 +41,26 @@ _V1 = r"\d+(?:\.\d+)*"  # inside an explicit specifier a bare major ("transforme
 _SPEC = rf"{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*(?!\d|\.\d)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("spec", re.compile(rf"(?<![\w-]){_PKG}\s*(?:version\s*)?(?P<spec>{_SPEC})", re.IGNORECASE)),
-    ("range", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?!\d|\.\d)", re.IGNORECASE)),
-    ("floor", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s+or\s+(?:newer|later|higher|above|greater)", re.IGNORECASE)),
+    (
+        "range",
+        re.compile(
+            rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s*(?:to|through|-|–)\s*(?P<hi>{_V})(?!\d|\.\d)", re.IGNORECASE
+        ),
+    ),
+    (
+        "floor",
+        re.compile(
+            rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\s+or\s+(?:newer|later|higher|above|greater)", re.IGNORECASE
+        ),
+    ),
     ("plus", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<lo>{_V})\+", re.IGNORECASE)),
-    ("list", re.compile(rf"(?<![\w-]){_PKG}\s+(?P<items>{_V}(?:\s*,\s*{_V})+(?:\s*,?\s*(?:or|and)\s+{_V})?|{_V}\s+(?:or|and)\s+{_V})",
-                        re.IGNORECASE)),
+    (
+        "list",
+        re.compile(
+            rf"(?<![\w-]){_PKG}\s+(?P<items>{_V}(?:\s*,\s*{_V})+(?:\s*,?\s*(?:or|and)\s+{_V})?|{_V}\s+(?:or|and)\s+{_V})",
+            re.IGNORECASE,
+        ),
+    ),
     ("bare", re.compile(rf"(?<![\w-]){_PKG}\b[^.`\n]{{0,40}}?`(?P<spec>{_SPEC})`", re.IGNORECASE)),
 ]
 _NEGATION = re.compile(r"\b(?:not supported|unsupported|not compatible)\b", re.IGNORECASE)
@@ -58,9 +77,17 @@ def extract(unit: Unit) -> Iterator[Found]:
         for span, line in text.code_spans():
             yield from _requirement(span, line, "inline", heading_path(text.headings))
             if _TAG_SPAN.match(span):
-                yield Found("torch_version", span, line,
-                            {"aspect": "accelerator_tag", "text": span, "where": "inline",
-                             "section": heading_path(text.headings)})
+                yield Found(
+                    "torch_version",
+                    span,
+                    line,
+                    {
+                        "aspect": "accelerator_tag",
+                        "text": span,
+                        "where": "inline",
+                        "section": heading_path(text.headings),
+                    },
+                )
     for located in unit.commands:
         for word in located.command.args:
             yield from _requirement(word.text, word.line, located.where, heading_path(located.headings))
@@ -69,9 +96,17 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         for offset, source_line in enumerate(code.text.split("\n")):
             for match in _INDEX_TAG.finditer(source_line):
-                yield Found("torch_version", match.group("tag"), code.first_line + offset,
-                            {"aspect": "accelerator_tag", "text": match.group(0), "where": "code",
-                             "section": heading_path(code.headings)})
+                yield Found(
+                    "torch_version",
+                    match.group("tag"),
+                    code.first_line + offset,
+                    {
+                        "aspect": "accelerator_tag",
+                        "text": match.group(0),
+                        "where": "code",
+                        "section": heading_path(code.headings),
+                    },
+                )
 
 
 def _prose(text: Text) -> Iterator[Found]:
@@ -87,16 +122,25 @@ def _prose(text: Text) -> Iterator[Found]:
                 continue
             taken.append((match.start(), match.end()))
             package = match.group("pkg").lower()
-            context = {"aspect": "package", "package": "torch" if package == "pytorch" else package,
-                       "text": match.group(0), "where": text.kind, "section": section}
+            context = {
+                "aspect": "package",
+                "package": "torch" if package == "pytorch" else package,
+                "text": match.group(0),
+                "where": text.kind,
+                "section": section,
+            }
             if models:
                 context["model_types"] = models
-            if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40): match.start()]):
+            if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40) : match.start()]):
                 context["negative"] = True
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
     for match in _INDEX_TAG.finditer(text.text):
-        yield Found("torch_version", match.group("tag"), text.line_at(match.start()),
-                    {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section})
+        yield Found(
+            "torch_version",
+            match.group("tag"),
+            text.line_at(match.start()),
+            {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section},
+        )
 
 
 def _spec(form: str, match: re.Match[str], whole: str) -> str | None:
@@ -108,7 +152,7 @@ def _spec(form: str, match: re.Match[str], whole: str) -> str | None:
         if form == "floor":
             return str(SpecifierSet(f">={match.group('lo')}"))
         if form == "plus":
-            negated = _NEGATION.search(whole[max(0, match.start() - 40): match.start()])
+            negated = _NEGATION.search(whole[max(0, match.start() - 40) : match.start()])
             return str(SpecifierSet(f"<{match.group('lo')}" if negated else f">={match.group('lo')}"))
         if form == "list":
             return _contiguous(re.findall(_V, match.group("items")))
@@ -146,8 +190,12 @@ def _requirement(word: str, line: int, where: str, section: str) -> Iterator[Fou
     if not requirement.specifier:
         return
     package = requirement.name.lower()
-    yield Found(KIND_BY_PACKAGE[package], str(requirement.specifier), line,
-                {"aspect": "package", "package": package, "text": candidate, "where": where, "section": section})
+    yield Found(
+        KIND_BY_PACKAGE[package],
+        str(requirement.specifier),
+        line,
+        {"aspect": "package", "package": package, "text": candidate, "where": where, "section": section},
+    )
 
 
 def _model_types(text: str) -> list[str]:

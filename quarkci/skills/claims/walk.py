@@ -105,12 +105,23 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
             table = None
         elif token.type == "tr_open" and table is not None:
             table.start_row(tokens, index)
-        elif token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open"):
+        elif (
+            token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open")
+        ):
             cell = table.cell(tokens[index - 1].type == "th_open")
             blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
         elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
-            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "paragraph", None, list_depth > 0,
-                               lead=list_lead if list_depth > 0 else lead))
+            blocks.append(
+                Text(
+                    token.content,
+                    doc.line_of(token),
+                    tuple(stack),
+                    "paragraph",
+                    None,
+                    list_depth > 0,
+                    lead=list_lead if list_depth > 0 else lead,
+                )
+            )
             if list_depth == 0:
                 lead = token.content
         elif token.type in ("fence", "code_block"):
@@ -128,7 +139,7 @@ class _Table:
 
     def start_row(self, tokens: list[Token], index: int) -> None:
         cells: list[str] = []
-        for token in tokens[index + 1:]:
+        for token in tokens[index + 1 :]:
             if token.type == "tr_close":
                 break
             if token.type == "inline":

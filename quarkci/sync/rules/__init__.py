@@ -40,8 +40,9 @@ def docs_base() -> str:
         parts = urlsplit(value)
         if parts.scheme in ("https", "http") and parts.netloc and not parts.fragment and len(value) <= 2048:
             return value
-        _log.warning("%s is not an absolute http(s) URL without a #fragment; using %s", DOCS_URL_ENV,
-                     DEFAULT_DOCS_URL)
+        _log.warning(
+            "%s is not an absolute http(s) URL without a #fragment; using %s", DOCS_URL_ENV, DEFAULT_DOCS_URL
+        )
     return DEFAULT_DOCS_URL
 
 

@@ -16,15 +16,32 @@ def source_loc(item: FactItem | None) -> Location | None:
     return Location(item.file, item.line) if item is not None else None
 
 
-def make(rule: str, category: str, change: str, claim: Claim, *, subject: str | None = None,
-         skill_says: str, source_says: str, impact: str, source: Location | None = None,
-         fix: Fix | None = None) -> Finding:
+def make(
+    rule: str,
+    category: str,
+    change: str,
+    claim: Claim,
+    *,
+    subject: str | None = None,
+    skill_says: str,
+    source_says: str,
+    impact: str,
+    source: Location | None = None,
+    fix: Fix | None = None,
+) -> Finding:
     """A finding anchored at ``claim`` (the primary location is always the skill's line)."""
     return Finding(
-        rule=rule, change=change, category=category, skill=claim.skill,
+        rule=rule,
+        change=change,
+        category=category,
+        skill=claim.skill,
         subject=subject if subject is not None else claim.value,
-        skill_says=skill_says, source_says=source_says, impact=impact,
-        skill_location=Location(claim.file, claim.line), source_location=source, fix=fix,
+        skill_says=skill_says,
+        source_says=source_says,
+        impact=impact,
+        skill_location=Location(claim.file, claim.line),
+        source_location=source,
+        fix=fix,
     )
 
 
@@ -72,13 +89,12 @@ def enumerated_groups(claims: Iterable[Claim]) -> dict[tuple[str, str, str], lis
     return groups
 
 
-
-
 _NOTE_HEADER = re.compile(r"\b(?:description|notes?|comments?|remarks?|details?|status)\b", re.IGNORECASE)
 
 
-def list_row(anchor: str, name: str, note: str, column: int | None = None,
-             headers: list[str] | tuple[str, ...] = ()) -> str:
+def list_row(
+    anchor: str, name: str, note: str, column: int | None = None, headers: list[str] | tuple[str, ...] = ()
+) -> str:
     """A new list entry for ``name`` written in the style of ``anchor`` (the list's last line).
 
     Table rows keep the anchor's column count: the name (in a code span) goes in ``column`` (the
@@ -94,8 +110,9 @@ def list_row(anchor: str, name: str, note: str, column: int | None = None,
         at = column if column is not None and 0 <= column < len(cells) else 0
         row = [""] * len(cells)
         row[at] = f"`{name}`"
-        described = next((i for i, h in enumerate(headers) if i != at and i < len(cells) and _NOTE_HEADER.search(h)),
-                         None)
+        described = next(
+            (i for i, h in enumerate(headers) if i != at and i < len(cells) and _NOTE_HEADER.search(h)), None
+        )
         if described is not None and note:
             row[described] = note
         return indent + "| " + " | ".join(row) + " |"
@@ -113,8 +130,16 @@ def anchor_fixes(state: AuditState, claims: list[Claim]) -> tuple[str, int, str]
     return None if text is None else (last.file, last.line, text)
 
 
-def unknown_names(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
-                  noun: str, also: tuple[str, ...] = ()) -> list[Finding]:
+def unknown_names(
+    state: AuditState,
+    *,
+    rule: str,
+    category: str,
+    claim_kind: str,
+    fact_kind: str,
+    noun: str,
+    also: tuple[str, ...] = (),
+) -> list[Finding]:
     """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
 
     Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types).
@@ -131,22 +156,30 @@ def unknown_names(state: AuditState, *, rule: str, category: str, claim_kind: st
         was = None
         if state.baseline is not None:
             was = first_item(state.baseline, fact_kind, claim.value)
-        since = (f"; it was in amd-quark {state.baseline.version} ({was.file}:{was.line})"
-                 if was is not None and state.baseline is not None else "")
-        out.append(make(
-            rule, category, "removed", claim,
-            skill_says=f"names {noun} `{claim.value}`",
-            source_says=f"{release(view)} has no {noun} `{claim.value}` ({len(names)} known){since}",
-            impact=f"a plan or command using `{claim.value}` is rejected by Quark",
-            source=kind_source(view, fact_kind),
-        ))
+        since = (
+            f"; it was in amd-quark {state.baseline.version} ({was.file}:{was.line})"
+            if was is not None and state.baseline is not None
+            else ""
+        )
+        out.append(
+            make(
+                rule,
+                category,
+                "removed",
+                claim,
+                skill_says=f"names {noun} `{claim.value}`",
+                source_says=f"{release(view)} has no {noun} `{claim.value}` ({len(names)} known){since}",
+                impact=f"a plan or command using `{claim.value}` is rejected by Quark",
+                source=kind_source(view, fact_kind),
+            )
+        )
     return out
 
 
 def _append_to_last_cell(line: str, names: list[str]) -> str:
     """``| **Other** | a, b |`` + [c, d] -> ``| **Other** | a, b, c, d |`` (bullets: appended at the end)."""
     stripped = line.rstrip()
-    tail = line[len(stripped):]
+    tail = line[len(stripped) :]
     addition = ", " + ", ".join(names)
     if stripped.endswith("|") and stripped.count("|") >= 2:
         body = stripped[:-1].rstrip()
@@ -154,8 +187,9 @@ def _append_to_last_cell(line: str, names: list[str]) -> str:
     return stripped.rstrip(".") + addition + tail
 
 
-def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str,
-                    noun: str) -> list[Finding]:
+def list_incomplete(
+    state: AuditState, *, rule: str, category: str, claim_kind: str, fact_kind: str, noun: str
+) -> list[Finding]:
     """Upstream items missing from a list the skill presents as complete: ``missing_from_list``.
 
     One finding per missing item. The fix follows the list's shape: a list with one item per line
@@ -186,24 +220,53 @@ def list_incomplete(state: AuditState, *, rule: str, category: str, claim_kind: 
                 a_file, a_line, a_text = anchor
                 if not inline:
                     # true by construction: new since the baseline when the baseline lacks it; else no date
-                    new = base is not None and base.items(fact_kind) and item.name not in base.facts.names(fact_kind)
-                    note = (f"new since amd-quark {base.version}; describe before use" if new and base is not None
-                            else "describe before use")
+                    new = (
+                        base is not None
+                        and base.items(fact_kind)
+                        and item.name not in base.facts.names(fact_kind)
+                    )
+                    note = (
+                        f"new since amd-quark {base.version}; describe before use"
+                        if new and base is not None
+                        else "describe before use"
+                    )
                     column = last.context.get("column")
-                    fix = Fix(a_file, a_line, a_text,
-                              list_row(a_text, item.name, note, column if isinstance(column, int) else None,
-                                       tuple(last.context.get("headers") or ())),
-                              insert_after=True, description=f"add {noun} `{item.name}` to the list")
+                    fix = Fix(
+                        a_file,
+                        a_line,
+                        a_text,
+                        list_row(
+                            a_text,
+                            item.name,
+                            note,
+                            column if isinstance(column, int) else None,
+                            tuple(last.context.get("headers") or ()),
+                        ),
+                        insert_after=True,
+                        description=f"add {noun} `{item.name}` to the list",
+                    )
                 elif n == 0:
                     names = [m.name for m in missing]
-                    fix = Fix(a_file, a_line, a_text, _append_to_last_cell(a_text, names),
-                              description=f"add {len(names)} {noun}s to the list: {', '.join(names)}")
-            out.append(make(
-                rule, category, "missing_from_list", last, subject=f"{section}: {item.name}",
-                skill_says=f"{where} enumerates {len(group)} {noun}s without `{item.name}`",
-                source_says=f"{release(view)} defines {noun} `{item.name}`"
-                            + (f" (fixed together with `{missing[0].name}`)" if inline and n else ""),
-                impact=f"an agent following the skill never offers `{item.name}`",
-                source=source_loc(item), fix=fix,
-            ))
+                    fix = Fix(
+                        a_file,
+                        a_line,
+                        a_text,
+                        _append_to_last_cell(a_text, names),
+                        description=f"add {len(names)} {noun}s to the list: {', '.join(names)}",
+                    )
+            out.append(
+                make(
+                    rule,
+                    category,
+                    "missing_from_list",
+                    last,
+                    subject=f"{section}: {item.name}",
+                    skill_says=f"{where} enumerates {len(group)} {noun}s without `{item.name}`",
+                    source_says=f"{release(view)} defines {noun} `{item.name}`"
+                    + (f" (fixed together with `{missing[0].name}`)" if inline and n else ""),
+                    impact=f"an agent following the skill never offers `{item.name}`",
+                    source=source_loc(item),
+                    fix=fix,
+                )
+            )
     return out

@@ -194,11 +194,16 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
         if target.basename is None:
             return Resolution("not_shown", target, reason=f"quarkci extracts no flags of {target.label}")
         if script_known_uncovered(view, target):
-            return Resolution("not_shown", target, reason=f"{target.basename} is not in this snapshot "
-                              f"({view.kind} holds {', '.join(sorted(view.facts.coverage)) or 'nothing'})")
+            return Resolution(
+                "not_shown",
+                target,
+                reason=f"{target.basename} is not in this snapshot "
+                f"({view.kind} holds {', '.join(sorted(view.facts.coverage)) or 'nothing'})",
+            )
         if script_paths(view, target.basename):
-            return Resolution("not_shown", target,
-                              reason=f"flags of {target.label} are not extracted from this snapshot")
+            return Resolution(
+                "not_shown", target, reason=f"flags of {target.label} are not extracted from this snapshot"
+            )
         return Resolution("removed", target, was=was, reason=f"{target.label} no longer exists")
     new = successor(flag, items, base_items)
     if new is not None:
@@ -206,10 +211,18 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
     sub = claim.context.get("subcommand")
     if sub and target.basename is None and not target.any_script:
         # `quark-quant-perf eval --x`: a subcommand the program dispatches itself, with its own parser
-        return Resolution("not_shown", target, reason=f"`{target.label} {sub}` is dispatched at run time; "
-                          "its parser's flags are not read statically")
+        return Resolution(
+            "not_shown",
+            target,
+            reason=f"`{target.label} {sub}` is dispatched at run time; "
+            "its parser's flags are not read statically",
+        )
     if target.any_script and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py")):
         # A flag in prose may belong to the example script this snapshot does not hold.
-        return Resolution("not_shown", target, reason="not defined by any CLI this snapshot holds, and "
-                          "quantize_quark.py (examples/) is not in it")
+        return Resolution(
+            "not_shown",
+            target,
+            reason="not defined by any CLI this snapshot holds, and "
+            "quantize_quark.py (examples/) is not in it",
+        )
     return Resolution("removed", target, was=was)

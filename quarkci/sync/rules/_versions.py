@@ -20,8 +20,11 @@ def stated_of(claim: Claim, state: AuditState) -> Stated | None:
     meaning = parse_statement(claim.value) if isinstance(claim.value, str) else None
     for text in (claim.context.get("text"), state.line(claim.file, claim.line)):
         worded = parse_statement(text) if isinstance(text, str) else None
-        if worded is not None and (meaning is None or worded.spec == meaning.spec or (
-                (worded.lower, worded.upper) == (meaning.lower, meaning.upper) and _same(worded, meaning))):
+        if worded is not None and (
+            meaning is None
+            or worded.spec == meaning.spec
+            or ((worded.lower, worded.upper) == (meaning.lower, meaning.upper) and _same(worded, meaning))
+        ):
             return worded
     if meaning is not None:
         return Stated(meaning.spec, meaning.lower, meaning.upper, "", meaning.style)
@@ -43,7 +46,9 @@ def spec_of(item: FactItem) -> SpecifierSet | None:
         return None
 
 
-def compare(stated: Stated, upstream: SpecifierSet, major: int | tuple[int, ...]) -> tuple[list[str], list[str]] | None:
+def compare(
+    stated: Stated, upstream: SpecifierSet, major: int | tuple[int, ...]
+) -> tuple[list[str], list[str]] | None:
     """(claimed minors, upstream minors) when they differ on the bounds the claim states, else None."""
     claimed, actual = minors(stated.spec, major), minors(upstream, major)
     if not claimed or not actual:
@@ -57,31 +62,60 @@ def compare(stated: Stated, upstream: SpecifierSet, major: int | tuple[int, ...]
     return (claimed, actual) if differs else None
 
 
-def mismatch(state: AuditState, claim: Claim, stated: Stated, upstream: SpecifierSet, item: FactItem,
-             *, rule: str, category: str, product: str, major: int | tuple[int, ...]) -> Finding | None:
+def mismatch(
+    state: AuditState,
+    claim: Claim,
+    stated: Stated,
+    upstream: SpecifierSet,
+    item: FactItem,
+    *,
+    rule: str,
+    category: str,
+    product: str,
+    major: int | tuple[int, ...],
+) -> Finding | None:
     """A ``changed`` finding with a fix rewriting the statement in its own style, or None if it agrees."""
     diff = compare(stated, upstream, major)
     if diff is None:
         return None
     _claimed, actual = diff
-    shown = actual if stated.lower and stated.upper else (
-        [actual[0]] + ([actual[-1]] if len(actual) > 1 else []) if stated.lower else actual)
+    shown = (
+        actual
+        if stated.lower and stated.upper
+        else ([actual[0]] + ([actual[-1]] if len(actual) > 1 else []) if stated.lower else actual)
+    )
     new_text = render(stated, shown if stated.style != "open" else [actual[0]], upstream)
     line = state.line(claim.file, claim.line)
     fix = None
     # a statement scoped to some releases ("for amd-quark>=0.11,<0.12") is never rewritten to this one;
     # a range inside an example document (a model's `transformers_version_required`) mixes the model's own
     # floor with Quark's cap: no exact rewrite exists, so none is made
-    if line is not None and stated.text and stated.text in line and new_text != stated.text \
-            and not claim.context.get("releases") and claim.context.get("where") != "example":
-        fix = Fix(claim.file, claim.line, line, line.replace(stated.text, new_text, 1),
-                  description=f"{product} {stated.text} -> {new_text}")
+    if (
+        line is not None
+        and stated.text
+        and stated.text in line
+        and new_text != stated.text
+        and not claim.context.get("releases")
+        and claim.context.get("where") != "example"
+    ):
+        fix = Fix(
+            claim.file,
+            claim.line,
+            line,
+            line.replace(stated.text, new_text, 1),
+            description=f"{product} {stated.text} -> {new_text}",
+        )
     return make(
-        rule, category, "changed", claim, subject=f"{product} {stated.text or claim.value} in {claim.file}",
+        rule,
+        category,
+        "changed",
+        claim,
+        subject=f"{product} {stated.text or claim.value} in {claim.file}",
         skill_says=f"{product} {stated.text}",
         source_says=f"{release(state.upstream)} declares {product} `{upstream}`"
-                    + (f" for extra '{item.attrs['extra']}'" if item.attrs.get("extra") else "")
-                    + f" ({item.file}:{item.line})",
+        + (f" for extra '{item.attrs['extra']}'" if item.attrs.get("extra") else "")
+        + f" ({item.file}:{item.line})",
         impact=f"users install or reject {product} versions the release does not support",
-        source=source_loc(item), fix=fix,
+        source=source_loc(item),
+        fix=fix,
     )

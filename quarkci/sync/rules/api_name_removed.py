@@ -9,8 +9,10 @@ from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 
 ID = "api-name-removed"
-DESC = ("A module, class or function the skill imports or tells users to call was in the baseline release "
-        "and is not in this one")
+DESC = (
+    "A module, class or function the skill imports or tells users to call was in the baseline release "
+    "and is not in this one"
+)
 CATEGORY = "public_api"
 
 
@@ -37,14 +39,21 @@ def check(state: AuditState) -> list[Finding]:
                 continue
             module = was_public[name]
             elsewhere = public_names(view).get(name)
-            out.append(make(ID, CATEGORY, "removed", claim, skill_says=f"tells users to use `{name}`",
-                            source_says=f"{release(view)} exports no `{name}` from its framework packages; "
-                                        f"amd-quark {base.version} had `{module}.{name}`"
-                                        + (f" (only `{elsewhere}.{name}` remains, a different module)"
-                                           if elsewhere else ""),
-                            impact=f"code written from the skill fails: `from {module} import {name}` raises "
-                                   "ImportError",
-                            source=Location(base_index.modules[module].file, 1)))
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "removed",
+                    claim,
+                    skill_says=f"tells users to use `{name}`",
+                    source_says=f"{release(view)} exports no `{name}` from its framework packages; "
+                    f"amd-quark {base.version} had `{module}.{name}`"
+                    + (f" (only `{elsewhere}.{name}` remains, a different module)" if elsewhere else ""),
+                    impact=f"code written from the skill fails: `from {module} import {name}` raises "
+                    "ImportError",
+                    source=Location(base_index.modules[module].file, 1),
+                )
+            )
             continue
         res = resolve(claim, index)
         if res.status not in ("no_module", "no_name"):
@@ -54,8 +63,16 @@ def check(state: AuditState) -> list[Finding]:
             continue
         text = claim.context.get("text") or claim.value
         gone = f"module `{res.module}`" if res.status == "no_module" else f"`{res.module}.{res.name}`"
-        out.append(make(ID, CATEGORY, "removed", claim, skill_says=f"uses `{text}`",
-                        source_says=f"{release(view)} removed {gone} (in amd-quark {base.version}: {was.file})",
-                        impact=f"`{text}` fails with ImportError/AttributeError",
-                        source=Location(res.file, 1) if res.file else None))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                skill_says=f"uses `{text}`",
+                source_says=f"{release(view)} removed {gone} (in amd-quark {base.version}: {was.file})",
+                impact=f"`{text}` fails with ImportError/AttributeError",
+                source=Location(res.file, 1) if res.file else None,
+            )
+        )
     return out

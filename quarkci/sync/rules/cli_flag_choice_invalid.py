@@ -34,12 +34,18 @@ def check(state: AuditState) -> list[Finding]:
         for value in values if nargs in ("+", "*") or isinstance(nargs, int) else values[:1]:
             if not _LITERAL.match(value) or value in allowed:
                 continue
-            out.append(make(
-                ID, CATEGORY, "removed", claim, subject=f"{res.target.label} {claim.value} {value}",
-                skill_says=f"passes `{claim.value} {value}` to {res.target.label}",
-                source_says=f"{release(state.upstream)}: {res.target.label} `{claim.value}` accepts only "
-                            f"{', '.join(sorted(allowed))}",
-                impact=f"argparse rejects the command: invalid choice `{value}`",
-                source=source_loc(res.item),
-            ))
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "removed",
+                    claim,
+                    subject=f"{res.target.label} {claim.value} {value}",
+                    skill_says=f"passes `{claim.value} {value}` to {res.target.label}",
+                    source_says=f"{release(state.upstream)}: {res.target.label} `{claim.value}` accepts only "
+                    f"{', '.join(sorted(allowed))}",
+                    impact=f"argparse rejects the command: invalid choice `{value}`",
+                    source=source_loc(res.item),
+                )
+            )
     return out

@@ -46,15 +46,27 @@ def stated_defaults(state: AuditState) -> list[Finding]:
         line = state.line(claim.file, claim.line)
         fix = None
         if line is not None and isinstance(actual, int | float | str) and line.count(stated) == 1:
-            fix = Fix(claim.file, claim.line, line, line.replace(stated, str(actual), 1),
-                      description=f"{flag} default {stated} -> {actual}")
-        out.append(make(
-            ID, CATEGORY, "changed", claim, subject=f"{res.target.label} {flag} default {stated}",
-            skill_says=f"`{flag}` defaults to {stated}",
-            source_says=f"{release(state.upstream)}: {res.target.label} `{flag}` defaults to {actual!r}",
-            impact=f"a run relying on the stated default uses {actual!r} instead",
-            source=source_loc(res.item), fix=fix,
-        ))
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                line.replace(stated, str(actual), 1),
+                description=f"{flag} default {stated} -> {actual}",
+            )
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject=f"{res.target.label} {flag} default {stated}",
+                skill_says=f"`{flag}` defaults to {stated}",
+                source_says=f"{release(state.upstream)}: {res.target.label} `{flag}` defaults to {actual!r}",
+                impact=f"a run relying on the stated default uses {actual!r} instead",
+                source=source_loc(res.item),
+                fix=fix,
+            )
+        )
     return out
 
 
@@ -78,12 +90,18 @@ def check(state: AuditState) -> list[Finding]:
             if before == after or key in seen:
                 continue
             seen.add(key)
-            out.append(make(
-                ID, CATEGORY, "changed", claim, subject=f"{res.target.label} {claim.value} {field}",
-                skill_says=f"passes `{claim.value}` to {res.target.label}",
-                source_says=f"{release(state.upstream)}: {field} changed from {before!r} to {after!r} "
-                            f"(amd-quark {state.baseline.version})",
-                impact=f"the command behaves differently when `{claim.value}` relies on its {field}",
-                source=source_loc(res.item),
-            ))
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "changed",
+                    claim,
+                    subject=f"{res.target.label} {claim.value} {field}",
+                    skill_says=f"passes `{claim.value}` to {res.target.label}",
+                    source_says=f"{release(state.upstream)}: {field} changed from {before!r} to {after!r} "
+                    f"(amd-quark {state.baseline.version})",
+                    impact=f"the command behaves differently when `{claim.value}` relies on its {field}",
+                    source=source_loc(res.item),
+                )
+            )
     return out

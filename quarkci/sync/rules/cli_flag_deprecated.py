@@ -20,12 +20,18 @@ def check(state: AuditState) -> list[Finding]:
         if res.status != "deprecated" or res.item is None:
             continue
         help_text = str(res.item.attrs.get("help") or "").strip()
-        said = f": \"{help_text}\"" if help_text else ""
-        out.append(make(
-            ID, CATEGORY, "deprecated", claim, subject=f"{res.target.label} {claim.value}",
-            skill_says=f"passes `{claim.value}` to {res.target.label}",
-            source_says=f"{release(state.upstream)}: `{claim.value}` is deprecated{said}",
-            impact="works today; the behaviour the skill relies on may change or be removed next release",
-            source=source_loc(res.item),
-        ))
+        said = f': "{help_text}"' if help_text else ""
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "deprecated",
+                claim,
+                subject=f"{res.target.label} {claim.value}",
+                skill_says=f"passes `{claim.value}` to {res.target.label}",
+                source_says=f"{release(state.upstream)}: `{claim.value}` is deprecated{said}",
+                impact="works today; the behaviour the skill relies on may change or be removed next release",
+                source=source_loc(res.item),
+            )
+        )
     return out

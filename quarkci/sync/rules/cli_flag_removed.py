@@ -22,11 +22,17 @@ def check(state: AuditState) -> list[Finding]:
         had = ""
         if res.was is not None and state.baseline is not None:
             had = f" (it was defined in amd-quark {state.baseline.version} at {res.was.file}:{res.was.line})"
-        out.append(make(
-            ID, CATEGORY, "removed", claim, subject=f"{res.target.label} {claim.value}",
-            skill_says=f"passes `{claim.value}` to {res.target.label}",
-            source_says=f"{release(state.upstream)}: {res.reason or f'{res.target.label} defines no `{claim.value}`'}{had}",
-            impact=f"the command fails with 'unrecognized arguments: {claim.value}'",
-            source=source_loc(res.was) if res.was is not None and state.baseline is not None else None,
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                subject=f"{res.target.label} {claim.value}",
+                skill_says=f"passes `{claim.value}` to {res.target.label}",
+                source_says=f"{release(state.upstream)}: {res.reason or f'{res.target.label} defines no `{claim.value}`'}{had}",
+                impact=f"the command fails with 'unrecognized arguments: {claim.value}'",
+                source=source_loc(res.was) if res.was is not None and state.baseline is not None else None,
+            )
+        )
     return out

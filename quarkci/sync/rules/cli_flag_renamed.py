@@ -23,15 +23,27 @@ def check(state: AuditState) -> list[Finding]:
         line = state.line(claim.file, claim.line)
         fix = None
         if line is not None and claim.value in line:
-            fix = Fix(claim.file, claim.line, line, _replace_flag(line, claim.value, new),
-                      description=f"rename `{claim.value}` to `{new}`")
-        out.append(make(
-            ID, CATEGORY, "renamed", claim, subject=f"{res.target.label} {claim.value}",
-            skill_says=f"passes `{claim.value}` to {res.target.label}",
-            source_says=f"{release(state.upstream)}: {res.target.label} spells it `{new}`",
-            impact=f"the command fails with 'unrecognized arguments: {claim.value}'",
-            source=source_loc(res.item), fix=fix,
-        ))
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                _replace_flag(line, claim.value, new),
+                description=f"rename `{claim.value}` to `{new}`",
+            )
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "renamed",
+                claim,
+                subject=f"{res.target.label} {claim.value}",
+                skill_says=f"passes `{claim.value}` to {res.target.label}",
+                source_says=f"{release(state.upstream)}: {res.target.label} spells it `{new}`",
+                impact=f"the command fails with 'unrecognized arguments: {claim.value}'",
+                source=source_loc(res.item),
+                fix=fix,
+            )
+        )
     return out
 
 

@@ -19,10 +19,16 @@ def check(state: AuditState) -> list[Finding]:
         res = resolve(claim, state.upstream, state.baseline)
         if res.status != "not_shown":
             continue
-        out.append(make(
-            ID, CATEGORY, "not_shown", claim, subject=f"{res.target.label} {claim.value}",
-            skill_says=f"passes `{claim.value}` to {res.target.label}",
-            source_says=f"{release(state.upstream)}: cannot tell; {res.reason}",
-            impact="not checked; audit against a git checkout of amd/Quark to verify it",
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "not_shown",
+                claim,
+                subject=f"{res.target.label} {claim.value}",
+                skill_says=f"passes `{claim.value}` to {res.target.label}",
+                source_says=f"{release(state.upstream)}: cannot tell; {res.reason}",
+                impact="not checked; audit against a git checkout of amd/Quark to verify it",
+            )
+        )
     return out

@@ -11,8 +11,10 @@ from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.state import AuditState
 
 ID = "dependency-range-mismatch"
-DESC = ("A version range the skill states for a dependency (onnx, onnxruntime, ...) disagrees with the "
-        "release's Requires-Dist pin on a bound the skill states")
+DESC = (
+    "A version range the skill states for a dependency (onnx, onnxruntime, ...) disagrees with the "
+    "release's Requires-Dist pin on a bound the skill states"
+)
 CATEGORY = "dependencies"
 
 
@@ -84,19 +86,33 @@ def check(state: AuditState) -> list[Finding]:
         if not pins or not any(True for _ in stated) or not all(disagrees(stated, spec) for _, spec in pins):
             continue
         item, spec = pins[0]
-        extras = ", ".join(sorted({f"'{i.attrs['extra']}'" if i.attrs.get("extra") else "core" for i, _ in pins}))
+        extras = ", ".join(
+            sorted({f"'{i.attrs['extra']}'" if i.attrs.get("extra") else "core" for i, _ in pins})
+        )
         fix = None
         line = state.line(claim.file, claim.line)
         text = str(claim.context.get("text", ""))
         if len(pins) == 1 and line is not None and text and line.count(text) == 1:
-            fix = Fix(claim.file, claim.line, line, line.replace(text, str(spec), 1),
-                      description=f"{package} {text} -> {spec}")
-        out.append(make(
-            ID, CATEGORY, "changed", claim, subject=f"{package} {claim.value} in {claim.file}:{claim.line}",
-            skill_says=f"{package} {text or claim.value}",
-            source_says=f"{release(state.upstream)} requires {package} `{spec}` ({extras}; "
-                        f"{item.file}:{item.line})",
-            impact=f"users install {package} versions the release does not accept, or reject ones it needs",
-            source=source_loc(item), fix=fix,
-        ))
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                line.replace(text, str(spec), 1),
+                description=f"{package} {text} -> {spec}",
+            )
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject=f"{package} {claim.value} in {claim.file}:{claim.line}",
+                skill_says=f"{package} {text or claim.value}",
+                source_says=f"{release(state.upstream)} requires {package} `{spec}` ({extras}; "
+                f"{item.file}:{item.line})",
+                impact=f"users install {package} versions the release does not accept, or reject ones it needs",
+                source=source_loc(item),
+                fix=fix,
+            )
+        )
     return out

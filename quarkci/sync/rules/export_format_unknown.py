@@ -29,7 +29,7 @@ def offered(items: list[FactItem]) -> set[str]:
         name = item.name
         keys.add(_key(name))
         if name.startswith("export_"):
-            keys.add(_key(name[len("export_"):]))
+            keys.add(_key(name[len("export_") :]))
         if name.endswith("Exporter"):
             keys.add(_key(name[: -len("Exporter")]))
         if name.endswith("ExporterConfig"):
@@ -54,20 +54,32 @@ def check(state: AuditState) -> list[Finding]:
             res = resolve_flag(as_flag, view, state.baseline)
             if res.status != "removed" or res.target.any_script:
                 if res.status == "not_shown":
-                    out.append(make(ID, CATEGORY, "not_shown", claim,
-                                    skill_says=f"passes `{claim.value}` to {res.target.label}",
-                                    source_says=f"{release(view)}: cannot tell; {res.reason}",
-                                    impact="unknown until the command runs"))
+                    out.append(
+                        make(
+                            ID,
+                            CATEGORY,
+                            "not_shown",
+                            claim,
+                            skill_says=f"passes `{claim.value}` to {res.target.label}",
+                            source_says=f"{release(view)}: cannot tell; {res.reason}",
+                            impact="unknown until the command runs",
+                        )
+                    )
                 continue
         key = _key(claim.value)
         if key in keys or any(key in k for k in keys if len(key) >= 4):
             continue
-        out.append(make(
-            ID, CATEGORY, "removed", claim,
-            skill_says=f"exports as `{claim.value}`",
-            source_says=f"{release(view)} offers no `{claim.value}` export (API: "
-                        f"{', '.join(sorted(i.name for i in items if i.name.startswith('export_'))) or 'none'})",
-            impact="the export step the skill describes is not available",
-            source=kind_source(view, "export_formats"),
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                skill_says=f"exports as `{claim.value}`",
+                source_says=f"{release(view)} offers no `{claim.value}` export (API: "
+                f"{', '.join(sorted(i.name for i in items if i.name.startswith('export_'))) or 'none'})",
+                impact="the export step the skill describes is not available",
+                source=kind_source(view, "export_formats"),
+            )
+        )
     return out

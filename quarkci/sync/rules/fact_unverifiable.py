@@ -26,10 +26,16 @@ def check(state: AuditState) -> list[Finding]:
         if view.items(fact_kind) or not missing:
             continue
         for claim in state.claims_of(claim_kind):
-            out.append(make(
-                ID, fact_kind, "not_shown", claim, subject=f"{claim_kind} {claim.value}",
-                skill_says=f"names {claim_kind.replace('_', ' ')} `{claim.value}`",
-                source_says=f"{release(view)}: cannot tell; needs {', '.join(missing)}, not in this snapshot",
-                impact="not checked",
-            ))
+            out.append(
+                make(
+                    ID,
+                    fact_kind,
+                    "not_shown",
+                    claim,
+                    subject=f"{claim_kind} {claim.value}",
+                    skill_says=f"names {claim_kind.replace('_', ' ')} `{claim.value}`",
+                    source_says=f"{release(view)}: cannot tell; needs {', '.join(missing)}, not in this snapshot",
+                    impact="not checked",
+                )
+            )
     return out

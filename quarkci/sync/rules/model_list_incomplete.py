@@ -13,4 +13,11 @@ CATEGORY = "model_templates"
 
 def check(state: AuditState) -> list[Finding]:
     """See :func:`quarkci.sync.rules._common.list_incomplete` (claims `model_type` vs facts `model_templates`)."""
-    return list_incomplete(state, rule=ID, category=CATEGORY, claim_kind="model_type", fact_kind="model_templates", noun="model template")
+    return list_incomplete(
+        state,
+        rule=ID,
+        category=CATEGORY,
+        claim_kind="model_type",
+        fact_kind="model_templates",
+        noun="model template",
+    )

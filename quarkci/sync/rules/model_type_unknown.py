@@ -13,5 +13,12 @@ CATEGORY = "model_templates"
 
 def check(state: AuditState) -> list[Finding]:
     """See :func:`quarkci.sync.rules._common.unknown_names` (claims `model_type` vs facts `model_templates`)."""
-    return unknown_names(state, rule=ID, category=CATEGORY, claim_kind="model_type", fact_kind="model_templates", noun="model template",
-                         also=("cli_models",))
+    return unknown_names(
+        state,
+        rule=ID,
+        category=CATEGORY,
+        claim_kind="model_type",
+        fact_kind="model_templates",
+        noun="model template",
+        also=("cli_models",),
+    )

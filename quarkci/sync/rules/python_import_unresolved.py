@@ -8,8 +8,10 @@ from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 
 ID = "python-import-unresolved"
-DESC = ("A Python import or quark.x.y.Name reference in the skill names a module the release does not have, "
-        "or a name that module does not define (ImportError / AttributeError)")
+DESC = (
+    "A Python import or quark.x.y.Name reference in the skill names a module the release does not have, "
+    "or a name that module does not define (ImportError / AttributeError)"
+)
 CATEGORY = "public_api"
 
 
@@ -28,11 +30,19 @@ def check(state: AuditState) -> list[Finding]:
         if res.status in ("ok", "skip"):
             continue
         if res.status == "dynamic":
-            out.append(make(ID, CATEGORY, "not_shown", claim,
-                            skill_says=f"uses `{claim.value}`",
-                            source_says=f"{release(view)}: {res.module} defines a module-level __getattr__, "
-                                        f"so `{res.name}` cannot be checked statically",
-                            impact="unknown until run", source=Location(res.file, 1)))
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "not_shown",
+                    claim,
+                    skill_says=f"uses `{claim.value}`",
+                    source_says=f"{release(view)}: {res.module} defines a module-level __getattr__, "
+                    f"so `{res.name}` cannot be checked statically",
+                    impact="unknown until run",
+                    source=Location(res.file, 1),
+                )
+            )
             continue
         if base and resolve(claim, base).status == "ok":
             continue  # existed in the baseline: api-name-removed
@@ -42,8 +52,21 @@ def check(state: AuditState) -> list[Finding]:
             impact = f"`{text}` raises ModuleNotFoundError"
         else:
             says = f"`{res.module}` ({res.file}) does not define `{res.name}`"
-            impact = f"`{text}` raises ImportError" if claim.context.get("form") == "from" else \
-                f"`{claim.value}` raises AttributeError"
-        out.append(make(ID, CATEGORY, "removed", claim, skill_says=f"uses `{text}`", source_says=says,
-                        impact=impact, source=Location(res.file, 1) if res.file else None))
+            impact = (
+                f"`{text}` raises ImportError"
+                if claim.context.get("form") == "from"
+                else f"`{claim.value}` raises AttributeError"
+            )
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                skill_says=f"uses `{text}`",
+                source_says=says,
+                impact=impact,
+                source=Location(res.file, 1) if res.file else None,
+            )
+        )
     return out

@@ -23,8 +23,10 @@ def check(state: AuditState) -> list[Finding]:
     upstream = spec_of(item) if item is not None else None
     if item is None or upstream is None:
         return []
-    classifiers = sorted((i.name for i in state.upstream.items("python") if i.attrs.get("source") == "classifier"),
-                         key=lambda v: tuple(int(p) for p in v.split(".")))
+    classifiers = sorted(
+        (i.name for i in state.upstream.items("python") if i.attrs.get("source") == "classifier"),
+        key=lambda v: tuple(int(p) for p in v.split(".")),
+    )
     admitted = minors(upstream, 3)
     disagree = bool(classifiers) and [v for v in admitted if v in classifiers] != admitted
     out = []
@@ -37,13 +39,18 @@ def check(state: AuditState) -> list[Finding]:
             said_unsupported = set(minors(stated.spec, 3)) ^ set(minors(upstream.__class__(""), 3))
             if not said_unsupported & set(admitted):
                 continue
-        found = mismatch(state, claim, stated, upstream, item, rule=ID, category=CATEGORY,
-                         product="Python", major=3)
+        found = mismatch(
+            state, claim, stated, upstream, item, rule=ID, category=CATEGORY, product="Python", major=3
+        )
         if found is not None and disagree:
             # Requires-Python admits versions the classifiers do not list (0.11.2: 3.9 allowed, yet
             # `import quark.torch` fails there): say so, and make no fix rather than pick the looser one
-            found = replace(found, fix=None, source_says=found.source_says
-                            + f"; its classifiers list only Python {', '.join(classifiers)}: the two disagree")
+            found = replace(
+                found,
+                fix=None,
+                source_says=found.source_says
+                + f"; its classifiers list only Python {', '.join(classifiers)}: the two disagree",
+            )
         if found is not None:
             out.append(found)
     return out

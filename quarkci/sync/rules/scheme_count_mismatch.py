@@ -35,13 +35,25 @@ def check(state: AuditState) -> list[Finding]:
         fix = None
         pattern = re.compile(rf"(?<![\d.]){stated}(?![\d.])")
         if line is not None and pattern.search(line):
-            fix = Fix(claim.file, claim.line, line, pattern.sub(str(count), line, count=1),
-                      description=f"scheme count {stated} -> {count}")
-        out.append(make(
-            ID, CATEGORY, "changed", claim, subject="scheme count",
-            skill_says=f"states {stated} schemes",
-            source_says=f"{release(view)} defines {count} schemes (aliases included)",
-            impact="the agent trusts a stale list size",
-            source=kind_source(view, "schemes"), fix=fix,
-        ))
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                pattern.sub(str(count), line, count=1),
+                description=f"scheme count {stated} -> {count}",
+            )
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject="scheme count",
+                skill_says=f"states {stated} schemes",
+                source_says=f"{release(view)} defines {count} schemes (aliases included)",
+                impact="the agent trusts a stale list size",
+                source=kind_source(view, "schemes"),
+                fix=fix,
+            )
+        )
     return out

@@ -13,4 +13,6 @@ CATEGORY = "schemes"
 
 def check(state: AuditState) -> list[Finding]:
     """See :func:`quarkci.sync.rules._common.list_incomplete` (claims `scheme` vs facts `schemes`)."""
-    return list_incomplete(state, rule=ID, category=CATEGORY, claim_kind="scheme", fact_kind="schemes", noun="scheme")
+    return list_incomplete(
+        state, rule=ID, category=CATEGORY, claim_kind="scheme", fact_kind="schemes", noun="scheme"
+    )

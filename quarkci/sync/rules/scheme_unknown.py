@@ -13,4 +13,6 @@ CATEGORY = "schemes"
 
 def check(state: AuditState) -> list[Finding]:
     """See :func:`quarkci.sync.rules._common.unknown_names` (claims `scheme` vs facts `schemes`)."""
-    return unknown_names(state, rule=ID, category=CATEGORY, claim_kind="scheme", fact_kind="schemes", noun="scheme")
+    return unknown_names(
+        state, rule=ID, category=CATEGORY, claim_kind="scheme", fact_kind="schemes", noun="scheme"
+    )

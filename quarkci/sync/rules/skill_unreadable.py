@@ -20,7 +20,11 @@ def check(state: AuditState) -> list[Finding]:
     """One ``unreadable`` finding per skill whose SKILL.md discovery could not load (path order)."""
     return [
         Finding(
-            rule=ID, change="unreadable", category=CATEGORY, skill=skill.name, subject=skill.path,
+            rule=ID,
+            change="unreadable",
+            category=CATEGORY,
+            skill=skill.name,
+            subject=skill.path,
             skill_says=f"`{skill.path}` is a skill",
             source_says=skill.error or "unreadable",
             impact="the skill cannot be used: an agent cannot load it, and none of its claims were audited",

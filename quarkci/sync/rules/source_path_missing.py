@@ -14,8 +14,23 @@ DESC = "A source_knowledge or inline upstream path does not exist in a snapshot 
 CATEGORY = "paths"
 
 # Trees of amd/Quark a skill may point into; other relative paths are the skill's own files.
-UPSTREAM_TREES = frozenset({"quark", "examples", "docs", "tools", "tutorials", "skills", "tests", "scripts",
-                            "benchmarks", "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg"})
+UPSTREAM_TREES = frozenset(
+    {
+        "quark",
+        "examples",
+        "docs",
+        "tools",
+        "tutorials",
+        "skills",
+        "tests",
+        "scripts",
+        "benchmarks",
+        "pyproject.toml",
+        "requirements.txt",
+        "setup.py",
+        "setup.cfg",
+    }
+)
 
 
 def upstream_path(claim: Claim) -> str | None:
@@ -45,6 +60,7 @@ def likely_new_home(path: str, view: UpstreamView, baseline: UpstreamView | None
     name = path.rsplit("/", 1)[-1]
     same = [p for p in view.by_basename.get(name, []) if p != path]
     if same:
+
         def shared(p: str) -> int:
             n = 0
             for a, b in zip(p.split("/"), path.split("/"), strict=False):
@@ -52,6 +68,7 @@ def likely_new_home(path: str, view: UpstreamView, baseline: UpstreamView | None
                     break
                 n += 1
             return n
+
         best = sorted(same, key=lambda p: (-shared(p), p))[0]
         return best, "same file name" + (f" ({len(same)} candidates)" if len(same) > 1 else "")
     return None, ""
@@ -70,11 +87,18 @@ def check(state: AuditState) -> list[Finding]:
         new, how = likely_new_home(path, view, state.baseline)
         where = f"; most likely now `{new}` ({how})" if new else "; no file of that name remains"
         field = claim.context.get("field")
-        out.append(make(
-            ID, CATEGORY, "removed", claim, subject=path,
-            skill_says=f"depends on `{path}`" + (" (source_knowledge)" if field == "source_knowledge" else ""),
-            source_says=f"{release(view)} has no `{path}`{where}",
-            impact="the skill's knowledge source is gone; its guidance may describe removed code",
-            source=Location(new, 0) if new else None,
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                subject=path,
+                skill_says=f"depends on `{path}`"
+                + (" (source_knowledge)" if field == "source_knowledge" else ""),
+                source_says=f"{release(view)} has no `{path}`{where}",
+                impact="the skill's knowledge source is gone; its guidance may describe removed code",
+                source=Location(new, 0) if new else None,
+            )
+        )
     return out

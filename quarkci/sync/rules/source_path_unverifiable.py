@@ -23,12 +23,18 @@ def check(state: AuditState) -> list[Finding]:
         path = upstream_path(claim)
         if path is None or view.covers(path):
             continue
-        if path.startswith(BUNDLED[0]) and view.exists(BUNDLED[1] + path[len(BUNDLED[0]):]):
+        if path.startswith(BUNDLED[0]) and view.exists(BUNDLED[1] + path[len(BUNDLED[0]) :]):
             continue  # the release bundles that skills/ file: it exists
-        out.append(make(
-            ID, CATEGORY, "not_shown", claim, subject=path,
-            skill_says=f"depends on `{path}`",
-            source_says=f"{release(view)} ({view.kind}) does not hold `{path.split('/', 1)[0]}`; cannot tell",
-            impact="not checked; audit against a git checkout of amd/Quark to verify it",
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "not_shown",
+                claim,
+                subject=path,
+                skill_says=f"depends on `{path}`",
+                source_says=f"{release(view)} ({view.kind}) does not hold `{path.split('/', 1)[0]}`; cannot tell",
+                impact="not checked; audit against a git checkout of amd/Quark to verify it",
+            )
+        )
     return out

@@ -25,11 +25,17 @@ def check(state: AuditState) -> list[Finding]:
     for claim in state.claims_of("torch_version"):
         if claim.context.get("aspect") != "accelerator_tag" or claim.value in known:
             continue
-        out.append(make(
-            ID, CATEGORY, "changed", claim, subject=f"PyTorch index {claim.value} in {claim.file}",
-            skill_says=f"PyTorch wheel index `{claim.value}`",
-            source_says=f"{release(state.upstream)} installs from {', '.join(sorted(known))}",
-            impact="users pick a PyTorch build the release does not test",
-            source=kind_source(state.upstream, "torch_matrix"),
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject=f"PyTorch index {claim.value} in {claim.file}",
+                skill_says=f"PyTorch wheel index `{claim.value}`",
+                source_says=f"{release(state.upstream)} installs from {', '.join(sorted(known))}",
+                impact="users pick a PyTorch build the release does not test",
+                source=kind_source(state.upstream, "torch_matrix"),
+            )
+        )
     return out

@@ -42,8 +42,9 @@ def check(state: AuditState) -> list[Finding]:
         stated = stated_of(claim, state)
         if stated is None:
             continue
-        finding = mismatch(state, claim, stated, upstream, item, rule=ID, category=CATEGORY,
-                           product="PyTorch", major=2)
+        finding = mismatch(
+            state, claim, stated, upstream, item, rule=ID, category=CATEGORY, product="PyTorch", major=2
+        )
         if finding is not None:
             out.append(finding)
     return out

@@ -32,12 +32,17 @@ def _gate_version(item: FactItem) -> Version | None:
 def evidence(state: AuditState) -> tuple[str, FactItem, SpecifierSet | Version] | None:
     """What the release says about transformers: ("pin", item, spec) or ("gate", item, newest gated version)."""
     items = state.upstream.items("compat")
-    pins = [(i, spec) for i in items if i.name == "transformers" and (spec := spec_of(i)) is not None and len(spec)]
+    pins = [
+        (i, spec)
+        for i in items
+        if i.name == "transformers" and (spec := spec_of(i)) is not None and len(spec)
+    ]
     if pins:
         # the core requirement first, then the packaged CLI's extra, then any other extra by name
         def rank(pin: tuple[FactItem, SpecifierSet]) -> tuple[int, str]:
             extra = pin[0].attrs.get("extra")
             return (0 if extra is None else 1 if extra == "cli" else 2, str(extra))
+
         item, spec = min(pins, key=rank)
         return "pin", item, spec
     gates = [(v, i) for i in items if (v := _gate_version(i)) is not None]
@@ -65,11 +70,24 @@ def check(state: AuditState) -> list[Finding]:
         if stated is None or claim.context.get("model_types") or not stated.upper:
             continue
         if mode == "pin" and isinstance(value, SpecifierSet):
-            finding = mismatch(state, claim, stated, value, item, rule=ID, category=CATEGORY,
-                               product="transformers", major=_MAJORS)
+            finding = mismatch(
+                state,
+                claim,
+                stated,
+                value,
+                item,
+                rule=ID,
+                category=CATEGORY,
+                product="transformers",
+                major=_MAJORS,
+            )
         elif isinstance(value, Version) and stated.upper and value not in stated.spec:
             finding = make(
-                ID, CATEGORY, "changed", claim, subject=f"transformers {stated.text or claim.value} in {claim.file}",
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject=f"transformers {stated.text or claim.value} in {claim.file}",
                 skill_says=f"transformers {stated.text}",
                 source_says=f"{release(state.upstream)} has code paths for transformers >= {value}",
                 impact="the skill rules out transformers versions the release supports",

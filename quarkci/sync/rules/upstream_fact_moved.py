@@ -48,12 +48,18 @@ def check(state: AuditState) -> list[Finding]:
         if path is None or path not in moved or not state.upstream.exists(path):
             continue
         new, count, kind = moved[path]
-        out.append(make(
-            ID, CATEGORY, "moved", claim, subject=f"{path} -> {new}",
-            skill_says=f"reads {kind.replace('_', ' ')} from `{path}`",
-            source_says=f"{release(state.upstream)}: {count} {kind} facts that amd-quark "
-                        f"{state.baseline.version} defined there now come from `{new}`",
-            impact="the skill reads a file that no longer holds the facts it needs",
-            source=Location(new, 0),
-        ))
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "moved",
+                claim,
+                subject=f"{path} -> {new}",
+                skill_says=f"reads {kind.replace('_', ' ')} from `{path}`",
+                source_says=f"{release(state.upstream)}: {count} {kind} facts that amd-quark "
+                f"{state.baseline.version} defined there now come from `{new}`",
+                impact="the skill reads a file that no longer holds the facts it needs",
+                source=Location(new, 0),
+            )
+        )
     return out

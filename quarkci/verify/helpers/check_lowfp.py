@@ -27,16 +27,16 @@ ROUND_HALF_TO_EVEN = 8
 
 def max_norm(ebits: int, mbits: int) -> float:
     """Largest finite value of the format (no Inf/NaN encodings): 2^(emax) * (2 - 2^-mbits)."""
-    return float(2.0 ** (2 ** ebits - 1 - (2 ** (ebits - 1) - 1)) * (1 + (2 ** mbits - 1) / 2 ** mbits))
+    return float(2.0 ** (2**ebits - 1 - (2 ** (ebits - 1) - 1)) * (1 + (2**mbits - 1) / 2**mbits))
 
 
 def grid(ebits: int, mbits: int, top: float) -> torch.Tensor:
     """Every non-negative code of the format in code order (subnormals, then normals) up to ``top``."""
     bias = 2 ** (ebits - 1) - 1
-    values = [k * 2.0 ** (1 - bias - mbits) for k in range(2 ** mbits)]
+    values = [k * 2.0 ** (1 - bias - mbits) for k in range(2**mbits)]
     exponent = 1
     while values[-1] < top:
-        values += [(1 + m / 2 ** mbits) * 2.0 ** (exponent - bias) for m in range(2 ** mbits)]
+        values += [(1 + m / 2**mbits) * 2.0 ** (exponent - bias) for m in range(2**mbits)]
         exponent += 1
     return torch.tensor([v for v in values if v <= top], dtype=torch.float64)
 
@@ -71,8 +71,10 @@ def compare(label: str, got: torch.Tensor, want: torch.Tensor) -> bool:
     nan_ok = bool(torch.equal(torch.isnan(got), torch.isnan(want)))
     diff = (got.double() - want.double()).abs().nan_to_num(0.0)
     ok = nan_ok and got.shape == want.shape and bool(torch.equal(got.nan_to_num(0.0), want.nan_to_num(0.0)))
-    print(f"ROW {label} dtype=float32 device=cpu max_abs_err={diff.max().item():.3e} rtol=0 atol=0 "
-          f"mismatches={int((diff > 0).sum())} nan_ok={nan_ok} ok={ok}")
+    print(
+        f"ROW {label} dtype=float32 device=cpu max_abs_err={diff.max().item():.3e} rtol=0 atol=0 "
+        f"mismatches={int((diff > 0).sum())} nan_ok={nan_ok} ok={ok}"
+    )
     return ok
 
 
@@ -93,10 +95,12 @@ def main() -> int:
             flat[0] = float("nan")
             if flat.numel() > 3:
                 flat[1], flat[2], flat[3] = top * 4, -top * 4, 2.0 ** (1 - (2 ** (ebits - 1) - 1) - mbits) / 2
-            got = kernel_ext.fake_quantize_to_low_precision_fp(x.contiguous(), ebits, mbits, top, ROUND_HALF_TO_EVEN)
+            got = kernel_ext.fake_quantize_to_low_precision_fp(
+                x.contiguous(), ebits, mbits, top, ROUND_HALF_TO_EVEN
+            )
             if args.negative_control:
                 got = got.clone()
-                got.view(-1)[-1] += 2.0 ** -mbits
+                got.view(-1)[-1] += 2.0**-mbits
             want = reference_element(x, ebits, mbits, top)
             results.append(compare(f"element format={name} shape={'x'.join(map(str, shape))}", got, want))
     for shape in MX_SHAPES:
@@ -105,8 +109,11 @@ def main() -> int:
         if args.negative_control:
             got = got.clone()
             got.view(-1)[0] += 0.5
-        results.append(compare(f"mx format=fp4 block=32 shape={'x'.join(map(str, shape))}", got,
-                               reference_mx(x, "fp4", 32)))
+        results.append(
+            compare(
+                f"mx format=fp4 block=32 shape={'x'.join(map(str, shape))}", got, reference_mx(x, "fp4", 32)
+            )
+        )
     failed = results.count(False)
     print(f"VERDICT: {'fail' if failed else 'pass'} ({len(results) - failed}/{len(results)} cases)")
     return 1 if failed else 0

@@ -46,8 +46,10 @@ def main() -> int:
         nan_ok = bool(torch.equal(torch.isnan(got), torch.isnan(want)))
         diff = (got - want).abs().nan_to_num(0.0)
         ok = nan_ok and bool(torch.allclose(got, want, rtol=args.rtol, atol=args.atol, equal_nan=True))
-        print(f"ROW shape={'x'.join(map(str, shape))} dtype=float32 device={args.device} "
-              f"max_abs_err={diff.max().item():.3e} rtol={args.rtol} atol={args.atol} nan_ok={nan_ok} ok={ok}")
+        print(
+            f"ROW shape={'x'.join(map(str, shape))} dtype=float32 device={args.device} "
+            f"max_abs_err={diff.max().item():.3e} rtol={args.rtol} atol={args.atol} nan_ok={nan_ok} ok={ok}"
+        )
         failed += not ok
     print(f"VERDICT: {'fail' if failed else 'pass'} ({len(SHAPES) - failed}/{len(SHAPES)} shapes)")
     return 1 if failed else 0

@@ -20,8 +20,9 @@ SHAPES = [(1,), (7,), (33,), (5, 97), (2, 3, 100)]
 RANGES = [(-128.0, 127.0), (0.0, 255.0), (-8.0, 7.0)]
 
 
-def reference(x: torch.Tensor, scale: torch.Tensor, qmax: torch.Tensor, qmin: torch.Tensor,
-              grad: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def reference(
+    x: torch.Tensor, scale: torch.Tensor, qmax: torch.Tensor, qmin: torch.Tensor, grad: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     scaled = x / scale
     halves = (scaled < 0) & (scaled - torch.floor(scaled) == 0.5)
     q = torch.where(halves, torch.ceil(scaled), torch.round(scaled))
@@ -42,11 +43,16 @@ def main() -> int:
     results = []
     for qmin_v, qmax_v in RANGES:
         for shape in SHAPES:
-            scale = torch.tensor([0.0625])  # a power of two: x / s is exact, so the halves below are exact ties
+            scale = torch.tensor(
+                [0.0625]
+            )  # a power of two: x / s is exact, so the halves below are exact ties
             x = torch.randn(*shape) * (qmax_v - qmin_v) * 0.0625 / 2
             flat = x.view(-1)
             if flat.numel() > 2:
-                flat[0], flat[1] = -1.5 * 0.0625, 2.5 * 0.0625  # exact ties: -1.5 rounds up to -1, 2.5 to even 2
+                flat[0], flat[1] = (
+                    -1.5 * 0.0625,
+                    2.5 * 0.0625,
+                )  # exact ties: -1.5 rounds up to -1, 2.5 to even 2
             grad = torch.randn(*shape)
             qmax, qmin, logt = torch.tensor([qmax_v]), torch.tensor([qmin_v]), torch.log2(scale)
             got_x, got_t = kernel_ext.tqt_backward(x, scale, qmax, qmin, logt, grad.clone())
@@ -56,8 +62,10 @@ def main() -> int:
             ok_x = bool(torch.allclose(got_x, want_x, rtol=1e-5, atol=1e-6))
             ok_t = bool(torch.allclose(got_t.reshape(1), want_t, rtol=1e-5, atol=1e-6))
             err = max((got_x - want_x).abs().max().item(), (got_t.reshape(1) - want_t).abs().max().item())
-            print(f"ROW range={qmin_v:g}..{qmax_v:g} shape={'x'.join(map(str, shape))} dtype=float32 device=cpu "
-                  f"max_abs_err={err:.3e} rtol=1e-05 atol=1e-06 grad_x_ok={ok_x} grad_logt_ok={ok_t} ok={ok_x and ok_t}")
+            print(
+                f"ROW range={qmin_v:g}..{qmax_v:g} shape={'x'.join(map(str, shape))} dtype=float32 device=cpu "
+                f"max_abs_err={err:.3e} rtol=1e-05 atol=1e-06 grad_x_ok={ok_x} grad_logt_ok={ok_t} ok={ok_x and ok_t}"
+            )
             results.append(ok_x and ok_t)
     failed = results.count(False)
     print(f"VERDICT: {'fail' if failed else 'pass'} ({len(results) - failed}/{len(results)} cases)")

@@ -39,6 +39,7 @@ def main() -> int:
     report: dict[str, object] = {"python": sys.version.split()[0]}
     try:
         import torch
+
         report["torch"] = torch.__version__
     except ImportError:
         report["torch"] = None

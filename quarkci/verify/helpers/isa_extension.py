@@ -25,11 +25,12 @@ def main() -> int:
     if not objects:
         print(f"no built object for {args.name}", file=sys.stderr)
         return 1
-    dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(objects[0])],
-                          capture_output=True, text=True, check=True).stdout.splitlines()
+    dump = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(objects[0])], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     print(f"OBJECT {objects[0]}")
     print(f"ISA instructions={sum(1 for line in dump if line.startswith('  '))}")
-    print("\n".join(dump[:args.lines]))
+    print("\n".join(dump[: args.lines]))
     return 0
 
 

@@ -26,6 +26,7 @@ def perturbed(fn: Any) -> Any:
             return out * 1.05 + 0.01
         except TypeError:
             return out
+
     return wrapper
 
 
@@ -43,6 +44,7 @@ def main(argv: list[str]) -> int:
     try:
         if harness[:2] == ["-m", "pytest"]:
             import pytest
+
             code = pytest.main(harness[2:])
         else:
             sys.argv = harness

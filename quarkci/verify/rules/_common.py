@@ -45,9 +45,28 @@ def mapped_entries(state: MaintainState) -> list[tuple[str, str, dict[str, Any],
     return out
 
 
-def finding(rule: str, change: str, state: MaintainState, subject: str, says: str, now: str, impact: str,
-            source: str = "", **extra: Any) -> Finding:
+def finding(
+    rule: str,
+    change: str,
+    state: MaintainState,
+    subject: str,
+    says: str,
+    now: str,
+    impact: str,
+    source: str = "",
+    **extra: Any,
+) -> Finding:
     """A finding located at the skill's feature map (and the library file when known)."""
-    return Finding(rule=rule, change=change, category=CATEGORY, skill=state.skill, subject=subject,
-                   skill_says=says, source_says=now, impact=impact, skill_location=Location(MAP),
-                   source_location=Location(source) if source else None, extra=extra)
+    return Finding(
+        rule=rule,
+        change=change,
+        category=CATEGORY,
+        skill=state.skill,
+        subject=subject,
+        skill_says=says,
+        source_says=now,
+        impact=impact,
+        skill_location=Location(MAP),
+        source_location=Location(source) if source else None,
+        extra=extra,
+    )

@@ -18,13 +18,35 @@ def check(state: MaintainState) -> list[Finding]:
             continue
         flags_old, flags_new = list(entry.get("flags", [])), list(current.get("flags", []))
         if flags_old != flags_new:
-            out.append(finding(ID, "changed", state, f"{family} {target} flags", f"flags {', '.join(flags_old) or 'none'}",
-                               f"flags {', '.join(flags_new) or 'none'}", "commands in the skill pass stale flags",
-                               target, family=family, target=target))
+            out.append(
+                finding(
+                    ID,
+                    "changed",
+                    state,
+                    f"{family} {target} flags",
+                    f"flags {', '.join(flags_old) or 'none'}",
+                    f"flags {', '.join(flags_new) or 'none'}",
+                    "commands in the skill pass stale flags",
+                    target,
+                    family=family,
+                    target=target,
+                )
+            )
         shapes_old = entry.get("gate", {}).get("shapes", [])
         shapes_new = current.get("gate", {}).get("shapes", [])
         if [list(s) for s in shapes_old] != [list(s) for s in shapes_new]:
-            out.append(finding(ID, "changed", state, f"{family} {target} shapes", f"shapes {shapes_old}",
-                               f"shapes {shapes_new}", "the feature file lists stale shapes", target,
-                               family=family, target=target))
+            out.append(
+                finding(
+                    ID,
+                    "changed",
+                    state,
+                    f"{family} {target} shapes",
+                    f"shapes {shapes_old}",
+                    f"shapes {shapes_new}",
+                    "the feature file lists stale shapes",
+                    target,
+                    family=family,
+                    target=target,
+                )
+            )
     return out

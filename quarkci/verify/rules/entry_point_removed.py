@@ -12,6 +12,18 @@ CATEGORY = "verify"
 
 def check(state: MaintainState) -> list[Finding]:
     """One finding per entry point of a shared family that is gone (breaking)."""
-    return [finding(ID, "removed", state, f"{family} {entry['kind']} {target}", f"drive {family} with `{target}`",
-                    f"{target} is gone", "the skill's Drive command fails", family=family, target=target)
-            for family, target, entry, current in mapped_entries(state) if current is None]
+    return [
+        finding(
+            ID,
+            "removed",
+            state,
+            f"{family} {entry['kind']} {target}",
+            f"drive {family} with `{target}`",
+            f"{target} is gone",
+            "the skill's Drive command fails",
+            family=family,
+            target=target,
+        )
+        for family, target, entry, current in mapped_entries(state)
+        if current is None
+    ]

@@ -13,7 +13,18 @@ CATEGORY = "verify"
 def check(state: MaintainState) -> list[Finding]:
     """One finding per family in the fresh inventory that the map lacks (mechanical: --fix adds it)."""
     mapped = state.families("mapped")
-    return [finding(ID, "missing_from_list", state, f"family {name}", "the map lists no such family",
-                    f"family {name} ({fam['category']}, {', '.join(fam['arch'])}) with {len(fam['functions'])} ops",
-                    "its ops have no correctness feature", fam["files"][0] if fam["files"] else "", family=name)
-            for name, fam in state.families("current").items() if name not in mapped]
+    return [
+        finding(
+            ID,
+            "missing_from_list",
+            state,
+            f"family {name}",
+            "the map lists no such family",
+            f"family {name} ({fam['category']}, {', '.join(fam['arch'])}) with {len(fam['functions'])} ops",
+            "its ops have no correctness feature",
+            fam["files"][0] if fam["files"] else "",
+            family=name,
+        )
+        for name, fam in state.families("current").items()
+        if name not in mapped
+    ]

@@ -13,6 +13,17 @@ CATEGORY = "verify"
 def check(state: MaintainState) -> list[Finding]:
     """One finding per mapped family the fresh inventory lacks (breaking: never auto-fixed)."""
     current = state.families("current")
-    return [finding(ID, "removed", state, f"family {name}", f"family {name} with {len(fam['functions'])} ops",
-                    "no such family", "its features drive code that no longer exists", family=name)
-            for name, fam in state.families("mapped").items() if name not in current]
+    return [
+        finding(
+            ID,
+            "removed",
+            state,
+            f"family {name}",
+            f"family {name} with {len(fam['functions'])} ops",
+            "no such family",
+            "its features drive code that no longer exists",
+            family=name,
+        )
+        for name, fam in state.families("mapped").items()
+        if name not in current
+    ]

@@ -14,14 +14,26 @@ CATEGORY = "verify"
 def check(state: MaintainState) -> list[Finding]:
     """One finding per changed harness whose change no specific rule reports (mechanical; a proof
     recorded against the old hash no longer holds)."""
-    explained = {f.extra.get("target") for rule in (entry_point_changed, tolerance_changed) for f in rule.check(state)}
+    explained = {
+        f.extra.get("target") for rule in (entry_point_changed, tolerance_changed) for f in rule.check(state)
+    }
     out = []
     for old, new in state.shared():
         now = entries(new)
         for target, entry in entries(old).items():
             if target in now and target not in explained and entry.get("sha256") != now[target].get("sha256"):
-                out.append(finding(ID, "changed", state, f"{old['name']} {target} sha256",
-                                   f"sha256 {entry.get('sha256', '')[:12]}", f"sha256 {now[target].get('sha256', '')[:12]}",
-                                   "the harness is no longer the one the proof ran", target,
-                                   family=old["name"], target=target))
+                out.append(
+                    finding(
+                        ID,
+                        "changed",
+                        state,
+                        f"{old['name']} {target} sha256",
+                        f"sha256 {entry.get('sha256', '')[:12]}",
+                        f"sha256 {now[target].get('sha256', '')[:12]}",
+                        "the harness is no longer the one the proof ran",
+                        target,
+                        family=old["name"],
+                        target=target,
+                    )
+                )
     return out

@@ -19,8 +19,18 @@ def check(state: MaintainState) -> list[Finding]:
         was = (entry["gate"].get("rtol"), entry["gate"].get("atol"))
         is_ = (current["gate"].get("rtol"), current["gate"].get("atol"))
         if was != is_:
-            out.append(finding(ID, "changed", state, f"{family} {target} tolerance",
-                               f"rtol={was[0]}, atol={was[1]}", f"rtol={is_[0]}, atol={is_[1]}",
-                               "the feature file states a tolerance the gate no longer applies", target,
-                               family=family, target=target))
+            out.append(
+                finding(
+                    ID,
+                    "changed",
+                    state,
+                    f"{family} {target} tolerance",
+                    f"rtol={was[0]}, atol={was[1]}",
+                    f"rtol={is_[0]}, atol={is_[1]}",
+                    "the feature file states a tolerance the gate no longer applies",
+                    target,
+                    family=family,
+                    target=target,
+                )
+            )
     return out
