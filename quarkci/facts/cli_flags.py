@@ -20,7 +20,7 @@ import tomllib
 
 from quarkci.facts.base import FactItem
 from quarkci.facts.public_api import absolute_module, module_name
-from quarkci.facts.source import parse, read, str_const, text_of, value_of
+from quarkci.facts.source import assigned_name, parse, read, str_const, text_of, value_of
 from quarkci.upstream.base import ENTRY_POINTS_PATH, Snapshot
 
 KIND = "cli_flags"
@@ -100,9 +100,9 @@ def _flags_of(snapshot: Snapshot, path: str, label: str, seen: set[str] | None =
     tree = parse(snapshot, path)
     if tree is None:
         return []
-    items = flags_in(tree, path, label)
-    seen = (seen or set()) | {path}
     imports = _imports(tree, module_name(path), path.endswith("/__init__.py"))
+    items = [_with_named_choices(snapshot, item, path, tree, imports) for item in flags_in(tree, path, label)]
+    seen = (seen or set()) | {path}
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     for name in sorted(called & set(imports)):
         found = _defining_module(snapshot, imports[name]) if imports[name].startswith("quark.") else None
@@ -113,6 +113,89 @@ def _flags_of(snapshot: Snapshot, path: str, label: str, seen: set[str] | None =
             if isinstance(node, ast.FunctionDef) and node.name == found[1]:
                 items.extend(flags_in(node, found[0], label))
     return items
+
+
+def _with_named_choices(
+    snapshot: Snapshot, item: FactItem, path: str, tree: ast.Module, imports: dict[str, str]
+) -> FactItem:
+    """``item`` with ``choices`` given by a module-level name (0.10's ``choices=SUPPORTED_QUANT_SCHEME``,
+    imported from ``.../llm_ptq/customized_configuration.py``) replaced by the list of strings that name
+    holds, and ``choices_from`` = ``"<file>:<line>"`` of its assignment; other items unchanged."""
+    choices = item.attrs.get("choices")
+    if not (isinstance(choices, str) and choices.isidentifier()):
+        return item
+    resolved = named_strings(snapshot, path, tree, imports, choices)
+    if resolved is None:
+        return item
+    values, where = resolved
+    return FactItem(item.name, item.file, item.line, {**item.attrs, "choices": values, "choices_from": where})
+
+
+def named_strings(
+    snapshot: Snapshot, path: str, tree: ast.Module, imports: dict[str, str], name: str, depth: int = 0
+) -> tuple[list[str], str] | None:
+    """The string constants a module-level ``name = [...]`` (list, tuple, set, a dict's keys, ``+`` of
+    those, ``list(...)``/``X.keys()`` of those, other such names) holds, in order and without repeats, with ``"<file>:<line>"`` of the assignment; the
+    name may be imported from another ``quark`` module (followed at most 3 levels). None when the value
+    is not built from string literals alone."""
+    if depth > 3:
+        return None
+    for node in tree.body:
+        assigned = assigned_name(node)
+        if assigned is None or assigned[0] != name:
+            continue
+        strings: list[str] = []
+        if not _collect_strings(snapshot, path, tree, imports, assigned[1], strings, depth):
+            return None
+        return list(dict.fromkeys(strings)), f"{path}:{node.lineno}"
+    origin = imports.get(name, "")
+    found = _defining_module(snapshot, origin) if origin.startswith("quark.") else None
+    if found is None or found[1] is None:
+        return None
+    other = parse(snapshot, found[0])
+    if other is None:
+        return None
+    other_imports = _imports(other, module_name(found[0]), found[0].endswith("/__init__.py"))
+    return named_strings(snapshot, found[0], other, other_imports, found[1], depth + 1)
+
+
+def _collect_strings(
+    snapshot: Snapshot,
+    path: str,
+    tree: ast.Module,
+    imports: dict[str, str],
+    node: ast.AST,
+    out: list[str],
+    depth: int,
+) -> bool:
+    if (text := str_const(node)) is not None:
+        out.append(text)
+        return True
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return all(_collect_strings(snapshot, path, tree, imports, e, out, depth) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _collect_strings(snapshot, path, tree, imports, node.left, out, depth) and _collect_strings(
+            snapshot, path, tree, imports, node.right, out, depth
+        )
+    if isinstance(node, ast.Dict):  # a dict's keys (``list(DEPRECATED_QUANT_SCHEME.keys())``)
+        return all(
+            k is not None and _collect_strings(snapshot, path, tree, imports, k, out, depth)
+            for k in node.keys
+        )
+    if isinstance(node, ast.Call) and not node.keywords:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("list", "tuple", "sorted") and len(node.args) == 1:
+            return _collect_strings(snapshot, path, tree, imports, node.args[0], out, depth)
+        if isinstance(func, ast.Attribute) and func.attr == "keys" and not node.args:
+            return _collect_strings(snapshot, path, tree, imports, func.value, out, depth)
+        return False
+    if isinstance(node, ast.Name):
+        inner = named_strings(snapshot, path, tree, imports, node.id, depth + 1)
+        if inner is None:
+            return False
+        out.extend(inner[0])
+        return True
+    return False
 
 
 def console_scripts(snapshot: Snapshot) -> dict[str, str]:

@@ -54,6 +54,7 @@ DEFAULT_KINDS: dict[str, str] = {
 # contract-property-unmodelled is left to its change: "removed" (our closed object rejects the field)
 # -> breaking, "missing_from_list" (our open object does not check it) -> mechanical.
 RULE_KINDS: dict[str, str] = {
+    "scheme-misspelt": "semantic",  # no release has the name: a person checks which one was meant
     "contract-type-narrowed": "breaking",
     "contract-type-widened": "semantic",
     "contract-enum-value-rejected": "breaking",

@@ -19,9 +19,11 @@ from pathlib import Path
 
 from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 from quarkci.core.paths import check_output_dir
+from quarkci.facts import vocabulary
 from quarkci.facts.cache import facts_of
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
+from quarkci.skills.claims.unit import Lexicon
 from quarkci.skills.model import Claim, Skill
 from quarkci.sync import baseline as baselines
 from quarkci.sync import fixer, policy
@@ -174,10 +176,12 @@ def build_skills(spec: str | None, snapshot: Snapshot | None) -> tuple[SkillSour
     return open_skills(spec), spec
 
 
-def read_skills(source: SkillSource) -> tuple[list[Skill], list[Claim]]:
-    """Every skill of ``source`` and the claims of the readable ones."""
+def read_skills(source: SkillSource, lexicon: Lexicon | None = None) -> tuple[list[Skill], list[Claim]]:
+    """Every skill of ``source`` and the claims of the readable ones; token claims resolve against
+    ``lexicon`` (default: the shipped release vocabulary, :func:`quarkci.facts.vocabulary.shipped`)."""
     skills = discover(source)
-    claims = [c for s in skills if s.error is None for c in extract_claims(s, source.read_text)]
+    lexicon = lexicon if lexicon is not None else vocabulary.shipped()
+    claims = [c for s in skills if s.error is None for c in extract_claims(s, source.read_text, lexicon)]
     return skills, claims
 
 
@@ -263,7 +267,8 @@ def _audit(
         raise BadInputError("--fix needs --skills DIR (bundled skills are read-only)")
     config = policy.load_config(directory)
     progress(f"reading skills from {skills_label}")
-    skills, claims = read_skills(source)
+    lexicon = vocabulary.shipped().merged([upstream.facts])
+    skills, claims = read_skills(source, lexicon)
     if not skills:  # a wrong --skills path, an empty directory or a release without bundled skills
         flag = (
             f"--skills {request.skills}"
@@ -278,7 +283,9 @@ def _audit(
         base, base_note = build_baseline(request.baseline, upstream, request.out, index, progress)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")
-    state = AuditState(skills, claims, upstream, base, source.read_text)
+    if base is not None:
+        lexicon = lexicon.merged([base.facts])
+    state = AuditState(skills, claims, upstream, base, source.read_text, lexicon)
     result = audit(state, config)
     applied: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
@@ -289,8 +296,8 @@ def _audit(
         notes += [f"fix not applied: {s}" for s in done.skipped]
         if changed:
             progress(f"applied {len(applied)} fixes to {len(changed)} files; re-auditing")
-            skills, claims = read_skills(source)
-            state = AuditState(skills, claims, upstream, base, source.read_text)
+            skills, claims = read_skills(source, lexicon)
+            state = AuditState(skills, claims, upstream, base, source.read_text, lexicon)
             result = audit(state, config)
     calibrated = None
     if request.record_baseline or base is None:

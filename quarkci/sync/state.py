@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from quarkci.facts.base import FactItem, FactSet
+from quarkci.facts.vocabulary import Vocabulary
 from quarkci.skills.claims.context import in_scope
 from quarkci.skills.model import Claim, Skill
 from quarkci.upstream.base import tree_of
@@ -77,6 +78,7 @@ class AuditState:
     upstream: UpstreamView
     baseline: UpstreamView | None = None
     read_skill_file: Callable[[str], str] | None = None
+    vocabulary: Vocabulary | None = None  # every release's names (quarkci.facts.vocabulary), None: unknown
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def claims_of(self, *kinds: str) -> Iterable[Claim]:

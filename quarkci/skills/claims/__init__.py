@@ -21,10 +21,11 @@ from quarkci.skills.claims import (
     python_api,
     schemes,
     structured,
+    tokens,
     versions,
 )
 from quarkci.skills.claims.context import markers
-from quarkci.skills.claims.unit import Found, Inference, Unit
+from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.skills.source import SkillFileError
@@ -43,12 +44,16 @@ EXTRACTORS: dict[str, Extractor] = {
     "structured": structured.extract,
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
+    "tokens": tokens.extract,
 }
 REFERENCE_SUFFIXES = (".md", ".markdown")
 
 
-def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
+def extract_claims(skill: Skill, read: Callable[[str], str], lexicon: Lexicon | None = None) -> list[Claim]:
     """All claims of ``skill``, sorted by (file, line, kind, value), duplicates removed.
+
+    ``lexicon`` is the release vocabulary that token claims resolve against (:mod:`.tokens`); without it
+    only the extractors that need no vocabulary run.
 
     ``read(path)`` returns the text of a root-relative reference file (e.g. ``SkillSource.read_text``);
     a reference that raises :class:`SkillFileError`, ``OSError`` or ``UnicodeDecodeError`` is skipped.
@@ -59,7 +64,7 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
     if skill.error is not None:
         return []
     found: list[tuple[str, Found]] = [(skill.path, f) for f in paths.from_frontmatter(skill)]
-    units = [Unit(skill.path, skill.body, skill.body_line)]
+    units = [Unit(skill.path, skill.body, skill.body_line, lexicon)]
     description = _description_unit(skill, read)
     if description is not None:
         found.extend((skill.path, f) for extract in _DESCRIPTION_EXTRACTORS for f in extract(description))
@@ -67,7 +72,7 @@ def extract_claims(skill: Skill, read: Callable[[str], str]) -> list[Claim]:
         if not ref.lower().endswith(REFERENCE_SUFFIXES):
             continue
         try:
-            units.append(Unit(ref, read(ref)))
+            units.append(Unit(ref, read(ref), 1, lexicon))
         except (SkillFileError, OSError, UnicodeDecodeError):
             continue
     skill_command = _skill_command(skill, units)

@@ -5,7 +5,8 @@ introduces its block, table or list, and its heading path) and returns the marke
 ``context`` carries:
 
 * ``historical``: the text presents it as past ("this no longer works:", "removed in 0.11",
-  "previously", "old API", "replaced by", "instead of") — not checked against the release (it says it is
+  "previously", "old API", "replaced by", "instead of"), or a migration note naming two releases
+  ("fails to import on 0.12.post1; it is back in 0.13") — not checked against the release (it says it is
   gone; in "use X instead of Y" both are left unchecked: precision over recall);
 * ``negative``: the text says not to use it or that it is not supported ("do not use", "not supported");
 * ``non_exhaustive``: a list or table said to be partial ("not exhaustive", "for example", "e.g.",
@@ -48,6 +49,17 @@ PARTIAL_LIST = re.compile(
     r"|some examples)",
     re.IGNORECASE,
 )
+
+
+# A migration note: one sentence naming two releases ("`Config` fails to import on 0.12.post1; it is back in
+# 0.13") states what each release does, not how to use the audited one: it is not checked as usage.
+_RELEASE = re.compile(r"(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?(?![\w]|\.\d)")
+
+
+def migration_note(own: str) -> bool:
+    """True when ``own`` names two or more different amd-quark releases (0.x version numbers) and is not
+    a release scope (``for `amd-quark>=0.11,<0.12` ...``, which is checked inside its scope)."""
+    return len(set(_RELEASE.findall(own))) >= 2 and release_scope(own) is None
 
 
 def partial_list(*texts: str) -> bool:
@@ -95,7 +107,7 @@ def markers(own: str, lead: str = "", section: str = "") -> dict[str, Any]:
     (and ``section``, e.g. a "Not supported" heading); ``releases`` ``own``, then ``lead``, then ``section``.
     """
     out: dict[str, Any] = {}
-    if _HISTORICAL.search(own) or _HISTORICAL.search(lead):
+    if _HISTORICAL.search(own) or _HISTORICAL.search(lead) or migration_note(own):
         out["historical"] = True
     if _NEGATIVE.search(own) or _NEGATIVE.search(section):
         out["negative"] = True

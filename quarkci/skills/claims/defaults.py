@@ -1,9 +1,11 @@
 """``cli_flag_default`` claims: a skill stating the default value of a CLI flag.
 
-Recognised: ```--num_calib_data` defaults to `128```, ```--seq_len` (default: 512)``, "the default
-``--batch_size`` is 1", and a table row whose column headed ``Default`` holds the value of the flag
-named in another cell. Advice without the word *default* ("use 128 samples") is not a claim about the
-default. The value is ``"--flag=value"``; ``context`` carries ``flag``, ``default`` (as written) and
+A sentence (of a paragraph, list item or heading) states a default in any phrasing when it says
+*default* and names exactly one flag and one value (:func:`stated_default`): ```--num_calib_data` defaults
+to `128```, "by default the command calibrates on 512 samples (`--num_calib_data`)", "the default sequence
+length (`--seq_len`) is 2048"; so does a table row whose column headed ``Default`` holds the value of the
+flag named in another cell. Advice without the word *default* ("use 128 samples") is not a claim about the
+default, nor is a sentence naming two flags or two values (which value belongs to which is not known). The value is ``"--flag=value"``; ``context`` carries ``flag``, ``default`` (as written) and
 the ``command`` the flag belongs to (inferred like bare flags, see :meth:`Unit.infer_command`).
 """
 
@@ -15,15 +17,57 @@ from collections.abc import Iterator
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
-_VALUE = r"`?(?P<value>[\w./:-]+)`?"
-_PATTERNS = [
-    re.compile(
-        rf"`(?P<flag>--[\w-]+)`\s*(?:\([^)]*\)\s*)?defaults?\s+(?:is\s+|to\s+|value\s+is\s+)?{_VALUE}",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"`(?P<flag>--[\w-]+)`[^.;\n`]{{0,30}}\(default(?:s)?\s*[:=]?\s*{_VALUE}\)", re.IGNORECASE),
-    re.compile(rf"\bdefault\s+(?:value\s+of\s+|for\s+)?`(?P<flag>--[\w-]+)`\s+is\s+{_VALUE}", re.IGNORECASE),
-]
+# A sentence states a default when it says "default" (default, defaults, by default, defaulting) ...
+_DEFAULT_WORD = re.compile(r"\bdefault(?:s|ing|ed)?\b", re.IGNORECASE)
+# ... and names exactly one flag and exactly one value. A flag is a code span or a bare word `--name`;
+# a value is a code span that is no flag, or a bare number outside code spans.
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
+_SPAN = re.compile(r"`([^`\n]+)`")
+_NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?![\w`%-]|\.\w)")
+_VALUE_TEXT = re.compile(r"[\w./:-]+")
+# Sentence ends: '.', ';', '!' or '?' followed by a space or the end (not "0.13" or "e.g.").
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?](?=\s|$)|\n\s*\n")
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """``text`` split into (offset, sentence) pairs at sentence ends outside code spans."""
+    spans = [(m.start(), m.end()) for m in _SPAN.finditer(text)]
+    out: list[tuple[int, str]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if any(a <= match.start() < b for a, b in spans):
+            continue
+        out.append((start, text[start : match.end()]))
+        start = match.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+def stated_default(sentence: str) -> tuple[str, str] | None:
+    """``(flag, value)`` when ``sentence`` states one flag's default, in any phrasing: it says "default"
+    and names exactly one flag and exactly one value ("By default the command calibrates on 512 samples
+    (`--num_calib_data`)", "the default sequence length (`--seq_len`) is 2048", "`--seq_len=2048` by
+    default"); else None. Advice without the word ("use 128 samples") states no default."""
+    if not _DEFAULT_WORD.search(sentence):
+        return None
+    flags: set[str] = set()
+    values: list[str] = []
+    outside = _SPAN.sub(" ", sentence)
+    for span in _SPAN.findall(sentence):
+        span = span.strip()
+        flag, eq, value = span.partition("=")
+        if _FLAG.fullmatch(flag):
+            flags.add(flag)
+            if eq and _VALUE_TEXT.fullmatch(value):
+                values.append(value)
+        elif _VALUE_TEXT.fullmatch(span) and not _FLAG.search(span):
+            values.append(span)
+    flags.update(_FLAG.findall(outside))
+    values.extend(_NUMBER.findall(outside))
+    if len(flags) != 1 or len(set(values)) != 1:
+        return None
+    return next(iter(flags)), values[0].rstrip(".,")
 
 
 def _command(unit: Unit, text: Text) -> str | None:
@@ -54,19 +98,21 @@ def extract(unit: Unit) -> Iterator[Found]:
                         },
                     )
             continue
-        for pattern in _PATTERNS:
-            for match in pattern.finditer(text.text):
-                flag, value = match.group("flag"), match.group("value").rstrip(".,")
-                yield Found(
-                    "cli_flag_default",
-                    f"{flag}={value}",
-                    text.line_at(match.start()),
-                    {
-                        "flag": flag,
-                        "default": value,
-                        "command": _command(unit, text),
-                        "where": text.kind,
-                        "section": section,
-                        "text": match.group(0),
-                    },
-                )
+        for offset, sentence in sentences(text.text):
+            stated = stated_default(sentence)
+            if stated is None:
+                continue
+            flag, value = stated
+            yield Found(
+                "cli_flag_default",
+                f"{flag}={value}",
+                text.line_at(offset + max(sentence.find(flag), 0)),
+                {
+                    "flag": flag,
+                    "default": value,
+                    "command": _command(unit, text),
+                    "where": text.kind,
+                    "section": section,
+                    "text": " ".join(sentence.split())[:200],
+                },
+            )

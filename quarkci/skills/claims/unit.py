@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
@@ -43,6 +43,18 @@ _UTILITIES = frozenset(
 )
 
 
+class Lexicon(Protocol):
+    """The names amd-quark's releases define (e.g. :class:`quarkci.facts.vocabulary.Vocabulary`)."""
+
+    def names(self, kind: str) -> frozenset[str]:
+        """Every name of ``kind`` (``"scheme"``, ...) any release defines."""
+        ...
+
+    def nearest(self, kind: str, name: str, max_distance: int = 2) -> str | None:
+        """The known ``kind`` name within ``max_distance`` edits of an unknown ``name``, else None."""
+        ...
+
+
 @dataclass(frozen=True)
 class Found:
     """A claim before the skill and file are attached: kind, value, 1-based line, context."""
@@ -75,8 +87,11 @@ class Located:
 class Unit:
     """A parsed Markdown file: ``file`` (root-relative), ``blocks`` and every shell command in it."""
 
-    def __init__(self, file: str, text: str, first_line: int = 1) -> None:
+    def __init__(self, file: str, text: str, first_line: int = 1, lexicon: Lexicon | None = None) -> None:
         self.file = file
+        self.text = text
+        self.first_line = first_line
+        self.lexicon = lexicon  # the release vocabulary token claims resolve against (None: not resolved)
         self.blocks: list[Block] = walk(text, first_line)
         self.commands: list[Located] = list(self._commands())
         self.skill_command = Inference(None, None)

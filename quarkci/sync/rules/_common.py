@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from quarkci.core.findings import Finding, Fix, Location
 from quarkci.facts.base import FactItem
@@ -139,20 +139,25 @@ def unknown_names(
     fact_kind: str,
     noun: str,
     also: tuple[str, ...] = (),
+    accepted: frozenset[str] = frozenset(),
+    history: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[Finding]:
     """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
 
-    Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types).
-    Silent when the snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
+    Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types),
+    and so do the names in ``accepted`` (the values a release's CLI accepts, e.g. 0.10's ``--quant_scheme``
+    choices). ``history(name)`` gives the releases that define a name (the release vocabulary), named in
+    the finding. A claim marked ``misspelt_of`` or ``negative`` is left to other rules. Silent when the
+    snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
     """
     view = state.upstream
     if not view.items(fact_kind):
         return []
-    names = view.facts.names(fact_kind).union(*(view.facts.names(kind) for kind in also))
+    names = view.facts.names(fact_kind).union(*(view.facts.names(kind) for kind in also)) | accepted
     out = []
     for claim in state.claims_of(claim_kind):
-        if claim.value in names:
-            continue
+        if claim.value in names or claim.context.get("misspelt_of") or claim.context.get("negative"):
+            continue  # misspellings have their own rule; "not available: X" agrees with X's absence
         was = None
         if state.baseline is not None:
             was = first_item(state.baseline, fact_kind, claim.value)
@@ -161,6 +166,13 @@ def unknown_names(
             if was is not None and state.baseline is not None
             else ""
         )
+        if history is not None:
+            releases = history(claim.value)
+            since += (
+                f"; releases defining it: {releases_text(releases)}"
+                if releases
+                else "; no amd-quark release on PyPI defines it"
+            )
         out.append(
             make(
                 rule,
@@ -174,6 +186,13 @@ def unknown_names(
             )
         )
     return out
+
+
+def releases_text(releases: tuple[str, ...]) -> str:
+    """``("0.10",)`` -> ``"0.10"``; several -> ``"0.11 … 0.13 (4 releases)"`` (first and last, oldest first)."""
+    if len(releases) == 1:
+        return releases[0]
+    return f"{releases[0]} … {releases[-1]} ({len(releases)} releases)"
 
 
 def _append_to_last_cell(line: str, names: list[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import unknown_names
-from quarkci.sync.state import AuditState
+from quarkci.sync.state import AuditState, UpstreamView
 
 ID = "scheme-unknown"
 DESC = "A scheme the skill names is not defined upstream"
@@ -12,7 +12,32 @@ CATEGORY = "schemes"
 
 
 def check(state: AuditState) -> list[Finding]:
-    """See :func:`quarkci.sync.rules._common.unknown_names` (claims `scheme` vs facts `schemes`)."""
+    """See :func:`quarkci.sync.rules._common.unknown_names` (claims `scheme` vs facts `schemes`).
+
+    A name the release's CLI accepts as a scheme is known too: the ``choices`` of every flag whose
+    option names a scheme (``--quant_scheme``, ``--kv_cache_quant_scheme``); 0.10's ``quark-cli
+    torch-llm-ptq`` took ``w_*`` names from its own ``SUPPORTED_QUANT_SCHEME`` list
+    (``quark/experimental/cli/torch_llm/llm_ptq/customized_configuration.py``).
+    """
+    vocabulary = state.vocabulary
     return unknown_names(
-        state, rule=ID, category=CATEGORY, claim_kind="scheme", fact_kind="schemes", noun="scheme"
+        state,
+        rule=ID,
+        category=CATEGORY,
+        claim_kind="scheme",
+        fact_kind="schemes",
+        noun="scheme",
+        accepted=cli_scheme_choices(state.upstream),
+        history=(lambda name: vocabulary.releases_of("scheme", name)) if vocabulary is not None else None,
     )
+
+
+def cli_scheme_choices(view: UpstreamView) -> frozenset[str]:
+    """Every string value a scheme flag of ``view``'s CLIs accepts (see :func:`check`)."""
+    out: set[str] = set()
+    for item in view.items("cli_flags"):
+        options = item.attrs.get("options") or [item.name]
+        choices = item.attrs.get("choices")
+        if any("scheme" in str(o) for o in options) and isinstance(choices, list):
+            out.update(c for c in choices if isinstance(c, str))
+    return frozenset(out)

@@ -1,0 +1,208 @@
+"""The release vocabulary: every name amd-quark's releases define, with the releases that define it.
+
+One symbol table per release, from the facts already extracted (:class:`~quarkci.facts.base.FactSet`),
+merged into one :class:`Vocabulary` over the whole release history:
+
+=================  ==========================================================================================
+kind               names
+=================  ==========================================================================================
+``scheme``         every scheme the config API registers (``schemes`` facts) **and** every value a CLI's
+                   scheme flag accepts (0.10's ``--quant_scheme`` took ``w_*`` names from its own list)
+``module``         every module under ``quark/`` (``public_api`` facts)
+``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
+``model_template`` every model template / type (``model_templates`` facts)
+=================  ==========================================================================================
+
+A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
+union says what a Quark name *looks like* and when each existed: a skill token that some release defines
+but the audited one does not is drift (with the releases it existed in); one within a small edit distance
+of a known name, but defined by no release, is a misspelt name. The vocabulary of the 12 releases on PyPI
+that hold ``quark/`` (0.6.0 … 0.13; 0.1.0 is a placeholder) ships with quarkci as ``vocabulary.json``
+(recorded by ``python -m quarkci.facts.vocabulary --record``); the audited release and the baseline are
+merged in at run time, so a release newer than the recording is covered too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+from quarkci.facts.base import FactSet
+
+FORMAT = "quarkci-vocabulary/1"
+KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template")
+# The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
+RELEASES: tuple[str, ...] = (
+    "0.6.0",
+    "0.7",
+    "0.8",
+    "0.8.1",
+    "0.8.2",
+    "0.9",
+    "0.10",
+    "0.11",
+    "0.11.1",
+    "0.11.2",
+    "0.12.post1",
+    "0.13",
+)
+
+
+def _order(version: str) -> tuple[int, Version | str]:
+    try:
+        return (0, Version(version))
+    except InvalidVersion:
+        return (1, version)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """``symbols[kind][name]`` = the releases (sorted oldest first) that define ``name`` as a ``kind``."""
+
+    releases: tuple[str, ...]
+    symbols: Mapping[str, Mapping[str, tuple[str, ...]]]
+
+    def releases_of(self, kind: str, name: str) -> tuple[str, ...]:
+        """The releases defining ``name`` as a ``kind`` (empty when none does)."""
+        return self.symbols.get(kind, {}).get(name, ())
+
+    def names(self, kind: str) -> frozenset[str]:
+        """Every name of ``kind`` any release defines."""
+        return frozenset(self.symbols.get(kind, {}))
+
+    def nearest(self, kind: str, name: str, max_distance: int = 2) -> str | None:
+        """The known ``kind`` name closest to ``name`` within ``max_distance`` edits (Levenshtein), the
+        lexically first on a tie; None when ``name`` is known or none is that close. Names shorter than
+        6 characters never match (``int4`` vs ``int8`` is no misspelling)."""
+        if len(name) < 6 or name in self.symbols.get(kind, {}):
+            return None
+        best: tuple[int, str] | None = None
+        for known in self.symbols.get(kind, {}):
+            if abs(len(known) - len(name)) > max_distance or len(known) < 6:
+                continue
+            distance = _levenshtein(name, known, max_distance)
+            if distance <= max_distance and (best is None or (distance, known) < best):
+                best = (distance, known)
+        return None if best is None else best[1]
+
+    def merged(self, facts: Iterable[FactSet]) -> Vocabulary:
+        """This vocabulary with the symbols of ``facts`` (each one release) added."""
+        table: dict[str, dict[str, set[str]]] = {
+            k: {n: set(r) for n, r in v.items()} for k, v in self.symbols.items()
+        }
+        releases = set(self.releases)
+        for factset in facts:
+            releases.add(factset.version)
+            for kind, names in symbols_of(factset).items():
+                for name in names:
+                    table.setdefault(kind, {}).setdefault(name, set()).add(factset.version)
+        return Vocabulary(
+            tuple(sorted(releases, key=_order)),
+            {
+                k: {n: tuple(sorted(r, key=_order)) for n, r in sorted(v.items())}
+                for k, v in sorted(table.items())
+            },
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"format", "releases", "symbols": {kind: {name: [release index, ...]}}}`` (compact)."""
+        index = {r: i for i, r in enumerate(self.releases)}
+        return {
+            "format": FORMAT,
+            "releases": list(self.releases),
+            "symbols": {
+                kind: {name: [index[r] for r in rs] for name, rs in sorted(names.items())}
+                for kind, names in sorted(self.symbols.items())
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Vocabulary:
+        """Inverse of :meth:`to_json`. Raises ValueError on another format, KeyError/TypeError/IndexError
+        on a malformed document."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} document")
+        releases = tuple(str(r) for r in data["releases"])
+        symbols = {
+            str(kind): {str(name): tuple(releases[int(i)] for i in rs) for name, rs in names.items()}
+            for kind, names in data["symbols"].items()
+        }
+        return cls(releases, symbols)
+
+
+def symbols_of(facts: FactSet) -> dict[str, set[str]]:
+    """The symbol table of one release: ``{kind: names}`` for the kinds of :data:`KINDS`."""
+    schemes = facts.names("schemes")
+    for item in facts.kinds.get("cli_flags", []):
+        options = item.attrs.get("options") or [item.name]
+        choices = item.attrs.get("choices")
+        if any("scheme" in str(o) for o in options) and isinstance(choices, list):
+            schemes |= {c for c in choices if isinstance(c, str)}
+    return {
+        "scheme": schemes,
+        "module": facts.names("public_api"),
+        "command": {
+            str(i.attrs.get("script")) for i in facts.kinds.get("cli_flags", []) if i.attrs.get("script")
+        },
+        "model_template": facts.names("model_templates"),
+    }
+
+
+EMPTY = Vocabulary((), {})
+
+
+@cache
+def shipped() -> Vocabulary:
+    """The vocabulary recorded from the releases of :data:`RELEASES` (``quarkci/facts/vocabulary.json``)."""
+    text = resources.files("quarkci.facts").joinpath("vocabulary.json").read_text(encoding="utf-8")
+    return Vocabulary.from_json(json.loads(text))
+
+
+def _levenshtein(a: str, b: str, bound: int) -> int:
+    """Edit distance of ``a`` and ``b``, or ``bound + 1`` as soon as it must exceed ``bound``."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > bound:
+            return bound + 1
+        previous = current
+    return previous[-1]
+
+
+def record() -> Vocabulary:
+    """The vocabulary of every release of :data:`RELEASES`, from their real wheels (fetched into the wheel
+    cache when missing; facts from the facts cache). Raises what fetching raises."""
+    from quarkci.facts.cache import facts_of
+    from quarkci.upstream.fetch import fetch_wheel
+    from quarkci.upstream.wheel import WheelSnapshot
+
+    sets = [facts_of(WheelSnapshot(fetch_wheel(v), label=f"amd-quark=={v} (PyPI wheel)")) for v in RELEASES]
+    return EMPTY.merged(sets)
+
+
+def main() -> int:
+    """``python -m quarkci.facts.vocabulary --record`` rewrites the shipped vocabulary.json."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--record", action="store_true", help="rebuild vocabulary.json from the real wheels")
+    args = parser.parse_args()
+    if not args.record:
+        parser.error("nothing to do: pass --record")
+    target = resources.files("quarkci.facts").joinpath("vocabulary.json")
+    text = json.dumps(record().to_json(), sort_keys=True, separators=(",", ":")) + "\n"
+    with resources.as_file(target) as path:
+        path.write_text(text, encoding="utf-8")
+    print(f"wrote {path} ({len(text)} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""``scheme`` claims by resolution: every token that is a scheme name of some amd-quark release, wherever
+it stands, and every scheme-shaped token one or two edits away from such a name (a misspelling).
+
+The names come from the release vocabulary (:mod:`quarkci.facts.vocabulary`), handed in by the caller
+as ``Unit.lexicon`` (any :class:`~quarkci.skills.claims.unit.Lexicon`), so whether a token is a claim depends on what the releases
+define, not on the sentence around it. Places read: inline code spans, fenced and indented code (every
+identifier and every string literal), HTML comments (quarkci's own ``<!-- quarkci: ... -->`` directives
+excepted), and prose words holding an underscore (``w_int4_per_group_sym``; a bare ``fp8`` or ``int8``
+in prose is a dtype word, not a scheme claim). Context: ``where`` (``span``, ``code``, ``comment``,
+``prose``), ``resolved`` (True) and, for a misspelling, ``misspelt_of`` (the nearest known name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import Code, Text
+
+_TOKEN = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?![\w-]|\.\w)")
+_SPAN = re.compile(r"`+([^`]+)`+")
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+_SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # snake case with at least one underscore
+_DTYPE_PART = re.compile(
+    r"(?:^|_)(?:u?int\d+|fp\d+|bf\d+|bfp\d+|mxfp\d+|mxint\d+|nvfp\d+|mx\d+|float\d+)(?:_|$)"
+)
+
+
+def extract(unit: Unit) -> Iterator[Found]:
+    """``scheme`` claims of ``unit`` resolved against ``unit.lexicon`` (see the module docstring); nothing
+    when the caller gave no vocabulary."""
+    if unit.lexicon is None:
+        return
+    known = unit.lexicon.names("scheme")
+    if not known:
+        return
+    for block in unit.blocks:
+        if isinstance(block, Code):
+            for number, line in enumerate(block.text.split("\n")):
+                for match in _TOKEN.finditer(line):
+                    yield from _claim(match.group(0), block.first_line + number, "code", known, unit)
+        elif isinstance(block, Text) and block.kind != "heading":
+            outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
+            for span in _SPAN.finditer(block.text):
+                for match in _TOKEN.finditer(span.group(1)):
+                    yield from _claim(match.group(0), block.line_at(span.start()), "span", known, unit)
+            for match in _TOKEN.finditer(outside):
+                if "_" in match.group(0):
+                    yield from _claim(match.group(0), block.line_at(match.start()), "prose", known, unit)
+    for comment in _COMMENT.finditer(unit.text):
+        body = comment.group(1)
+        if body.strip().startswith("quarkci:"):
+            continue
+        first = unit.first_line + unit.text.count("\n", 0, comment.start())
+        for match in _TOKEN.finditer(body):
+            at = first + body.count("\n", 0, match.start())
+            yield from _claim(match.group(0), at, "comment", known, unit)
+
+
+def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit) -> Iterator[Found]:
+    if token in known:
+        yield Found("scheme", token, line, {"where": where, "resolved": True})
+        return
+    if not (_SHAPED.match(token) and _DTYPE_PART.search(token)):
+        return
+    nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
+    if nearest is not None:
+        yield Found("scheme", token, line, {"where": where, "resolved": True, "misspelt_of": nearest})

@@ -1,0 +1,44 @@
+"""scheme-misspelt: a scheme-shaped name that no amd-quark release defines, one or two edits from one that does."""
+
+from __future__ import annotations
+
+from quarkci.core.findings import Finding
+from quarkci.sync.rules._common import kind_source, make, release, releases_text
+from quarkci.sync.state import AuditState
+
+ID = "scheme-misspelt"
+DESC = "A scheme-shaped name no amd-quark release defines, close to one that a release does (check the name)"
+CATEGORY = "schemes"
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``changed`` per ``scheme`` claim the token resolver marked ``misspelt_of`` (no release of the
+    vocabulary defines it; the nearest name within two edits does). Classified semantic (a person must
+    check which name was meant), see ``RULE_KINDS`` in :mod:`quarkci.sync.policy`."""
+    view = state.upstream
+    if not view.items("schemes"):
+        return []
+    out = []
+    for claim in state.claims_of("scheme"):
+        nearest = claim.context.get("misspelt_of")
+        if not isinstance(nearest, str) or claim.context.get("negative"):
+            continue
+        defined = state.vocabulary.releases_of("scheme", nearest) if state.vocabulary is not None else ()
+        where = f" (defined in {releases_text(defined)})" if defined else ""
+        in_this = "; this release defines it" if nearest in view.facts.names("schemes") else ""
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                skill_says=f"names scheme `{claim.value}`",
+                source_says=(
+                    f"no amd-quark release defines `{claim.value}`: check the name; the nearest scheme is "
+                    f"`{nearest}`{where}{in_this} ({release(view)})"
+                ),
+                impact=f"Quark rejects `{claim.value}`; `{nearest}` may be meant",
+                source=kind_source(view, "schemes"),
+            )
+        )
+    return out

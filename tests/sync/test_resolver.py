@@ -1,0 +1,125 @@
+"""Skill sync's resolver on the real wheels (issue 21): names checked against what each release accepts.
+
+Each case is a one-skill audit in a temporary directory against the real amd-quark wheel where the fact lives
+(downloaded once and cached; facts cached by the wheel's sha256). Expected values were read from the wheels
+(paths in the comments).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from quarkci.core.findings import Finding
+from quarkci.skills import DirectorySource
+from quarkci.sync.audit import audit
+from quarkci.sync.run import build_view, read_skills
+from quarkci.sync.state import AuditState, UpstreamView
+
+pytestmark = pytest.mark.real
+
+
+@cache
+def _view(version: str) -> UpstreamView:
+    from tests.realwheels import real_snapshot
+
+    return build_view(f"amd-quark=={version}", real_snapshot(version))
+
+
+def _audit(tmp_path: Path, body: str, upstream: str, baseline: str | None = None) -> list[Finding]:
+    skill = tmp_path / "skills" / "probe"
+    skill.mkdir(parents=True, exist_ok=True)
+    (skill / "SKILL.md").write_text(f"---\nname: probe\ndescription: probe\n---\n\n{body}", encoding="utf-8")
+    source = DirectorySource(tmp_path / "skills")
+    skills, claims = read_skills(source)
+    state = AuditState(
+        skills, claims, _view(upstream), _view(baseline) if baseline else None, source.read_text
+    )
+    return [f for f in audit(state).findings.findings if f.kind != "unverifiable"]
+
+
+CLI_SCHEMES = (
+    "## Run\n\n```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o --quant_scheme w_fp8_a_fp8\n"
+    "quark-cli torch-llm-ptq --model_dir ./m --output_dir ./o --quant_scheme w_int4_per_group_sym\n```\n"
+)
+
+
+def test_scheme_names_the_0_10_cli_accepts_are_known_there():
+    # 0.10: quark/experimental/cli/torch_llm_ptq.py passes choices=SUPPORTED_QUANT_SCHEME, imported from
+    # quark/experimental/cli/torch_llm/llm_ptq/customized_configuration.py:72 (63 names with the MX and
+    # deprecated ones); neither w_* name is in config/template.py's _schemes
+    view = _view("0.10")
+    (flag,) = [i for i in view.items("cli_flags") if i.name == "--quant_scheme"]
+    choices = flag.attrs["choices"]
+    assert isinstance(choices, list) and len(choices) == 63
+    assert {"w_fp8_a_fp8", "w_int4_per_group_sym"} <= set(choices)
+    assert (
+        flag.attrs["choices_from"]
+        == "quark/experimental/cli/torch_llm/llm_ptq/customized_configuration.py:72"
+    )
+    assert "w_fp8_a_fp8" not in view.facts.names("schemes")
+
+
+def test_cli_scheme_names_are_not_unknown_against_0_10_but_are_against_0_13(tmp_path):
+    against_010 = _audit(tmp_path / "a", CLI_SCHEMES, "0.10")
+    assert [f for f in against_010 if f.rule == "scheme-unknown"] == []
+    assert not any("SUPPORTED_QUANT_SCHEME" in f.source_says for f in against_010)
+    # negative control: 0.13 has neither name in its config API nor in any CLI's choices
+    against_013 = _audit(tmp_path / "b", CLI_SCHEMES, "0.13")
+    unknown = sorted(f.subject for f in against_013 if f.rule == "scheme-unknown")
+    assert unknown == ["w_fp8_a_fp8", "w_int4_per_group_sym"]
+
+
+def test_choices_changed_names_values_not_the_variable(tmp_path):
+    # against 0.11 with 0.10 as the baseline: any choices finding lists names, never the list's variable name
+    found = _audit(tmp_path, CLI_SCHEMES, "0.11", "0.10")
+    assert not any("SUPPORTED_QUANT_SCHEME" in (f.source_says + f.skill_says) for f in found)
+
+
+TWO_COMMANDS = (
+    "## ONNX\n\n```bash\nquark-cli onnx-ptq --input_model_path m.onnx --output_model_path o.onnx\n```\n\n"
+    "## Torch\n\n```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o --quant_scheme int8\n```\n\n"
+    "By default the command calibrates on {n} samples (`--num_calib_data`).\n\n"
+    "The default sequence length (`--seq_len`) is {seq}.\n\n"
+    "Use 128 samples (`--num_calib_data 128`) for a quick run.\n"
+)
+
+
+def test_stated_default_in_any_phrasing_is_checked_against_its_own_command(tmp_path):
+    # 0.13: quark-cli torch-llm-ptq --num_calib_data defaults to 512 and --seq_len to 512;
+    # quark-cli onnx-ptq --num_calib_data to 1000
+    true = _audit(tmp_path / "a", TWO_COMMANDS.format(n=512, seq=512), "0.13")
+    assert [f for f in true if f.rule == "cli-flag-default-changed"] == []
+    false = _audit(tmp_path / "b", TWO_COMMANDS.format(n=1000, seq=2048), "0.13")
+    changed = sorted(
+        (f.subject, f.skill_location.line if f.skill_location else 0)
+        for f in false
+        if f.rule == "cli-flag-default-changed"
+    )
+    assert changed == [
+        ("quark-cli torch-llm-ptq --num_calib_data default 1000", 18),
+        ("quark-cli torch-llm-ptq --seq_len default 2048", 20),
+    ]
+    assert all("defaults to 512" in f.source_says for f in false if f.rule == "cli-flag-default-changed")
+
+
+def test_advice_is_no_stated_default(tmp_path):
+    body = "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n\nUse 64 samples (`--num_calib_data 64`).\n"
+    assert [f for f in _audit(tmp_path, body, "0.13") if f.rule == "cli-flag-default-changed"] == []
+
+
+def test_a_migration_note_naming_two_releases_is_not_usage(tmp_path):
+    # 0.12.post1: quark/torch/quantization/config/config.py defines no `Config`; 0.13 does
+    note = (
+        "`Config` fails to import on 0.12.post1; it is back in 0.13 "
+        "(`from quark.torch.quantization.config.config import Config`).\n"
+    )
+    assert [
+        f for f in _audit(tmp_path / "a", note, "0.12.post1") if f.rule == "python-import-unresolved"
+    ] == []
+    # negative control: the same import as usage is breaking on 0.12.post1
+    usage = "```python\nfrom quark.torch.quantization.config.config import Config\n```\n"
+    (bad,) = [f for f in _audit(tmp_path / "b", usage, "0.12.post1") if f.rule == "python-import-unresolved"]
+    assert bad.kind == "breaking" and bad.subject == "quark.torch.quantization.config.config.Config"
