@@ -1,0 +1,78 @@
+"""The release vocabulary (quarkci/facts/vocabulary.py): merging, lookup, misspellings, the shipped recording."""
+
+from __future__ import annotations
+
+import pytest
+
+from quarkci.facts import vocabulary
+from quarkci.facts.base import FactItem, FactSet
+from quarkci.facts.vocabulary import EMPTY, Vocabulary
+from quarkci.skills.claims import tokens
+from quarkci.skills.claims.unit import Unit
+
+
+def _facts(version: str, schemes: list[str], cli_choices: list[str] | None = None) -> FactSet:
+    kinds = {"schemes": [FactItem(s, "quark/t.py", n + 1) for n, s in enumerate(schemes)]}
+    if cli_choices is not None:
+        kinds["cli_flags"] = [
+            FactItem(
+                "--quant_scheme",
+                "quark/cli.py",
+                3,
+                {"script": "quark-cli torch-llm-ptq", "options": ["--quant_scheme"], "choices": cli_choices},
+            )
+        ]
+    return FactSet(version, f"amd-quark=={version}", frozenset({"quark"}), kinds)
+
+
+def test_merged_records_the_releases_of_each_name_oldest_first():
+    vocab = EMPTY.merged([_facts("0.11", ["int8", "ptpc_fp8"]), _facts("0.10", ["int8"], ["w_fp8_a_fp8"])])
+    assert vocab.releases == ("0.10", "0.11")
+    assert vocab.releases_of("scheme", "int8") == ("0.10", "0.11")
+    assert vocab.releases_of("scheme", "ptpc_fp8") == ("0.11",)
+    assert vocab.releases_of("scheme", "w_fp8_a_fp8") == ("0.10",)  # a CLI's scheme choices count
+    assert vocab.releases_of("command", "quark-cli torch-llm-ptq") == ("0.10",)
+    assert vocab.releases_of("scheme", "nope") == ()
+    assert Vocabulary.from_json(vocab.to_json()) == vocab
+
+
+def test_nearest_finds_misspellings_only():
+    vocab = EMPTY.merged([_facts("0.10", ["int4_wo_128", "int8"], ["w_int4_per_group_sym"])])
+    assert vocab.nearest("scheme", "w_int4_per_grup_sym") == "w_int4_per_group_sym"
+    assert vocab.nearest("scheme", "int4_w0_128") == "int4_wo_128"
+    assert vocab.nearest("scheme", "int4_wo_256") is None  # three edits away
+    assert vocab.nearest("scheme", "int4_wo_128") is None  # known: no misspelling
+    assert vocab.nearest("scheme", "int9") is None  # too short to call a misspelling
+    assert vocab.nearest("scheme", "completely_else") is None
+
+
+def test_token_claims_come_from_the_vocabulary_not_the_phrasing():
+    vocab = EMPTY.merged([_facts("0.10", ["int8"], ["w_fp8_a_fp8", "w_int4_per_group_sym"])])
+    text = (
+        "Pick w_fp8_a_fp8 for speed.\n\n"
+        "<!-- older notes: w_int4_per_group_sym -->\n\n"
+        "<!-- quarkci: ignore[scheme-unknown] w_fp8_a_fp8 -->\n\n"
+        "```yaml\nquant_scheme: w_int4_per_grup_sym\n```\n\n"
+        "The int8 path is faster; fp8_tensor is a word here.\n"
+    )
+    found = sorted(
+        (f.value, f.line, f.context["where"], f.context.get("misspelt_of"))
+        for f in tokens.extract(Unit("s/SKILL.md", text, 1, vocab))
+    )
+    assert found == [
+        ("w_fp8_a_fp8", 1, "prose", None),
+        ("w_int4_per_group_sym", 3, "comment", None),
+        ("w_int4_per_grup_sym", 8, "code", "w_int4_per_group_sym"),
+    ]
+    # no vocabulary, no token claims
+    assert list(tokens.extract(Unit("s/SKILL.md", text))) == []
+
+
+@pytest.mark.real
+def test_the_shipped_vocabulary_is_the_recording_of_the_12_releases():
+    # python -m quarkci.facts.vocabulary --record must have been run with the current extractors
+    recorded = vocabulary.record()
+    assert recorded.releases == vocabulary.RELEASES
+    assert recorded == vocabulary.shipped()
+    assert recorded.releases_of("scheme", "w_fp8_a_fp8") == ("0.10",)
+    assert "w_int4_a_bf16" not in recorded.names("scheme")  # no release on PyPI defines it
