@@ -114,17 +114,46 @@ def test_mermaid_labels_are_neutralised():
 
 
 def test_bar_chart_shape_and_mismatch():
-    chart = mermaid.bar_chart("Findings", ["s1", "s2"], {"breaking": [1, 0]}, y_label="count")
+    chart = mermaid.bar_chart("Breaking findings per skill", ["s1", "s2"], [1, 0], y_label="count")
     assert chart.splitlines() == [
         "```mermaid",
         "xychart-beta",
-        '  title "Findings"',
+        '  title "Breaking findings per skill"',
         '  x-axis ["s1", "s2"]',
         '  y-axis "count"',
         "  bar [1, 0]",
         "```",
     ]
-    assert mermaid.bar_chart("t", [], {}) == ""
-    with pytest.raises(ValueError):
-        mermaid.bar_chart("t", ["a"], {"s": [1, 2]})
-    assert "  line [" in mermaid.line_chart("t", ["0.12", "0.13"], {"b": [0, 2]})
+    assert mermaid.bar_chart("t", [], []) == ""
+    with pytest.raises(ValueError, match="bar series: 2 values for 1 labels"):
+        mermaid.bar_chart("t", ["a"], [1, 2])
+    with pytest.raises(ValueError, match="line series"):
+        mermaid.bar_chart("t", ["a"], [1], line=[1, 2])
+    assert "  line [0, 2]" in mermaid.line_chart("t", ["0.12", "0.13"], [0, 2])
+    assert "  bar [" not in mermaid.line_chart("t", ["0.12", "0.13"], [0, 2])
+
+
+def test_a_chart_holds_one_bar_series_and_a_line_is_drawn_as_a_line():
+    """xychart draws bar series over each other without a legend: a chart never holds two."""
+    chart = mermaid.bar_chart("Delta as bars, -threshold as a line", ["a", "b"], [-3, 0], line=[-1, -1])
+    assert chart.count("  bar [") == 1 and "  bar [-3, 0]" in chart and "  line [-1, -1]" in chart
+    with pytest.raises(TypeError):  # the old multi-series form is gone
+        mermaid.bar_chart("t", ["a"], {"breaking": [1], "mechanical": [9]})  # type: ignore[arg-type]
+
+
+def test_every_x_value_appears_once_on_an_axis():
+    with pytest.raises(ValueError, match="x labels repeat on one axis"):
+        mermaid.bar_chart("t", ["skill", "skill"], [1, 2])
+    with pytest.raises(ValueError, match="x labels repeat"):  # the same once neutralised
+        mermaid.bar_chart("t", ["a<b", "a>b"], [1, 2])
+    long = "x" * 60
+    labels = mermaid.unique_labels(["a<b", "a>b", "a_b", long, long + "y"])
+    assert labels[:3] == ["a_b", "a_b~2", "a_b~3"] and len(set(labels)) == 5
+    assert all(len(x) <= 40 for x in labels) and labels[4].endswith("~2")
+    chart = mermaid.bar_chart("t", labels, [1, 2, 3, 4, 5])
+    assert chart.count('"a_b') == 3
+
+
+def test_a_title_is_not_cut_at_the_label_length():
+    title = "Mechanical findings per skill, top 20 of 31"
+    assert f'title "{title}"' in mermaid.bar_chart(title, ["a"], [1])

@@ -97,9 +97,18 @@ class FactSet:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FactSet:
-        """Inverse of :meth:`to_json` (kinds absent from ``data`` are empty). Raises KeyError/TypeError/
-        ValueError on a malformed document."""
+    def from_json(cls, data: dict[str, Any], *, strict: bool = False) -> FactSet:
+        """Inverse of :meth:`to_json`. Raises KeyError/TypeError/ValueError on a malformed document.
+
+        Lenient (the default): a kind absent from ``data`` is empty. ``strict`` (a cache entry, which
+        :meth:`to_json` wrote whole): ``data`` must have its shape -- a non-empty ``version``, a
+        ``coverage`` list of strings, and for every kind of :data:`FACT_KINDS` a block with an ``items``
+        list (each item an object with a string ``name`` and ``file`` and an integer ``line``) and an
+        ``unavailable`` list of strings; anything else raises ``ValueError`` naming the first bad place,
+        so a truncated or reshaped document is never read as a release without facts.
+        """
+        if strict:
+            check_shape(data)
         kinds: dict[str, list[FactItem]] = {}
         unavailable: dict[str, list[str]] = {}
         for kind in FACT_KINDS:
@@ -118,6 +127,36 @@ class FactSet:
             kinds=kinds,
             unavailable=unavailable,
         )
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def check_shape(data: Any) -> None:
+    """Raise ``ValueError`` (naming the first bad place) unless ``data`` has the full shape of
+    :meth:`FactSet.to_json` (see :meth:`FactSet.from_json` ``strict``)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"facts: an object expected, got {type(data).__name__}")
+    if not isinstance(data.get("version"), str) or not data["version"]:
+        raise ValueError("facts.version: a non-empty string expected")
+    if not isinstance(data.get("source", ""), str) or not _strings(data.get("coverage")):
+        raise ValueError("facts.source/coverage: a string and a list of strings expected")
+    for kind in FACT_KINDS:
+        block = data.get(kind)
+        if not isinstance(block, dict) or not isinstance(block.get("items"), list):
+            raise ValueError(f"facts.{kind}: a block with an items list expected")
+        if not _strings(block.get("unavailable")):
+            raise ValueError(f"facts.{kind}.unavailable: a list of strings expected")
+        for n, raw in enumerate(block["items"]):
+            if not (
+                isinstance(raw, dict)
+                and isinstance(raw.get("name"), str)
+                and isinstance(raw.get("file"), str)
+                and isinstance(raw.get("line"), int)
+                and not isinstance(raw.get("line"), bool)
+            ):
+                raise ValueError(f"facts.{kind}.items[{n}]: an item with name, file and line expected")
 
 
 class FactExtractor(Protocol):

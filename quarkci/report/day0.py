@@ -13,7 +13,7 @@ from typing import Any
 
 from quarkci.core.documents import write_artifact, write_artifact_text
 from quarkci.core.escape import code, plain
-from quarkci.core.mermaid import bar_chart
+from quarkci.core.mermaid import bar_chart, unique_labels
 from quarkci.report.markdown import environment
 
 TEMPLATE = "day0_report.md.j2"
@@ -34,8 +34,9 @@ def _pct(value: Any) -> str:
 
 
 def chart(result: dict[str, Any]) -> str:
-    """Mermaid bar chart of per-task deltas (candidate - baseline) against ``-threshold`` (on each task's
-    0-1 or 0-100 scale the threshold is drawn as ``-threshold * scale``); ``""`` without tasks."""
+    """Mermaid chart of per-task deltas (candidate - baseline) as bars against ``-threshold`` as a line
+    (two bar series would be drawn over each other); on each task's 0-1 or 0-100 scale the threshold is
+    drawn as ``-threshold * scale``. ``""`` without tasks."""
     rows = [t for t in result.get("tasks") or [] if isinstance(t.get("delta"), int | float)]
     if not rows:
         return ""
@@ -43,10 +44,11 @@ def chart(result: dict[str, Any]) -> str:
         1.0 if (t.get("baseline") or 0) <= 1 and (t.get("candidate") or 0) <= 1 else 100.0 for t in rows
     ]
     return bar_chart(
-        "Per-task delta vs -threshold",
-        [t["task"] for t in rows],
-        {"delta": [t["delta"] for t in rows], "-threshold": [-result["threshold"] * s for s in scales]},
+        "Per-task delta as bars, -threshold as a line",
+        unique_labels([str(t["task"]) for t in rows]),
+        [t["delta"] for t in rows],
         y_label="candidate - baseline",
+        line=[-result["threshold"] * s for s in scales],
     )
 
 

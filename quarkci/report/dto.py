@@ -179,7 +179,18 @@ def evidence_of(outcome: SyncOutcome) -> list[str]:
     return out
 
 
+def rerun_spec(outcome: SyncOutcome) -> str:
+    """The ``--upstream`` spec that audits the same release again: the job's own spec, except that the
+    bare ``amd-quark`` (the newest release, which can move) is pinned to the version audited."""
+    spec, version = outcome.upstream[0], outcome.upstream[1]
+    if version and spec.strip().lower().replace("_", "-") == "amd-quark":
+        return f"amd-quark=={version}"
+    return spec
+
+
 def next_actions_of(outcome: SyncOutcome) -> list[str]:
+    """What to do next, most urgent first, with commands that re-run this job's audit (same upstream,
+    pinned by :func:`rerun_spec`; same skills)."""
     c = outcome.findings.counts()
     out = []
     if outcome.blocked is not None:
@@ -194,7 +205,7 @@ def next_actions_of(outcome: SyncOutcome) -> list[str]:
         )
     fixable = fixable_left(outcome)
     if fixable:
-        spec = outcome.upstream[0]
+        spec = rerun_spec(outcome)
         if outcome.skills_root.startswith("bundled:"):
             out.append(
                 f"Bundled skills are read-only: copy them with `quarkci skills export --skills "

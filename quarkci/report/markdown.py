@@ -76,19 +76,49 @@ STATUSES = {
 MAX_CHART_SKILLS = 20
 
 
-def skill_chart(findings: list[Any]) -> str:
-    """A Mermaid bar chart of drift finding counts per skill (most first, at most 20 skills), one bar
-    series per drift kind; "" when there is no drift. Skill names are escaped by :mod:`mermaid`."""
+def short_names(ids: Sequence[str]) -> list[str]:
+    """The shortest trailing part of each skill id (``a/b/c``: ``c``, then ``b/c``...) that no other id of
+    ``ids`` shares, so two skills with the same directory name (a thin adapter and its legacy
+    implementation in 0.13) stay two labels: ``quark-torch-ptq`` and ``torch/quark-torch-ptq``."""
+    parts = [i.split("/") for i in ids]
+    depth = [1] * len(ids)
+    while True:
+        names = ["/".join(p[-d:]) for p, d in zip(parts, depth, strict=True)]
+        clash = {n for n in names if names.count(n) > 1}
+        grow = [k for k, n in enumerate(names) if n in clash and depth[k] < len(parts[k])]
+        if not grow:
+            return names  # (ids that are equal stay equal: mermaid.unique_labels numbers them)
+        for k in grow:
+            depth[k] += 1
+
+
+def skill_charts(findings: list[Any]) -> str:
+    """Mermaid bar charts of drift findings per skill: one chart per drift kind that has findings
+    (breaking, semantic, mechanical), the kind in its title, at most 20 skills each (most first), each
+    skill once on the axis and under the same label in every chart (:func:`short_names` over all the
+    skills with drift); "" when there is no drift. Skill names are escaped by :mod:`mermaid`.
+    (One bar series per chart: Mermaid draws several over each other, without a legend.)"""
     drift = [k for k in KINDS if k != "unverifiable"]
-    per: dict[str, dict[str, int]] = {}
+    per: dict[str, dict[str, int]] = {kind: {} for kind in drift}
     for f in findings:
-        if _field(f, "kind") in drift:
-            counts = per.setdefault(str(_field(f, "skill")), dict.fromkeys(drift, 0))
-            counts[_field(f, "kind")] += 1
-    ranked = sorted(per, key=lambda s: (-sum(per[s].values()), s))[:MAX_CHART_SKILLS]
-    names = [s.rsplit("/", 1)[-1] for s in ranked]
-    series: dict[str, Sequence[float]] = {k: [float(per[s][k]) for s in ranked] for k in drift}
-    return mermaid.bar_chart("Drift findings per skill", names, series, "findings")
+        kind, skill = _field(f, "kind"), str(_field(f, "skill"))
+        if kind in per:
+            per[kind][skill] = per[kind].get(skill, 0) + 1
+    skills = sorted({s for counts in per.values() for s in counts})
+    names = dict(zip(skills, mermaid.unique_labels(short_names(skills)), strict=True))
+    charts = []
+    for kind in drift:
+        counts = per[kind]
+        if not counts:
+            continue
+        ranked = sorted(counts, key=lambda s: (-counts[s], s))
+        shown = ranked[:MAX_CHART_SKILLS]
+        title = f"{SECTION_TITLES[kind]} findings per skill"
+        if len(ranked) > len(shown):
+            title += f", top {len(shown)} of {len(ranked)}"
+        values = [float(counts[s]) for s in shown]
+        charts.append(mermaid.bar_chart(title, [names[s] for s in shown], values, "findings"))
+    return "\n".join(charts)
 
 
 def unverifiable_groups(findings: list[Any]) -> list[dict[str, Any]]:
@@ -132,7 +162,7 @@ def _render(report: Any) -> str:
             touched=[c for c in release_diff if c["skills"]],
             untouched=sum(1 for c in release_diff if not c["skills"]),
             broken=[s for s in _field(report, "skills") if s["error"]],
-            chart=skill_chart(findings),
+            chart=skill_charts(findings),
             unverifiable=unverifiable_groups(findings),
             statuses=STATUSES,
             fixable=sum(1 for f in findings if _field(f, "kind") == "mechanical" and _field(f, "fix")),

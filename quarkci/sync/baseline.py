@@ -3,11 +3,19 @@
 Calibration writes ``reports/baselines/<version>.json``::
 
     {"format": "quarkci-baseline/1", "spec": ..., "kind": ..., "complete": false,
+     "extractor": {"digest": "<facts code digest>", "kinds": [<fact kinds present>]},
      "facts": <FactSet.to_json()>, "files": [...], "sha256": "<hex of the canonical JSON of the rest>"}
 
 The ``sha256`` guards against hand edits and truncation: a file whose content does not match is bad
-input. :func:`diff` turns two views into :class:`Change` records (added / removed / changed item per
-fact kind, plus removed and added files) and maps each to the skills it touches.
+input. ``extractor`` is the version of the fact extractors that made it: the digest of the facts
+package's code (:func:`quarkci.facts.cache.code_digest`, the facts cache key) and the fact kinds it
+holds. A baseline made by other extractors (another digest, other kinds, or none recorded: files older
+than this field) is *stale*: its facts were read differently, so comparing them field by field with
+the running extractor's would report every difference of reading as a release change. :func:`read`
+says so (:attr:`Stored.stale`); the sync rebuilds such a baseline from its release
+(:attr:`Stored.rebuild_spec`) or refuses it. :func:`diff` turns two views into :class:`Change`
+records (added / removed / changed item per fact kind, plus removed and added files) and maps each to
+the skills it touches.
 """
 
 from __future__ import annotations
@@ -20,12 +28,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packaging.version import InvalidVersion, Version
+
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.facts.base import FACT_KINDS, FactItem, FactSet
+from quarkci.facts.cache import code_digest
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.sync.state import UpstreamView
+from quarkci.upstream.fetch import PROJECT
 
 FORMAT = "quarkci-baseline/1"
 # Attributes compared to decide that an item "changed" (line numbers and help wording do not count).
@@ -41,6 +53,13 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
+def extractor_version(facts: FactSet | None = None) -> dict[str, Any]:
+    """``{"digest": <facts code digest>, "kinds": [...]}``: the running extractor, with the kinds of
+    ``facts`` (default: every kind of :data:`FACT_KINDS`), in FACT_KINDS order."""
+    kinds = [k for k in FACT_KINDS if facts is None or k in facts.kinds]
+    return {"digest": code_digest(), "kinds": kinds}
+
+
 def to_json(view: UpstreamView) -> dict[str, Any]:
     """The baseline document of ``view`` (without file-system effects)."""
     body = {
@@ -48,6 +67,7 @@ def to_json(view: UpstreamView) -> dict[str, Any]:
         "spec": view.spec,
         "kind": view.kind,
         "complete": view.complete,
+        "extractor": extractor_version(view.facts),
         "facts": view.facts.to_json(),
         "files": sorted(view.files),
     }
@@ -67,13 +87,56 @@ def save(view: UpstreamView, directory: Path) -> Path:
     return atomic_write_text(path, text)
 
 
-def _facts_from_json(data: dict[str, Any]) -> FactSet:
-    return FactSet.from_json(data)
+@dataclass(frozen=True)
+class Stored:
+    """A baseline file as read: ``view`` its release, ``stale`` why it cannot be compared with the
+    running extractor's facts (None when it was made by the running extractor)."""
+
+    path: Path
+    view: UpstreamView
+    stale: str | None
+
+    @property
+    def rebuild_spec(self) -> str | None:
+        """The upstream spec that rebuilds this baseline: the PyPI wheel of its version
+        (``amd-quark==X``) for a wheel baseline; None for a checkout or installed snapshot, which PyPI
+        cannot give back, or a version that is not PEP 440."""
+        if self.view.kind != "wheel":
+            return None
+        try:
+            Version(self.view.version)
+        except InvalidVersion:
+            return None
+        return f"{PROJECT}=={self.view.version}"
 
 
-def load(path: Path) -> UpstreamView:
-    """Read a baseline file. Raises :class:`BadInputError` when it is unreadable, not a baseline,
-    or its ``sha256`` does not match its content."""
+def staleness(data: dict[str, Any]) -> str | None:
+    """Why the baseline document ``data`` was made by other fact extractors than the running one, or
+    None when it was made by the running one (same code digest, same fact kinds)."""
+    running = extractor_version()
+    recorded = data.get("extractor")
+    if not isinstance(recorded, dict):
+        facts = data.get("facts")
+        held = [k for k in FACT_KINDS if isinstance(facts, dict) and k in facts]
+        missing = [k for k in FACT_KINDS if k not in held]
+        lacks = f", without the fact kinds {', '.join(missing)}" if missing else ""
+        return f"made by an older fact extractor (no extractor version recorded{lacks})"
+    kinds = recorded.get("kinds")
+    if isinstance(kinds, list) and kinds != running["kinds"]:
+        missing = [k for k in running["kinds"] if k not in kinds]
+        if missing:
+            return f"made by another fact extractor (without the fact kinds {', '.join(missing)})"
+        return f"made by another fact extractor (fact kinds {', '.join(map(str, kinds))})"
+    if recorded.get("digest") != running["digest"]:
+        return f"made by fact extractor {recorded.get('digest')!s}, not the running {running['digest']}"
+    return None
+
+
+def read(path: Path) -> Stored:
+    """Read a baseline file and say whether the running extractor made it (:class:`Stored`).
+
+    Raises :class:`BadInputError` naming ``--baseline`` when it is unreadable, not a baseline, or its
+    ``sha256`` does not match its content."""
     try:
         data = load_document(path)
     except BadInputError as exc:
@@ -84,16 +147,23 @@ def load(path: Path) -> UpstreamView:
     if hashlib.sha256(canonical(data).encode("utf-8")).hexdigest() != stored:
         raise BadInputError(f"--baseline {path}: sha256 does not match its content (edited or truncated)")
     try:
-        facts = _facts_from_json(data["facts"])
-        return UpstreamView(
+        facts = FactSet.from_json(data["facts"])
+        view = UpstreamView(
             spec=str(data["spec"]),
             kind=str(data["kind"]),
             facts=facts,
             files=frozenset(str(f) for f in data["files"]),
             complete=bool(data["complete"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise BadInputError(f"--baseline {path}: malformed ({exc!r})") from None
+    return Stored(path, view, staleness(data))
+
+
+def load(path: Path) -> UpstreamView:
+    """The release view of baseline file ``path``, whichever extractor made it (:func:`read` tells);
+    raises as :func:`read`."""
+    return read(path).view
 
 
 @dataclass(frozen=True)

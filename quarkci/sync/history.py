@@ -7,7 +7,7 @@ release does not show (0.9 has no template module) makes its claims unverifiable
 removals: the rules only report drift against facts a release shows.
 
 Output: :class:`Timeline` with one :class:`Point` per release (finding counts per kind and per rule)
-plus :func:`to_json` / :func:`to_markdown` (a Mermaid chart via :mod:`quarkci.core.mermaid`).
+plus :func:`to_json` / :func:`to_markdown` (Mermaid charts, one per drift kind, via :mod:`quarkci.core.mermaid`).
 """
 
 from __future__ import annotations
@@ -118,14 +118,17 @@ def to_json(timeline: Timeline) -> dict[str, Any]:
 
 
 def chart(timeline: Timeline) -> str:
-    """A Mermaid bar chart: x = releases, one bar series per drift kind (breaking, semantic, mechanical)."""
-    versions = [p.version for p in timeline.points]
-    series: dict[str, Sequence[float]] = {
-        kind: [float(p.counts.get(kind, 0)) for p in timeline.points]
-        for kind in KINDS
-        if kind != "unverifiable"
-    }
-    return mermaid.bar_chart("Drift per release", versions, series, "findings")
+    """Mermaid bar charts, x = releases: one chart per drift kind that some release has (breaking,
+    semantic, mechanical), the kind in its title (one bar series per chart: :mod:`quarkci.core.mermaid`)."""
+    versions = mermaid.unique_labels([p.version for p in timeline.points])
+    charts = []
+    for kind in KINDS:
+        values: Sequence[float] = [float(p.counts.get(kind, 0)) for p in timeline.points]
+        if kind != "unverifiable" and any(values):
+            charts.append(
+                mermaid.bar_chart(f"{kind.capitalize()} findings per release", versions, values, "findings")
+            )
+    return "\n".join(charts)
 
 
 def to_markdown(timeline: Timeline) -> str:
@@ -140,11 +143,7 @@ def to_markdown(timeline: Timeline) -> str:
     ]
     drawn = chart(timeline)
     if drawn:
-        lines += [
-            drawn,
-            "Bars per release, left to right: " + ", ".join(k for k in KINDS if k != "unverifiable") + ".",
-            "",
-        ]
+        lines += [drawn, "One chart per drift kind (a kind no release has is not drawn).", ""]
     lines += [
         "| Release | " + " | ".join(k.capitalize() for k in KINDS) + " | Rules |",
         "| --- | " + " | ".join("---:" for _ in KINDS) + " | --- |",

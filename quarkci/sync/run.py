@@ -2,9 +2,16 @@
 :class:`SyncResult`.
 
 Order (docs/architecture.md, "Commands"): every bad-input check first -- an unwritable ``out``, ``fix``
-without a skills directory, a skills directory with no readable SKILL.md, and a baseline file that is not
-a valid quarkci baseline -- then the network and the slow reads (the upstream release, bundled skills, a
-baseline release), the pure audit, ``fix`` (re-audit when files changed) and the recorded baseline.
+without a skills directory, a skills directory with no readable SKILL.md, a baseline file that is not
+a valid quarkci baseline, and a stale one (made by other fact extractors) that cannot be rebuilt -- then
+the network and the slow reads (the upstream release, bundled skills, a baseline release or the release
+a stale baseline is rebuilt from), the pure audit, ``fix`` (re-audit when files changed) and the
+recorded baseline.
+
+A stored baseline is compared only when the running fact extractors made it
+(:func:`quarkci.sync.baseline.staleness`); a stale one is rebuilt from its release
+(:func:`current_baseline`), or, when that release cannot be reached, the run is refused (blocked, one
+line naming the file): a baseline read by other extractors is never compared field by field.
 
 The result carries the finished :class:`~quarkci.sync.outcome.SyncOutcome`; writing and printing the
 reports is the caller's (``quarkci.report`` renders it; this package does not import it).
@@ -31,6 +38,7 @@ from quarkci.sync.audit import audit
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.state import AuditState, UpstreamView
 from quarkci.upstream.base import Snapshot
+from quarkci.upstream.fetch import PROJECT
 from quarkci.upstream.pypi import PyPIIndex
 from quarkci.upstream.resolve import resolve
 
@@ -92,8 +100,10 @@ def run_sync(
 
     Raises :class:`BadInputError` (one line naming the flag) before any network step for an unwritable
     ``out``, ``fix`` without a skills directory, a skills directory with no readable SKILL.md, and a
-    baseline file that cannot be read or is not a valid baseline; after reading the upstream, for skills
-    it does not hold or cannot read, and for an explicit baseline spec that does not resolve.
+    baseline file that cannot be read, is not a valid baseline, or is stale with no release to rebuild
+    it from; after reading the upstream, for skills it does not hold or cannot read, for an explicit
+    baseline spec that does not resolve, and for a stale baseline whose version PyPI does not have. A
+    stale baseline whose release cannot be fetched is a blocked outcome naming the file.
     """
     check_request(request)
     stored = read_baseline_file(request.baseline)
@@ -132,13 +142,55 @@ def is_baseline_file(spec: str) -> bool:
     return path.suffix == ".json" or path.is_file() and not spec.endswith(".whl")
 
 
-def read_baseline_file(spec: str | None) -> UpstreamView | None:
+def read_baseline_file(spec: str | None) -> baselines.Stored | None:
     """The stored baseline named by ``spec`` when it is a baseline file (:func:`is_baseline_file`), read
     through the bounded loader and its sha256 checked; None for any other spec. Raises
-    :class:`BadInputError` naming ``--baseline`` when the file is unreadable or not a valid baseline."""
+    :class:`BadInputError` naming ``--baseline`` when the file is unreadable, not a valid baseline, or
+    stale (made by other fact extractors) with no release to rebuild it from (a checkout or installed
+    snapshot)."""
     if spec is None or spec == NO_BASELINE or not is_baseline_file(spec):
         return None
-    return baselines.load(Path(spec))
+    stored = baselines.read(Path(spec))
+    if stored.stale is not None and stored.rebuild_spec is None:
+        raise BadInputError(
+            f"--baseline {spec}: {stored.stale}, and a {stored.view.kind} baseline "
+            f"({stored.view.spec}) cannot be rebuilt from PyPI; record it again with "
+            f"`quarkci sync --upstream {stored.view.spec} --skills DIR --baseline none --record-baseline`"
+        )
+    return stored
+
+
+def current_baseline(
+    stored: baselines.Stored,
+    index: PyPIIndex | None,
+    progress: Progress = _silent,
+    spec: str | None = None,
+) -> tuple[UpstreamView, str]:
+    """The view of ``stored`` the running extractor can compare, and the report note: the stored view
+    when the running fact extractors made it; else the release rebuilt from ``spec`` (default:
+    :attr:`~quarkci.sync.baseline.Stored.rebuild_spec`, the PyPI wheel of its version) through the
+    upstream resolver and the facts cache.
+
+    Raises :class:`UpstreamUnreachableError` (a blocked run) naming the file when that release cannot
+    be fetched, and :class:`BadInputError` naming it when it cannot be rebuilt at all (no rebuild spec,
+    or the version is not on PyPI): a stale baseline is never compared field by field.
+    """
+    if stored.stale is None:
+        return stored.view, f"baseline file {stored.path}"
+    spec = spec or stored.rebuild_spec
+    if spec is None:
+        raise BadInputError(f"--baseline {stored.path}: {stored.stale}; it cannot be rebuilt from PyPI")
+    progress(f"rebuilding baseline {stored.path} from {spec}: {stored.stale}")
+    try:
+        view = build_view(spec, resolve(spec, index, flag="--baseline"))
+    except UpstreamUnreachableError as exc:
+        raise UpstreamUnreachableError(
+            f"--baseline {stored.path}: {stored.stale}, and {spec} cannot be fetched to rebuild it "
+            f"({exc}); refused rather than compared field by field"
+        ) from None
+    except BadInputError as exc:
+        raise BadInputError(f"--baseline {stored.path}: {stored.stale}; cannot rebuild it ({exc})") from None
+    return view, f"baseline {stored.path} rebuilt from {spec}: {stored.stale}"
 
 
 def require_readable(skills: list[Skill], label: str) -> None:
@@ -207,9 +259,9 @@ def build_baseline(
         return None, f"no baseline: previous release unknown ({exc})"
     if previous is None:
         return None, f"no baseline: no release before {upstream.version}"
-    stored = out / "baselines" / f"{previous}.json"
-    if stored.is_file():
-        return baselines.load(stored), f"baseline {stored}"
+    recorded = out / "baselines" / f"{previous}.json"
+    if recorded.is_file():  # stale: rebuilt from the previous release's wheel, or the run is refused
+        return current_baseline(baselines.read(recorded), index, progress, f"{PROJECT}=={previous}")
     try:
         progress(f"resolving baseline amd-quark=={previous} (previous release)")
         return build_view(
@@ -255,7 +307,7 @@ def blocked(request: SyncRequest, reason: str) -> SyncResult:
 def _audit(
     request: SyncRequest,
     snapshot: Snapshot,
-    stored: UpstreamView | None,
+    stored: baselines.Stored | None,
     index: PyPIIndex | None,
     progress: Progress,
 ) -> SyncResult:
@@ -277,9 +329,10 @@ def _audit(
         )
         raise BadInputError(f"{flag}: no SKILL.md found in {skills_label}; 0 skills would be audited")
     require_readable(skills, f"--skills {skills_label}")
-    base: UpstreamView | None = stored
-    base_note = f"baseline file {request.baseline}"
-    if stored is None:
+    base: UpstreamView | None
+    if stored is not None:
+        base, base_note = current_baseline(stored, index, progress)
+    else:
         base, base_note = build_baseline(request.baseline, upstream, request.out, index, progress)
     notes = [base_note]
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")

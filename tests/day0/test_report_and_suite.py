@@ -66,7 +66,10 @@ def test_report_renders_table_chart_and_escapes_untrusted_text():
     outside_code = re.sub(r"`[^`\n]*`", "", re.sub(r"```mermaid\n.*?```", "", md, flags=re.S))
     assert "<b>" not in outside_code and "@dev" not in outside_code  # fences and code spans never ping
     chart = re.search(r"```mermaid\n(.*?)```", md, re.S).group(1)
-    assert "bar [-3, 0]" in chart and "bar [-1, -0.01]" in chart  # -threshold on each task's own scale
+    # one bar series (the deltas) and -threshold as a line on each task's own scale: two bar series
+    # would be drawn over each other without a legend
+    assert chart.count("bar [") == 1 and "bar [-3, 0]" in chart and "line [-1, -0.01]" in chart
+    assert 'title "Per-task delta as bars, -threshold as a line"' in chart
     assert "<b>" not in chart
 
 
