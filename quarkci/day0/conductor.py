@@ -430,11 +430,18 @@ class Conductor:
         stage.detail = f"{len(result['tasks'])} task(s) in {result['seconds']:.1f}s"
 
     def _load(self, side: str) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.out / "eval" / f"{side}.json").read_text(encoding="utf-8"))
+        from quarkci.core.documents import load_document
+
+        data: dict[str, Any] = load_document(self.out / "eval" / f"{side}.json")
         return data
 
     def _compare(self, stage: Stage) -> None:
-        verdict = gates.compare(self._load("baseline"), self._load("candidate"), threshold=self.cfg.threshold)
+        from quarkci.day0.records import load_record
+
+        (_, baseline), (_, candidate) = (
+            load_record(self.out / "eval" / f"{side}.json") for side in ("baseline", "candidate")
+        )
+        verdict = gates.compare(baseline, candidate, threshold=self.cfg.threshold)
         path = atomic_write_text(self.out / "gates" / "compare.json", dump_json(verdict))
         stage.outputs = {"verdict": str(path)}
         self.data["compare"] = verdict
