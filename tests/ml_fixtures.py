@@ -7,6 +7,7 @@ the whole session and every scheme reuses the same demo model, model analysis an
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,16 +67,20 @@ def analysis(demo_model, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def pipeline(demo_model, analysis, tmp_path_factory):
-    """``pipeline(scheme)`` runs (once per scheme per session) the whole workflow via the CLI."""
+    """``pipeline(scheme, kv_cache=None, exclude=())`` runs (once per argument set per session) the whole
+    workflow via the CLI (``exclude``: extra ``ptq plan --exclude`` patterns)."""
     done: dict[str, Pipeline] = {}
 
-    def run(scheme: str, kv_cache: str | None = None) -> Pipeline:
+    def run(scheme: str, kv_cache: str | None = None, exclude: tuple[str, ...] = ()) -> Pipeline:
         key = f"{scheme}-kv{kv_cache}" if kv_cache else scheme
+        if exclude:
+            key += "-ex" + hashlib.sha256("\0".join(exclude).encode()).hexdigest()[:8]
         if key in done:
             return done[key]
         root = tmp_path_factory.mktemp(f"ptq-{key}")
         plan = root / "quant_plan.json"
         kv = ["--kv-cache", kv_cache] if kv_cache else []
+        kv += ["--exclude", *exclude] if exclude else []
         assert (
             main(["ptq", "plan", "--analysis", str(analysis), "--scheme", scheme, *kv, "--out", str(plan)])
             == 0

@@ -4,6 +4,8 @@
   -> ``OUT/day0_result.json``, ``OUT/validation_report.{md,json}``, the job summary. Exit 0 ACCEPT,
   1 any other decision (INDETERMINATE: "add independent runs"), 2 bad input, 3 SYSTEMIC, 4 internal.
 * ``day0 gate-compare --baseline B.json --candidate C.json [--threshold T] [--relative] [--scales JSON]``
+  (lm-eval 0.4 results JSON, quarkci eval results or score maps, read into one record each:
+  :mod:`quarkci.day0.records`)
 * ``day0 gate-verbosity --baseline B --candidate C [--threshold 0.05]``
 * ``day0 gate-run --results R.json``
 * ``day0 canary --checkpoint DIR [--server hf|vllm] [--out DIR]``
@@ -127,7 +129,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--baseline",
         required=True,
         metavar="FILE",
-        help="baseline eval result JSON (lm-eval results or a {task: score} map)",
+        help="baseline eval JSON: an lm-eval 0.4 results file, a quarkci eval result or a {task: score} "
+        "map; both sides must be the same kind, run the same way (only the model may differ)",
     )
     p.add_argument(
         "--candidate",
@@ -264,9 +267,17 @@ def _load(flag: str, path: str) -> Any:
 def run_gate_compare(args: argparse.Namespace) -> int:
     """``day0 gate-compare``."""
     from quarkci.day0.gates import compare
+    from quarkci.day0.records import load_record
+
+    def read(flag: str, path: str) -> Any:
+        try:
+            document, record = load_record(path)
+        except BadInputError as exc:
+            raise BadInputError(f"{flag} {exc}") from None
+        return record if record is not None else document  # an unknown shape: the gate names it
 
     try:
-        baseline, candidate = _load("--baseline", args.baseline), _load("--candidate", args.candidate)
+        baseline, candidate = read("--baseline", args.baseline), read("--candidate", args.candidate)
         scales = json.loads(args.scales) if args.scales else None
     except BadInputError as exc:
         return _unreadable("compare", exc)

@@ -13,6 +13,10 @@ is a child process by design. Each stage persists its outputs under ``out`` and 
 candidate checkpoint still has the content hash the PTQ gate saw; compare and verbosity (pure, cheap)
 always re-run. INFRA_TRANSIENT evals are retried once; a second one is SYSTEMIC.
 
+The setup gate (SYSTEMIC) checks disk space, the ML stack, the declared accelerator, the token when posting,
+and that every dataset the suite's tasks load is available to the offline eval
+(:mod:`quarkci.day0.availability`), so a missing dataset stops the run before PTQ starts.
+
 Decisions: a failed gate maps to INFEASIBLE (the model + recipe cannot work as configured:
 MODEL_UNSUPPORTED, QUANT_COVERAGE_FAILURE, SIZE_NOT_REDUCED, CHECKPOINT_NOT_SERVABLE,
 DEPLOYMENT_HEALTH_FAILED), SYSTEMIC (setup, recurring INFRA_TRANSIENT), REGRESSION (accuracy drop,
@@ -270,9 +274,30 @@ class Conductor:
             "disk_free_bytes": free,
             "accelerator": self.cfg.accelerator,
         }
+        datasets_note = ""
+        if not missing and importlib.util.find_spec("datasets") is not None:
+            from quarkci.day0.availability import check_suite
+
+            self.say(f"setup: checking the datasets of {', '.join(self.cfg.suite.tasks)} ...")
+            availability = check_suite(self.cfg.suite)
+            stage.outputs["datasets"] = availability.to_json()
+            if availability.unavailable:
+                what = "; ".join(f"{r.task}: {r} ({why})" for r, why in availability.unavailable[:5])
+                more = len(availability.unavailable) - 5
+                problems.append(
+                    f"dataset: {len(availability.unavailable)} of {availability.checked} unavailable to the "
+                    f"offline eval: {what}{f' (+{more} more)' if more > 0 else ''}; fill the datasets cache "
+                    "first (the evals run with HF_DATASETS_OFFLINE=1 unless the runner sets it)"
+                )
+            datasets_note = f", {availability.checked} dataset(s) available" + (
+                f" ({len(availability.not_checked)} task(s) not checkable: "
+                f"{', '.join(availability.not_checked[:5])})"
+                if availability.not_checked
+                else ""
+            )
         if problems:
             raise GateFailed(FailureClass.SYSTEMIC, "; ".join(problems), "SYSTEMIC")
-        stage.detail = f"{self.cfg.accelerator}, {free / 2**30:.1f} GiB free"
+        stage.detail = f"{self.cfg.accelerator}, {free / 2**30:.1f} GiB free{datasets_note}"
 
     def _ptq(self, stage: Stage) -> None:
         root = self.out / "ptq"
@@ -430,11 +455,18 @@ class Conductor:
         stage.detail = f"{len(result['tasks'])} task(s) in {result['seconds']:.1f}s"
 
     def _load(self, side: str) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.out / "eval" / f"{side}.json").read_text(encoding="utf-8"))
+        from quarkci.core.documents import load_document
+
+        data: dict[str, Any] = load_document(self.out / "eval" / f"{side}.json")
         return data
 
     def _compare(self, stage: Stage) -> None:
-        verdict = gates.compare(self._load("baseline"), self._load("candidate"), threshold=self.cfg.threshold)
+        from quarkci.day0.records import load_record
+
+        (_, baseline), (_, candidate) = (
+            load_record(self.out / "eval" / f"{side}.json") for side in ("baseline", "candidate")
+        )
+        verdict = gates.compare(baseline, candidate, threshold=self.cfg.threshold)
         path = atomic_write_text(self.out / "gates" / "compare.json", dump_json(verdict))
         stage.outputs = {"verdict": str(path)}
         self.data["compare"] = verdict

@@ -8,9 +8,11 @@ OpenAI-compatible endpoint (vLLM on GPU runners). Local tasks load through
 
 Result shape (see :mod:`quarkci.day0.gates`)::
 
-    {"tasks": {task: {"metric", "score", "stderr", "samples", "expected_samples", "failed_requests"}},
+    {"tasks": {task: {"metric", "score", "stderr", "samples", "expected_samples", "failed_requests",
+                      "version", "n_shot", "output_type", "generation_kwargs"}},
      "verbosity": {generate_task: [{"samples", "mean_completion_tokens"}]},
-     "config": {backend, model_path, tasks, task_config_hash, lm_eval_version, sampling, batch_size, dtype},
+     "config": {result_format, backend, model_path, tasks, task_config_hash, lm_eval_version, sampling,
+                batch_size, dtype},
      "seconds": float, "error": null | {"failure_class", "message"}}
 
 ``score``/``stderr`` are the primary metric's mean and standard error ``sqrt(var / n)`` (sample
@@ -31,6 +33,9 @@ from typing import Any
 from quarkci.core.failure_class import FailureClass
 from quarkci.day0.suite import Suite
 
+# 2: tasks carry version, n_shot, output_type and generation_kwargs (the compare gate's parity fields); a
+# baseline cached in format 1 misses the cache (the format is part of the hashed config)
+RESULT_FORMAT = 2
 OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 BATCH_SIZE = 64
 
@@ -66,6 +71,7 @@ def lm_eval_version() -> str:
 def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
     """The eval configuration recorded in the result (and hashed into the baseline cache key)."""
     return {
+        "result_format": RESULT_FORMAT,
         "backend": spec.backend,
         "model_path": model_path,
         "served_name": spec.served_name,
@@ -125,7 +131,9 @@ def summarize(
     verbosity: dict[str, Any] = {}
     samples = raw.get("samples") or {}
     n_samples = raw.get("n-samples") or {}
+    versions, n_shot, configs = raw.get("versions") or {}, raw.get("n-shot") or {}, raw.get("configs") or {}
     for task, results in (raw.get("results") or {}).items():
+        task_config: dict[str, Any] = configs[task] if isinstance(configs.get(task), dict) else {}
         metric = _metric_of(results, suite.metrics.get(task))
         logged = samples.get(task) or []
         values = [float(s[metric]) for s in logged if metric and isinstance(s.get(metric), int | float)]
@@ -138,6 +146,10 @@ def summarize(
             "samples": len(logged),
             "expected_samples": expected,
             "failed_requests": 0,
+            "version": versions.get(task),
+            "n_shot": n_shot.get(task, task_config.get("num_fewshot")),
+            "output_type": task_config.get("output_type"),
+            "generation_kwargs": task_config.get("generation_kwargs"),
         }
         is_generate = task in suite.generate_tasks or any(
             s.get("arguments")

@@ -7,16 +7,23 @@ the reference day-0 design (NVIDIA Model-Optimizer's public ``day0-release`` gat
 ``DAY0_NOTES``):
 
 ``compare`` (accuracy)
-    scale per task: 1.0 when both scores lie in [0, 1], else 100.0 (or ``scales[task]``); drop =
-    (baseline - candidate) / scale (absolute, default) or / baseline (relative); ``within`` = drop <=
-    threshold (inclusive). Anomalies first, in order: bad scales (input error) -> task sets differ
-    (SAMPLE_ACCOUNTING_FAILED) -> no tasks (input error) -> non-finite, boolean or out-of-range score
-    (ANOMALOUS) -> candidate better by more than 5 % of scale (ANOMALOUS). Then power: a task whose
-    standard error (the larger side, on the drop's scale) is not below the threshold is INDETERMINATE
-    -- unless its drop exceeds the threshold by more than two standard errors, which is a regression
-    whatever the power (quarkci's addition: a collapse is never reported as merely "indeterminate").
-    Config parity: when both documents carry ``config``, they may differ only in
-    :data:`PARITY_EXEMPT` keys; anything else is a USER_CONFIG_ERROR (decision ANOMALOUS).
+    both sides are read into one normalised record each (:mod:`quarkci.day0.records`: lm-eval 0.4
+    results JSON, quarkci's eval result, or a bare score map). Scale per task: 1.0 when both scores lie
+    in [0, 1], else 100.0 (or ``scales[task]``); drop = (baseline - candidate) / scale (absolute,
+    default) or / baseline (relative); ``within`` = drop <= threshold (inclusive). In order: bad scales
+    (input error) -> task sets differ (SAMPLE_ACCOUNTING_FAILED) -> no tasks (input error) -> config
+    parity: the records differ in anything but the model -- format, task version, n-shot, chat
+    template, fewshot-as-multiturn, system instruction, limit, sampling, model arguments other than the
+    path / served name, batch size where a task generates, no metric in common -- USER_CONFIG_ERROR
+    naming each difference (decision ANOMALOUS) -> sample counts differ (SAMPLE_ACCOUNTING_FAILED) ->
+    non-finite, boolean or out-of-range score (ANOMALOUS) -> candidate better by more than 5 % of scale
+    (ANOMALOUS). The metric compared is one both sides report, named in every row and in the detail.
+    Then power, never a pass without it: a task without a standard error on both sides (lm-eval's
+    ``"N/A"`` when bootstrapping was off, a bare score map), a truncated run (effective samples more
+    than 1 % below the task's size, e.g. lm-eval's ``limit``) or a standard error (the larger side, on
+    the drop's scale) not below the threshold is INDETERMINATE -- unless its drop exceeds the threshold
+    by more than two standard errors, which is a regression whatever the power (quarkci's addition: a
+    collapse is never reported as merely "indeterminate").
 ``verbosity``
     per generate task the mean completion tokens, two-sided ``|c - b| / b <= threshold`` (0.05); only
     runs whose sample counts match within 1 % are compared (the largest such pair). Any task over the
@@ -34,7 +41,7 @@ Input shapes (the eval result written by :mod:`quarkci.day0.evaluate`, or plante
      "verbosity": {"<task>": [{"samples": 100, "mean_completion_tokens": 2.1}]},
      "config": {...}, "error": null | {"failure_class": "INFRA_TRANSIENT", "message": "..."}}
 
-``compare`` also takes a bare ``{task: score}`` map.
+``compare`` also takes lm-eval's results JSON and a bare ``{task: score}`` map (:mod:`quarkci.day0.records`).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import math
 from typing import Any
 
 from quarkci.core.failure_class import FailureClass
+from quarkci.day0 import records
 
 DEFAULT_THRESHOLD = 0.01
 DEFAULT_VERBOSITY_THRESHOLD = 0.05
@@ -50,8 +58,6 @@ IMPLAUSIBLE_GAIN = 0.05  # fraction of the task's scale
 SAMPLE_MATCH = 0.01  # sample counts "match" within 1 %
 POWER_SIGMAS = 2.0
 EPS = 1e-9  # float slack for the inclusive boundaries (0.50 - 0.49 is 0.010000000000000009 in binary)
-# keys of an eval config that may differ between baseline and candidate (the checkpoint's identity)
-PARITY_EXEMPT = frozenset({"model_path", "pretrained", "served_name", "checkpoint_sha256", "model_name"})
 RUN_ERROR_CLASSES = frozenset(
     {
         FailureClass.INFRA_TRANSIENT,
@@ -98,68 +104,30 @@ def _drop(baseline: float, candidate: float, scale: float, relative: bool) -> fl
     return 0.0 if candidate == 0 else -math.inf
 
 
-def _scores(document: Any) -> dict[str, tuple[Any, Any]] | None:
-    """``{task: (score, stderr)}`` from an eval result or a bare ``{task: score}`` map (raw values,
-    judged later); ``None`` when the document has neither shape."""
-    if not isinstance(document, dict):
-        return None
-    if isinstance(document.get("results"), dict) and "tasks" not in document:
-        return _lm_eval_scores(document["results"])
-    tasks: dict[str, Any] = document["tasks"] if isinstance(document.get("tasks"), dict) else document
-    out: dict[str, tuple[Any, Any]] = {}
-    for name, entry in tasks.items():
-        if isinstance(entry, dict):
-            out[str(name)] = (entry.get("score"), entry.get("stderr"))
-        else:
-            out[str(name)] = (entry, None)
-    return out
+def _sample_note(task: records.TaskRecord, limit: Any) -> str:
+    limit_note = f", limit {limit:g}" if isinstance(limit, float) else ""
+    return f"{task.samples} of {task.original_samples} samples{limit_note}"
 
 
-# lm-eval's metric keys are "<metric>,<filter>" with the standard error under "<metric>_stderr,<filter>"; the
-# first metric of this list that a task reports is its score (lm-eval 0.4 results JSON, "results" block).
-LM_EVAL_METRICS = ("acc_norm", "acc", "exact_match", "f1", "em")
-
-
-def _lm_eval_scores(results: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-    """``{task: (score, stderr)}`` from an lm-eval results block (``{"arc_easy": {"acc,none": 0.8,
-    "acc_stderr,none": 0.01, ...}}``); a task with none of :data:`LM_EVAL_METRICS` gets ``(None, None)``,
-    which the compare gate reports as an unreadable score."""
-    out: dict[str, tuple[Any, Any]] = {}
-    for task, metrics in results.items():
-        score: Any = None
-        stderr: Any = None
-        if isinstance(metrics, dict):
-            for metric in LM_EVAL_METRICS:
-                key = next((k for k in sorted(metrics) if k.split(",")[0] == metric), None)
-                if key is not None:
-                    score = metrics[key]
-                    stderr = metrics.get(key.replace(metric, f"{metric}_stderr", 1))
-                    break
-        out[str(task)] = (score, stderr if isinstance(stderr, int | float) else None)
-    return out
-
-
-def _parity(baseline: Any, candidate: Any) -> list[str]:
-    """Keys (dotted) whose values differ between the two eval configs, outside :data:`PARITY_EXEMPT`."""
-    if not (isinstance(baseline, dict) and isinstance(candidate, dict)):
-        return []
-    b_cfg, c_cfg = baseline.get("config"), candidate.get("config")
-    if not (isinstance(b_cfg, dict) and isinstance(c_cfg, dict)):
-        return []
-
-    def diff(b: dict[str, Any], c: dict[str, Any], prefix: str) -> list[str]:
-        out = []
-        for key in sorted(set(b) | set(c)):
-            if key in PARITY_EXEMPT:
-                continue
-            bv, cv = b.get(key), c.get(key)
-            if isinstance(bv, dict) and isinstance(cv, dict):
-                out += diff(bv, cv, f"{prefix}{key}.")
-            elif bv != cv:
-                out.append(f"{prefix}{key}")
-        return out
-
-    return diff(b_cfg, c_cfg, "")
+def _unpowered(
+    b_task: records.TaskRecord, c_task: records.TaskRecord, b: records.Metric, c: records.Metric, limit: Any
+) -> str | None:
+    """Why a task's result cannot pass whatever its scores (no standard error, a truncated run), else
+    ``None``."""
+    why = []
+    if b.stderr is None or c.stderr is None:
+        why.append(
+            f"no standard error (baseline {b.stderr_raw!r}, candidate {c.stderr_raw!r}): rerun with "
+            "lm-eval's bootstrap on (bootstrap_iters > 0) or with quarkci's eval, which computes it"
+        )
+    truncated = [(side, t) for side, t in (("baseline", b_task), ("candidate", c_task)) if t.truncated]
+    if truncated:
+        side, task = truncated[0]
+        sides = "both runs" if len(truncated) == 2 else f"the {side} run"
+        why.append(f"{sides} truncated ({_sample_note(task, limit)}): evaluate the whole task")
+    elif limit is not None and not (b_task.original_samples and c_task.original_samples):
+        why.append(f"run with limit {limit!r} and no task size recorded: cannot tell it covers the task")
+    return "; ".join(why) or None
 
 
 def compare(
@@ -169,11 +137,13 @@ def compare(
     relative: bool = False,
     scales: Any = None,
 ) -> Verdict:
-    """The accuracy gate (see the module docstring). Returns a verdict with ``decision``
-    (ACCEPT | REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (one row per task: baseline,
-    candidate, scale, delta, drop, stderr, within, status) and the settings used."""
+    """The accuracy gate (see the module docstring) on two eval documents or
+    :class:`~quarkci.day0.records.EvalRecord`\\ s. Returns a verdict with ``decision`` (ACCEPT |
+    REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (one row per task: metric, baseline, candidate,
+    scale, delta, drop, stderr, samples, within, status, reason), ``differences`` (config parity) and
+    the settings used."""
     gate = "compare"
-    settings = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
+    settings: dict[str, Any] = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
     if (
         _number(threshold) is None or not 0 <= threshold < 1
     ):  # a drop of a whole scale or more: every drop passes
@@ -184,12 +154,15 @@ def compare(
         not isinstance(scales, dict) or any((s := _number(v)) is None or s <= 0 for v in scales.values())
     ):
         return _input_error(gate, "scales must be a JSON object of task -> positive number", **settings)
-    base, cand = _scores(baseline), _scores(candidate)
+    base, cand = records.to_record(baseline), records.to_record(candidate)
     if base is None or cand is None:
         which = "baseline" if base is None else "candidate"
-        return _input_error(gate, f"{which} is not a score map or an eval result", **settings)
-    if set(base) != set(cand):
-        only_b, only_c = sorted(set(base) - set(cand)), sorted(set(cand) - set(base))
+        return _input_error(
+            gate, f"{which} is not a score map, an lm-eval results JSON or a quarkci eval result", **settings
+        )
+    settings["format"] = base.format
+    if set(base.tasks) != set(cand.tasks):
+        only_b, only_c = sorted(set(base.tasks) - set(cand.tasks)), sorted(set(cand.tasks) - set(base.tasks))
         return _verdict(
             gate,
             False,
@@ -199,82 +172,107 @@ def compare(
             tasks=[],
             **settings,
         )
-    if not base:
+    if not base.tasks:
         return _input_error(gate, "no tasks to compare", **settings)
-    mismatch = _parity(baseline, candidate)
+    mismatch = records.differences(base, cand)
     if mismatch:
         return _verdict(
             gate,
             False,
             FailureClass.USER_CONFIG_ERROR,
-            f"config parity: baseline and candidate eval configs differ in {', '.join(mismatch)} "
-            "(only the model path / served name may differ)",
+            f"config parity: the two evals differ in {', '.join(map(str, mismatch))} "
+            "(only the model -- its path or served name -- may differ)",
+            decision="ANOMALOUS",
+            tasks=[],
+            differences=[
+                {"field": d.field, "baseline": d.baseline, "candidate": d.candidate} for d in mismatch
+            ],
+            **settings,
+        )
+    counts = [
+        f"{name}: {base.tasks[name].samples} vs {cand.tasks[name].samples}"
+        for name in sorted(base.tasks)
+        if base.tasks[name].samples != cand.tasks[name].samples
+    ]
+    if counts:
+        return _verdict(
+            gate,
+            False,
+            FailureClass.SAMPLE_ACCOUNTING_FAILED,
+            f"sample counts differ (same settings): {'; '.join(counts)}",
             decision="ANOMALOUS",
             tasks=[],
             **settings,
         )
 
     rows, anomalies = [], []
-    for task in sorted(base):
-        (b_raw, b_se), (c_raw, c_se) = base[task], cand[task]
+    for task in sorted(base.tasks):
+        b_task, c_task = base.tasks[task], cand.tasks[task]
+        key = records.common_metric(b_task, c_task)
+        assert key is not None  # differences() reported a pair without a common metric
+        b_metric, c_metric = b_task.metrics[key], c_task.metrics[key]
+        b_raw, c_raw = b_metric.score, c_metric.score
         b, c = _number(b_raw), _number(c_raw)
         scale = _number((scales or {}).get(task)) or (
             1.0 if b is not None and c is not None and 0 <= b <= 1 and 0 <= c <= 1 else 100.0
         )
+        row: dict[str, Any] = {
+            "task": task,
+            "metric": records.metric_name(key),
+            "baseline": b,
+            "candidate": c,
+            "scale": scale,
+            "delta": None,
+            "drop": None,
+            "stderr": None,
+            "samples": c_task.samples,
+            "original_samples": c_task.original_samples,
+            "within": False,
+            "status": "ANOMALOUS",
+            "reason": None,
+        }
         mixed = (
             task not in (scales or {}) and b is not None and c is not None and (0 <= b <= 1) != (0 <= c <= 1)
         )  # one side a 0-1 fraction, the other not: two scales
         if b is None or c is None or mixed or not (0 <= b <= scale and 0 <= c <= scale):
-            anomalies.append(
-                f"{task}: score not a finite number in [0, {scale:g}] "
+            row["reason"] = (
+                f"{row['metric']} not a finite number in [0, {scale:g}] "
                 f"(baseline {b_raw!r}, candidate {c_raw!r})"
             )
-            rows.append(
-                {
-                    "task": task,
-                    "baseline": b,
-                    "candidate": c,
-                    "scale": scale,
-                    "delta": None,
-                    "drop": None,
-                    "stderr": None,
-                    "within": False,
-                    "status": "ANOMALOUS",
-                }
-            )
+            anomalies.append(f"{task}: score {row['reason']}")
+            rows.append(row)
             continue
         delta = c - b
         drop = _drop(b, c, scale, relative)
-        se_values = [s for s in (_number(b_se), _number(c_se)) if s is not None]
-        stderr = max(se_values) if se_values else None
+        se_values = [s for s in (b_metric.stderr, c_metric.stderr) if s is not None]
+        stderr = max(se_values) if len(se_values) == 2 else None
         se_norm = None if stderr is None else (stderr / b if relative and b > 0 else stderr / scale)
         within = drop <= threshold + EPS
+        why_unpowered = _unpowered(b_task, c_task, b_metric, c_metric, base.limit)
+        collapse = se_norm is not None and drop - POWER_SIGMAS * se_norm > threshold + EPS
+        reason = None
         if delta > IMPLAUSIBLE_GAIN * scale + EPS:
             status = "ANOMALOUS"
-            anomalies.append(
-                f"{task}: candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})"
-            )
-        elif (
-            se_norm is not None
-            and not se_norm < threshold
-            and not (drop - POWER_SIGMAS * se_norm > threshold + EPS)
-        ):
+            reason = f"candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})"
+            anomalies.append(f"{task}: {reason}")
+        elif collapse:
+            status = "REGRESSION"
+        elif why_unpowered:
+            status, reason = "INDETERMINATE", why_unpowered
+        elif se_norm is not None and not se_norm < threshold:
             status = "INDETERMINATE"
+            reason = f"stderr {stderr:.4f} not below threshold {threshold}: add independent runs"
         else:
             status = "PASS" if within else "REGRESSION"
-        rows.append(
-            {
-                "task": task,
-                "baseline": b,
-                "candidate": c,
-                "scale": scale,
-                "delta": round(delta, 10),
-                "drop": round(drop, 10) if math.isfinite(drop) else None,
-                "stderr": stderr,
-                "within": within,
-                "status": status,
-            }
+        row.update(
+            delta=round(delta, 10),
+            drop=round(drop, 10) if math.isfinite(drop) else None,
+            stderr=stderr,
+            within=within,
+            status=status,
+            reason=reason,
         )
+        rows.append(row)
 
     regressed = [r for r in rows if r["status"] == "REGRESSION"]
     undecided = [r for r in rows if r["status"] == "INDETERMINATE"]
@@ -289,28 +287,27 @@ def compare(
             **settings,
         )
     if regressed:
-        what = "; ".join(f"{r['task']}: drop {r['drop']:.4f} > {threshold}" for r in regressed)
+        what = "; ".join(f"{r['task']} {r['metric']}: drop {r['drop']:.4f} > {threshold}" for r in regressed)
         return _verdict(
             gate, False, None, f"regression: {what}", decision="REGRESSION", tasks=rows, **settings
         )
     if undecided:
-        what = "; ".join(
-            f"{r['task']}: stderr {r['stderr']:.4f} not below threshold {threshold}" for r in undecided
-        )
+        what = "; ".join(f"{r['task']} {r['metric']}: {r['reason']}" for r in undecided)
         return _verdict(
             gate,
             False,
             None,
-            f"indeterminate (add independent runs): {what}",
+            f"indeterminate (never a pass): {what}",
             decision="INDETERMINATE",
             tasks=rows,
             **settings,
         )
+    compared = ", ".join(f"{r['task']} {r['metric']}" for r in rows)
     return _verdict(
         gate,
         True,
         None,
-        f"{len(rows)} task(s) within {threshold} ({settings['mode']})",
+        f"{len(rows)} task(s) within {threshold} ({settings['mode']}): {compared}",
         decision="ACCEPT",
         tasks=rows,
         **settings,

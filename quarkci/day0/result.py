@@ -33,7 +33,7 @@ def _task_rows(conductor: Conductor) -> list[dict[str, Any]]:
         rows.append(
             {
                 "task": task,
-                "metric": (base.get(task) or {}).get("metric"),
+                "metric": row.get("metric") or (base.get(task) or {}).get("metric"),
                 "baseline": row["baseline"],
                 "candidate": row["candidate"],
                 "delta": row["delta"],

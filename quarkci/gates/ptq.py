@@ -20,8 +20,13 @@ coverage               no quantized layer, an unexpected unquantized layer, or a
                        declaration mismatch
 scheme                 the claimed scheme's weight dtype / group size is not the one    QUANT_COVERAGE_FAILURE
                        declared, or a stored weight_scale does not fit the qscheme
-kv_cache               the KV-cache group names some but not all k/v projections, or    QUANT_COVERAGE_FAILURE
-                       its config sections and stored output scales disagree
+kv_cache               the KV-cache group names some but not all k/v projections, its   QUANT_COVERAGE_FAILURE
+                       config sections and stored output scales disagree, or the k and
+                       v output specs differ (vLLM requires one KV-cache scheme)
+fused_layers           the shards vLLM fuses into one layer (q/k/v -> qkv_proj,         QUANT_COVERAGE_FAILURE
+                       gate/up -> gate_up_proj) resolve to different schemes, e.g. one
+                       shard excluded (vLLM refuses: "requires all to use the same
+                       scheme"); not run when the summary has no such block
 names                  output tensors of no model module, source tensors missing,       QUANT_COVERAGE_FAILURE
                        layer_quant_config patterns matching nothing
 unquantized_tensors    a tensor the recipe left unquantized (lm_head, embeddings,       QUANT_COVERAGE_FAILURE
@@ -36,6 +41,10 @@ behaviour              demo-task accuracy dropped more than ``max_accuracy_drop`
                        ``min_top1_agreement``, or not measured after a clean reload
 metadata               a blocking metadata difference                                   USER_CONFIG_ERROR
 =====================  ==============================================================  ======================
+
+The two vLLM rules (``kv_cache``'s one scheme for k and v, ``fused_layers``) are facts of vLLM's loader of
+Quark exports (``vllm/model_executor/layers/quantization/quark/quark.py`` and ``utils.py``, vllm-project/vllm),
+restated in :mod:`quarkci.ptq.export_checks`; an export that breaks them is refused by vLLM at load time.
 
 An output with no ``quantization_config`` that is not smaller than the source is the source unchanged
 (a copy): that is one failure, SIZE_NOT_REDUCED, and the two declaration checks are skipped. Without
@@ -146,6 +155,15 @@ def _kv_ok(b: dict[str, Any]) -> str:
         f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
         if group
         else "no KV-cache group, no k/v output scales"
+    )
+
+
+def _fused_ok(b: dict[str, Any]) -> str:
+    n = b.get("checked")
+    return (
+        f"the shards of each of the {n} fused layer(s) vLLM builds (qkv_proj, gate_up_proj) share one scheme"
+        if n
+        else "no q/k/v or gate/up shards to fuse"
     )
 
 
@@ -292,6 +310,7 @@ def _checks(
         for name, key, ok in (
             ("scheme", "scheme_check", _scheme_ok),
             ("kv_cache", "kv_cache", _kv_ok),
+            ("fused_layers", "fused_layers", _fused_ok),
             ("names", "names", _names_ok),
             ("unquantized_tensors", "unquantized_tensors", _tensors_ok),
         ):

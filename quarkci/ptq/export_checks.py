@@ -12,7 +12,25 @@ these rules rely on (seen in the real exports of the ML test tier):
   (per_group; packed int4 stores the transpose, so only the element count is compared);
 * the KV-cache group is ``export.kv_cache_group`` (patterns such as ``*k_proj``), mirrored by the
   keys of ``kv_cache_quant_config`` and by an ``output_tensors`` spec in ``layer_quant_config``; each
-  layer it names stores ``<layer>.output_scale``.
+  layer it names stores ``<layer>.output_scale``;
+* an ``--exclude`` of single layers is exported as those names in ``exclude`` (e.g.
+  ``["model.layers.0.self_attn.q_proj", "model.layers.1.mlp.gate_proj", "lm_head"]``).
+
+Two rules come from vLLM's loader of Quark exports (``vllm/model_executor/layers/quantization/quark/``
+``quark.py`` and ``utils.py``, read in vllm-project/vllm; facts, restated here), so that an export vLLM
+refuses fails the PTQ gate, not a serving canary minutes later:
+
+* **fused layers** (:func:`fused_layers_check`): vLLM fuses the shards of a Llama-family layer --
+  ``q_proj``/``k_proj``/``v_proj`` into ``qkv_proj``, ``gate_proj``/``up_proj`` into ``gate_up_proj``
+  (the models' ``packed_modules_mapping``) -- and refuses to load ("vLLM requires all to use the same
+  scheme") when the shards are not all excluded or all kept (``should_ignore_layer``: an ``exclude``
+  entry equal to the shard's name, or a ``re:`` regex), or when their resolved configs differ
+  (``_find_matched_config``: the first ``layer_quant_config`` pattern that matches the shard, else
+  ``global_quant_config``; with a KV-cache group, the ``output_tensors`` of the group's entries and of
+  ``*q_proj`` are cleared before the comparison);
+* **one KV-cache scheme** (in :func:`kv_cache_check`): the ``output_tensors`` specs of every
+  ``layer_quant_config`` entry the KV-cache group matches must be equal, else vLLM refuses ("The
+  quantization method used for kv_cache should be the same").
 """
 
 from __future__ import annotations
@@ -164,8 +182,10 @@ def kv_cache_check(
 
     ``kv_layers``: the template's k/v projection patterns (Quark's ``kv_layers_name``). Problems: a
     group that covers some k/v projections but not all; a group pattern matching no module; group,
-    ``kv_cache_quant_config`` keys and ``layer_quant_config`` output specs that disagree; a named layer
-    without a stored ``output_scale``, or an ``output_scale`` on a k/v projection outside the group.
+    ``kv_cache_quant_config`` keys and ``layer_quant_config`` output specs that disagree; k and v output
+    specs that differ (vLLM's one-scheme rule, module docstring), in ``layer_quant_config`` or in
+    ``kv_cache_quant_config``; a named layer without a stored ``output_scale``, or an ``output_scale``
+    on a k/v projection outside the group.
     Returns ``{"group", "layers_named", "kv_layers", "problems"}``.
     """
     qconfig = qconfig or {}
@@ -202,6 +222,7 @@ def kv_cache_check(
             problems.append(
                 f"layer_quant_config has no output_tensors spec for kv_cache_group pattern {pattern!r}"
             )
+    problems += _kv_scheme_problems(group, layer_config, kv_config)
     for m in named:
         if f"{m}.output_scale" not in output.tensors:
             problems.append(f"{m} is in the KV-cache group but stores no output_scale")
@@ -217,6 +238,131 @@ def kv_cache_check(
         "kv_layers": len(kv_all),
         "problems": problems[:MAX_LIST],
     }
+
+
+def _describe(spec: Any) -> str:
+    """``fp8_e4m3 per_tensor`` for a tensor spec, ``none`` for a missing one."""
+    if not isinstance(spec, dict):
+        return "none"
+    return " ".join(str(spec.get(k)) for k in ("dtype", "qscheme") if spec.get(k) is not None) or "set"
+
+
+def _spec_differences(a: Any, b: Any) -> str:
+    """How two specs differ, in a few words (``dtype fp8_e4m3 vs fp8_e5m2``)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return f"{_describe(a)} vs {_describe(b)}"
+    keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return "; ".join(f"{k} {a.get(k)!r} vs {b.get(k)!r}" for k in keys[:3])
+
+
+def _kv_scheme_problems(group: list[str], layer_config: Any, kv_config: Any) -> list[str]:
+    """vLLM's one-KV-cache-scheme rule (module docstring) over both config sections."""
+    problems: list[str] = []
+    sections = (("layer_quant_config", layer_config), ("kv_cache_quant_config", kv_config))
+    for section, entries in sections:
+        if not isinstance(entries, dict):
+            continue
+        specs = {
+            str(name): spec.get("output_tensors") if isinstance(spec, dict) else None
+            for name, spec in entries.items()
+            if any(fnmatchcase(str(name), pattern) for pattern in group)
+        }
+        names = sorted(specs)
+        for other in names[1:]:
+            if specs[other] != specs[names[0]]:
+                problems.append(
+                    f"{section}: the KV-cache output specs of {names[0]!r} ({_describe(specs[names[0]])}) and "
+                    f"{other!r} ({_describe(specs[other])}) differ ({_spec_differences(specs[names[0]], specs[other])});"
+                    " vLLM requires one KV-cache scheme for k and v"
+                )
+                break
+    return problems
+
+
+# vLLM's packed_modules_mapping of the Llama-family models: fused layer -> the shards stored in the export
+FUSED_SHARDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("qkv_proj", ("q_proj", "k_proj", "v_proj")),
+    ("gate_up_proj", ("gate_proj", "up_proj")),
+)
+EXCLUDED = "excluded"
+
+
+def _vllm_excluded(name: str, exclude: list[str]) -> bool:
+    """Excluded as the export declares it (Quark's patterns: equal or fnmatch) or as vLLM reads it (equal,
+    or a ``re:`` regex matched at the start)."""
+    for target in exclude:
+        if target.startswith("re:"):
+            try:
+                if re.match(target[3:], name):
+                    return True
+            except re.error:
+                continue
+        elif name == target or fnmatchcase(name, target):
+            return True
+    return False
+
+
+def _shard_config(name: str, qconfig: dict[str, Any], cleared: set[str]) -> tuple[str, Any]:
+    """``(source, config)`` vLLM resolves for one shard: ``("excluded", None)``, the first
+    ``layer_quant_config`` pattern that matches it (``*`` patterns by fnmatch, others by containment,
+    as vLLM does), else ``global_quant_config``; ``output_tensors`` cleared for the ``cleared``
+    patterns."""
+    exclude = [str(e) for e in qconfig.get("exclude") or [] if isinstance(e, str)]
+    if _vllm_excluded(name, exclude):
+        return EXCLUDED, None
+    overrides = qconfig.get("layer_quant_config")
+    for pattern, config in overrides.items() if isinstance(overrides, dict) else ():
+        hit = fnmatchcase(name, pattern) if "*" in pattern else name in pattern
+        if hit:
+            if pattern in cleared and isinstance(config, dict):
+                config = {**config, "output_tensors": None}
+            return f"layer_quant_config[{pattern!r}]", config
+    return "global_quant_config", qconfig.get("global_quant_config")
+
+
+def fused_layers_check(qconfig: dict[str, Any] | None, modules: list[str]) -> dict[str, Any]:
+    """The shards vLLM fuses into one layer resolve to one scheme (vLLM's rule, module docstring).
+
+    ``modules``: the model's linear layer names (e.g. ``model.layers.0.self_attn.q_proj``). A fused
+    layer is checked when every one of its shards is a module of the model. Returns ``{"checked": n
+    fused layers, "problems": [...]}`` (one problem per fused layer whose shards differ, naming each
+    shard's scheme).
+    """
+    qconfig = qconfig or {}
+    export = qconfig.get("export") if isinstance(qconfig.get("export"), dict) else {}
+    group = [str(g) for g in (export or {}).get("kv_cache_group") or [] if isinstance(g, str)]
+    overrides = qconfig.get("layer_quant_config")
+    cleared: set[str] = set()
+    if group and isinstance(overrides, dict):  # vLLM clears these output specs once it has the KV scheme
+        cleared = {p for p in overrides if any(fnmatchcase(p, g) for g in group)} | {"*q_proj"}
+    present = set(modules)
+    checked = 0
+    problems: list[str] = []
+    for name in modules:
+        for fused, shards in FUSED_SHARDS:
+            prefix, _, leaf = name.rpartition(".")
+            if leaf != shards[0]:
+                continue
+            names = [f"{prefix}.{shard}" for shard in shards]
+            if not all(n in present for n in names):
+                continue
+            checked += 1
+            resolved = [_shard_config(n, qconfig, cleared) for n in names]
+            if all(
+                config == resolved[0][1] and (source == EXCLUDED) == (resolved[0][0] == EXCLUDED)
+                for source, config in resolved
+            ):
+                continue
+            what = ", ".join(
+                f"{shard} {source if source == EXCLUDED else f'{_describe(_spec(config))} ({source})'}"
+                for shard, (source, config) in zip(shards, resolved, strict=True)
+            )
+            problems.append(
+                f"{prefix}.{fused}: its shards have different schemes ({what}); vLLM fuses "
+                f"{'/'.join(shards)} into {fused} and refuses an export whose shards differ: exclude "
+                "all of them or none"
+            )
+    return {"checked": checked, "problems": problems[:MAX_LIST]}
 
 
 def _module(tensor: str) -> tuple[str, str]:

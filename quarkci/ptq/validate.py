@@ -13,8 +13,9 @@ artifact, ``quarkci/core/schemas/validation_summary.schema.json``)::
                               "exclude": [..], "layer_quant_config": [patterns], "problems": [..]},
       "layers": {"total": int, "quantized": {"fp8_e4m3": 14, ...}, "excluded": [names],
                  "unexpected_unquantized": [names], "declaration_mismatch": [{"layer", "reason"}]},
-      "scheme_check" | "kv_cache" | "names" | "unquantized_tensors": {..., "problems": [..]} | null,
-                                               # quarkci.ptq.export_checks
+      "scheme_check" | "kv_cache" | "fused_layers" | "names" | "unquantized_tensors":
+                {..., "problems": [..]} | null, # quarkci.ptq.export_checks (fused_layers, the k/v
+                                               # scheme: vLLM's load rules)
       "metadata": {"expected": [{"field", "source", "output", "reason"}], "blocking": [...]},
       "reload": {"checked": bool, "ok": bool | null, "error": str | null, "forward_error": str | null,
                  "logits_finite": bool | null, "missing_keys": [..],
@@ -503,6 +504,7 @@ def summarize(
         "layers": None,
         "scheme_check": None,
         "kv_cache": None,
+        "fused_layers": None,
         "names": None,
         "unquantized_tensors": None,
         "metadata": {"expected": [], "blocking": []},
@@ -539,6 +541,7 @@ def summarize(
         summary["kv_cache"] = export_checks.kv_cache_check(
             qconfig, src, out, kv_layers or export_checks.DEFAULT_KV_LAYERS
         )
+        summary["fused_layers"] = export_checks.fused_layers_check(qconfig, list(src.linear_layers()))
         summary["names"] = export_checks.names_check(qconfig, src, out)
         summary["unquantized_tensors"] = export_checks.unquantized_tensors(src, out)
         summary["metadata"] = metadata_diffs(src_path, out_path)

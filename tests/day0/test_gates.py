@@ -32,38 +32,52 @@ def _eval(scores: dict, stderr: float = 0.002, n: int = 1000, **task_extra) -> d
 # --- compare --------------------------------------------------------------------------------------
 
 
+def _s(scores: dict, stderr: float = 0.001) -> dict:
+    """A bare score map whose scores carry a standard error (without one nothing can pass)."""
+    return {t: {"score": s, "stderr": stderr} for t, s in scores.items()}
+
+
+def test_compare_without_a_standard_error_is_never_a_pass():
+    """A bare {task: score} map has no standard error: within or past the threshold, INDETERMINATE."""
+    for candidate in (0.50, 0.49, 0.30):
+        v = gates.compare({"a": 0.50}, {"a": candidate})
+        assert (v["pass"], v["decision"]) == (False, "INDETERMINATE"), candidate
+        assert "no standard error" in v["tasks"][0]["reason"]
+    assert gates.compare(_s({"a": 0.50}), _s({"a": 0.49}))["decision"] == "ACCEPT"  # negative control
+
+
 def test_compare_threshold_is_inclusive_on_the_boundary():
-    on = gates.compare({"a": 0.50}, {"a": 0.49}, threshold=0.01)
+    on = gates.compare(_s({"a": 0.50}), _s({"a": 0.49}), threshold=0.01)
     assert on["pass"] is True and on["tasks"][0]["within"] is True and on["decision"] == "ACCEPT"
-    past = gates.compare({"a": 0.50}, {"a": 0.4899}, threshold=0.01)  # negative control
+    past = gates.compare(_s({"a": 0.50}), _s({"a": 0.4899}), threshold=0.01)  # negative control
     assert past["pass"] is False and past["decision"] == "REGRESSION" and past["failure_class"] is None
-    assert "a: drop 0.0101" in past["detail"]
+    assert "a score: drop 0.0101" in past["detail"]
 
 
 def test_compare_scale_rule_0_100_and_explicit_scales():
-    pct = gates.compare({"gsm8k": 80.0}, {"gsm8k": 79.0})
+    pct = gates.compare(_s({"gsm8k": 80.0}, 0.1), _s({"gsm8k": 79.0}, 0.1))
     assert (
         pct["tasks"][0]["scale"] == 100.0 and pct["tasks"][0]["drop"] == pytest.approx(0.01) and pct["pass"]
     )
-    worse = gates.compare({"gsm8k": 80.0}, {"gsm8k": 78.9})
+    worse = gates.compare(_s({"gsm8k": 80.0}, 0.1), _s({"gsm8k": 78.9}, 0.1))
     assert worse["decision"] == "REGRESSION"
     # a 0-100 task whose scores happen to lie in [0, 1]: only --scales tells the truth
-    forced = gates.compare({"t": 0.9}, {"t": 0.5}, scales={"t": 100})
+    forced = gates.compare(_s({"t": 0.9}), _s({"t": 0.5}), scales={"t": 100})
     assert forced["tasks"][0]["scale"] == 100 and forced["pass"] is True
-    assert gates.compare({"t": 0.9}, {"t": 0.5})["pass"] is False
+    assert gates.compare(_s({"t": 0.9}), _s({"t": 0.5}))["pass"] is False
 
 
 def test_compare_relative_mode():
-    ok = gates.compare({"a": 0.50}, {"a": 0.496}, threshold=0.01, relative=True)  # 0.8 % relative
+    ok = gates.compare(_s({"a": 0.50}), _s({"a": 0.496}), threshold=0.01, relative=True)  # 0.8 % relative
     assert ok["pass"] and ok["mode"] == "relative"
-    bad = gates.compare({"a": 0.50}, {"a": 0.49}, threshold=0.01, relative=True)  # 2 % relative
+    bad = gates.compare(_s({"a": 0.50}), _s({"a": 0.49}), threshold=0.01, relative=True)  # 2 % relative
     assert bad["decision"] == "REGRESSION"
 
 
 def test_compare_implausible_gain_is_anomalous():
-    gain = gates.compare({"a": 0.50}, {"a": 0.56})
+    gain = gates.compare(_s({"a": 0.50}), _s({"a": 0.56}))
     assert (gain["pass"], gain["decision"], gain["failure_class"]) == (False, "ANOMALOUS", "UNKNOWN")
-    control = gates.compare({"a": 0.50}, {"a": 0.55})  # exactly 5 % of scale: plausible
+    control = gates.compare(_s({"a": 0.50}), _s({"a": 0.55}))  # exactly 5 % of scale: plausible
     assert control["pass"] is True
 
 
@@ -71,7 +85,7 @@ def test_compare_task_sets_differ_is_sample_accounting_failed():
     v = gates.compare({"a": 0.5, "b": 0.5}, {"a": 0.5})
     assert (v["pass"], v["failure_class"], v["decision"]) == (False, "SAMPLE_ACCOUNTING_FAILED", "ANOMALOUS")
     assert "only in baseline ['b']" in v["detail"]
-    assert gates.compare({"a": 0.5, "b": 0.5}, {"a": 0.5, "b": 0.5})["pass"] is True
+    assert gates.compare(_s({"a": 0.5, "b": 0.5}), _s({"a": 0.5, "b": 0.5}))["pass"] is True
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), True, -0.1, 101.0, "0.5", None])
@@ -83,7 +97,7 @@ def test_compare_non_finite_boolean_or_out_of_range_score_is_anomalous(bad):
 def test_compare_stderr_not_below_threshold_is_indeterminate_never_a_pass():
     v = gates.compare(_eval({"a": 0.50}, stderr=0.01), _eval({"a": 0.50}, stderr=0.01))
     assert (v["pass"], v["decision"], v["tasks"][0]["status"]) == (False, "INDETERMINATE", "INDETERMINATE")
-    assert "add independent runs" in v["detail"]
+    assert "add independent runs" in v["detail"] and "a acc: stderr 0.0100" in v["detail"]
     control = gates.compare(_eval({"a": 0.50}, stderr=0.0099), _eval({"a": 0.50}, stderr=0.0099))
     assert control["pass"] is True
     # a collapse far beyond threshold + 2 stderr stays a regression even with low power
@@ -95,10 +109,20 @@ def test_compare_config_parity():
     base, cand = _eval({"a": 0.5}), _eval({"a": 0.5})
     cand["config"]["model_path"] = "/candidate"  # allowed: the checkpoint's identity
     assert gates.compare(base, cand)["pass"] is True
-    cand["config"]["batch_size"] = 8  # not allowed
+    cand["config"]["backend"] = "local-completions"  # not allowed
     v = gates.compare(base, cand)
     assert (v["pass"], v["failure_class"], v["decision"]) == (False, "USER_CONFIG_ERROR", "ANOMALOUS")
-    assert "batch_size" in v["detail"]
+    assert "backend ('hf' vs 'local-completions')" in v["detail"]
+
+
+def test_compare_batch_size_parity_only_where_a_task_generates():
+    base, cand = _eval({"a": 0.5}), _eval({"a": 0.5})
+    cand["config"]["batch_size"] = 8
+    assert gates.compare(base, cand)["pass"] is True  # loglikelihood scores do not depend on it
+    for doc in (base, cand):
+        doc["verbosity"] = {"a": [{"samples": 1000, "mean_completion_tokens": 2.0}]}
+    v = gates.compare(base, cand)
+    assert v["failure_class"] == "USER_CONFIG_ERROR" and "batch_size (64 vs 8)" in v["detail"]
 
 
 def test_compare_bad_scales_and_no_tasks_are_input_errors():
@@ -175,16 +199,32 @@ def _write(tmp_path, name, doc) -> str:
 
 
 def test_cli_gate_compare_exit_codes(tmp_path, capsys):
-    b = _write(tmp_path, "b.json", {"a": 0.5})
+    b = _write(tmp_path, "b.json", _s({"a": 0.5}))
     assert (
         main(
-            ["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "c.json", {"a": 0.49})]
+            [
+                "day0",
+                "gate-compare",
+                "--baseline",
+                b,
+                "--candidate",
+                _write(tmp_path, "c.json", _s({"a": 0.49})),
+            ]
         )
         == 0
     )
     assert json.loads(capsys.readouterr().out)["pass"] is True
     assert (
-        main(["day0", "gate-compare", "--baseline", b, "--candidate", _write(tmp_path, "d.json", {"a": 0.3})])
+        main(
+            [
+                "day0",
+                "gate-compare",
+                "--baseline",
+                b,
+                "--candidate",
+                _write(tmp_path, "d.json", _s({"a": 0.3})),
+            ]
+        )
         == 1
     )
     assert json.loads(capsys.readouterr().out)["decision"] == "REGRESSION"
@@ -270,7 +310,9 @@ def test_compare_scores_on_two_scales_are_anomalous():
 
     verdict = compare({"a": 0.5}, {"a": 1.5})
     assert verdict["pass"] is False and verdict["decision"] == "ANOMALOUS"
-    assert compare({"a": 50.0}, {"a": 50.5})["pass"] is True  # negative control: one scale, within
+    assert (
+        compare(_s({"a": 50.0}, 0.1), _s({"a": 50.5}, 0.1))["pass"] is True
+    )  # negative control: one scale, within
 
 
 def test_run_gate_refuses_counts_that_do_not_add_up():
@@ -294,4 +336,6 @@ def test_compare_threshold_of_a_whole_scale_is_a_config_error():
     from quarkci.day0.gates import compare
 
     assert compare({"a": 0.5}, {"a": 0.1}, threshold=1.5)["failure_class"] == "USER_CONFIG_ERROR"
-    assert compare({"a": 0.5}, {"a": 0.1}, threshold=0.01)["decision"] == "REGRESSION"  # negative control
+    assert (
+        compare(_s({"a": 0.5}), _s({"a": 0.1}), threshold=0.01)["decision"] == "REGRESSION"
+    )  # negative control

@@ -31,7 +31,7 @@ def test_a_passing_gate_writes_the_report_with_the_stages(tmp_path, capsys):
     assert "| quantize and export (ptq run) | `succeeded` | `scheme fp8` |" in md
     assert "| validate (ptq validate) | `done` | `reload ok; demo task accuracy 100% (source 100%)` |" in md
     assert "| gate (ptq gate) | `PASS` |" in md
-    assert md.count("| pass |") == len(verdict["checks"]) == 12  # one row per gate check
+    assert md.count("| pass |") == len(verdict["checks"]) == 13  # one row per gate check
     doc = read_artifact("validation_report", out / "validation_report.json")
     assert (
         doc["kind"] == "ptq"

@@ -58,7 +58,7 @@ def test_untouched_fp8_export_passes_every_new_check(pipeline, demo_model, tmp_p
     assert code == 0, verdict["detail"]
     assert summary["reload"]["top1_agreement"] >= 0.95 and summary["reload"]["task_accuracy"] == 1.0
     assert summary["unquantized_tensors"]["checked"] == 7  # embed, lm_head, 5 norms
-    for name in ("scheme", "kv_cache", "names", "unquantized_tensors", "behaviour"):
+    for name in ("scheme", "kv_cache", "fused_layers", "names", "unquantized_tensors", "behaviour"):
         assert next(c for c in verdict["checks"] if c["name"] == name)["status"] == "pass"
 
 
@@ -171,6 +171,51 @@ def test_every_inconsistent_kv_cache_hand_edit_fails(pipeline, demo_model, tmp_p
     code, verdict, _ = _gate(demo_model, export, tmp_path, capsys, reload=False)
     assert code == 1 and "kv_cache" in _failed(verdict), verdict
     assert verdict["failure_class"] == "QUANT_COVERAGE_FAILURE"
+
+
+# the issue's --exclude: one shard of layer 0's attention and one of layer 1's MLP (issue 22)
+SPLIT_FUSED = ("model.layers.0.self_attn.q_proj", "model.layers.1.mlp.gate_proj")
+
+
+@pytest.mark.parametrize("scheme", ["fp8", "int8"])
+def test_excluding_one_shard_of_a_fused_layer_fails_the_gate(pipeline, scheme):
+    """A real PTQ with ``--exclude`` of q_proj and gate_proj alone: vLLM fuses q/k/v and gate/up and
+    refuses shards with different schemes, so gate_ptq fails (it used to say all checks passed)."""
+    split = pipeline(scheme, exclude=SPLIT_FUSED)
+    assert (split.run_code, split.validate_code, split.gate_code) == (0, 0, 1)
+    assert split.summary["quantization_config"]["exclude"] == [*SPLIT_FUSED, "lm_head"]
+    assert split.gate["failure_class"] == "QUANT_COVERAGE_FAILURE"
+    assert [c["name"] for c in split.gate["checks"] if c["status"] == "fail"] == ["fused_layers"]
+    problems = split.summary["fused_layers"]["problems"]
+    assert [p.split(":")[0] for p in problems] == [
+        "model.layers.0.self_attn.qkv_proj",
+        "model.layers.1.mlp.gate_up_proj",
+    ]
+    assert "q_proj excluded" in problems[0] and "gate_proj excluded" in problems[1]
+    assert pipeline(scheme).gate_code == 0  # negative control: the same scheme without the split
+
+
+@pytest.mark.parametrize("scheme", ["fp8", "int8"])
+def test_k_and_v_with_different_kv_cache_schemes_fail_the_gate(
+    pipeline, demo_model, tmp_path, capsys, scheme
+):
+    """The k/v dtype defect, made by editing a real KV-cache export's config (the CLI takes one KV scheme):
+    k_proj output fp8_e4m3, v_proj output fp8_e5m2; vLLM requires one KV-cache scheme."""
+    source_export = pipeline(scheme, kv_cache="fp8").output
+    code, verdict, _ = _gate(demo_model, source_export, tmp_path, capsys, reload=False)
+    assert code == 0, verdict["detail"]  # negative control: Quark's own export
+    export = _copy(source_export, tmp_path, f"kv-e5m2-{scheme}")
+    config = json.loads((export / "config.json").read_text())
+    qc = config["quantization_config"]
+    assert qc["layer_quant_config"]["*k_proj"]["output_tensors"]["dtype"] == "fp8_e4m3"
+    for section in ("layer_quant_config", "kv_cache_quant_config"):
+        qc[section]["*v_proj"]["output_tensors"]["dtype"] = "fp8_e5m2"
+    (export / "config.json").write_text(json.dumps(config))
+    code, verdict, summary = _gate(demo_model, export, tmp_path, capsys, reload=False)
+    assert code == 1 and _failed(verdict) == ["kv_cache"], verdict["detail"]
+    assert verdict["failure_class"] == "QUANT_COVERAGE_FAILURE"
+    assert "'*v_proj' (fp8_e5m2 per_tensor) differ" in summary["kv_cache"]["problems"][0]
+    assert "vLLM requires one KV-cache scheme for k and v" in verdict["detail"]
 
 
 def test_renamed_layer_fails_the_names_check(pipeline, demo_model, tmp_path, capsys):
