@@ -16,6 +16,7 @@ from quarkci.skills.claims import (
     dependencies,
     exports,
     flags,
+    links,
     models,
     paths,
     python_api,
@@ -43,6 +44,7 @@ EXTRACTORS: dict[str, Extractor] = {
     "structured": structured.extract,
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
+    "links": links.extract,
 }
 REFERENCE_SUFFIXES = (".md", ".markdown")
 

@@ -77,6 +77,7 @@ class Unit:
 
     def __init__(self, file: str, text: str, first_line: int = 1) -> None:
         self.file = file
+        self.text, self.first_line = text, first_line  # the source, for extractors that re-parse it (links)
         self.blocks: list[Block] = walk(text, first_line)
         self.commands: list[Located] = list(self._commands())
         self.skill_command = Inference(None, None)
