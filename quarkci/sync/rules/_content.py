@@ -150,6 +150,7 @@ _KIND_PHRASES: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     ),
 )
 _SPAN = re.compile(r"`([^`]+)`")
+_CLAUSE = re.compile(r"[,;:](?=\s)|\s(?:and|but|while|whereas)(?=\s)")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`*(])|\s+[—–]\s+(?=\S)|\s+\|\s+")
 
 
@@ -164,16 +165,33 @@ def stated_kinds(claim: Claim) -> tuple[tuple[str, ...], str] | None:
     if not around or claim.context.get("negative") or claim.context.get("historical"):
         return None
     for sentence in _sentences(around):
-        spans = [(m.start(), m.group(1).strip()) for m in _SPAN.finditer(sentence) if "/" in m.group(1)]
-        mine = [at for at, text in spans if text == claim.value]
-        if not mine:
+        spans = _path_spans(sentence)
+        if not any(text == claim.value for _, _, text in spans):
             continue
         for pattern, kinds, noun in _KIND_PHRASES:
             for match in pattern.finditer(sentence):
-                nearest = min(spans, key=lambda s: abs(s[0] - match.start()))
-                if nearest[1] == claim.value:
+                if _holder(sentence, spans, match.start(), match.end()) == claim.value:
                     return kinds, noun
     return None
+
+
+def _path_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of the code spans of ``text`` naming a path (holding a ``/``)."""
+    return [(m.start(), m.end(), m.group(1).strip()) for m in _SPAN.finditer(text) if "/" in m.group(1)]
+
+
+def _holder(sentence: str, spans: list[tuple[int, int, str]], start: int, end: int) -> str:
+    """The path a phrase at ``[start, end)`` of ``sentence`` is said of: the nearest path span of its
+    clause ("`A` holds the model template list and `B` the loaders": A), else the last one before the
+    clause ("`A`, which holds the model template list, and `B`": A), else the first after it."""
+    cuts = [0, *(m.end() for m in _CLAUSE.finditer(sentence)), len(sentence) + 1]
+    low = max(c for c in cuts if c <= start)
+    high = min(c for c in cuts if c > start)
+    inside = [s for s in spans if s[0] >= low and s[1] <= high]
+    if inside:
+        return min(inside, key=lambda s: max(s[0] - end, start - s[1], 0))[2]
+    before = [s for s in spans if s[1] <= low]
+    return before[-1][2] if before else spans[0][2]
 
 
 def _sentences(text: str) -> list[str]:
