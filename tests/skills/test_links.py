@@ -95,6 +95,7 @@ def test_not_links_negative_controls() -> None:
         "$ROOT/x.md",
         "path/to/your/file.md",
         "....md/x",
+        "http://[::1/x.md",  # urlsplit raises on it: still no link, never a crash
     ):
         assert destination(href) is None, href
     assert destination("a%20b.md#Part%201") == ("a b.md", "Part 1")

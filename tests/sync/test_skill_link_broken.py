@@ -142,6 +142,11 @@ def test_without_the_tree_listing_the_rule_skips(tmp_path: Path) -> None:
     source = _tree(tmp_path)
     result = audit(_state(source, WHEEL, listed=False), policy.Config(), (skill_link_broken,))
     assert result.skipped == ((skill_link_broken.ID, "needs the skills tree's file list"),)
+    # control: a tree whose skills link nowhere needs no listing
+    (tmp_path / "plain" / "s").mkdir(parents=True)
+    (tmp_path / "plain" / "s" / "SKILL.md").write_text("---\nname: s\n---\nNo links.\n", encoding="utf-8")
+    plain = _state(DirectorySource(tmp_path / "plain"), WHEEL, listed=False)
+    assert audit(plain, policy.Config(), (skill_link_broken,)).skipped == ()
 
 
 def test_fix_points_the_link_at_the_one_file_of_that_name(tmp_path: Path, wheels) -> None:

@@ -51,7 +51,10 @@ def resolve(file: str, path: str) -> str:
 def destination(href: str) -> tuple[str, str] | None:
     """(decoded path, anchor) of a relative file destination, or None when ``href`` is no link to a file
     (a URL, an anchor, an absolute path, a placeholder or empty)."""
-    parts = urlsplit(href)
+    try:
+        parts = urlsplit(href)
+    except ValueError:  # e.g. an unclosed IPv6 bracket: no file path either way
+        return None
     if parts.scheme or parts.netloc or href.startswith("//"):
         return None
     path = unquote(parts.path)

@@ -42,13 +42,17 @@ _MARKDOWN = (".md", ".markdown")
 def check(state: AuditState) -> list[Finding]:
     """One finding per (linking file, destination) that does not resolve (see the module docstring).
 
-    Skipped when the state does not list the skills tree (``AuditState.skill_files`` is None).
+    Skipped when a skill links somewhere and the state does not list the skills tree
+    (``AuditState.skill_files`` is None).
     """
+    claims = list(state.claims_of(links.KIND))
+    if not claims:
+        return []
     if state.skill_files is None:
         raise Skip("needs the skills tree's file list")
     tree = _Tree(state.skill_files)
     out: list[Finding] = []
-    for claim in _link_claims(state, tree):
+    for claim in _link_claims(state, tree, claims):
         if claim.value == ".." or claim.value.startswith("../"):
             finding = _upstream(state, claim)
         elif tree.exists(claim.value):
@@ -61,7 +65,7 @@ def check(state: AuditState) -> list[Finding]:
 
 
 class _Tree:
-    """The skills tree's files and directories, and its files by name."""
+    """The skills tree's files and directories, and both by basename."""
 
     def __init__(self, files: frozenset[str]) -> None:
         self.files = files
@@ -103,10 +107,10 @@ def nearest(target: str, candidates: list[str], origin: str = "") -> list[str]:
     return sorted((c for c in candidates if c != target), key=score)
 
 
-def _link_claims(state: AuditState, tree: _Tree) -> Iterator[Claim]:
+def _link_claims(state: AuditState, tree: _Tree, claims: list[Claim]) -> Iterator[Claim]:
     """The skills' ``link`` claims, then those of the Markdown files they link to that no skill owns."""
     owned = {s.path for s in state.skills} | {r for s in state.skills for r in s.references}
-    queue = list(state.claims_of(links.KIND))
+    queue = list(claims)
     followed: set[tuple[str, str]] = set()
     while queue:
         claim = queue.pop(0)
