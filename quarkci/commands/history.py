@@ -116,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
     if not skills:
         raise BadInputError(f"--skills {root}: no SKILL.md found; 0 skills would be audited")
     claims = [c for s in skills if s.error is None for c in extract_claims(s, source.read_text)]
-    timeline = run_history(snapshots, skills, claims, source.read_text, root)
+    timeline = run_history(
+        snapshots, skills, claims, source.read_text, root, skill_files=frozenset(source.files())
+    )
     document = to_json(timeline)
     atomic_write_text(out / HISTORY_JSON, dump_json(document))
     atomic_write_text(out / HISTORY_MD, to_markdown(timeline))

@@ -5,6 +5,8 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
 
 * ``names``: every name bound at module level (classes, functions, assignments, imports, including
   those inside top-level ``if``/``try`` blocks), sorted: exactly what ``from M import X`` resolves;
+* ``defines``: the names of ``names`` the module itself defines (classes, functions, assignments; no
+  import, no dunder): its content, which says where a moved file went (``upstream-fact-moved``);
 * ``public``: ``__all__`` when it is a literal list, else the names without a leading underscore that
   the module defines or imports from ``quark`` (re-exports; ``import json`` is not Quark's API);
 * ``all``: the literal ``__all__`` (None when absent or computed);
@@ -48,29 +50,33 @@ def absolute_module(module: str, is_package: bool, level: int, target: str | Non
     return ".".join([*base, target] if target else base)
 
 
-def _bound(body: list[ast.stmt], module: str, is_package: bool) -> Iterator[tuple[str, str | None, bool]]:
-    """(name, star-import module or None, own) for every module-level binding of ``body``; ``own`` is
-    True for a definition or an import from ``quark`` (a re-export), False for a third-party import."""
+def _bound(
+    body: list[ast.stmt], module: str, is_package: bool
+) -> Iterator[tuple[str, str | None, bool, bool]]:
+    """(name, star-import module or None, own, defined) for every module-level binding of ``body``;
+    ``own`` is True for a definition or an import from ``quark`` (a re-export), False for a third-party
+    import; ``defined`` is True for a definition (class, function, assignment), False for an import."""
     for node in body:
         if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node.name, None, True
+            yield node.name, None, True, True
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 for sub in ast.walk(target):
                     if isinstance(sub, ast.Name):
-                        yield sub.id, None, True
+                        yield sub.id, None, True, True
         elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
-            yield node.target.id, None, True
+            yield node.target.id, None, True, True
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                yield (alias.asname or alias.name.split(".")[0]), None, alias.name.startswith("quark.")
+                yield (alias.asname or alias.name.split(".")[0]), None, alias.name.startswith("quark."), False
         elif isinstance(node, ast.ImportFrom):
             source = absolute_module(module, is_package, node.level, node.module)
             for alias in node.names:
                 if alias.name == "*":
-                    yield "*", source, True
+                    yield "*", source, True, False
                 else:
-                    yield alias.asname or alias.name, None, source == "quark" or source.startswith("quark.")
+                    quark = source == "quark" or source.startswith("quark.")
+                    yield alias.asname or alias.name, None, quark, False
         elif isinstance(node, ast.If):
             yield from _bound(node.body + node.orelse, module, is_package)
         elif isinstance(node, ast.Try):
@@ -103,8 +109,9 @@ def module_item(path: str, text: str) -> FactItem | None:
     module = module_name(path)
     names: set[str] = set()
     own: set[str] = set()
+    defines: set[str] = set()
     star: set[str] = set()
-    for name, source, is_own in _bound(tree.body, module, path.endswith("/__init__.py")):
+    for name, source, is_own, defined in _bound(tree.body, module, path.endswith("/__init__.py")):
         if name == "*":
             if source:
                 star.add(source)
@@ -112,6 +119,8 @@ def module_item(path: str, text: str) -> FactItem | None:
             names.add(name)
             if is_own:
                 own.add(name)
+            if defined and not (name.startswith("__") and name.endswith("__")):
+                defines.add(name)
     declared = _literal_all(tree)
     public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
     return FactItem(
@@ -120,6 +129,7 @@ def module_item(path: str, text: str) -> FactItem | None:
         1,
         {
             "names": sorted(names),
+            "defines": sorted(defines),
             "public": sorted(set(public)),
             "all": declared,
             "star": sorted(star),

@@ -24,6 +24,7 @@ CLAIM_KINDS: dict[str, str] = {
     "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
+    "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree
 }
 
 

@@ -71,15 +71,17 @@ def run_history(
     read_skill_file: Any,
     skills_root: str,
     config: policy.Config | None = None,
+    skill_files: frozenset[str] | None = None,
 ) -> Timeline:
     """Audit ``claims`` against each release of ``releases`` (oldest first; each audited with the
     previous one as baseline, the first without). Facts are extracted once per release (cached by the
-    wheel's sha256 across runs). Returns the :class:`Timeline`."""
+    wheel's sha256 across runs). ``skill_files``: every file of the skills tree (for the link rule).
+    Returns the :class:`Timeline`."""
     points: list[Point] = []
     previous: UpstreamView | None = None
     for spec, snapshot in releases:
         view = view_of(spec, snapshot)
-        state = AuditState(skills, claims, view, previous, read_skill_file)
+        state = AuditState(skills, claims, view, previous, read_skill_file, skill_files)
         result = audit(state, config)
         found = result.findings.findings
         points.append(

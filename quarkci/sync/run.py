@@ -304,6 +304,16 @@ def blocked(request: SyncRequest, reason: str) -> SyncResult:
     return SyncResult(outcome=outcome, failed=False, report_prefix="")
 
 
+def _skills_release(source: SkillSource, upstream: Snapshot, progress: Progress) -> tuple[UpstreamView, ...]:
+    """The view of the release whose bundled skills are audited (``--skills bundled:SPEC``), when it is
+    not the upstream: the rules read from it what a file the skills cite defined (where it went)."""
+    if not isinstance(source, SnapshotSource) or source.snapshot is upstream:
+        return ()
+    snapshot = source.snapshot
+    progress(f"extracting facts of {getattr(snapshot, 'label', 'the skills release')} (the skills' release)")
+    return (build_view(getattr(snapshot, "label", "skills"), snapshot),)
+
+
 def _audit(
     request: SyncRequest,
     snapshot: Snapshot,
@@ -335,10 +345,13 @@ def _audit(
     else:
         base, base_note = build_baseline(request.baseline, upstream, request.out, index, progress)
     notes = [base_note]
+    releases = _skills_release(source, snapshot, progress)
     progress(f"auditing {len(skills)} skills ({len(claims)} claims)")
     if base is not None:
         lexicon = lexicon.merged([base.facts])
-    state = AuditState(skills, claims, upstream, base, source.read_text, lexicon)
+    state = AuditState(
+        skills, claims, upstream, base, source.read_text, frozenset(source.files()), releases, lexicon
+    )
     result = audit(state, config)
     applied: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
@@ -350,7 +363,9 @@ def _audit(
         if changed:
             progress(f"applied {len(applied)} fixes to {len(changed)} files; re-auditing")
             skills, claims = read_skills(source, lexicon)
-            state = AuditState(skills, claims, upstream, base, source.read_text, lexicon)
+            state = AuditState(
+                skills, claims, upstream, base, source.read_text, frozenset(source.files()), releases, lexicon
+            )
             result = audit(state, config)
     calibrated = None
     if request.record_baseline or base is None:

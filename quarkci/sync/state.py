@@ -70,7 +70,11 @@ class AuditState:
     """Input of every rule.
 
     ``read_skill_file(path)`` returns the text of a file relative to the skills root (for rules
-    that build fixes, which must quote the exact current line).
+    that build fixes, which must quote the exact current line). ``skill_files`` is every file of the
+    skills tree (root-relative, the source's ``files()``); None when the caller did not list it (the
+    rules that need it skip themselves). ``releases`` are other releases the rules may read content
+    from, never audited: the release whose bundled skills are audited, when it is not ``upstream``
+    (where a file the skills cite went is found by what it defined there).
     """
 
     skills: list[Skill]
@@ -78,6 +82,8 @@ class AuditState:
     upstream: UpstreamView
     baseline: UpstreamView | None = None
     read_skill_file: Callable[[str], str] | None = None
+    skill_files: frozenset[str] | None = None
+    releases: tuple[UpstreamView, ...] = ()
     vocabulary: Vocabulary | None = None  # every release's names (quarkci.facts.vocabulary), None: unknown
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 

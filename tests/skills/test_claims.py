@@ -28,6 +28,7 @@ def _one(claims: list[Claim], file: str, line: int, kind: str, value: str) -> Cl
 
 
 POSITIVE = [
+    ("adapter/SKILL.md", 6, "link", "ptq-runner/SKILL.md"),
     ("model-list/SKILL.md", 8, "model_type_count", "4"),
     ("model-list/SKILL.md", 12, "model_type", "alpha"),
     ("model-list/SKILL.md", 12, "model_type", "beta_v2"),
@@ -153,11 +154,14 @@ def test_negative_flags_of_other_commands_are_not_quark() -> None:
     assert not any(c.kind == "scheme" or c.value == "--help" for c in claims)
 
 
-def test_thin_adapter_has_no_claims_but_delegates() -> None:
+def test_thin_adapter_claims_only_its_delegation_link() -> None:
     source = DirectorySource(FIXTURES / "positive")
     adapter = next(s for s in discover(source) if s.name == "adapter")
     assert adapter.delegates_to == "ptq-runner/SKILL.md"
-    assert extract_claims(adapter, source.read_text) == []
+    # its one claim is the link it delegates through (a dead one would leave the adapter useless)
+    assert _rows(extract_claims(adapter, source.read_text)) == [
+        ("adapter/SKILL.md", 6, "link", "ptq-runner/SKILL.md")
+    ]
 
 
 def test_errored_skill_has_no_claims(tmp_path: Path) -> None:

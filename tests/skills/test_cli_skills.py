@@ -83,7 +83,7 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     ]
     _, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
     from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
-    assert from_wheel == from_dir and len(from_dir) == 35  # + 4 from references/api.md
+    assert from_wheel == from_dir and len(from_dir) == 36  # + 4 from references/api.md, + the adapter link
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

@@ -74,7 +74,11 @@ def test_0_13_claims_by_kind(bundled):
         "python_name",
         "dependency",
         "cli_flag_default",
+        "link",
     }
+    # 52 relative links in 38 files, none leaving the tree (README/CONTRIBUTING files are not read)
+    assert counts["link"] == 52 and len({c.file for c in claims if c.kind == "link"}) == 38
+    assert not any(c.value.startswith("../") for c in claims if c.kind == "link")
     assert counts["scheme_count"] == 1 and counts["model_type_count"] == 1
     assert counts["model_type"] == 36
     assert counts["path"] >= 157  # 157 source_knowledge entries + inline upstream paths

@@ -84,7 +84,9 @@ def test_missing_source_file_points_at_where_its_facts_went():
     base = view("0.10", {"model_templates": [FactItem("llama", old, 5)]})
     up = view("0.11", {"model_templates": [FactItem("llama", new, 50)]}, files=[new])
     (found,) = source_path_missing.check(state([claim("path", old, field="source_knowledge")], up, base))
-    assert f"most likely now `{new}`" in found.source_says and "facts" in found.source_says
+    assert f"most likely now `{new}` (by content: holds 1 fact amd-quark 0.10 read from the file)" in (
+        found.source_says
+    )
     # paths outside upstream trees, absolute or escaping paths are not upstream claims
     odd = [claim("path", "/etc/passwd"), claim("path", "quark/../x.py"), claim("path", "references/a.md")]
     assert source_path_missing.check(state(odd, up, base)) == []

@@ -16,6 +16,7 @@ from quarkci.skills.claims import (
     dependencies,
     exports,
     flags,
+    links,
     models,
     paths,
     python_api,
@@ -45,6 +46,7 @@ EXTRACTORS: dict[str, Extractor] = {
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
     "tokens": tokens.extract,
+    "links": links.extract,
 }
 REFERENCE_SUFFIXES = (".md", ".markdown")
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from quarkci.core.findings import Finding, Location
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release
+from quarkci.sync.rules._content import content_home, kind_home, stated_kinds
 from quarkci.sync.state import AuditState, UpstreamView
 
 ID = "source-path-missing"
@@ -43,20 +42,23 @@ def upstream_path(claim: Claim) -> str | None:
     return path if head in UPSTREAM_TREES else None
 
 
-def likely_new_home(path: str, view: UpstreamView, baseline: UpstreamView | None) -> tuple[str | None, str]:
+def likely_new_home(
+    path: str, view: UpstreamView, baseline: UpstreamView | None, releases: tuple[UpstreamView, ...] = ()
+) -> tuple[str | None, str]:
     """Where ``path`` most likely went: (new path or None, how it was found).
 
-    1. facts the baseline extracted from ``path`` now come from one file (the fact moved);
-    2. a file with the same basename elsewhere in the snapshot (closest common prefix wins).
+    1. by content (:func:`~quarkci.sync.rules._content.content_home`): the file that now defines most
+       of the names ``path`` defined in the baseline (else in the first of ``releases`` holding it,
+       e.g. the release the skills were bundled with), and holds the facts read from it there;
+    2. only when no release at hand shows its content (none holds the file, or it is not Python): a
+       file with the same basename elsewhere in the snapshot (closest common prefix wins), said to be
+       a guess by name ("same file name"); of several, only one sharing a directory below the tree
+       (no ``quark/__init__.py`` for ``quark/a/b/__init__.py``).
     """
-    if baseline is not None:
-        homes: Counter[str] = Counter()
-        for kind, items in baseline.facts.kinds.items():
-            moved = {i.name for i in items if i.file == path}
-            homes.update(i.file for i in view.items(kind) if i.name in moved and i.file != path)
-        if homes:
-            best, count = sorted(homes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            return best, f"{count} facts that amd-quark {baseline.version} read from it now come from there"
+    found = content_home(path, view, (baseline, *releases))
+    if found is not None:
+        home, version = found
+        return home.path, home.how(version)
     name = path.rsplit("/", 1)[-1]
     same = [p for p in view.by_basename.get(name, []) if p != path]
     if same:
@@ -70,22 +72,42 @@ def likely_new_home(path: str, view: UpstreamView, baseline: UpstreamView | None
             return n
 
         best = sorted(same, key=lambda p: (-shared(p), p))[0]
+        if len(same) > 1 and shared(best) < 2:  # `quark/__init__.py` for `quark/a/b/__init__.py`: no guess
+            return None, f"{len(same)} files share its name, none in a directory near it"
         return best, "same file name" + (f" ({len(same)} candidates)" if len(same) > 1 else "")
     return None, ""
 
 
 def check(state: AuditState) -> list[Finding]:
-    """One ``removed`` finding per upstream path claim whose tree the snapshot holds but whose file it lacks."""
+    """One ``removed`` finding per upstream path claim whose tree the snapshot holds but whose file it lacks.
+
+    The finding names where the file's content went (:func:`likely_new_home`) and, when a sentence of
+    the skill says which facts it reads from the file ("check `X` for the supported model list"), the
+    file the release defines those facts in (``config/template.py`` for model templates).
+    """
     view = state.upstream
+    claims = list(state.claims_of("path"))
+    stated: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {}
+    for claim in claims:  # what any sentence of the skill says the file holds
+        said = stated_kinds(claim)
+        if said is not None:
+            stated.setdefault((claim.skill, claim.value), said)
     out = []
-    for claim in state.claims_of("path"):
+    for claim in claims:
         path = upstream_path(claim)
         if path is None or not view.covers(path) or view.exists(path):
             continue
         if any(f.startswith(path.rstrip("/") + "/") for f in view.files):
             continue  # a directory that exists
-        new, how = likely_new_home(path, view, state.baseline)
-        where = f"; most likely now `{new}` ({how})" if new else "; no file of that name remains"
+        new, how = likely_new_home(path, view, state.baseline, state.releases)
+        where = f"; most likely now `{new}` ({how})" if new else f"; {how or 'no file of that name remains'}"
+        said = stated.get((claim.skill, claim.value))
+        holder = kind_home(view, said[0]) if said is not None else None
+        if said is not None and holder is not None and holder[0] != new:
+            new = new or holder[0]
+            where += (
+                f"; the {said[1]} it reads there are defined in `{holder[0]}` ({holder[1]} of {holder[2]})"
+            )
         field = claim.context.get("field")
         out.append(
             make(

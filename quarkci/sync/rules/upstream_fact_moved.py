@@ -1,24 +1,26 @@
-"""upstream-fact-moved: facts a skill's source_knowledge file held now come from another file."""
+"""upstream-fact-moved: a file the skill cites still exists, but the facts it reads there are elsewhere."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from quarkci.core.findings import Finding, Location
-from quarkci.sync.rules import Skip
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release
+from quarkci.sync.rules._content import kind_home, stated_kinds
 from quarkci.sync.rules.source_path_missing import upstream_path
 from quarkci.sync.state import AuditState
 
 ID = "upstream-fact-moved"
-DESC = "Facts the baseline read from a source_knowledge file now come from a different file"
+DESC = "A file the skill cites no longer holds the facts it reads there (they moved, or live elsewhere)"
 CATEGORY = "paths"
 
 
 def moves(state: AuditState) -> dict[str, tuple[str, int, str]]:
-    """old file -> (new file, how many facts moved, fact kind) between the baseline and upstream."""
+    """old file -> (new file, how many facts moved, fact kind) between the baseline and upstream
+    (empty without a baseline)."""
     if state.baseline is None:
-        raise Skip("needs a baseline")
+        return {}
     found: dict[str, Counter[tuple[str, str]]] = {}
     for kind, items in state.baseline.facts.kinds.items():
         now: dict[str, set[str]] = {}
@@ -36,30 +38,65 @@ def moves(state: AuditState) -> dict[str, tuple[str, int, str]]:
 
 
 def check(state: AuditState) -> list[Finding]:
-    """One ``moved`` finding per (skill, source_knowledge file) whose facts moved elsewhere.
+    """One ``moved`` finding per (skill, cited file) that exists but does not hold what the skill reads:
 
-    Skipped when the old file is gone (source-path-missing reports it, with the new home).
+    1. **stated** (no baseline needed): the sentence citing the file says which facts it holds ("check
+       `quark/torch/utils/llm/model_preparation.py` for the model template list"), and the release
+       reads none of them from it: the finding names the file it does read them from, found by the
+       facts themselves (``config/template.py`` for model templates), never by a file name;
+    2. **moved** (with a baseline): facts the baseline read from the file now come from another file.
+
+    A cited file that is gone is ``source-path-missing``'s (with where its content went).
     """
     moved = moves(state)
-    assert state.baseline is not None  # moves() skips the rule without one
+    view = state.upstream
     out = []
     for claim in state.claims_of("path"):
         path = upstream_path(claim)
-        if path is None or path not in moved or not state.upstream.exists(path):
+        if path is None or not view.covers(path) or not view.exists(path):
             continue
-        new, count, kind = moved[path]
-        out.append(
-            make(
+        finding = _stated(state, claim, path)
+        if finding is None and path in moved and state.baseline is not None:
+            new, count, kind = moved[path]
+            finding = make(
                 ID,
                 CATEGORY,
                 "moved",
                 claim,
                 subject=f"{path} -> {new}",
                 skill_says=f"reads {kind.replace('_', ' ')} from `{path}`",
-                source_says=f"{release(state.upstream)}: {count} {kind} facts that amd-quark "
+                source_says=f"{release(view)}: {count} {kind} facts that amd-quark "
                 f"{state.baseline.version} defined there now come from `{new}`",
                 impact="the skill reads a file that no longer holds the facts it needs",
                 source=Location(new, 0),
             )
-        )
+        if finding is not None:
+            out.append(finding)
     return out
+
+
+def _stated(state: AuditState, claim: Claim, path: str) -> Finding | None:
+    """The finding for a file the text says holds facts of a kind the release reads elsewhere."""
+    view = state.upstream
+    stated = stated_kinds(claim)
+    if stated is None:
+        return None
+    kinds, noun = stated
+    if any(view.unavailable(kind) for kind in kinds):
+        return None  # the kind may come from a file the snapshot does not hold
+    home = kind_home(view, kinds)
+    if home is None or any(i.file == path for kind in kinds for i in view.items(kind)):
+        return None
+    new, count, total = home
+    return make(
+        ID,
+        CATEGORY,
+        "moved",
+        claim,
+        subject=f"{path} -> {new}",
+        skill_says=f"reads the {noun} from `{path}`",
+        source_says=f"{release(view)} defines none of its {total} {noun} in `{path}`; "
+        f"{count} are defined in `{new}`",
+        impact=f"an agent reading `{path}` for the {noun} finds none and may conclude there are none",
+        source=Location(new, 0),
+    )
