@@ -20,6 +20,7 @@ from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_disjoint, check_output_dir
+from quarkci.facts import vocabulary
 from quarkci.skills import SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.sync.history import run_history, to_json, to_markdown
@@ -115,7 +116,12 @@ def run(args: argparse.Namespace) -> int:
     skills = discover(source)
     if not skills:
         raise BadInputError(f"--skills {root}: no SKILL.md found; 0 skills would be audited")
-    claims = [c for s in skills if s.error is None for c in extract_claims(s, source.read_text)]
+    claims = [
+        c
+        for s in skills
+        if s.error is None
+        for c in extract_claims(s, source.read_text, vocabulary.shipped())
+    ]
     timeline = run_history(
         snapshots, skills, claims, source.read_text, root, skill_files=frozenset(source.files())
     )

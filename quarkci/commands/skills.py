@@ -23,6 +23,7 @@ from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_bytes
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
 from quarkci.core.paths import check_disjoint
+from quarkci.facts import vocabulary
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
@@ -126,7 +127,12 @@ def run(args: argparse.Namespace) -> int:
                 f"--skills {args.skills}: none of the {len(skills)} skills is readable "
                 f"({unreadable[0].error})"
             )
-        claims = [c for s in skills if not s.error for c in extract_claims(s, source.read_text)]
+        claims = [
+            c
+            for s in skills
+            if not s.error
+            for c in extract_claims(s, source.read_text, vocabulary.shipped())
+        ]
         if args.kind:
             claims = [c for c in claims if c.kind == args.kind]
         counts = {kind: sum(1 for c in claims if c.kind == kind) for kind in CLAIM_KINDS}

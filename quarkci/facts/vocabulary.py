@@ -11,6 +11,7 @@ kind               names
 ``module``         every module under ``quark/`` (``public_api`` facts)
 ``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
 ``model_template`` every model template / type (``model_templates`` facts)
+``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts; canonical names)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -32,12 +33,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from quarkci.facts.base import FactSet
 
 FORMAT = "quarkci-vocabulary/1"
-KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template")
+KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency")
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
     "0.6.0",
@@ -152,6 +154,7 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
             str(i.attrs.get("script")) for i in facts.kinds.get("cli_flags", []) if i.attrs.get("script")
         },
         "model_template": facts.names("model_templates"),
+        "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
     }
 
 

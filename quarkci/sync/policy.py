@@ -55,6 +55,7 @@ DEFAULT_KINDS: dict[str, str] = {
 # -> breaking, "missing_from_list" (our open object does not check it) -> mechanical.
 RULE_KINDS: dict[str, str] = {
     "scheme-misspelt": "semantic",  # no release has the name: a person checks which one was meant
+    "name-stated-unavailable": "semantic",  # "not available: X" where the release has X
     "contract-type-narrowed": "breaking",
     "contract-type-widened": "semantic",
     "contract-enum-value-rejected": "breaking",

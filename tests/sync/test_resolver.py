@@ -28,10 +28,14 @@ def _view(version: str) -> UpstreamView:
     return build_view(f"amd-quark=={version}", real_snapshot(version))
 
 
-def _audit(tmp_path: Path, body: str, upstream: str, baseline: str | None = None) -> list[Finding]:
-    skill = tmp_path / "skills" / "probe"
+def _audit(
+    tmp_path: Path, body: str, upstream: str, baseline: str | None = None, name: str = "probe"
+) -> list[Finding]:
+    skill = tmp_path / "skills" / name
     skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(f"---\nname: probe\ndescription: probe\n---\n\n{body}", encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {name}\n---\n\n{body}", encoding="utf-8"
+    )
     source = DirectorySource(tmp_path / "skills")
     skills, claims = read_skills(source)
     state = AuditState(
@@ -123,3 +127,49 @@ def test_a_migration_note_naming_two_releases_is_not_usage(tmp_path):
     usage = "```python\nfrom quark.torch.quantization.config.config import Config\n```\n"
     (bad,) = [f for f in _audit(tmp_path / "b", usage, "0.12.post1") if f.rule == "python-import-unresolved"]
     assert bad.kind == "breaking" and bad.subject == "quark.torch.quantization.config.config.Config"
+
+
+# 0.13 METADATA: Requires-Python >=3.11,<3.14; onnx <=1.22.0,>=1.21.0 (core); onnxruntime <=1.28.0,>=1.22.2
+# ('cli'); quark/torch/quantization/config/template.py registers nvfp4 and the gpt_oss template
+RANGES_FALSE = (
+    "## Versions\n\n"
+    "Quark needs onnx 1.18–1.20 for the ONNX flow.\n\n"  # line 8
+    "It was tested with onnxruntime 1.20.1 to 1.22.1.\n\n"  # 10
+    "Pin `onnx >= 1.16, <= 1.19` in your requirements.\n\n"  # 12
+    "- onnxruntime <= 1.21.3 on Linux\n\n"  # 14
+    "| package | range |\n| --- | --- |\n| onnxruntime | 1.18 – 1.22 |\n\n"  # 18
+    "Python 3.12 is not supported.\n\n"  # 20
+    "Not supported: `gpt_oss`.\n\n"  # 22
+    "`nvfp4` is not available in this release.\n"  # 24
+)
+RANGES_TRUE = (
+    "## Versions\n\n"
+    "Quark needs onnx 1.21–1.22 for the ONNX flow.\n\n"
+    "It was tested with onnxruntime 1.22.2 to 1.28.0.\n\n"
+    "Pin `onnx >= 1.21, <= 1.22.0` in your requirements.\n\n"
+    "- onnxruntime <= 1.28.0 on Linux\n\n"
+    "| package | range |\n| --- | --- |\n| onnxruntime | 1.22.2 – 1.28 |\n\n"
+    "Python 3.10 is not supported.\n\n"
+    "Not supported: `falcon_x`.\n\n"
+    "`nvfp4` is available in this release.\n"
+)
+
+
+def test_ranges_and_negative_statements_in_any_phrasing(tmp_path):
+    found = sorted(
+        (f.rule, f.skill_location.line if f.skill_location else 0)
+        for f in _audit(tmp_path / "false", RANGES_FALSE, "0.13", name="quark-onnx-install")
+    )
+    assert found == [
+        ("dependency-range-mismatch", 8),
+        ("dependency-range-mismatch", 10),
+        ("dependency-range-mismatch", 12),
+        ("dependency-range-mismatch", 14),
+        ("dependency-range-mismatch", 18),
+        ("name-stated-unavailable", 22),
+        ("name-stated-unavailable", 24),
+        ("python-version-mismatch", 20),
+    ]
+    # negative control: the same phrasings, true of 0.13, give nothing (onnxruntime is pinned by the 'cli'
+    # extra only, so it is checked in an install skill)
+    assert _audit(tmp_path / "true", RANGES_TRUE, "0.13", name="quark-onnx-install") == []

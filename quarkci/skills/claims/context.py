@@ -32,9 +32,16 @@ _HISTORICAL = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
-    r"|not compatible|incompatible)\b",
+    r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available)\b",
     re.IGNORECASE,
 )
+
+
+def is_negative(text: str) -> bool:
+    """True when ``text`` says something is not supported, not available or not to be used."""
+    return bool(_NEGATIVE.search(text))
+
+
 _NON_EXHAUSTIVE = re.compile(
     r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|for example"
     r"|e\.g\.|such as|among others|some of|a few|see [^.]{0,80}\bfor (?:all|the full|"

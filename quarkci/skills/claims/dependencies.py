@@ -1,7 +1,10 @@
 """``dependency`` claims: a version range a skill states for a package other than Python, PyTorch,
 transformers and amd-quark itself (``onnxruntime>=1.20``, ``onnx<=1.19``, ``"numpy<2"``).
 
-Only explicit requirement specifiers count, in prose, code spans and code blocks (any language);
+Explicit requirement specifiers count in prose, code spans and code blocks (any language); in prose,
+list items and table rows, so does a range stated in words after the name of a package some release pins
+(the release vocabulary's ``dependency`` names; :mod:`quarkci.skills.claims.ranges`: "onnx 1.18–1.22",
+"onnxruntime 1.20.1 to 1.22.1", "`onnx >= 1.16, <= 1.19`", a row ``onnxruntime | 1.18 – 1.22``);
 the value is the normalised :class:`~packaging.specifiers.SpecifierSet` string and
 ``context["package"]`` the canonical package name. The release decides which of them it can check
 (``dependency-range-mismatch`` compares only packages its ``Requires-Dist`` pins).
@@ -15,8 +18,9 @@ from collections.abc import Iterator
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
+from quarkci.skills.claims import ranges
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import heading_path
+from quarkci.skills.claims.walk import Text, heading_path
 
 _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
 _VER = r"\d+(?:\.\d+)*(?:\.\*)?(?:(?:a|b|rc|\.post|\.dev)\d+)?"
@@ -47,11 +51,42 @@ def _found(text: str, offset: int, line: int, where: str, section: str) -> Itera
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``dependency`` claims of ``unit`` (see the module docstring)."""
+    packages = _packages(unit)
     for block in unit.texts():
         section = heading_path(block.headings)
         for number, raw in enumerate(block.text.split("\n")):
             yield from _found(raw, 0, block.line + number, block.kind, section)
+        if packages:
+            yield from _phrased(block, packages, section)
     for code in unit.codes():
         section = heading_path(code.headings)
         for number, raw in enumerate(code.text.split("\n")):
             yield from _found(raw, 0, code.first_line + number, "code", section)
+
+
+def _packages(unit: Unit) -> frozenset[str]:
+    """The dependency names any release pins (the vocabulary's), less Python, PyTorch, transformers."""
+    if unit.lexicon is None:
+        return frozenset()
+    return frozenset(n for n in unit.lexicon.names("dependency") if n not in _OWN)
+
+
+def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Found]:
+    """Ranges stated in words after a package name (:func:`quarkci.skills.claims.ranges.statements`): a
+    table row is read once, as its cells joined, on its first cell; a negative statement is left out
+    (what it says is unsupported is not a range to compare)."""
+    if block.kind == "table":
+        if block.cell is None or block.cell.column != 0 or block.cell.is_header:
+            return
+        text = " | ".join(block.cell.row)
+    else:
+        text = block.text
+    for stated in ranges.statements(text, packages):
+        if stated.negative:
+            continue
+        yield Found(
+            "dependency",
+            stated.spec,
+            block.line_at(stated.start) if block.kind != "table" else block.line,
+            {"package": stated.package, "text": stated.text.strip(), "where": block.kind, "section": section},
+        )

@@ -22,6 +22,31 @@ _OPEN = re.compile(
     rf"(?P<lo>{_V})(?P<suffix>\+|\s+or\s+(?:newer|later|higher|above)|\s+and\s+(?:newer|later|above))"
 )
 _SPEC = re.compile(r"(?P<text>(?:(?:>=|<=|==|~=|!=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+)")
+_V1 = r"\d+(?:\.\d+)*"
+_OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
+# leading_range: forms tried in order on the text after a package name (backticks removed)
+_LEAD_SPEC = re.compile(rf"^(?P<spec>{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*)(?![\d.]*\d)")
+_LEAD_RANGE = re.compile(
+    rf"^(?P<lo>{_V})\s*(?:\s(?:to|through|until)\s|–|—|-|\.\.)\s*(?P<hi>{_V})(?![\d.]*\d)"
+)
+_LEAD_LIST = re.compile(rf"^(?P<items>{_V}(?:\s*,\s*{_V})*,?\s+(?:or|and)\s+{_V})(?![\d.]*\d)")
+_FLOOR = re.compile(
+    rf"^(?:at least\s+|version\s+)?(?P<lo>{_V})(?:\s*\+|\s+or\s+(?:newer|later|higher|above|greater)"
+    rf"|\s+and\s+(?:newer|later|above))"
+)
+_AT_LEAST = re.compile(rf"^(?:at least|minimum(?: version)?|>=)\s*(?P<lo>{_V})")
+_CEILING = re.compile(
+    rf"^(?:up to|at most|no newer than)\s+(?P<hi>{_V})|^(?P<hi2>{_V})\s+or\s+(?:older|earlier|lower)"
+)
+_SINGLE = re.compile(rf"^(?P<v>{_V})(?![\d.]*\d)")
+# words allowed between the package name and its range ("needs onnx 1.18", "onnx version 1.18", "onnx: 1.18")
+_NEGATED_AFTER = re.compile(
+    r"^\s*[(,]?\s*(?:is\s+|are\s+)?(?:not supported|unsupported|not compatible|not available|isn't supported)",
+    re.IGNORECASE,
+)
+_GAP = re.compile(
+    r"^[\s:|=`\"'(]*(?:(?:version|versions|v|is|are|must be|should be|pinned to|pinned at|from)\s+)?"
+)
 
 
 @dataclass(frozen=True)
@@ -125,3 +150,51 @@ def render(stated: Stated, versions: list[str], upstream: SpecifierSet | None = 
         major, minor = hi.split(".")
         parts.append(f"<{major}.{int(minor) + 1}")
     return ",".join(parts)
+
+
+def leading_range(after: str, negative: bool = False, negated_before: bool = False) -> tuple[str, str] | None:
+    """The version range stated at the start of ``after`` (the words after a package name), as
+    ``(SpecifierSet string, the words that carry it)``, else None. Forms: a specifier (``>= 1.16, <= 1.19``),
+    "A to B" / "A–B" / "A..B" (``<=B``, read literally, as Quark caps its own pins), a list of consecutive
+    minors, a floor ("A or newer", "A+", "at least A"), a ceiling ("up to B", "B or older"), and, when the
+    clause is ``negative`` and the negation is attached to it (``negated_before`` or right after), a lone
+    version (``==A.*``: the versions said unsupported). A few connecting words may come first ("onnx version
+    1.18", "onnxruntime | 1.18"); a range further away is none."""
+    plain = after.replace("`", " ").replace("*", " ")
+    gap = _GAP.match(plain)
+    rest = plain[gap.end() if gap else 0 :]
+    if len(plain) - len(rest) > 24:  # the range must follow the name closely
+        return None
+    try:
+        if m := _LEAD_SPEC.match(rest):
+            return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")))), m.group(0)
+        if m := _LEAD_RANGE.match(rest):
+            return str(SpecifierSet(f">={m.group('lo')},<={m.group('hi')}")), m.group(0)
+        if (m := _LEAD_LIST.match(rest)) and _contiguous(versions := re.findall(_V, m.group("items"))):
+            lo, hi = min(versions, key=Version), max(versions, key=Version)
+            return str(SpecifierSet(f">={lo},<={hi}")), m.group(0)
+        if (m := _FLOOR.match(rest)) or (m := _AT_LEAST.match(rest)):
+            return str(SpecifierSet(f">={m.group('lo')}")), m.group(0)
+        if m := _CEILING.match(rest):
+            return str(SpecifierSet(f"<={m.group('hi') or m.group('hi2')}")), m.group(0)
+        # a lone version is a statement only when the negation is attached to it: "Python 3.13 is not
+        # supported", "Not supported: Python 3.13" (not "Unsupported Python: use a fresh Python 3.13")
+        if (
+            negative
+            and (m := _SINGLE.match(rest))
+            and (negated_before or _NEGATED_AFTER.match(rest[m.end() :]))
+        ):
+            return str(SpecifierSet(f"=={m.group('v')}.*")), m.group(0)
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+    return None
+
+
+def _contiguous(versions: list[str]) -> bool:
+    """True when ``versions`` are consecutive minors of one major (``3.10, 3.11, 3.12``): only such a list
+    states a range ("3.9, 3.11 and 3.13 only" names three releases, not the range between them)."""
+    parts = sorted((Version(v).release for v in versions), key=lambda r: r[:2])
+    if any(len(p) != 2 for p in parts) or len({p[0] for p in parts}) != 1:
+        return False
+    minors = [p[1] for p in parts]
+    return minors == list(range(minors[0], minors[0] + len(minors)))

@@ -8,6 +8,8 @@ identifier and every string literal), HTML comments (quarkci's own ``<!-- quarkc
 excepted), and prose words holding an underscore (``w_int4_per_group_sym``; a bare ``fp8`` or ``int8``
 in prose is a dtype word, not a scheme claim). Context: ``where`` (``span``, ``code``, ``comment``,
 ``prose``), ``resolved`` (True) and, for a misspelling, ``misspelt_of`` (the nearest known name).
+A model template's name is a ``model_type`` claim this way only inside a sentence that says it is not
+supported or not available (a bare ``llama`` in code is too common a word to be a claim by itself).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Code, Text
 
@@ -41,6 +44,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 for match in _TOKEN.finditer(line):
                     yield from _claim(match.group(0), block.first_line + number, "code", known, unit)
         elif isinstance(block, Text) and block.kind != "heading":
+            yield from _unavailable_models(block, unit)
             outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
             for span in _SPAN.finditer(block.text):
                 for match in _TOKEN.finditer(span.group(1)):
@@ -67,3 +71,16 @@ def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit)
     nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
     if nearest is not None:
         yield Found("scheme", token, line, {"where": where, "resolved": True, "misspelt_of": nearest})
+
+
+def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
+    """``model_type`` claims for the code spans naming a model template of some release in a sentence that
+    says it is not supported or not available ("Not supported: `gpt_oss`"): such a statement is false
+    where the release has the template. (Elsewhere a bare family name in code is too common a word.)"""
+    models = unit.lexicon.names("model_template") if unit.lexicon is not None else frozenset()
+    if not models or not is_negative(block.text):
+        return
+    for span in _SPAN.finditer(block.text):
+        name = span.group(1).strip()
+        if name in models:
+            yield Found("model_type", name, block.line_at(span.start()), {"where": "span", "resolved": True})

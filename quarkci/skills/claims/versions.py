@@ -25,6 +25,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from quarkci.skills.claims import ranges
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -134,6 +135,25 @@ def _prose(text: Text) -> Iterator[Found]:
             if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40) : match.start()]):
                 context["negative"] = True
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
+    for stated in ranges.statements(_clause_text(text), KIND_BY_PACKAGE, {"pytorch": "torch"}):
+        # the phrasings the patterns above do not read ("requires transformers 4.50 or newer" is read
+        # there; "Python 3.13 is not supported", "transformers at least 4.50" here)
+        if any(start <= stated.start < end for start, end in taken):
+            continue
+        single = stated.spec.startswith("==") and stated.spec.endswith(".*")
+        if stated.negative and not single:
+            continue  # a negated range is read by the patterns ("Not supported: Python 3.14+") or not at all
+        context = {
+            "aspect": "package",
+            "package": stated.package,
+            "text": stated.text.strip(),
+            "where": text.kind,
+            "section": section,
+        }
+        if stated.negative:
+            context.update(negative=True, unsupported=stated.spec[2:-2])
+        line = text.line if text.kind == "table" else text.line_at(stated.start)
+        yield Found(KIND_BY_PACKAGE[stated.package], stated.spec, line, context)
     for match in _INDEX_TAG.finditer(text.text):
         yield Found(
             "torch_version",
@@ -141,6 +161,16 @@ def _prose(text: Text) -> Iterator[Found]:
             text.line_at(match.start()),
             {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section},
         )
+
+
+def _clause_text(text: Text) -> str:
+    """A table row is read once, on its first cell, as its cells joined (``Python | 3.10 – 3.12``); other
+    cells read nothing; any other block reads its own text."""
+    if text.kind != "table" or text.cell is None:
+        return text.text
+    if text.cell.column != 0 or text.cell.is_header:
+        return ""
+    return " | ".join(text.cell.row)
 
 
 def _spec(form: str, match: re.Match[str], whole: str) -> str | None:

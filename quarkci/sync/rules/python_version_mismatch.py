@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from quarkci.core.findings import Finding
+from quarkci.facts.base import FactItem
 from quarkci.skills.claims.phrases import minors
+from quarkci.skills.model import Claim
+from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
 
@@ -31,6 +34,11 @@ def check(state: AuditState) -> list[Finding]:
     disagree = bool(classifiers) and [v for v in admitted if v in classifiers] != admitted
     out = []
     for claim in state.claims_of("python_version"):
+        unsupported = claim.context.get("unsupported")
+        if isinstance(unsupported, str):  # "Python 3.13 is not supported": false when the release admits it
+            if unsupported in admitted:
+                out.append(_admitted(claim, unsupported, item, state))
+            continue
         stated = stated_of(claim, state)
         if stated is None:
             continue
@@ -54,3 +62,20 @@ def check(state: AuditState) -> list[Finding]:
         if found is not None:
             out.append(found)
     return out
+
+
+def _admitted(claim: Claim, version: str, item: FactItem, state: AuditState) -> Finding:
+    """``changed``: the skill says Python ``version`` is not supported; the release's Requires-Python admits
+    it. No fix: which sentence is wrong (this one, or a range elsewhere) is the author's call."""
+    return make(
+        ID,
+        CATEGORY,
+        "changed",
+        claim,
+        skill_says=f"Python {version} is not supported",
+        source_says=(
+            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` admits Python {version}"
+        ),
+        impact=f"users on Python {version} are turned away although the release supports it",
+        source=source_loc(item),
+    )

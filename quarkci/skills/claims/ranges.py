@@ -1,0 +1,84 @@
+"""Version statements about a named package, in any phrasing, read clause by clause.
+
+A clause (a sentence, a list item, a table row, a code line) may name packages and state a version range
+after each: ``onnx 1.18–1.22``, ``onnxruntime 1.20.1 to 1.22.1``, ``onnx >= 1.16, <= 1.19``, ``<= 2.1.3``,
+``transformers 4.50 or newer``, ``at least 1.20``, ``up to 1.22``, ``1.20, 1.21 or 1.22``, a table row
+``onnxruntime | 1.18 – 1.22``, and a negative single version ("Python 3.13 is not supported"). Which words
+are package names is not decided here: the caller passes the names (the release vocabulary's dependency
+names), so a new package needs no new pattern. The range must start within a few words of the package name
+and before the next package name; what follows a lone version without a negation ("tested with 1.20.1") is
+no range (precision over recall).
+
+Ranges are :class:`packaging.specifiers.SpecifierSet` strings read literally: "A to B", "A–B" and "up to B"
+are ``<=B`` (Quark pins its own caps the same way: ``onnx<=1.22.0``), a list of versions becomes the range
+it spans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from packaging.utils import canonicalize_name
+
+from quarkci.skills.claims.phrases import leading_range
+
+_WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9](?![\w])")
+_CLAUSE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|(?<=\d)[.;!?](?=\s+[A-Z]|\s*$)|;|\n\s*\n")
+_NEGATIVE = re.compile(
+    r"\b(?:not supported|unsupported|not compatible|incompatible|is not available|isn't supported"
+    r"|are not supported|does not support|doesn't support)\b",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE = re.compile(
+    r"(?:not supported|unsupported|does not support|doesn't support|no support for)\s*(?:on|for|:)?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A version range stated for ``package`` (canonical name): ``spec`` (SpecifierSet string), ``text``
+    (the words that carry it), ``start`` (offset of the package name in the clause's text), ``negative``
+    (the clause says the versions are not supported: ``spec`` is then the versions said unsupported)."""
+
+    package: str
+    spec: str
+    text: str
+    start: int
+    negative: bool
+
+
+def clauses(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, clause) pairs of ``text``: split at sentence ends and semicolons (not inside versions)."""
+    start = 0
+    for match in _CLAUSE_END.finditer(text):
+        yield start, text[start : match.end()]
+        start = match.end()
+    if start < len(text):
+        yield start, text[start:]
+
+
+def statements(
+    text: str, packages: Iterable[str], aliases: dict[str, str] | None = None
+) -> Iterator[Statement]:
+    """Every version statement of ``text`` about one of ``packages`` (canonical names; ``aliases`` maps
+    another spelling to one, e.g. ``pytorch`` -> ``torch``), in text order."""
+    known = {canonicalize_name(p) for p in packages}
+    aliases = {canonicalize_name(k): v for k, v in (aliases or {}).items()}
+    for offset, clause in clauses(text):
+        mentions = []
+        for match in _WORD.finditer(clause):
+            canonical: str = canonicalize_name(match.group(0))
+            name = aliases.get(canonical, canonical)
+            if name in known:
+                mentions.append((match.start(), match.end(), name))
+        negative = bool(_NEGATIVE.search(clause))
+        for n, (start, end, name) in enumerate(mentions):
+            stop = mentions[n + 1][0] if n + 1 < len(mentions) else len(clause)
+            negated_before = bool(_NEGATED_BEFORE.search(clause[:start].replace("*", "").replace("`", "")))
+            found = leading_range(clause[end:stop], negative, negated_before)
+            if found is not None:
+                spec, words = found
+                yield Statement(name, spec, words, offset + start, negative)
