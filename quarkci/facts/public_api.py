@@ -12,7 +12,10 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
 * ``all``: the literal ``__all__`` (None when absent or computed);
 * ``star``: the modules ``from X import *`` pulls in (absolute dotted names), resolved by the reader;
 * ``getattr``: True when the module defines a module-level ``__getattr__`` (PEP 562): names it
-  serves cannot be known statically, so a missing name there is unverifiable, never removed.
+  serves cannot be known statically, so a missing name there is unverifiable, never removed;
+* ``signatures``: ``{name: parameter names}`` of its public functions, classes (their own ``__init__``)
+  and methods (``"Class.method"``), ``"**"`` last when ``**kwargs`` accepts any keyword;
+* ``origins``: ``{name: "quark.mod.Name"}`` of its ``from quark... import`` bindings (re-exports).
 
 Submodules are reachable from their package too (``from quark.torch import export``): the rules
 check :data:`ITEMS` by module name before the names of the parent.
@@ -123,6 +126,7 @@ def module_item(path: str, text: str) -> FactItem | None:
                 defines.add(name)
     declared = _literal_all(tree)
     public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
+    signatures, origins = _signatures(tree.body), _origins(tree.body, module, path.endswith("/__init__.py"))
     return FactItem(
         module,
         path,
@@ -134,8 +138,63 @@ def module_item(path: str, text: str) -> FactItem | None:
             "all": declared,
             "star": sorted(star),
             "getattr": "__getattr__" in names,
+            "signatures": signatures,
+            "origins": origins,
         },
     )
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[str]:
+    """The keyword-passable parameter names of a function (``self``/``cls`` of a method left out), with
+    ``"**"`` last when it takes ``**kwargs`` (then any keyword is accepted)."""
+    args = node.args
+    names = [a.arg for a in [*args.posonlyargs, *args.args]][len(args.posonlyargs) :]
+    names = [a.arg for a in args.args] if not args.posonlyargs else names
+    if method and names and not _is_static(node):
+        names = names[1:]
+    names += [a.arg for a in args.kwonlyargs]
+    return names + (["**"] if args.kwarg is not None else [])
+
+
+def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
+    """``{name: params}`` of the public module-level functions, each public class (its own ``__init__``,
+    when the class body defines one) and each public method (``"Class.method"``); see :func:`_params`."""
+    out: dict[str, list[str]] = {}
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
+            out[node.name] = _params(node, method=False)
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for member in node.body:
+                if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if member.name == "__init__":
+                    out[node.name] = _params(member, method=True)
+                elif not member.name.startswith("_"):
+                    out[f"{node.name}.{member.name}"] = _params(member, method=True)
+    return dict(sorted(out.items()))
+
+
+def _origins(body: list[ast.stmt], module: str, is_package: bool) -> dict[str, str]:
+    """``{bound name: "quark.module.Name"}`` for every module-level ``from quark... import Name [as n]``
+    (inside top-level ``if``/``try`` too): where a re-exported name is defined."""
+    out: dict[str, str] = {}
+    for node in body:
+        if isinstance(node, ast.ImportFrom):
+            source = absolute_module(module, is_package, node.level, node.module)
+            if source == "quark" or source.startswith("quark."):
+                for alias in node.names:
+                    if alias.name != "*":
+                        out[alias.asname or alias.name] = f"{source}.{alias.name}"
+        elif isinstance(node, ast.If | ast.Try):
+            inner = [*node.body, *node.orelse, *getattr(node, "finalbody", [])]
+            for handler in getattr(node, "handlers", []):
+                inner.extend(handler.body)
+            out.update(_origins(inner, module, is_package))
+    return dict(sorted(out.items()))
 
 
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
@@ -180,6 +239,24 @@ class ApiIndex:
                 if source in self.modules and self.resolves(source, name, _depth + 1):
                     return True
         return None if item.attrs.get("getattr") else False
+
+    def signature(self, dotted: str, _depth: int = 0) -> list[str] | None:
+        """The parameters (see :func:`_params`) of the function, class or method ``dotted`` names
+        (``quark.torch.LLMTemplate.get_config``), following re-exports (``origins``) to the module that
+        defines it; None when it cannot be found statically (inherited ``__init__``, a computed name)."""
+        split = self.split(dotted)
+        if split is None or not split[1] or _depth > 6:
+            return None
+        module, rest = split
+        item = self.modules[module]
+        key = ".".join(rest[:2])
+        signatures = item.attrs.get("signatures") or {}
+        if key in signatures:
+            return list(signatures[key])
+        origin = (item.attrs.get("origins") or {}).get(rest[0])
+        if isinstance(origin, str) and origin != dotted:
+            return self.signature(".".join([origin, *rest[1:]]), _depth + 1)
+        return None
 
     def split(self, dotted: str) -> tuple[str, list[str]] | None:
         """``quark.a.b.Name.attr`` -> (longest existing module prefix, remaining parts); None if no

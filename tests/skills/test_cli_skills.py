@@ -33,7 +33,8 @@ def test_claims_json_is_deterministic_and_filtered(capsys) -> None:
     _, second, _ = _run(argv, capsys)
     assert first == second
     payload = json.loads(first)
-    assert payload["counts"] == {"scheme": 7} and payload["count"] == 7
+    # 7 placed schemes, + `scheme="fp8"` in the Python block (a scheme of every release since 0.10)
+    assert payload["counts"] == {"scheme": 8} and payload["count"] == 8
     assert {c["kind"] for c in payload["claims"]} == {"scheme"}
 
 
@@ -83,7 +84,8 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     ]
     _, out, _ = _run(["skills", "claims", "--skills", str(FIXTURES / "positive"), "--json"], capsys)
     from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
-    assert from_wheel == from_dir and len(from_dir) == 36  # + 4 from references/api.md, + the adapter link
+    # + 4 from references/api.md, + the adapter link, + the Python block's import, keyword and scheme value
+    assert from_wheel == from_dir and len(from_dir) == 39
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

@@ -72,6 +72,7 @@ def test_0_13_claims_by_kind(bundled):
         "export_format",
         "path",
         "python_name",
+        "python_keyword",
         "dependency",
         "cli_flag_default",
         "link",

@@ -173,3 +173,35 @@ def test_ranges_and_negative_statements_in_any_phrasing(tmp_path):
     # negative control: the same phrasings, true of 0.13, give nothing (onnxruntime is pinned by the 'cli'
     # extra only, so it is checked in an install skill)
     assert _audit(tmp_path / "true", RANGES_TRUE, "0.13", name="quark-onnx-install") == []
+
+
+PARSED = (
+    "```python\n"
+    "import quark.torch.quantization.config.config as qcfg\n"  # line 7
+    "from quark.torch import LLMTemplate, ModelQuantizer, export_safetensors\n\n"
+    'config = LLMTemplate.get_config(scheme="fp8", exclude_layers=["lm_head"], {kv}="fp8")\n'  # 10
+    'spec = qcfg.{spec}(dtype="fp8")\n'  # 11
+    "quantizer = ModelQuantizer(config, multi_device=False)\n"
+    "model = quantizer.quantize_model(model, {loader}=loader)\n"  # 13
+    'export_safetensors(model, output_dir="out", weight_format="real_quantized")\n'
+    "```\n"
+)
+
+
+def test_python_blocks_are_parsed_with_aliases_instances_and_signatures(tmp_path):
+    # 0.13: quark/torch/quantization/config/template.py LLMTemplate.get_config(scheme, algorithm,
+    # kv_cache_scheme, ...); ModelQuantizer.quantize_model(model, dataloader); config.py defines no
+    # QuantizationSpecz (the alias qcfg hides the module from a line reader); it defines QLayerConfig
+    body = PARSED.format(kv="kv_scheme", spec="QuantizationSpecz", loader="calib_loader")
+    found = sorted(
+        (f.rule, f.subject, f.skill_location.line if f.skill_location else 0)
+        for f in _audit(tmp_path / "false", body, "0.13")
+    )
+    assert found == [
+        ("python-import-unresolved", "quark.torch.quantization.config.config.QuantizationSpecz", 11),
+        ("python-keyword-unknown", "quark.torch.LLMTemplate.get_config(kv_scheme=)", 10),
+        ("python-keyword-unknown", "quark.torch.ModelQuantizer.quantize_model(calib_loader=)", 13),
+    ]
+    # negative control: the true spelling of each gives nothing
+    good = PARSED.format(kv="kv_cache_scheme", spec="QLayerConfig", loader="dataloader")
+    assert _audit(tmp_path / "true", good, "0.13") == []
