@@ -7,6 +7,8 @@ from types import ModuleType
 from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
 from quarkci.sync.rules import (
     api_name_removed,
+    cli_command_misspelt,
+    cli_command_unknown,
     cli_flag_choice_invalid,
     cli_flag_default_changed,
     cli_flag_deprecated,
@@ -43,6 +45,8 @@ RULES: tuple[ModuleType, ...] = (
     source_path_missing,
     source_path_unverifiable,
     upstream_fact_moved,
+    cli_command_unknown,
+    cli_command_misspelt,
     skill_link_broken,
     cli_flag_removed,
     cli_flag_renamed,

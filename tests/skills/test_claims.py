@@ -43,6 +43,7 @@ POSITIVE = [
     ("ptq-runner/SKILL.md", 22, "scheme", "w4_demo_16"),
     ("ptq-runner/SKILL.md", 22, "scheme", "w4_demo_32"),
     ("ptq-runner/SKILL.md", 23, "scheme", "fp8"),
+    ("ptq-runner/SKILL.md", 29, "command", "quark-cli torch-llm-ptq"),
     ("ptq-runner/SKILL.md", 30, "cli_flag", "--model_dir"),
     ("ptq-runner/SKILL.md", 31, "cli_flag", "--quant_scheme"),
     ("ptq-runner/SKILL.md", 31, "scheme", "w8a8_demo"),
@@ -135,7 +136,11 @@ def test_negative_prose_words_make_no_claims() -> None:
 
 
 def test_negative_flags_of_other_commands_are_not_quark() -> None:
-    claims = [c for c in _claims("negative") if c.file.startswith("other-cli/")]
+    claims = [c for c in _claims("negative") if c.file.startswith("other-cli/") and c.kind == "cli_flag"]
+    # the one Quark program of the file is a command claim of its own
+    assert [(c.line, c.value) for c in _claims("negative") if c.kind == "command"] == [
+        (19, "quark-cli torch-llm-ptq")
+    ]
     assert _rows(claims) == [
         ("other-cli/SKILL.md", 9, "cli_flag", "--quantization"),
         ("other-cli/SKILL.md", 9, "cli_flag", "--tensor-parallel-size"),

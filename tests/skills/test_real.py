@@ -73,6 +73,7 @@ def test_0_13_claims_by_kind(bundled):
         "path",
         "python_name",
         "python_keyword",
+        "command",
         "dependency",
         "cli_flag_default",
         "link",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from quarkci.core.findings import Finding
+from quarkci.facts import vocabulary
 from quarkci.skills import DirectorySource
 from quarkci.sync.audit import audit
 from quarkci.sync.run import build_view, read_skills
@@ -37,10 +38,11 @@ def _audit(
         f"---\nname: {name}\ndescription: {name}\n---\n\n{body}", encoding="utf-8"
     )
     source = DirectorySource(tmp_path / "skills")
-    skills, claims = read_skills(source)
-    state = AuditState(
-        skills, claims, _view(upstream), _view(baseline) if baseline else None, source.read_text
-    )
+    base = _view(baseline) if baseline else None
+    # as the sync run does: the shipped vocabulary with the audited release (and the baseline) merged in
+    lexicon = vocabulary.shipped().merged([_view(upstream).facts, *([base.facts] if base else [])])
+    skills, claims = read_skills(source, lexicon)
+    state = AuditState(skills, claims, _view(upstream), base, source.read_text, vocabulary=lexicon)
     return [f for f in audit(state).findings.findings if f.kind != "unverifiable"]
 
 
@@ -205,3 +207,41 @@ def test_python_blocks_are_parsed_with_aliases_instances_and_signatures(tmp_path
     # negative control: the true spelling of each gives nothing
     good = PARSED.format(kv="kv_cache_scheme", spec="QLayerConfig", loader="dataloader")
     assert _audit(tmp_path / "true", good, "0.13") == []
+
+
+COMMANDS = (
+    "```bash\nquark-cli torch-llm-ptq --model_dir m --output_dir o\n"  # line 7
+    "quark-cli torch-ptq --model_dir m\n"  # 8
+    "quark-quant-perf --help\n```\n"  # 9
+)
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        # 0.13 registers quark-quant-perf (entry_points.txt) and no torch-ptq subcommand in any release
+        ("0.13", [("cli-command-misspelt", "semantic", "quark-cli torch-ptq", 8)]),
+        # 0.10 has no quark-quant-perf console script; the vocabulary says 0.13 has it
+        (
+            "0.10",
+            [
+                ("cli-command-misspelt", "semantic", "quark-cli torch-ptq", 8),
+                ("cli-command-unknown", "breaking", "quark-quant-perf", 9),
+            ],
+        ),
+        # 0.9 ships no console scripts: nothing to check them against (unverifiable, never drift)
+        ("0.9", []),
+    ],
+)
+def test_commands_are_resolved_against_every_release(tmp_path, version, expected):
+    found = sorted(
+        (f.rule, f.kind, f.subject, f.skill_location.line if f.skill_location else 0)
+        for f in _audit(tmp_path, COMMANDS, version)
+        if f.rule.startswith("cli-command")
+    )
+    assert found == expected
+    if version == "0.10":
+        (unknown,) = [
+            f for f in _audit(tmp_path / "again", COMMANDS, version) if f.rule == "cli-command-unknown"
+        ]
+        assert "releases defining it: 0.13" in unknown.source_says

@@ -19,6 +19,7 @@ from quarkci.skills.claims import (
     links,
     models,
     paths,
+    programs,
     python_api,
     python_code,
     schemes,
@@ -37,6 +38,7 @@ Extractor = Callable[[Unit], Iterator[Found]]
 # Explicit, ordered registry: name -> extractor (the kinds each emits are in its docstring).
 EXTRACTORS: dict[str, Extractor] = {
     "flags": flags.extract,
+    "programs": programs.extract,
     "schemes": schemes.extract,
     "models": models.extract,
     "versions": versions.extract,

@@ -1,0 +1,60 @@
+"""cli-command-unknown: a Quark command the skill runs (``quark-cli <subcommand>``, a console script) is not
+one of the release's."""
+
+from __future__ import annotations
+
+from quarkci.core.findings import Finding
+from quarkci.skills.model import Claim
+from quarkci.sync.rules._common import make, release, releases_text
+from quarkci.sync.state import AuditState
+
+ID = "cli-command-unknown"
+DESC = "A Quark command the skill runs (quark-cli subcommand, console script) is not in the release"
+CATEGORY = "cli_flags"
+
+
+def commands_of(state: AuditState) -> frozenset[str]:
+    """Every command label the release's CLIs register (``cli_flags`` facts' ``script``)."""
+    return frozenset(
+        str(i.attrs.get("script")) for i in state.upstream.items("cli_flags") if i.attrs.get("script")
+    )
+
+
+def unknown(state: AuditState) -> list[tuple[Claim, tuple[str, ...]]]:
+    """The ``command`` claims the release does not register, each with the vocabulary's releases that do
+    (empty: no release has it). Empty when the release shows no CLI at all (0.6.0 and 0.9 ship no console
+    scripts: ``fact-unverifiable`` reports those claims)."""
+    known = commands_of(state)
+    if not known:
+        return []
+    out = []
+    for claim in state.claims_of("command"):
+        name = claim.value
+        if name in known or (name == "quark-cli" and any(k.startswith("quark-cli ") for k in known)):
+            continue
+        vocabulary = state.vocabulary
+        out.append((claim, vocabulary.releases_of("command", name) if vocabulary is not None else ("?",)))
+    return out
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``removed`` (breaking) per ``command`` claim the release does not register but another release (of
+    the vocabulary) does, naming those releases; one no release has is ``cli-command-misspelt``'s."""
+    out = []
+    for claim, defined in unknown(state):
+        if not defined:
+            continue
+        known = [r for r in defined if r != "?"]
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "removed",
+                claim,
+                skill_says=f"runs `{claim.value}`",
+                source_says=f"{release(state.upstream)} has no command `{claim.value}`"
+                + (f"; releases defining it: {releases_text(tuple(known))}" if known else ""),
+                impact=f"`{claim.value}` fails: the release does not install that command",
+            )
+        )
+    return out
