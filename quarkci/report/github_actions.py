@@ -29,7 +29,7 @@ from typing import Any
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.escape import escape_data, escape_property, shorten
+from quarkci.core.escape import escape_data, escape_property, log_line, shorten
 from quarkci.core.levels import annotation_level
 from quarkci.report.lines import emit_command
 
@@ -158,7 +158,7 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
             else:
                 fh.write("**quarkci sync wrote no report**: see the step log for the error.\n")
     if report is None:
-        print(f"quarkci: no report in {report_dir}", file=sys.stderr)
+        print(log_line(f"quarkci: no report in {report_dir}"), file=sys.stderr)
         return 0
     for line in annotations(report, workspace):
         emit_command(line)  # the deliberate commands, escaped; everything else is guarded
@@ -167,5 +167,5 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
             copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
         except (ValueError, FileNotFoundError) as exc:
             raise BadInputError(str(exc)) from None
-        print(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}")
+        print(log_line(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}"))
     return 0
