@@ -31,6 +31,7 @@ from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, log_line, shorten
 from quarkci.core.levels import annotation_level
+from quarkci.core.paths import check_inside
 from quarkci.report.lines import emit_command
 
 MAX_ANNOTATIONS = 10
@@ -113,17 +114,34 @@ def outputs(report: dict[str, Any] | None, report_dir: Path) -> dict[str, str]:
 def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list[str]:
     """Copy each changed file (relative to ``workspace``) to ``dest`` keeping its relative path.
 
-    Returns the paths copied. Raises ValueError for an absolute path or one that leaves the workspace,
-    and FileNotFoundError for a listed file that does not exist.
+    The report is untrusted (a fork PR's checkout is the workspace), so each path is checked as
+    ``gh pr`` checks the files it commits (:func:`quarkci.github.report_input.read_changed_files`):
+    relative, no ``..``, and resolving inside ``workspace`` with symbolic links followed
+    (:func:`quarkci.core.paths.check_inside`: ``link/secret.txt`` under a link ``link -> ..`` is refused),
+    a regular file; its copy must resolve inside ``dest`` too. Every path is checked before anything is
+    copied. Returns the paths copied. Raises :class:`~quarkci.core.errors.BadInputError` naming
+    ``--stage-changed`` and the path otherwise.
     """
-    copied = []
+    base = workspace.resolve()
+    sources: list[tuple[PurePosixPath, Path]] = []
     for name in changed_files:
+        where = f"--stage-changed: changed file {name!r}"
+        if not isinstance(name, str):
+            raise BadInputError(f"{where}: not a path")
         rel = PurePosixPath(name)
-        if rel.is_absolute() or ".." in rel.parts:
-            raise ValueError(f"changed file outside the workspace: {name!r}")
-        target = dest / rel
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+            raise BadInputError(f"{where} must be relative and inside the workspace")
+        source = check_inside(base / rel, base, where)
+        if not source.is_file():
+            raise BadInputError(f"{where}: not a regular file in the workspace")
+        sources.append((rel, source))
+    dest.mkdir(parents=True, exist_ok=True)
+    dest_root = dest.resolve()
+    copied = []
+    for rel, source in sources:
+        target = check_inside(dest_root / rel, dest_root, f"--stage-changed: copy of {rel.as_posix()!r}")
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(workspace / rel, target)
+        shutil.copy2(source, target)
         copied.append(rel.as_posix())
     return copied
 
@@ -163,9 +181,6 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     for line in annotations(report, workspace):
         emit_command(line)  # the deliberate commands, escaped; everything else is guarded
     if stage_to:
-        try:
-            copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
-        except (ValueError, FileNotFoundError) as exc:
-            raise BadInputError(str(exc)) from None
+        copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
         print(log_line(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}"))
     return 0
