@@ -11,6 +11,7 @@ import pytest
 from quarkci import cli
 from quarkci.core.errors import BadInputError
 from quarkci.report import github_actions as rtg
+from quarkci.report.markdown import render_json
 
 
 def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> dict:
@@ -33,7 +34,7 @@ def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> 
 
 
 def _report(findings: list[dict], **extra) -> dict:
-    counts = {k: sum(f["kind"] == k for f in findings) for k in rtg.KINDS}
+    counts = {k: sum(f["kind"] == k for f in findings) for k in rtg.KINDS} | {"ignored": 0}
     report = {
         "status": "partial" if findings else "success",
         "summary": "s",
@@ -44,6 +45,13 @@ def _report(findings: list[dict], **extra) -> dict:
         "counts": counts,
         "findings": findings,
         "changed_files": [],
+        "applied_fixes": [],
+        "report_version": 1,
+        "mode": "audit",
+        "baseline": None,
+        "skills": [],
+        "release_diff": [],
+        "blocked": None,
     }
     report.update(extra)
     return report
@@ -121,7 +129,10 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
         [_finding("breaking", 2), _finding("mechanical", 4)], changed_files=["skills/demo/SKILL.md"]
     )
     (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
-    (report_dir / "validation_report.md").write_text("# Skill sync\n", encoding="utf-8")
+    # the .md on disk is never what the summary shows (raw HTML in it stays out)
+    (report_dir / "validation_report.md").write_text(
+        '# Skill sync\n<img src="https://t/p.png">\n', encoding="utf-8"
+    )
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
@@ -150,7 +161,7 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
     assert parsed["upstream-version"] == "0.13"
     assert json.loads(parsed["changed-files"]) == ["skills/demo/SKILL.md"]
     assert parsed["report-json"] == str(report_dir / "validation_report.json")
-    assert step_summary.read_text() == "# Skill sync\n"
+    assert step_summary.read_text() == render_json(report) and "<img" not in step_summary.read_text()
     printed = capsys.readouterr().out.splitlines()
     assert [x.split(" ")[0] for x in printed[:2]] == ["::error", "::notice"]
     assert (stage / "skills/demo/SKILL.md").read_text() == (workspace / "skills/demo/SKILL.md").read_text()
