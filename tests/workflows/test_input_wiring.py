@@ -1,0 +1,222 @@
+"""Where one workflow hands work to another, the keys match: every ``with:`` key of a called reusable
+workflow or composite action of this repository, and every ``quarkci gh dispatch --input/--offer`` key, is
+declared by its target, and every required input is given. One name per concept: the amd-quark version
+is ``quark-version`` in every workflow (``ptq.yml`` keeps ``amd-quark`` as a deprecated alias).
+
+A dispatch whose target is a repository variable (the watch's ``QUARKCI_RELEASE_WORKFLOW``) is checked
+against every workflow here that ``gh dispatch`` can target (``workflow_dispatch`` with a ``correlation-id``
+input): each must receive the release through at least one offered key, and every offered key must be
+declared by at least one of them (an offer nobody declares is dropped silently).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quarkci.github.dispatch import CORRELATION_INPUT, check_inputs, declared_inputs
+from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, load
+
+SELF = re.compile(r"^(?:\$|\.)/(?P<path>.+?)(?:@.*)?$")
+
+
+def _on(document: dict[str, Any]) -> dict[str, Any]:
+    on = document.get("on")
+    return on if isinstance(on, dict) else {}
+
+
+def _call_inputs(path: Path) -> dict[str, dict[str, Any]]:
+    """``on.workflow_call.inputs`` of a reusable workflow, or ``inputs`` of a composite action."""
+    document = load(path)
+    if path.name == "action.yml":
+        return dict(document.get("inputs") or {})
+    call = _on(document).get("workflow_call")
+    assert call is not None or "workflow_call" in _on(document), f"{path.name}: not a reusable workflow"
+    return dict((call or {}).get("inputs") or {})
+
+
+def _required(inputs: dict[str, dict[str, Any]]) -> set[str]:
+    return {k for k, v in inputs.items() if (v or {}).get("required") and (v or {}).get("default") is None}
+
+
+def _calls() -> list[tuple[str, Path, dict[str, Any]]]:
+    """(where, target file, with) for every ``uses:`` of this repository's own workflows and actions."""
+    found = []
+    for path in [*WORKFLOWS, *ACTIONS]:
+        document = load(path)
+        jobs = document.get("jobs") or {}
+        units = [(f"{path.name} job {name}", job) for name, job in jobs.items()]
+        for name, job in jobs.items():
+            units += [(f"{path.name} job {name} step {s.get('name')}", s) for s in job.get("steps") or []]
+        units += [
+            (f"{path.parent.name} step {s.get('name')}", s)
+            for s in (document.get("runs") or {}).get("steps") or []
+        ]
+        for where, unit in units:
+            match = SELF.match(str(unit.get("uses") or ""))
+            if match:
+                target = ROOT / match["path"]
+                found.append(
+                    (where, target / "action.yml" if target.is_dir() else target, unit.get("with") or {})
+                )
+    return found
+
+
+def _dispatches() -> list[tuple[str, str, dict[str, str], dict[str, str]]]:
+    """(where, workflow, inputs, offers) for every ``quarkci gh dispatch`` in a ``run:`` here; a workflow
+    given as ``"$NAME"`` is resolved from the step's env (``vars.X`` stays ``vars.X``)."""
+    found = []
+    for path in [*WORKFLOWS, *ACTIONS]:
+        document = load(path)
+        steps = [s for job in (document.get("jobs") or {}).values() for s in job.get("steps") or []]
+        steps += (document.get("runs") or {}).get("steps") or []
+        for step in steps:
+            script = str(step.get("run") or "").replace("\\\n", " ")
+            for line in script.splitlines():
+                if "quarkci gh dispatch" not in line:
+                    continue
+                words = shlex.split(line[line.index("quarkci gh dispatch") :])
+                flags: dict[str, list[str]] = {"--workflow": [], "--input": [], "--offer": []}
+                for flag, value in zip(words, words[1:], strict=False):
+                    if flag in flags:
+                        flags[flag].append(value)
+                (workflow,) = flags["--workflow"]
+                if workflow.startswith("$"):
+                    env = str((step.get("env") or {}).get(workflow.strip("${}"), ""))
+                    var = re.fullmatch(r"\$\{\{\s*(vars\.\w+)\s*\}\}", env)
+                    workflow = var[1] if var else env
+                pairs = {f: dict(v.split("=", 1) for v in flags[f]) for f in ("--input", "--offer")}
+                found.append(
+                    (f"{path.name} step {step.get('name')}", workflow, pairs["--input"], pairs["--offer"])
+                )
+    return found
+
+
+def _dispatchable() -> dict[str, dict[str, dict[str, Any]]]:
+    """The workflows ``gh dispatch`` can target here: workflow_dispatch with a correlation-id input."""
+    out = {}
+    for path in WORKFLOWS:
+        if "workflow_dispatch" in _on(load(path)):
+            declared = declared_inputs(path.read_text(encoding="utf-8"), path.name)
+            if CORRELATION_INPUT in declared:
+                out[path.name] = declared
+    return out
+
+
+def call_violations(calls: list[tuple[str, Path, dict[str, Any]]]) -> list[str]:
+    """One line per ``with:`` key the target does not declare and per required input not given."""
+    found = []
+    for where, target, given in calls:
+        if not target.is_file():
+            found.append(f"{where}: {target.relative_to(ROOT)} does not exist")
+            continue
+        declared = _call_inputs(target)
+        name = target.relative_to(ROOT).as_posix()
+        found += [f"{where}: with.{k} is not declared by {name}" for k in sorted(set(given) - set(declared))]
+        found += [
+            f"{where}: {name} requires {k}, not given" for k in sorted(_required(declared) - set(given))
+        ]
+    return found
+
+
+def dispatch_violations(
+    dispatches: list[tuple[str, str, dict[str, str], dict[str, str]]],
+    dispatchable: dict[str, dict[str, dict[str, Any]]],
+) -> list[str]:
+    """One line per dispatch key no target declares, per target that gets nothing of what is offered,
+    and per required input not given (the product's own checker, ``check_inputs``, for each target)."""
+    found = []
+    for where, workflow, inputs, offers in dispatches:
+        if workflow.startswith("vars."):
+            targets = dispatchable
+        elif (ROOT / ".github" / "workflows" / workflow).is_file():
+            path = ROOT / ".github" / "workflows" / workflow
+            targets = {workflow: declared_inputs(path.read_text(encoding="utf-8"), workflow)}
+        else:
+            found.append(f"{where}: dispatches {workflow!r}, which is no workflow here")
+            continue
+        for name, declared in targets.items():
+            sent = {**inputs, **{k: v for k, v in offers.items() if k in declared}}
+            try:
+                check_inputs(declared, {**sent, CORRELATION_INPUT: "qc-0"}, name)
+            except Exception as exc:  # BadInputError: one line
+                found.append(f"{where} -> {name}: {exc}")
+            if offers and not set(offers) & set(declared):
+                found.append(f"{where} -> {name}: declares none of the offered {sorted(offers)}")
+        for key in sorted(offers):
+            if not any(key in declared for declared in targets.values()):
+                found.append(
+                    f"{where}: --offer {key} is declared by no target ({', '.join(sorted(targets))})"
+                )
+    return found
+
+
+def test_every_call_and_dispatch_key_is_declared_and_every_required_input_given() -> None:
+    calls, dispatches = _calls(), _dispatches()
+    assert len(calls) >= 20 and any(
+        t.name.endswith(".yml") and t.parent.name == "workflows" for _, t, _ in calls
+    )
+    assert [(w, d) for w, d, _, _ in dispatches] == [
+        (
+            "upstream-watch.yml step Dispatch once, with the inputs the target declares",
+            "vars.QUARKCI_RELEASE_WORKFLOW",
+        )
+    ]
+    dispatchable = _dispatchable()
+    assert set(dispatchable) == {"day0-release.yml", "ptq.yml", "verify.yml"}
+    assert call_violations(calls) == []
+    assert dispatch_violations(dispatches, dispatchable) == []
+
+
+def test_the_watch_dispatches_the_release_version_as_quark_version() -> None:
+    ((_, _, inputs, offers),) = _dispatches()
+    assert inputs == {} and offers == {"quark-version": "$VERSION"}
+
+
+def test_negative_controls_the_checkers_catch_each_kind() -> None:
+    dispatchable = _dispatchable()
+    where = "upstream-watch.yml step Dispatch"
+    # the seam that broke: the watch offered amd-quark=, day0-release.yml and verify.yml call it quark-version
+    found = dispatch_violations(
+        [(where, "vars.X", {}, {"amd-quark": "$V", "upstream": "amd-quark==$V"})], dispatchable
+    )
+    assert f"{where} -> day0-release.yml: declares none of the offered ['amd-quark', 'upstream']" in found
+    assert f"{where} -> verify.yml: declares none of the offered ['amd-quark', 'upstream']" in found
+    assert any("--offer upstream is declared by no target" in x for x in found)
+    found = dispatch_violations([(where, "ptq.yml", {"modle": "x"}, {})], dispatchable)
+    assert found == [
+        f"{where} -> ptq.yml: --input modle: not declared by ptq.yml (it declares: "
+        + found[0].split("(it declares: ")[1]
+    ]
+    assert dispatch_violations([(where, "nope.yml", {}, {})], dispatchable) == [
+        f"{where}: dispatches 'nope.yml', which is no workflow here"
+    ]
+    deliver = ROOT / ".github" / "workflows" / "skill-sync-deliver.yml"
+    assert call_violations([("w", deliver, {"artifact-name": "a", "open-pr": True})]) == [
+        "w: .github/workflows/skill-sync-deliver.yml requires audit-exit-code, not given"
+    ]
+    action = ROOT / "actions" / "skill-sync" / "action.yml"
+    assert call_violations([("w", action, {"upstream": "x", "fial-on": "none"})]) == [
+        "w: with.fial-on is not declared by actions/skill-sync/action.yml"
+    ]
+
+
+VERSION_WORDS = re.compile(r"amd-quark version", re.I)
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_one_name_for_the_amd_quark_version(path: Path) -> None:
+    on = _on(load(path))
+    for trigger in ("workflow_dispatch", "workflow_call"):
+        for key, spec in ((on.get(trigger) or {}).get("inputs") or {}).items():
+            description = str((spec or {}).get("description") or "")
+            if key == "amd-quark":
+                assert path.name == "ptq.yml" and description.startswith(
+                    "Deprecated name of quark-version"
+                ), key
+            elif VERSION_WORDS.search(description):
+                assert key == "quark-version", f"{path.name} {trigger}.inputs.{key}: {description}"
