@@ -220,3 +220,75 @@ def test_one_name_for_the_amd_quark_version(path: Path) -> None:
                 ), key
             elif VERSION_WORDS.search(description):
                 assert key == "quark-version", f"{path.name} {trigger}.inputs.{key}: {description}"
+
+
+# --- the runner's name in records: one slug from actions/runner-labels ---------------------------------
+
+
+def _runner_labels(runner: str, tmp_path: Path) -> dict[str, str]:
+    from tests.workflows.test_hardening import run_step
+
+    script = load(ROOT / "actions" / "runner-labels" / "action.yml")["runs"]["steps"][0]["run"]
+    code, out, outputs = run_step(script, {"RUNNER": runner}, tmp_path)
+    assert code == 0, out
+    return outputs
+
+
+@pytest.mark.parametrize(
+    ("runner", "slug"),
+    [
+        ("cpu", "cpu"),
+        ("mi300x", "mi300x"),
+        ('["self-hosted", "gpu-pool-a"]', None),
+        ('["self-hosted","gpu-pool-a"]', None),
+        ('["self-hosted", "My.Pool_B"]', None),
+    ],
+)
+def test_the_runner_slug_is_a_valid_comment_name(runner: str, slug: str | None, tmp_path: Path) -> None:
+    from quarkci.github.markers import report_marker
+
+    outputs = _runner_labels(runner, tmp_path)
+    if slug is not None:
+        assert outputs["slug"] == slug
+    else:
+        assert re.fullmatch(r"labels-[0-9a-f]{8}", outputs["slug"]), outputs
+    for prefix in ("verify-", "day0-", ""):
+        report_marker(f"{prefix}{outputs['slug']}-int8")  # accepted by gh comment --name (no BadInputError)
+
+
+def test_the_same_labels_spelled_twice_share_one_slug(tmp_path: Path) -> None:
+    slugs = []
+    for n, runner in enumerate(
+        ['["self-hosted", "gpu-pool-a"]', '["self-hosted","gpu-pool-a"]', '["self-hosted","b"]']
+    ):
+        (tmp_path / str(n)).mkdir()
+        slugs.append(_runner_labels(runner, tmp_path / str(n))["slug"])
+    assert slugs[0] == slugs[1] != slugs[2]
+
+
+def test_negative_control_the_raw_json_runner_is_no_comment_name() -> None:
+    from quarkci.core.errors import BadInputError
+    from quarkci.github.markers import report_marker
+
+    with pytest.raises(BadInputError, match="comment name"):
+        report_marker('verify-["self-hosted", "gpu-pool-a"]')
+
+
+def test_verify_and_the_gpu_workflows_name_records_by_the_slug() -> None:
+    verify = load(ROOT / ".github" / "workflows" / "verify.yml")
+    assert verify["jobs"]["check"]["outputs"]["slug"] == "${{ steps.runner.outputs.slug }}"
+    comment = verify["jobs"]["comment"]
+    assert "check" in comment["needs"]
+    (post,) = [s for s in comment["steps"] if "gh comment" in s.get("run", "")]
+    assert post["env"]["SLUG"] == "${{ needs.check.outputs.slug }}" and '--name "verify-$SLUG"' in post["run"]
+    assert "inputs.runner" not in str(post)
+    assert (
+        verify["jobs"]["verify"]["concurrency"]["group"] == "quarkci-verify-${{ needs.check.outputs.slug }}"
+    )
+    body = next(s for s in comment["steps"] if s.get("name") == "Write the comment body")["run"]
+    assert "quarkci report markdown --report-json" in body and "drift/validation_report.md" not in body
+    day0 = load(ROOT / ".github" / "workflows" / "day0-release.yml")
+    assert day0["jobs"]["check"]["outputs"]["kind"] == "${{ steps.runner.outputs.slug }}"
+    ptq = load(ROOT / ".github" / "workflows" / "ptq.yml")
+    (name,) = [s for s in ptq["jobs"]["check"]["steps"] if s.get("id") == "slug"]
+    assert name["env"]["KIND"] == "${{ steps.runner.outputs.slug }}" and "sha256sum" not in name["run"]
