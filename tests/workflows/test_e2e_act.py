@@ -180,7 +180,8 @@ def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
         {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}},
     )
     assert bad.returncode != 0 and bad.job_results["Detect a new release"] == "failed", _tail(bad)
-    assert "the upstream input must be a version such as 0.13" in bad.output
+    assert "the quark-version input must be a version such as 0.13" in bad.output
+    assert "the upstream input is deprecated: pass quark-version" in bad.output
     assert {k for k, v in bad.job_results.items() if v != "skipped"} == {"Detect a new release"}
     assert fake.writes() == []
 

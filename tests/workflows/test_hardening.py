@@ -265,7 +265,7 @@ def test_case17_a_bad_upstream_input_is_refused_before_any_output(workflows, tmp
         tmp_path,
         {"quarkci": QUARKCI_STUB},
     )
-    assert code == 2 and "the upstream input must be a version" in out and outputs == {}
+    assert code == 2 and "the quark-version input must be a version" in out and outputs == {}
 
 
 def test_case17_outputs_are_written_as_heredocs_with_a_random_delimiter(workflows, tmp_path) -> None:

@@ -67,7 +67,7 @@ def _calls() -> list[tuple[str, Path, dict[str, Any]]]:
 
 
 def _dispatches() -> list[tuple[str, str, dict[str, str], dict[str, str]]]:
-    """(where, workflow, inputs, offers) for every ``quarkci gh dispatch`` in a ``run:`` here; a workflow
+    """(where, workflow, inputs, offers) for every ``gh dispatch`` command line in a ``run:`` here; a workflow
     given as ``"$NAME"`` is resolved from the step's env (``vars.X`` stays ``vars.X``)."""
     found = []
     for path in [*WORKFLOWS, *ACTIONS]:
@@ -76,10 +76,10 @@ def _dispatches() -> list[tuple[str, str, dict[str, str], dict[str, str]]]:
         steps += (document.get("runs") or {}).get("steps") or []
         for step in steps:
             script = str(step.get("run") or "").replace("\\\n", " ")
-            for line in script.splitlines():
-                if "quarkci gh dispatch" not in line:
+            for line in script.splitlines():  # `quarkci gh dispatch ...` or `args=(gh dispatch ...)`
+                if "gh dispatch" not in line or "quarkci" not in script:
                     continue
-                words = shlex.split(line[line.index("quarkci gh dispatch") :])
+                words = shlex.split(line[line.index("gh dispatch") :].rstrip().removesuffix(")"))
                 flags: dict[str, list[str]] = {"--workflow": [], "--input": [], "--offer": []}
                 for flag, value in zip(words, words[1:], strict=False):
                     if flag in flags:
@@ -205,7 +205,7 @@ def test_negative_controls_the_checkers_catch_each_kind() -> None:
     ]
 
 
-VERSION_WORDS = re.compile(r"amd-quark version", re.I)
+VERSION_WORDS = re.compile(r"amd-quark version|version of amd-quark", re.I)
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
@@ -292,3 +292,59 @@ def test_verify_and_the_gpu_workflows_name_records_by_the_slug() -> None:
     ptq = load(ROOT / ".github" / "workflows" / "ptq.yml")
     (name,) = [s for s in ptq["jobs"]["check"]["steps"] if s.get("id") == "slug"]
     assert name["env"]["KIND"] == "${{ steps.runner.outputs.slug }}" and "sha256sum" not in name["run"]
+
+
+# --- the watch: force dispatches anew; its own release input is quark-version too ----------------------
+
+
+def _watch_step(name: str) -> dict[str, Any]:
+    watch = load(ROOT / ".github" / "workflows" / "upstream-watch.yml")
+    return next(s for job in watch["jobs"].values() for s in job.get("steps") or [] if s.get("name") == name)
+
+
+@pytest.mark.parametrize(("force", "extra"), [("false", []), ("true", ["--correlation-id", "force-812-1"])])
+def test_the_watch_dispatches_anew_only_when_forced(tmp_path: Path, force: str, extra: list[str]) -> None:
+    from tests.workflows.test_hardening import run_step
+
+    step = _watch_step("Dispatch once, with the inputs the target declares")
+    assert step["env"]["FORCE"] == "${{ inputs.force }}"
+    stub = 'printf "%s\\n" "$@" > "$HOME/args"\n'
+    env = {"WORKFLOW": "ptq.yml", "REF": "main", "VERSION": "0.14", "FORCE": force, "RUN": "812-1"}
+    code, out, _ = run_step(step["run"], env, tmp_path, {"quarkci": stub})
+    assert code == 0, out
+    args = (tmp_path / "args").read_text().splitlines()
+    assert args == [
+        "gh",
+        "dispatch",
+        "--workflow",
+        "ptq.yml",
+        "--ref",
+        "main",
+        "--offer",
+        "quark-version=0.14",
+        *extra,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("given", "legacy", "code", "words"),
+    [
+        ("0.14", "", 0, ""),
+        ("", "0.14", 0, "the upstream input is deprecated: pass quark-version"),
+        ("0.14", "0.14", 0, "deprecated"),
+        ("0.14", "0.13", 2, "quark-version and the deprecated upstream input disagree"),
+    ],
+)
+def test_the_watch_input_is_quark_version_with_upstream_deprecated(
+    tmp_path: Path, given: str, legacy: str, code: int, words: str
+) -> None:
+    from tests.workflows.test_hardening import QUARKCI_STUB, run_step
+
+    step = _watch_step("Find the release and whether it was handled")
+    env = {"INPUT_UPSTREAM": given, "LEGACY_UPSTREAM": legacy, "FORCE": "true", "VAR_UPSTREAM": ""}
+    got, out, outputs = run_step(step["run"], env, tmp_path, {"quarkci": QUARKCI_STUB})
+    assert got == code and words in out, out
+    if code == 0:
+        assert outputs["version"] == "0.14"
+    else:
+        assert outputs == {}
