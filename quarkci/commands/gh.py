@@ -217,6 +217,14 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         metavar="KEY=VALUE",
         help="input sent only if the workflow declares it (repeatable; default: none)",
     )
+    dispatch.add_argument(
+        "--correlation-id",
+        default=None,
+        metavar="ID",
+        help="the id the run is found by (1-64 of [A-Za-z0-9_.-]); default: derived from the workflow, "
+        "ref and inputs, so a repeated identical dispatch finds the first run instead of starting another; "
+        "a new id dispatches anew",
+    )
     dispatch.set_defaults(func=run_dispatch)
 
     mark = sub.add_parser(
@@ -363,7 +371,14 @@ def _run_dispatch(args: argparse.Namespace, repo: Any, target: Any, me: Callable
     inputs = parse_inputs(args.input)
     offers = parse_inputs(args.offer, "--offer")
     return deliver_dispatch(
-        repo, target, args.workflow, args.ref, inputs, offers=offers, dry_run=args.dry_run
+        repo,
+        target,
+        args.workflow,
+        args.ref,
+        inputs,
+        offers=offers,
+        dry_run=args.dry_run,
+        correlation=args.correlation_id,
     )
 
 

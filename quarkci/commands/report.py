@@ -17,6 +17,7 @@ from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.report.github_actions import publish
 from quarkci.report.markdown import render_json
+from quarkci.report.provenance import stale_reason
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -68,6 +69,13 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         metavar="FILE",
         help="Markdown file to write (atomically)",
     )
+    markdown.add_argument(
+        "--expect-run",
+        default="",
+        metavar="RUN",
+        help="refuse (exit 2) a report whose run_id is not run RUN's, e.g. the triggering run's "
+        "'<id>.<attempt>' in a workflow_run publisher, so a stale report is never posted (empty: no check)",
+    )
     markdown.deprecate("--out", "--output")
     markdown.set_defaults(func=run_markdown)
 
@@ -78,9 +86,14 @@ def run_github(args: argparse.Namespace) -> int:
 
 
 def run_markdown(args: argparse.Namespace) -> int:
-    """``report markdown``: validation_report.md rendered from a validation_report.json."""
+    """``report markdown``: validation_report.md rendered from a validation_report.json (with
+    ``--expect-run``, only from run RUN's report: :mod:`quarkci.report.provenance`)."""
     payload = load_document(args.report_json)
     if not isinstance(payload, dict):
         raise BadInputError(f"--report-json {args.report_json}: not a JSON object")
+    if stale := stale_reason(payload, args.expect_run.strip()):
+        raise BadInputError(
+            f"--report-json {args.report_json}: not run {args.expect_run.strip()}'s report: {stale}"
+        )
     atomic_write_text(args.out, render_json(payload))
     return 0

@@ -18,6 +18,18 @@ drift PR and issues, the job summary and annotations).
 
 **Workflow commands** (``::error file=...::message`` lines on a runner's stdout): GitHub's escaping rule
 (``%``, CR, LF; in properties also ``:`` and ``,``), so untrusted text cannot end a command and start another.
+
+**Runner log lines** (everything else a step prints): the Actions runner reads a step's stdout and stderr
+line by line and tries each line as a command (actions/runner ``src/Runner.Worker/ActionCommandManager.cs``
+``TryProcessCommand`` and ``src/Runner.Common/ActionCommand.cs`` ``TryParseV2``/``TryParse``):
+
+* a line ends at ``\r``, ``\n`` or ``\r\n`` (.NET ``StreamReader.ReadLine``);
+* ``::name ...::data`` is a command when the line starts with ``::`` after leading whitespace is trimmed;
+* the legacy ``##[name ...]data`` is a command wherever ``##[`` occurs in the line;
+* ``::stop-commands::TOKEN`` makes the runner ignore every command until a ``::TOKEN::`` line.
+
+:func:`log_line` and :func:`log_text` make untrusted text unable to form any of these (so no
+``stop-commands`` either): no CR or LF inside a line, no ``##[`` anywhere, no ``::`` at the start.
 """
 
 from __future__ import annotations
@@ -114,3 +126,36 @@ def escape_data(text: str) -> str:
 def escape_property(text: str) -> str:
     """Escape a workflow-command property value (the message rules plus ``:`` and ``,``)."""
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+# --- runner log lines -------------------------------------------------------------------------------------
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where the Actions runner ends a line of step output (.NET ``StreamReader.ReadLine``)."""
+# ``\s`` is str.isspace(): a superset of .NET's Char.IsWhiteSpace, which TryParseV2's TrimStart uses.
+_LEADING_COMMAND = re.compile(r"^(\s*)::")
+_LEGACY_COMMAND = "##["
+# ``\u0023`` is ``#`` in JSON and Python string syntax, so a JSON document printed through the escaper
+# still decodes to the same value; in plain text it reads as what it is.
+_LEGACY_BROKEN = "#\\u0023["
+
+
+def log_line(text: object) -> str:
+    """``text`` as one runner log line that the runner cannot take for a workflow command.
+
+    CR and LF become ``%0D`` / ``%0A`` (the line stays one line), every ``##[`` becomes ``#\\u0023[``
+    (the legacy prefix counts anywhere in a line) and a ``::`` at the start, after whitespace, becomes
+    ``%3A%3A``. Other text is unchanged. Safe for a whole line or the untrusted part that starts it;
+    concatenating two escaped pieces is a new line to escape (or print through
+    :class:`quarkci.report.lines.CommandGuard`).
+    """
+    line = str(text).replace("\r", "%0D").replace("\n", "%0A").replace(_LEGACY_COMMAND, _LEGACY_BROKEN)
+    return _LEADING_COMMAND.sub(lambda m: m.group(1) + "%3A%3A", line, count=1)
+
+
+def log_text(text: object) -> str:
+    """Multi-line untrusted text as runner log lines: each line (ended by CR, LF or CRLF, as the runner
+    splits) through :func:`log_line`, lines joined by LF; a final line end is kept. JSON stays JSON
+    with the same value (a JSON string holds no raw CR/LF and no line starts with ``::``)."""
+    parts = LINE_END.split(str(text))
+    return "\n".join(log_line(part) for part in parts)

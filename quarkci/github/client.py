@@ -213,7 +213,9 @@ def api_message(exc: GithubException) -> str:
     return f"{exc.status} {message}"
 
 
-def _is_rate_limit(exc: GithubException) -> bool:
+def is_rate_limit(exc: GithubException) -> bool:
+    """Whether GitHub refused the request for a rate limit (429, or 403 with a rate-limit message or
+    ``X-RateLimit-Remaining: 0``): an answer, so the request was not processed."""
     if isinstance(exc, RateLimitExceededException) or exc.status == 429:
         return True
     message = str((exc.data or {}).get("message", "") if isinstance(exc.data, dict) else exc.data).lower()
@@ -226,8 +228,8 @@ def _is_rate_limit(exc: GithubException) -> bool:
 def classify(exc: GithubException, doing: str) -> GitHubError | UpstreamUnreachableError:
     """The quarkci error (and so the exit code) for a PyGithub exception; see the module's table."""
     message = api_message(exc)
-    if exc.status >= 500 or _is_rate_limit(exc):
-        if _is_rate_limit(exc) and "rate limit" not in message.lower():
+    if exc.status >= 500 or is_rate_limit(exc):
+        if is_rate_limit(exc) and "rate limit" not in message.lower():
             message += " (rate limit)"
         return UpstreamUnreachableError(f"{doing}: GitHub API unavailable after retries: {message}")
     reason = {

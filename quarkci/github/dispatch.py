@@ -9,19 +9,31 @@ after its response was lost starts a second run (two GPU PTQ runs). quarkci ther
    dispatching: one line and exit 2, no write. ``--offer KEY=VALUE`` inputs are sent only when the
    target declares them, so a caller (the upstream watch) can dispatch any workflow without knowing
    its inputs;
-2. sends a fresh **correlation id** in the input ``correlation-id`` (the target declares it and
-   shows it in its ``run-name``);
-3. never retries the ``POST`` blindly (it connects with ``retry_writes=False``): after a failed or
-   unanswered ``POST`` it lists the workflow's ``workflow_dispatch`` runs on ``ref`` and looks for
-   one whose title carries the correlation id; only when none is there is the ``POST`` sent again;
-4. reports the run's URL (from ``return_run_details``, else from the same lookup).
+2. sends a **correlation id** in the input ``correlation-id`` (the target declares it and shows it in
+   its ``run-name``): ``--correlation-id`` when given, else one derived from the dispatch itself
+   (:func:`correlation_for`: the workflow, the ref and the inputs sent, the release among them), so
+   two invocations with the same inputs carry the same id;
+3. before the first ``POST``, looks for a run of the workflow on ``ref`` whose title carries that id
+   and that is queued, in progress or completed successfully: a second identical invocation reports
+   that run (``unchanged``) instead of starting another; a failed or cancelled run is dispatched anew
+   (a new ``--correlation-id``, e.g. the watch's ``force``, always is);
+4. never retries the ``POST`` blindly (it connects with ``retry_writes=False``): after a failed or
+   unanswered ``POST`` it looks the run up by the correlation id; only when none is there is the
+   ``POST`` sent again. A ``429``, or a ``403`` for a primary or secondary rate limit, is an answer:
+   GitHub refused the request and started nothing, so it is retried after ``Retry-After`` (or the
+   rate-limit reset, or an exponential backoff; each capped by the retry policy), with or without a
+   correlation id; when GitHub still refuses, the command exits 3 saying no run was started;
+5. reports the run's URL (from ``return_run_details``, else from the same lookup).
 
-A target that does not declare ``correlation-id`` is dispatched once, without retry: if that
-``POST`` fails without an answer the outcome is unknown and the command exits 3 saying so.
+A target that does not declare ``correlation-id`` gets no lookup: if its ``POST`` fails without an
+answer (a timeout, a lost response, a 5xx) the outcome is unknown, it is not retried, and the command
+exits 3 saying so.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 import time
@@ -41,6 +53,7 @@ from quarkci.github.client import (
     Target,
     classify,
     github_errors,
+    is_rate_limit,
     name_not_resolved,
 )
 from quarkci.github.result import Delivery, Item, Step
@@ -50,6 +63,9 @@ _WORKFLOW = re.compile(r"^[A-Za-z0-9_.-]+\.ya?ml$|^[0-9]+$")
 MAX_INPUTS = 25  # GitHub's limit for workflow_dispatch inputs
 MAX_WORKFLOW_BYTES = 512 * 1024
 CORRELATION_INPUT = "correlation-id"
+_CORRELATION = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # what every quarkci workflow accepts in its run name
+# A run in one of these states, or completed successfully, is what a repeated dispatch asked for.
+LIVE_STATUSES = frozenset({"queued", "in_progress", "waiting", "requested", "pending"})
 
 
 def parse_inputs(pairs: Sequence[str], flag: str = "--input") -> dict[str, str]:
@@ -76,6 +92,22 @@ def parse_inputs(pairs: Sequence[str], flag: str = "--input") -> dict[str, str]:
 def new_correlation_id() -> str:
     """``qc-`` and 16 random hex digits: unique per dispatch, safe in a run title."""
     return "qc-" + secrets.token_hex(8)
+
+
+def correlation_for(workflow: str, ref: str, inputs: Mapping[str, str]) -> str:
+    """``qc-`` and 16 hex digits of the sha256 of (workflow file name, ref, the inputs sent, sorted;
+    ``correlation-id`` left out): the same dispatch always gets the same id, another one a different id."""
+    sent = sorted((k, v) for k, v in inputs.items() if k != CORRELATION_INPUT)
+    payload = json.dumps([workflow, ref, sent], separators=(",", ":"), ensure_ascii=False)
+    return "qc-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def check_correlation(value: str) -> str:
+    """``--correlation-id``: 1-64 of ``[A-Za-z0-9_.-]`` (safe in every run name). Raises
+    :class:`BadInputError` naming the flag otherwise."""
+    if not _CORRELATION.match(value):
+        raise BadInputError(f"--correlation-id {value!r}: 1-64 letters, digits, '_', '.' or '-'")
+    return value
 
 
 def declared_inputs(text: str, workflow: str) -> dict[str, dict[str, Any]]:
@@ -133,10 +165,17 @@ def check_inputs(declared: Mapping[str, Mapping[str, Any]], inputs: Mapping[str,
 
 @dataclass(frozen=True)
 class Run:
-    """A dispatched workflow run: its id and URL."""
+    """A dispatched workflow run: its id, URL and (when listed) ``status`` / ``conclusion``."""
 
     id: int
     url: str
+    status: str = ""
+    conclusion: str = ""
+
+    @property
+    def reusable(self) -> bool:
+        """Queued, in progress or completed successfully: what a repeated dispatch asked for."""
+        return self.status in LIVE_STATUSES or (self.status == "completed" and self.conclusion == "success")
 
 
 def _read_workflow(repo: Repository, target: Target, workflow: str, ref: str) -> tuple[str, str]:
@@ -152,19 +191,48 @@ def _read_workflow(repo: Repository, target: Target, workflow: str, ref: str) ->
     return workflow, content.decoded_content.decode("utf-8", errors="replace")
 
 
-def find_run(repo: Repository, target: Target, workflow: str, ref: str, correlation: str) -> Run | None:
+def find_run(
+    repo: Repository, target: Target, workflow: str, ref: str, correlation: str, *, reusable: bool = False
+) -> Run | None:
     """The newest ``workflow_dispatch`` run of ``workflow`` on ``ref`` whose title holds ``correlation``
-    (GET .../actions/workflows/{workflow}/runs?event=workflow_dispatch&branch=ref, first page)."""
+    as a whole word (GET .../actions/workflows/{workflow}/runs?event=workflow_dispatch&branch=ref, the
+    newest 100); with ``reusable``, the newest such run that is :attr:`Run.reusable`."""
     with github_errors(target, f"runs of {workflow}"):
         _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
             "GET",
             f"{repo.url}/actions/workflows/{workflow}/runs",
-            parameters={"event": "workflow_dispatch", "branch": ref, "per_page": 30},
+            parameters={"event": "workflow_dispatch", "branch": ref, "per_page": 100},
         )
+    word = re.compile(rf"(?<![A-Za-z0-9_.-]){re.escape(correlation)}(?![A-Za-z0-9_.-])")
     for run in data.get("workflow_runs") or []:
-        if correlation in str(run.get("display_title") or ""):
-            return Run(int(run["id"]), str(run["html_url"]))
+        if word.search(str(run.get("display_title") or "")):
+            found = Run(
+                int(run["id"]),
+                str(run["html_url"]),
+                str(run.get("status") or ""),
+                str(run.get("conclusion") or ""),
+            )
+            if found.reusable or not reusable:
+                return found
     return None
+
+
+def _refusal_wait(exc: GithubException, attempt: int, policy: RetryPolicy) -> float:
+    """Seconds to wait after GitHub refused a request for a rate limit: ``Retry-After`` (capped at
+    ``retry_after_max``), else the primary limit's ``X-RateLimit-Reset`` (capped at
+    ``max_rate_limit_wait``), else the secondary-limit wait grown per attempt (capped at ``backoff_max``).
+    GitHub: "Rate limits for the REST API" (retry-after, x-ratelimit-reset; wait at least a minute)."""
+    headers = {str(k).lower(): str(v) for k, v in (exc.headers or {}).items()}
+    try:
+        if "retry-after" in headers:
+            return min(max(float(headers["retry-after"]), 0.0), policy.retry_after_max)
+        if headers.get("x-ratelimit-remaining") == "0" and "x-ratelimit-reset" in headers:
+            return min(
+                max(float(headers["x-ratelimit-reset"]) - time.time(), 0.0), policy.max_rate_limit_wait
+            )
+    except ValueError:
+        pass
+    return float(min(policy.backoff_max, policy.secondary_rate_wait * 2.0**attempt))
 
 
 def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) -> dict[str, Any] | None:
@@ -200,14 +268,17 @@ def dispatch_once(
     """Start one run: POST, and after a failure look for the run by ``correlation`` before any retry.
 
     Returns the run (None when dispatched but not yet listed). Raises :class:`GitHubError` when
-    GitHub refuses, :class:`UpstreamUnreachableError` when it stays unreachable or, without a
-    correlation id, when a POST failed without an answer (the outcome is unknown).
+    GitHub refuses for good (a 4xx other than a rate limit), :class:`UpstreamUnreachableError` when it
+    stays unreachable or rate-limits every attempt (no run was started), or, without a correlation id,
+    when a POST failed without an answer (the outcome is unknown).
     """
     policy = policy or client.DEFAULT_POLICY  # looked up per call, as connect() does, not bound at import
     log = log if log is not None else []
     doing = f"dispatch {workflow} on {ref}"
+    maybe_started = False  # an earlier POST may have started the run (no answer, or a 5xx)
+    refused = ""  # the last rate-limit refusal, when every attempt so far was refused
     for attempt in range(policy.total + 1):
-        if attempt and correlation:
+        if maybe_started and correlation:
             found = find_run(repo, target, workflow, ref, correlation)
             if found is not None:
                 log.append(f"the earlier POST had started run {found.id}; not sent again")
@@ -215,8 +286,16 @@ def dispatch_once(
         try:
             details = _post(repo, workflow, ref, inputs)
         except (GithubException, requests.RequestException) as exc:
+            if isinstance(exc, GithubException) and is_rate_limit(exc):
+                # an answer: GitHub refused and started nothing; wait as it asks, then send again
+                refused = f"HTTP {exc.status} {client.api_message(exc)}"
+                log.append(f"POST refused ({refused}); sent again after a wait")
+                time.sleep(_refusal_wait(exc, attempt, policy))
+                continue
             if not _transient(exc):
                 raise classify(exc, doing) if isinstance(exc, GithubException) else exc from None
+            refused = ""
+            maybe_started = True
             if not correlation:
                 raise UpstreamUnreachableError(
                     f"{doing}: the POST failed without an answer ({type(exc).__name__}) and {workflow} declares no "
@@ -243,10 +322,15 @@ def dispatch_once(
             if found is not None:
                 return found
         return None
-    if correlation:
+    if correlation and maybe_started:
         found = find_run(repo, target, workflow, ref, correlation)
         if found is not None:
             return found
+    if refused:
+        raise UpstreamUnreachableError(
+            f"{doing}: GitHub refused the POST {policy.total + 1} times, the last with {refused}: "
+            "no run was started; dispatch again later"
+        )
     raise UpstreamUnreachableError(f"{doing}: GitHub API unavailable after {policy.total + 1} attempts")
 
 
@@ -263,17 +347,20 @@ def deliver_dispatch(
 ) -> Delivery:
     """Dispatch ``workflow`` (file name like ``release.yml`` or numeric id) on ``ref`` once.
 
-    ``inputs`` must be declared by the workflow; ``offers`` are sent only where declared. ``repo`` is
-    None for an offline dry run (the declared inputs are not read, and said so). ``repo`` must be
-    connected with ``retry_writes=False``. Raises :class:`BadInputError` for a malformed name or
-    refused inputs, :class:`GitHubError` when GitHub refuses.
+    ``inputs`` must be declared by the workflow; ``offers`` are sent only where declared. ``correlation``
+    (``--correlation-id``) defaults to :func:`correlation_for` of what is sent; a reusable run with it
+    (queued, in progress, or completed successfully) is reported as ``unchanged`` and nothing is sent.
+    ``repo`` is None for an offline dry run (the declared inputs are not read, and said so). ``repo``
+    must be connected with ``retry_writes=False``. Raises :class:`BadInputError` for a malformed name,
+    correlation id or refused inputs, :class:`GitHubError` when GitHub refuses.
     """
     if not _WORKFLOW.match(workflow):
         raise BadInputError(f"--workflow {workflow!r} must be a workflow file name (*.yml) or id")
     if not ref.strip() or not re.match(r"^[A-Za-z0-9._/+-]+$", ref) or ".." in ref:
         raise BadInputError(f"--ref {ref!r} is not a branch or tag name")
+    if correlation is not None:
+        check_correlation(correlation)
     delivery = Delivery("dispatch", dry_run)
-    correlation = correlation or new_correlation_id()
     sent = dict(inputs)
     note = ""
     if repo is None:
@@ -286,6 +373,7 @@ def deliver_dispatch(
         sent.update({k: v for k, v in (offers or {}).items() if k in declared and k not in sent})
         check_inputs(declared, sent, workflow)
     use_correlation = CORRELATION_INPUT in declared or repo is None
+    correlation = correlation or correlation_for(workflow, ref, sent)
     if use_correlation:
         sent[CORRELATION_INPUT] = correlation
     delivery.steps.append(
@@ -307,6 +395,14 @@ def deliver_dispatch(
         ),
     )
     delivery.items.append(item)
+    if repo is not None and use_correlation:
+        earlier = find_run(repo, target, workflow, ref, correlation, reusable=True)
+        if earlier is not None:  # the same dispatch already ran or runs: not started again
+            state = earlier.conclusion if earlier.status == "completed" else earlier.status.replace("_", " ")
+            item.operation, item.number, item.url = "unchanged", earlier.id, earlier.url
+            item.note = f"correlation id {correlation}: already dispatched as run {earlier.id} ({state}); not sent again"
+            delivery.steps.clear()
+            return delivery
     if dry_run or repo is None:
         return delivery
     log: list[str] = []
@@ -331,7 +427,9 @@ __all__ = [
     "CORRELATION_INPUT",
     "GitHubError",
     "Run",
+    "check_correlation",
     "check_inputs",
+    "correlation_for",
     "declared_inputs",
     "deliver_dispatch",
     "dispatch_once",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from quarkci.core.escape import log_line, log_text
+
 OPERATIONS = ("created", "updated", "unchanged", "closed", "commented")
 # When several objects changed, the overall operation is the first of these that occurred.
 _PRECEDENCE = ("created", "closed", "updated", "commented", "unchanged")
@@ -71,7 +73,8 @@ class Delivery:
         return {op: sum(1 for i in self.items if i.operation == op) for op in OPERATIONS}
 
     def to_json(self) -> str:
-        """Deterministic JSON (sorted keys) for ``--json``."""
+        """Deterministic JSON (sorted keys) for ``--json``, escaped for the Actions runner
+        (:func:`~quarkci.core.escape.log_text`: the same JSON value, no workflow command in it)."""
         payload = {
             "command": self.command,
             "operation": self.operation,
@@ -80,10 +83,11 @@ class Delivery:
             "items": [asdict(i) for i in self.items],
             "steps": [asdict(s) for s in self.steps],
         }
-        return json.dumps(payload, indent=2, sort_keys=True)
+        return log_text(json.dumps(payload, indent=2, sort_keys=True))
 
     def to_text(self) -> str:
-        """One line with the overall operation, then one per item, then the writes."""
+        """One line with the overall operation, then one per item, then the writes; titles, keys and
+        notes (untrusted) are escaped for the Actions runner (:func:`~quarkci.core.escape.log_line`)."""
         head = f"{self.command}: {self.operation}" + (
             " (dry run: no writes performed)" if self.dry_run else ""
         )
@@ -91,4 +95,4 @@ class Delivery:
         if self.steps:
             lines.append("  planned writes:" if self.dry_run else "  writes:")
             lines += [f"    {s}" for s in self.steps]
-        return "\n".join(lines)
+        return "\n".join(log_line(line) for line in lines)

@@ -1,12 +1,14 @@
 """GitHub Actions rendering of a ``quarkci sync`` report directory: outputs, job summary, annotations.
 
 Reads ``REPORT_DIR/validation_report.json`` (the wire contract in quarkci/core/schemas/
-validation_report.schema.json) and ``validation_report.md``, then:
+validation_report.schema.json), published only when this run wrote it (its ``run_id``,
+:mod:`quarkci.report.provenance`), then:
 
 - appends step outputs to ``$GITHUB_OUTPUT``: status, breaking, semantic, mechanical, unverifiable,
   upstream-version, changed-files (a JSON array), report-md, report-json;
-- appends the Markdown report to ``$GITHUB_STEP_SUMMARY`` (cut at GitHub's 1 MiB step-summary limit,
-  with a pointer to the artifact);
+- appends the Markdown report, re-rendered from the JSON through the one escaper (never the ``.md``
+  on disk: no raw HTML), to ``$GITHUB_STEP_SUMMARY`` (cut at GitHub's 1 MiB step-summary limit, with a
+  pointer to the artifact);
 - prints at most 10 workflow-command annotations (``::error file=...,line=...``) for findings that
   point at a skill file present in the workspace, most severe first;
 - with ``--stage-changed DIR``, copies the files ``--fix`` rewrote into DIR (relative paths kept) so
@@ -29,9 +31,12 @@ from typing import Any
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
-from quarkci.core.escape import escape_data, escape_property, shorten
+from quarkci.core.escape import escape_data, escape_property, log_line, plain, shorten
 from quarkci.core.levels import annotation_level
+from quarkci.core.paths import check_inside
 from quarkci.report.lines import emit_command
+from quarkci.report.markdown import render_json
+from quarkci.report.provenance import current_run_id, stale_reason
 
 MAX_ANNOTATIONS = 10
 # GitHub rejects a step summary over 1 MiB; keep a margin for the truncation note.
@@ -113,17 +118,34 @@ def outputs(report: dict[str, Any] | None, report_dir: Path) -> dict[str, str]:
 def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list[str]:
     """Copy each changed file (relative to ``workspace``) to ``dest`` keeping its relative path.
 
-    Returns the paths copied. Raises ValueError for an absolute path or one that leaves the workspace,
-    and FileNotFoundError for a listed file that does not exist.
+    The report is untrusted (a fork PR's checkout is the workspace), so each path is checked as
+    ``gh pr`` checks the files it commits (:func:`quarkci.github.report_input.read_changed_files`):
+    relative, no ``..``, and resolving inside ``workspace`` with symbolic links followed
+    (:func:`quarkci.core.paths.check_inside`: ``link/secret.txt`` under a link ``link -> ..`` is refused),
+    a regular file; its copy must resolve inside ``dest`` too. Every path is checked before anything is
+    copied. Returns the paths copied. Raises :class:`~quarkci.core.errors.BadInputError` naming
+    ``--stage-changed`` and the path otherwise.
     """
-    copied = []
+    base = workspace.resolve()
+    sources: list[tuple[PurePosixPath, Path]] = []
     for name in changed_files:
+        where = f"--stage-changed: changed file {name!r}"
+        if not isinstance(name, str):
+            raise BadInputError(f"{where}: not a path")
         rel = PurePosixPath(name)
-        if rel.is_absolute() or ".." in rel.parts:
-            raise ValueError(f"changed file outside the workspace: {name!r}")
-        target = dest / rel
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+            raise BadInputError(f"{where} must be relative and inside the workspace")
+        source = check_inside(base / rel, base, where)
+        if not source.is_file():
+            raise BadInputError(f"{where}: not a regular file in the workspace")
+        sources.append((rel, source))
+    dest.mkdir(parents=True, exist_ok=True)
+    dest_root = dest.resolve()
+    copied = []
+    for rel, source in sources:
+        target = check_inside(dest_root / rel, dest_root, f"--stage-changed: copy of {rel.as_posix()!r}")
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(workspace / rel, target)
+        shutil.copy2(source, target)
         copied.append(rel.as_posix())
     return copied
 
@@ -140,32 +162,49 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
     print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
 
+    Only this run's report is published: one whose ``run_id`` is another run's, or that names no run
+    while this process runs in CI (:mod:`quarkci.report.provenance`: a stale report committed in a PR or
+    left in the directory), is treated as no report and the summary says why. The summary is the
+    Markdown re-rendered from the JSON through the one escaper (:func:`quarkci.report.markdown.render_json`),
+    never ``validation_report.md`` as it is on disk, so it renders no raw HTML.
+
     Returns 0. Raises :class:`~quarkci.core.errors.BadInputError` for an unreadable report JSON (shared
-    loader: size cap, nesting limit) and for a changed file outside the workspace or missing from it.
+    loader: size cap, nesting limit) or one that breaks the schema, and for a changed file outside the
+    workspace or missing from it.
     """
     report_json = report_dir / "validation_report.json"
-    report_md = report_dir / "validation_report.md"
     report = load_document(report_json) if report_json.is_file() else None
     if report is not None and not isinstance(report, dict):
         raise BadInputError(f"{report_json}: not a JSON object")
+    stale = stale_reason(report, current_run_id()) if report is not None else None
+    if stale is not None:
+        report = None
+    markdown = render_json(report) if report is not None else None
 
     if output_file := os.environ.get("GITHUB_OUTPUT"):
         _append_outputs(output_file, outputs(report, report_dir))
     if summary_file := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary_file, "a", encoding="utf-8") as fh:
-            if report_md.is_file():
-                fh.write(summary(report_md.read_text(encoding="utf-8")))
+            if markdown is not None:
+                fh.write(summary(markdown))
+            elif stale is not None:
+                fh.write(
+                    "**quarkci sync wrote no report for this run**: the report in the report directory is "
+                    f"not this run's ({plain(stale)}); it is not published. See the step log for the error.\n"
+                )
             else:
                 fh.write("**quarkci sync wrote no report**: see the step log for the error.\n")
     if report is None:
-        print(f"quarkci: no report in {report_dir}", file=sys.stderr)
+        reason = (
+            f"{report_dir}: the report there is not this run's: {stale}"
+            if stale
+            else f"no report in {report_dir}"
+        )
+        print(log_line(f"quarkci: {reason}"), file=sys.stderr)
         return 0
     for line in annotations(report, workspace):
         emit_command(line)  # the deliberate commands, escaped; everything else is guarded
     if stage_to:
-        try:
-            copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
-        except (ValueError, FileNotFoundError) as exc:
-            raise BadInputError(str(exc)) from None
-        print(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}")
+        copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
+        print(log_line(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}"))
     return 0

@@ -29,9 +29,12 @@ def validate(document: dict[str, Any]) -> None:
     jsonschema.Draft202012Validator(schema()).validate(document)
 
 
-def render(outcome: SyncOutcome) -> str:
+def render(outcome: SyncOutcome, run_id: str | None = None) -> str:
     """The JSON text: schema-valid, sorted keys, 2-space indent, final newline; byte-identical for
-    identical input. Raises ``jsonschema.ValidationError`` (a bug) when the DTO breaks the schema."""
+    identical input. ``run_id`` (:mod:`quarkci.report.provenance`) is recorded when given. Raises
+    ``jsonschema.ValidationError`` (a bug) when the DTO breaks the schema."""
     document = build(outcome).to_json()
+    if run_id:
+        document["run_id"] = run_id
     validate(document)
     return dump_json(document)

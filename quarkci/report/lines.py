@@ -1,14 +1,18 @@
 """Terminal renderers: the canonical one-line form and GitHub workflow-command annotations.
 
-This module holds quarkci's one workflow-command escaper. In GitHub Actions a runner executes every
-log line that starts with ``::`` (``::error``, ``::add-mask``, ``::stop-commands``...) or the older
-``##[``: untrusted text (a skill folder name with a newline, an upstream string) printed as a line
-of its own would be executed. So:
+In GitHub Actions the runner executes a log line that starts with ``::`` after leading whitespace
+(``::error``, ``::add-mask``, ``::stop-commands``...) or holds the older ``##[`` anywhere, and it ends
+lines at CR as well as LF (the rules are in :mod:`quarkci.core.escape`, the one escaper). Untrusted
+text (a skill folder name with a CR, an upstream string) printed as is could forge annotations, mask
+words or stop command processing. So:
 
 * deliberate commands (:func:`github_annotations`) escape their data with :func:`escape_data` /
   :func:`escape_property` and are written with :func:`emit_command`;
+* the renderers here escape untrusted text where they print it (:func:`canonical`: one
+  :func:`~quarkci.core.escape.log_line` per finding);
 * every other line quarkci prints in Actions goes through :class:`CommandGuard` (installed by the
-  CLI when ``GITHUB_ACTIONS=true``), which escapes a leading ``::`` or ``##[`` (:func:`neutralise`).
+  CLI when ``GITHUB_ACTIONS=true``), which splits output where the runner does and passes each line
+  through :func:`neutralise`.
 """
 
 from __future__ import annotations
@@ -18,25 +22,25 @@ import re
 import sys
 from typing import Protocol
 
-from quarkci.core.escape import escape_data, escape_property
+from quarkci.core.escape import LINE_END, escape_data, escape_property, log_line
 from quarkci.core.findings import Finding
 from quarkci.core.levels import annotation_level
 
-_COMMAND_START = re.compile(r"^(\s*)(::|##\[)")
+_LINE_PIECES = re.compile(f"({LINE_END.pattern})")
 
 
 def canonical(findings: list[Finding] | tuple[Finding, ...]) -> str:
-    """One ``path:line:col: message [rule-id]`` line per finding, in report order."""
-    return "".join(f.one_line() + "\n" for f in findings)
+    """One ``path:line:col: message [rule-id]`` line per finding, in report order; each line is escaped
+    for the runner (:func:`~quarkci.core.escape.log_line`: a CR, LF or ``##[`` in a skill's path or text
+    cannot start a workflow command)."""
+    return "".join(log_line(f.one_line()) + "\n" for f in findings)
 
 
 def neutralise(line: str) -> str:
-    """One output line that a runner cannot take for a workflow command: a leading ``::`` becomes
-    ``%3A%3A`` and a leading ``##[`` becomes ``#%23[`` (the percent forms of the escaper); other
-    lines are returned unchanged."""
-    return _COMMAND_START.sub(
-        lambda m: m.group(1) + ("%3A%3A" if m.group(2) == "::" else "#%23["), line, count=1
-    )
+    """One output line (no line end inside) that a runner cannot take for a workflow command:
+    :func:`~quarkci.core.escape.log_line` (a leading ``::`` becomes ``%3A%3A``, every ``##[``
+    becomes ``#\\u0023[``); other lines are returned unchanged."""
+    return log_line(line)
 
 
 class TextSink(Protocol):
@@ -50,8 +54,10 @@ class TextSink(Protocol):
 class CommandGuard(io.TextIOBase):
     """A text stream wrapper that passes every complete line through :func:`neutralise`.
 
-    ``raw`` is the wrapped stream; :func:`emit_command` writes a deliberate command to it directly.
-    Partial lines are held until their newline (or :meth:`flush`).
+    Lines end where the runner ends them: CR, LF or CRLF; each line end is written as it came (a CR
+    and the LF of the next write make the same CRLF). ``raw`` is the wrapped stream;
+    :func:`emit_command` writes a deliberate command to it directly. Partial lines are held until their
+    line end (or :meth:`flush`).
     """
 
     def __init__(self, raw: TextSink) -> None:
@@ -64,9 +70,9 @@ class CommandGuard(io.TextIOBase):
 
     def write(self, text: str) -> int:
         self._pending += text
-        *lines, self._pending = self._pending.split("\n")
-        for line in lines:
-            self.raw.write(neutralise(line) + "\n")
+        *pieces, self._pending = _LINE_PIECES.split(self._pending)
+        for line, end in zip(pieces[::2], pieces[1::2], strict=True):
+            self.raw.write(neutralise(line) + end)
         return len(text)
 
     def flush(self) -> None:

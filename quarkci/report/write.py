@@ -13,6 +13,7 @@ from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import write_artifact_text
 from quarkci.core.errors import BadInputError
 from quarkci.report import json_report, markdown, sarif
+from quarkci.report.provenance import current_run_id
 from quarkci.sync.outcome import SyncOutcome
 
 REPORT_MD = "validation_report.md"
@@ -23,11 +24,13 @@ REPORT_SARIF = "validation_report.sarif"
 def write_reports(outcome: SyncOutcome, out: Path, prefix: str = "") -> tuple[str, str]:
     """Render and write ``out/validation_report.{json,md,sarif}``; return (json_text, md_text).
 
-    ``prefix`` is prepended to skill paths in SARIF locations (repository-relative paths).
+    ``prefix`` is prepended to skill paths in SARIF locations (repository-relative paths). The JSON
+    records the CI run writing it (:func:`quarkci.report.provenance.current_run_id`), so a publisher can
+    tell this run's report from a stale one.
     Raises ``jsonschema.ValidationError`` (a bug) before anything is written if the JSON breaks
     its schema, and :class:`~quarkci.core.errors.BadInputError` if ``out`` cannot be written.
     """
-    json_text = json_report.render(outcome)
+    json_text = json_report.render(outcome, current_run_id())
     md_text = markdown.render(outcome)
     sarif_text = sarif.render(outcome, prefix)
     try:

@@ -48,6 +48,7 @@ FAULT_KINDS = (
     "504",
     "secondary-rate-limit",
     "primary-rate-limit",
+    "429",
     "422",
     "timeout",
     "lost-response",
@@ -304,6 +305,8 @@ class FakeGitHub:
         if fault.kind == "secondary-rate-limit":
             msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
             return 403, shapes.error(msg, 403), {"Retry-After": "1"}
+        if fault.kind == "429":  # too many requests (GitHub answers it for some secondary limits)
+            return 429, shapes.error("Too Many Requests", 429), {"Retry-After": "1"}
         if fault.kind == "primary-rate-limit":
             headers = {
                 "X-RateLimit-Limit": "5000",

@@ -6,7 +6,8 @@ seeded ``random.Random``:
 
 * an input that changes over time (PR: fixed file content and, now and then, a newer upstream
   release; issues: a random subset of six breaking findings; comment: one of three bodies;
-  dispatch: a fresh dispatch each time);
+  dispatch: a fresh dispatch each time, each invocation with a correlation id of its own: the same
+  id twice at the same moment is a race no client can close, GitHub having no idempotency key);
 * 0-2 faults on that command's requests: a lost response (processed, never answered), a slow
   response (the client gives up, the late original still lands), 502/503, secondary or primary
   rate limits;
@@ -26,6 +27,7 @@ Used by ``tests/github/test_soak.py`` (200 runs) and ``benchmarks/gh_soak.py`` (
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import sys
@@ -168,8 +170,13 @@ class _PerThreadStdout:
 STDOUT = _PerThreadStdout()
 
 
+_DISPATCH_IDS = itertools.count(1)
+
+
 def _invoke(family: Family, args: list[str], codes: list[int]) -> None:
     STDOUT.take()
+    if family.command == "dispatch":
+        args = [*args, "--correlation-id", f"soak-{next(_DISPATCH_IDS)}"]
     code = main(args)
     codes.append(code)
     if family.command == "dispatch" and code == 0:

@@ -276,6 +276,7 @@ def test_dispatch(fake, gh_run):
     assert code == 0 and json.loads(out)["operation"] == "created"
     assert fake.sequence() == [
         ("GET", f"{R}/contents/.github/workflows/release.yml"),
+        ("GET", f"{R}/actions/workflows/release.yml/runs"),  # not dispatched with these inputs before
         ("POST", f"{R}/actions/workflows/release.yml/dispatches"),
     ]
     (sent,) = fake.state.dispatches

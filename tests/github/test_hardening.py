@@ -85,7 +85,8 @@ def test_case01_a_failed_dispatch_post_never_starts_two_runs(fake, gh_run, kind)
         assert len(posts) == 2 and len(lookups) >= 1
     else:  # processed but unanswered: the lookup finds the run, the POST is not sent again
         assert len(posts) == 1 and lookups
-        assert fake.calls.index(lookups[0]) > fake.calls.index(posts[0])
+        where = [n for n, c in enumerate(fake.calls) if c.path.endswith("/runs")]
+        assert where[-1] > next(n for n, c in enumerate(fake.calls) if c.method == "POST")
 
 
 def test_case01_without_a_correlation_input_a_lost_post_is_not_retried(fake, gh_run):
@@ -477,8 +478,8 @@ def test_case09_a_skill_folder_name_cannot_inject_workflow_commands(tmp_path, mo
     assert "owned" in out  # the folder name is printed ...
     lines = (out + err).splitlines()
     assert not [x for x in lines if x.lstrip().startswith(("::", "##["))]  # ... but never as a command
-    assert any(x.startswith("%3A%3Aerror title=pwned") for x in lines)
-    # negative control: without Actions the same output does carry the raw lines
+    assert any("x%0A::error title=pwned::owned%0A::add-mask::secret%0A#\\u0023[error]old" in x for x in lines)
+    # the findings lines are escaped where they are printed, so outside Actions (no guard) too ...
     monkeypatch.delenv("GITHUB_ACTIONS")
     main(
         [
@@ -495,7 +496,10 @@ def test_case09_a_skill_folder_name_cannot_inject_workflow_commands(tmp_path, mo
             "none",
         ]
     )
-    assert any(x.startswith("::error title=pwned") for x in capsys.readouterr().out.splitlines())
+    assert not [x for x in capsys.readouterr().out.splitlines() if x.lstrip().startswith(("::", "##["))]
+    # ... negative control: the skill id the report holds, printed as is, does carry the raw lines
+    report = json.loads((tmp_path / "out2" / "validation_report.json").read_text(encoding="utf-8"))
+    assert any(x.startswith("::error title=pwned") for x in report["findings"][0]["skill"].splitlines())
 
 
 def test_case09_the_guard_escapes_plain_lines_and_passes_deliberate_commands(monkeypatch):
@@ -513,7 +517,7 @@ def test_case09_the_guard_escapes_plain_lines_and_passes_deliberate_commands(mon
     assert guard.raw.getvalue().splitlines() == [
         "plain",
         "  %3A%3Awarning::x",
-        "#%23[group]y",
+        "#\\u0023[group]y",
         "ok::fine",
         "::error file=a,line=1::escaped%0Adata",
         "%3A%3Aadd-mask::partial",

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from quarkci import cli
+from quarkci.core.errors import BadInputError
 from quarkci.report import github_actions as rtg
+from quarkci.report.markdown import render_json
 
 
 def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> dict:
@@ -32,7 +34,7 @@ def _finding(kind: str, n: int, file: str | None = "demo/SKILL.md", **extra) -> 
 
 
 def _report(findings: list[dict], **extra) -> dict:
-    counts = {k: sum(f["kind"] == k for f in findings) for k in rtg.KINDS}
+    counts = {k: sum(f["kind"] == k for f in findings) for k in rtg.KINDS} | {"ignored": 0}
     report = {
         "status": "partial" if findings else "success",
         "summary": "s",
@@ -43,6 +45,13 @@ def _report(findings: list[dict], **extra) -> dict:
         "counts": counts,
         "findings": findings,
         "changed_files": [],
+        "applied_fixes": [],
+        "report_version": 1,
+        "mode": "audit",
+        "baseline": None,
+        "skills": [],
+        "release_diff": [],
+        "blocked": None,
     }
     report.update(extra)
     return report
@@ -120,7 +129,10 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
         [_finding("breaking", 2), _finding("mechanical", 4)], changed_files=["skills/demo/SKILL.md"]
     )
     (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
-    (report_dir / "validation_report.md").write_text("# Skill sync\n", encoding="utf-8")
+    # the .md on disk is never what the summary shows (raw HTML in it stays out)
+    (report_dir / "validation_report.md").write_text(
+        '# Skill sync\n<img src="https://t/p.png">\n', encoding="utf-8"
+    )
     output, step_summary = tmp_path / "gh_output", tmp_path / "gh_summary"
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
@@ -149,7 +161,7 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
     assert parsed["upstream-version"] == "0.13"
     assert json.loads(parsed["changed-files"]) == ["skills/demo/SKILL.md"]
     assert parsed["report-json"] == str(report_dir / "validation_report.json")
-    assert step_summary.read_text() == "# Skill sync\n"
+    assert step_summary.read_text() == render_json(report) and "<img" not in step_summary.read_text()
     printed = capsys.readouterr().out.splitlines()
     assert [x.split(" ")[0] for x in printed[:2]] == ["::error", "::notice"]
     assert (stage / "skills/demo/SKILL.md").read_text() == (workspace / "skills/demo/SKILL.md").read_text()
@@ -180,8 +192,68 @@ def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(
 
 
 def test_stage_changed_refuses_paths_outside_the_workspace(workspace: Path, tmp_path: Path) -> None:
-    for bad in ("/etc/passwd", "../outside", "skills/../../x"):
-        with pytest.raises(ValueError):
+    for bad in ("/etc/passwd", "../outside", "skills/../../x", "", 7):
+        with pytest.raises(BadInputError, match=r"^--stage-changed: changed file"):
             rtg.stage_changed([bad], workspace, tmp_path / "stage")
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(BadInputError, match="not a regular file"):
         rtg.stage_changed(["skills/nope.md"], workspace, tmp_path / "stage")
+
+
+def _symlinked_workspace(tmp_path: Path) -> Path:
+    """``ws/`` beside a secret; ``ws/link -> ..`` (a directory out of it), ``ws/file -> ../secret.txt``,
+    ``ws/inner -> skills`` (a link that stays inside)."""
+    ws = tmp_path / "ws"
+    (ws / "skills" / "demo").mkdir(parents=True)
+    (ws / "skills" / "demo" / "SKILL.md").write_text("fixed\n", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("token\n", encoding="utf-8")
+    (ws / "link").symlink_to("..", target_is_directory=True)
+    (ws / "file").symlink_to(tmp_path / "secret.txt")
+    (ws / "inner").symlink_to("skills", target_is_directory=True)
+    return ws
+
+
+@pytest.mark.parametrize("changed", ["link/secret.txt", "file", "link/ws/link/secret.txt"])
+def test_stage_changed_never_follows_a_link_out_of_the_workspace(tmp_path: Path, changed: str) -> None:
+    ws = _symlinked_workspace(tmp_path)
+    stage = tmp_path / "stage"
+    with pytest.raises(BadInputError, match=r"outside"):
+        rtg.stage_changed(["skills/demo/SKILL.md", changed], ws, stage)
+    assert not any(p.is_file() for p in stage.rglob("*"))  # checked before anything is copied
+    # the negative control: the same path read without the check is the secret
+    assert (ws / changed).read_text(encoding="utf-8") == "token\n"
+
+
+def test_stage_changed_follows_a_link_that_stays_inside(tmp_path: Path) -> None:
+    ws = _symlinked_workspace(tmp_path)
+    stage = tmp_path / "stage"
+    assert rtg.stage_changed(["inner/demo/SKILL.md"], ws, stage) == ["inner/demo/SKILL.md"]
+    assert (stage / "inner/demo/SKILL.md").read_text(encoding="utf-8") == "fixed\n"
+
+
+def test_stage_changed_refuses_a_link_planted_in_the_stage_dir(tmp_path: Path) -> None:
+    ws = _symlinked_workspace(tmp_path)
+    stage, elsewhere = tmp_path / "stage", tmp_path / "elsewhere"
+    stage.mkdir()
+    elsewhere.mkdir()
+    (stage / "skills").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(BadInputError, match=r"copy of 'skills/demo/SKILL.md'.*outside"):
+        rtg.stage_changed(["skills/demo/SKILL.md"], ws, stage)
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_report_github_stage_changed_via_a_link_is_exit_2(tmp_path: Path, monkeypatch, capsys) -> None:
+    ws = _symlinked_workspace(tmp_path)
+    report_dir = tmp_path / "out"
+    report_dir.mkdir()
+    report = _report([], changed_files=["link/secret.txt"])
+    (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    args = ["report", "github", "--report-dir", str(report_dir), "--workspace", str(ws)]
+    assert cli.main([*args, "--stage-changed", str(tmp_path / "stage")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert (
+        line.startswith("quarkci: error: --stage-changed: changed file 'link/secret.txt'")
+        and "outside" in line
+    )
+    assert not (tmp_path / "stage" / "link").exists()

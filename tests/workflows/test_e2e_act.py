@@ -180,7 +180,8 @@ def test_upstream_watch_refuses_a_multiline_upstream_input(env) -> None:
         {"inputs": {"upstream": f"{UPSTREAM_VERSION}\nnew=true\nspec=evil", "force": "true"}},
     )
     assert bad.returncode != 0 and bad.job_results["Detect a new release"] == "failed", _tail(bad)
-    assert "the upstream input must be a version such as 0.13" in bad.output
+    assert "the quark-version input must be a version such as 0.13" in bad.output
+    assert "the upstream input is deprecated: pass quark-version" in bad.output
     assert {k for k, v in bad.job_results.items() if v != "skipped"} == {"Detect a new release"}
     assert fake.writes() == []
 
@@ -199,11 +200,19 @@ def _pull_request_payload(repo: Path, number: int) -> dict:
     }
 
 
-def _workflow_run_payload(number: int | None, head_sha: str) -> dict:
+def _audited_run(artifact: Path) -> tuple[int, int]:
+    """The (run id, attempt) the PR check recorded in its report (GitHub's workflow_run.id/run_attempt)."""
+    run_id = json.loads((artifact / "validation_report.json").read_text())["run_id"]
+    run, attempt = run_id.split(".")[:2]
+    return int(run), int(attempt)
+
+
+def _workflow_run_payload(number: int | None, head_sha: str, run: tuple[int, int] = (4242, 1)) -> dict:
     return {
         "action": "completed",
         "workflow_run": {
-            "id": 4242,
+            "id": run[0],
+            "run_attempt": run[1],
             "event": "pull_request",
             "conclusion": "failure",
             "head_sha": head_sha,
@@ -264,13 +273,22 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert len(sarif["runs"][0]["results"]) >= 2
 
     # negative control: a run whose audited commit is not the PR's head never comments
+    audited = _audited_run(artifact)
     fake.clear_calls()
-    stale = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, "0" * 40))
+    stale = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, "0" * 40, audited))
     assert stale.returncode != 0 and "not the audited commit" in stale.output, _tail(stale)
     assert fake.writes() == [] and _sticky(fake, number) == []
 
+    # negative control: the artifact's report is not the triggering run's (a stale one): no comment
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"]))
+    other = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"]))
+    assert other.returncode != 0 and "not run 4242.1's report" in other.output, _tail(other)
+    assert fake.writes() == [] and _sticky(fake, number) == []
+
+    fake.clear_calls()
+    publish = _run(
+        act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"], audited)
+    )
     assert publish.returncode == 0, _tail(publish)
     (comment,) = _sticky(fake, number)
     assert "--ghost_flag" in comment["body"] and "--no_such_flag" in comment["body"]
@@ -285,8 +303,11 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert check.job_results == {"Audit skills": "failed"}, _tail(check)
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 1
 
+    audited = _audited_run(artifact)
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(None, head["sha"]))
+    publish = _run(
+        act, "workflow_run", "publish-report.yml", _workflow_run_payload(None, head["sha"], audited)
+    )
     assert publish.returncode == 0, _tail(publish)
     (edited,) = _sticky(fake, number)
     assert edited["id"] == comment["id"]
@@ -294,7 +315,9 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert fake.writes() == [("PATCH", f"/repos/{OWNER}/{REPO}/issues/comments/{comment['id']}")]
 
     fake.clear_calls()
-    publish = _run(act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"]))
+    publish = _run(
+        act, "workflow_run", "publish-report.yml", _workflow_run_payload(number, head["sha"], audited)
+    )
     assert publish.returncode == 0, _tail(publish)
     assert fake.writes() == [] and len(_sticky(fake, number)) == 1
     assert fake.violations() == []

@@ -265,7 +265,7 @@ def test_case17_a_bad_upstream_input_is_refused_before_any_output(workflows, tmp
         tmp_path,
         {"quarkci": QUARKCI_STUB},
     )
-    assert code == 2 and "the upstream input must be a version" in out and outputs == {}
+    assert code == 2 and "the quark-version input must be a version" in out and outputs == {}
 
 
 def test_case17_outputs_are_written_as_heredocs_with_a_random_delimiter(workflows, tmp_path) -> None:
@@ -350,16 +350,16 @@ def test_case19_readme_documents_runner_version_placeholders_and_tokens() -> Non
 def test_ptq_declares_the_inputs_the_watch_offers_and_shows_the_correlation_id(workflows) -> None:
     text = (ROOT / ".github" / "workflows" / "ptq.yml").read_text()
     declared = declared_inputs(text, "ptq.yml")
-    assert {"amd-quark", CORRELATION_INPUT} <= set(declared)
+    assert {"quark-version", "amd-quark", CORRELATION_INPUT} <= set(declared)  # amd-quark: deprecated alias
     assert "${{ inputs.correlation-id }}" in workflows["ptq.yml"]["run-name"]
     release = _step(workflows["upstream-watch.yml"], "Dispatch once, with the inputs the target declares")[
         "run"
     ]
     offers = dict(re.findall(r'--offer "([\w-]+)=([^"]*)"', release))
-    assert set(offers) == {"amd-quark", "upstream"}
+    assert set(offers) == {"quark-version"}
     sent = {k: v for k, v in offers.items() if k in declared}
     check_inputs(declared, {**sent, CORRELATION_INPUT: "qc-0"}, "ptq.yml")  # accepted as declared
-    assert "upstream" not in sent  # ptq.yml does not declare it: not sent (GitHub would refuse the dispatch)
+    assert sent == {"quark-version": "$VERSION"}
 
 
 # --- publish-ptq.yml: the comment of a dispatched PTQ run, from its artifact treated as data ------------
