@@ -1,0 +1,181 @@
+"""The router's vocabulary, loaded from ``lexicon.yaml`` (the one data file; see its header for the sections).
+
+:func:`lexicon` returns the compiled :class:`Lexicon` (cached): term substitutions, clause markers, question
+patterns, action specs, object and evidence patterns. Nothing here knows a word of any language: the words
+are data. Raises :class:`ValueError` when the file does not have the documented shape (a packaging bug,
+never user input).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+LANGUAGES = ("en", "de", "fr", "es", "zh", "ja", "ko")
+_SPACED = frozenset(
+    {"en", "de", "fr", "es"}
+)  # scripts with spaces between words: entries get word boundaries
+MARKER_KINDS = frozenset(
+    {
+        "sequence",
+        "relative",
+        "contrast",
+        "deferral",
+        "before",
+        "before_post",
+        "after",
+        "after_post",
+        "done",
+        "focus",
+        "focus_post",
+        "negation",
+        "negation_post",
+    }
+)
+BREAKS = frozenset({"before", "after", "none"})
+SCOPES = frozenset({"next", "previous", "clause", "none"})
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One marker kind: its ``token`` in the canonical text, ``scope`` (next / previous / clause / none) and
+    where a clause ``break`` falls (before / after / none)."""
+
+    kind: str
+    token: str
+    scope: str
+    brk: str
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action class: ``roles`` is a role id, a list (an ambiguous reading), a mapping keyed by backend,
+    product or failure domain, or None (a request no Quark skill serves); ``rank`` orders actions."""
+
+    name: str
+    rank: int
+    roles: Any
+    patterns: tuple[re.Pattern[str], ...]
+    weak: tuple[re.Pattern[str], ...] = ()
+    questions: tuple[re.Pattern[str], ...] = ()
+    stateful: bool = False
+    needs_domain: bool = False
+    default_backend: str = "torch"
+    evidence: bool = False  # a fact (an error): never negated, deferred or done
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The compiled vocabulary (see ``lexicon.yaml``)."""
+
+    terms: tuple[tuple[re.Pattern[str], str], ...]
+    markers: re.Pattern[str]  # one alternation, a named group per entry (g0, g1, ...)
+    marker_of: dict[str, Marker]  # group name -> its marker kind
+    question: tuple[re.Pattern[str], ...]
+    actions: tuple[ActionSpec, ...]
+    products: tuple[tuple[str, re.Pattern[str]], ...]
+    not_needed: re.Pattern[str]
+    objects: dict[str, re.Pattern[str]]
+    evidence: dict[str, re.Pattern[str]]
+    modes: dict[str, re.Pattern[str]]
+    domain: re.Pattern[str]
+    stopwords: frozenset[str]  # words lexical scoring ignores
+
+
+def _bounded(lang: str, pattern: str) -> str:
+    """``pattern`` as written for CJK; for spaced scripts wrapped in word boundaries (a leading ``~`` opts out)."""
+    if lang not in _SPACED:
+        return pattern
+    if pattern.startswith("~"):
+        return pattern[1:]
+    tail = "" if pattern.endswith("'") else r"(?![\w-]|[./]\w)"  # never inside "model.pt" or "a/b"
+    return rf"(?<![\w./-])(?:{pattern}){tail}"
+
+
+def _entries(block: dict[str, Any], where: str) -> list[str]:
+    """All language entries of ``block`` (bounded), longest first (so "rather than" wins over "rather")."""
+    out: list[str] = []
+    for lang, items in block.items():
+        if lang not in LANGUAGES:
+            continue
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise ValueError(f"lexicon.yaml {where}.{lang}: expected a list of strings")
+        out.extend(_bounded(lang, i) for i in items)
+    return sorted(out, key=len, reverse=True)
+
+
+def _compile_list(items: Any, where: str) -> tuple[re.Pattern[str], ...]:
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        raise ValueError(f"lexicon.yaml {where}: expected a list of patterns")
+    return tuple(re.compile(p) for p in items)
+
+
+def _markers(data: list[dict[str, Any]]) -> tuple[re.Pattern[str], dict[str, Marker]]:
+    entries: list[tuple[str, Marker]] = []
+    for block in data:
+        kind = block.get("kind")
+        if kind not in MARKER_KINDS or block.get("break") not in BREAKS or block.get("scope") not in SCOPES:
+            raise ValueError(f"lexicon.yaml markers: bad kind/break/scope in {kind!r}")
+        marker = Marker(kind, str(block["token"]), str(block["scope"]), str(block["break"]))
+        entries.extend((p, marker) for p in _entries(block, f"markers.{kind}"))
+    entries.sort(key=lambda e: len(e[0]), reverse=True)
+    groups = {f"g{i}": m for i, (_p, m) in enumerate(entries)}
+    pattern = "|".join(f"(?P<g{i}>{p})" for i, (p, _m) in enumerate(entries))
+    return re.compile(pattern), groups
+
+
+def _action(name: str, spec: dict[str, Any]) -> ActionSpec:
+    if not isinstance(spec.get("rank"), int) or "roles" not in spec:
+        raise ValueError(f"lexicon.yaml actions.{name}: needs rank and roles")
+    return ActionSpec(
+        name=name,
+        rank=spec["rank"],
+        roles=spec["roles"],
+        patterns=_compile_list(spec.get("patterns"), f"actions.{name}.patterns"),
+        weak=_compile_list(spec.get("weak"), f"actions.{name}.weak"),
+        questions=_compile_list(spec.get("questions"), f"actions.{name}.questions"),
+        stateful=bool(spec.get("stateful", False)),
+        needs_domain=bool(spec.get("needs_domain", False)),
+        default_backend=str(spec.get("default_backend", "torch")),
+        evidence=bool(spec.get("evidence", False)),
+    )
+
+
+def build(data: dict[str, Any]) -> Lexicon:
+    """Compile a lexicon document (the parsed ``lexicon.yaml``). Raises :class:`ValueError` on a bad shape."""
+    terms = []
+    for entry in data["terms"]:
+        alternatives = _entries(entry, f"terms.{entry.get('to')}")
+        terms.append((re.compile("|".join(alternatives)), f" {entry['to']} "))
+    markers, marker_of = _markers(data["markers"])
+    question = tuple(re.compile(p) for p in _entries(data["question"], "question"))
+    objects = data["objects"]
+    products = tuple((name, re.compile(p)) for name, p in objects["products"].items())
+    return Lexicon(
+        terms=tuple(terms),
+        markers=markers,
+        marker_of=marker_of,
+        question=question,
+        actions=tuple(_action(n, s) for n, s in data["actions"].items()),
+        products=products,
+        not_needed=re.compile(objects["not_needed"]),
+        objects={k: re.compile(v) for k, v in objects.items() if isinstance(v, str) and k != "not_needed"},
+        evidence={k: re.compile(v) for k, v in data["evidence"].items()},
+        modes={k: re.compile(v) for k, v in data["modes"].items()},
+        domain=re.compile(data["domain"]),
+        stopwords=frozenset(w for lang in LANGUAGES for w in data["stopwords"].get(lang, [])),
+    )
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The compiled package lexicon (``quarkci/router/lexicon.yaml``), built once per process."""
+    text = resources.files("quarkci.router").joinpath("lexicon.yaml").read_text("utf-8")
+    return build(yaml.safe_load(text))

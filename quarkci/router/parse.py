@@ -1,0 +1,283 @@
+"""Clause-level intent parse: a goal -> its clauses, and per clause the actions asked for, their objects,
+their polarity and whether the clause asks a question.
+
+Everything language-specific comes from ``lexicon.yaml`` (:mod:`quarkci.router.lexicon`); this module only
+applies it:
+
+1. the goal becomes canonical text and clauses (:mod:`quarkci.router.text`);
+2. per clause, every action pattern is matched (``questions`` patterns only in a clause that asks); a match
+   inside the span of a lower-ranked action's match is that phrase's object, not a request ("a PTQ plan",
+   "the best scheme for accuracy"), and is dropped;
+3. polarity per action: *negated* by ``_neg_`` before it (within :data:`WINDOW` words; when nothing follows
+   the cue, the action before it: German "quantisiere nicht") or ``_negp_`` after it (Japanese/Korean
+   verb-final negation); *deferred* in a clause that holds ``_later_`` ("later", "before I quantize it",
+   "量化之前"); *done* for a stateful action (quantize, install, export) in a clause that holds ``_done_``
+   ("already", "after quantization", "torch works"); else *active*. Errors (``evidence`` actions) are facts
+   and always active. A clause with ``_only_`` is the *focus*: when it holds an active action, active
+   actions outside focus clauses become context;
+4. objects: the products named in clauses that are not negated, done or "not involved" (for installs), the
+   backend (an ONNX model or graph, else a PyTorch model, else only the ONNX stack), pasted-log evidence
+   (a pip/build log, a traceback) and the module of a ``No module named`` error.
+
+Pure and deterministic; no model, no network.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from quarkci.router.lexicon import ActionSpec, lexicon
+from quarkci.router.text import Piece, clauses, normalise
+
+WINDOW = 6  # a negation cue reaches this many words ahead
+ACTIVE, NEGATED, DEFERRED, DONE, CONTEXT = "active", "negated", "deferred", "done", "context"
+_MODULE = re.compile(r"no module named\W{0,3}([a-z_][\w.]*)")
+
+
+@dataclass(frozen=True)
+class Act:
+    """One action found in a clause: ``evidence`` is the canonical text that matched; ``weak`` a mention
+    only (a scheme name without a verb); ``polarity`` one of active / negated / deferred / done / context."""
+
+    action: str
+    evidence: str
+    polarity: str
+    clause: int
+    weak: bool = False
+    asked: bool = False
+
+    @property
+    def active(self) -> bool:
+        """True when the goal asks for this action now."""
+        return self.polarity == ACTIVE
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of the canonical goal and what colours it."""
+
+    text: str
+    asked: bool
+    negated: bool
+    deferred: bool
+    done: bool
+    focus: bool
+
+
+@dataclass(frozen=True)
+class Parse:
+    """The parse of one goal (see the module docstring)."""
+
+    goal: str
+    text: str
+    clauses: tuple[Clause, ...]
+    acts: tuple[Act, ...]
+    products: tuple[str, ...] = ()  # products an install is about, in the lexicon's order of preference
+    backend: str | None = None  # "onnx", "torch", or None when the goal names neither
+    evidence: frozenset[str] = field(default_factory=frozenset)  # "install_log", "traceback"
+    module: str | None = None  # the module of a "No module named X" error
+    domain: bool = False  # the goal uses a word of Quark's domain
+    modes: frozenset[str] = field(
+        default_factory=frozenset
+    )  # plan_only / batch_execute / interactive_execute
+    hardware: str | None = None  # the accelerator the goal states (as stated: preflight confirms it)
+
+    def active(self) -> list[Act]:
+        """The active actions, in goal order."""
+        return [a for a in self.acts if a.active]
+
+    def has(self, action: str) -> bool:
+        """True when ``action`` is active."""
+        return any(a.active and a.action == action for a in self.acts)
+
+    def mentions(self, action: str) -> bool:
+        """True when ``action`` was found, whatever its polarity."""
+        return any(a.action == action for a in self.acts)
+
+    def off(self) -> list[Act]:
+        """The actions the goal mentions but does not ask for now (negated, deferred, done)."""
+        return [a for a in self.acts if a.polarity in (NEGATED, DEFERRED, DONE)]
+
+    def active_text(self) -> str:
+        """The canonical text of the clauses that are not only negated, deferred or done (for lexical scoring)."""
+        keep = [
+            c.text
+            for i, c in enumerate(self.clauses)
+            if any(a.clause == i and a.active for a in self.acts)
+            or not any(a.clause == i for a in self.acts)
+            and not (c.negated or c.deferred or c.done)
+        ]
+        return " ".join(keep)
+
+
+@dataclass
+class _Match:
+    spec: ActionSpec
+    start: int
+    end: int
+    text: str
+    weak: bool
+
+
+def _matches(piece: Piece, asked: bool) -> list[_Match]:
+    found: list[_Match] = []
+    for spec in lexicon().actions:
+        groups = [(p, False) for p in spec.patterns] + [(p, True) for p in spec.weak]
+        if asked:
+            groups += [(p, False) for p in spec.questions]
+        for rx, weak in groups:
+            for hit in rx.finditer(piece.text):
+                if hit.end() > hit.start():
+                    found.append(_Match(spec, hit.start(), hit.end(), hit.group(0), weak))
+    # a match inside a lower-ranked action's span is that phrase's object ("a ptq plan"): drop it
+    kept = [
+        m
+        for m in found
+        if not any(
+            o.spec.name != m.spec.name
+            and o.spec.rank <= m.spec.rank
+            and o.start <= m.start
+            and m.end <= o.end
+            and (o.end - o.start) > (m.end - m.start)
+            for o in found
+        )
+    ]
+    # one match per action: the first strong one, else the first weak one
+    best: dict[str, _Match] = {}
+    for m in sorted(kept, key=lambda m: (m.weak, m.start)):
+        best.setdefault(m.spec.name, m)
+    return sorted(best.values(), key=lambda m: m.start)
+
+
+def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
+    text = piece.text
+    out = {m.spec.name: ACTIVE for m in matches}
+    for cue in re.finditer(r"(?<!\w)_neg_(?!\w)", text):
+        ahead = text[cue.end() :]
+        reach = cue.end() + len(" ".join(ahead.split()[:WINDOW])) + (len(ahead) - len(ahead.lstrip()))
+        after = [m for m in matches if cue.end() <= m.start <= reach]
+        if after:
+            for m in after:
+                out[m.spec.name] = NEGATED
+        else:
+            before = [m for m in matches if m.end <= cue.start()]
+            if before:
+                out[max(before, key=lambda m: m.start).spec.name] = NEGATED
+    for cue in re.finditer(r"(?<!\w)_negp_(?!\w)", text):
+        before = [m for m in matches if m.end <= cue.start()]
+        if before:
+            last = max(before, key=lambda m: m.start)
+            for m in before:  # the verb and a scheme mention of the same phrase
+                if m is last or m.weak:
+                    out[m.spec.name] = NEGATED
+    words = text.split()
+    later, done, context = "_later_" in words, "_done_" in words, "_after_" in words
+    for m in matches:
+        if m.spec.evidence:
+            out[m.spec.name] = ACTIVE
+        elif out[m.spec.name] == ACTIVE and later:
+            out[m.spec.name] = DEFERRED
+        elif out[m.spec.name] == ACTIVE and (context or done and m.spec.stateful):
+            out[m.spec.name] = DONE
+    return out
+
+
+def _asked(piece: Piece) -> bool:
+    return piece.asked or any(rx.search(piece.text) for rx in lexicon().question)
+
+
+def parse(goal: str) -> Parse:
+    """The clause-level parse of ``goal`` (raw text, non-empty). Deterministic."""
+    lex = lexicon()
+    text = normalise(goal)
+    pieces = clauses(text) or [Piece(text, False)]
+    acts: list[Act] = []
+    shape: list[Clause] = []
+    for i, piece in enumerate(pieces):
+        asked = _asked(piece)
+        matches = _matches(piece, asked)
+        polarity = _polarities(piece, matches)
+        words = piece.text.split()
+        shape.append(
+            Clause(
+                piece.text,
+                asked,
+                negated="_neg_" in words or "_negp_" in words,
+                deferred="_later_" in words,
+                done="_done_" in words or "_after_" in words,
+                focus="_only_" in words,
+            )
+        )
+        acts.extend(Act(m.spec.name, m.text, polarity[m.spec.name], i, m.weak, asked) for m in matches)
+    acts = _focus(acts, shape)
+    raw = goal.lower()
+    module = _MODULE.search(raw)
+    hardware = lex.objects["hardware_stated"].search(text)
+    return Parse(
+        goal=goal,
+        text=text,
+        clauses=tuple(shape),
+        acts=tuple(acts),
+        products=_products(shape, acts),
+        backend=_backend(shape, acts),
+        evidence=frozenset(k for k, rx in lex.evidence.items() if rx.search(raw)),
+        module=module.group(1) if module else None,
+        domain=bool(lex.domain.search(text)),
+        modes=frozenset(k for k, rx in lex.modes.items() if rx.search(text.replace(" | ", " "))),
+        hardware=hardware.group(1) if hardware else None,
+    )
+
+
+def _focus(acts: list[Act], shape: list[Clause]) -> list[Act]:
+    """With an active action in a focus ("only") clause, other clauses' active actions become context."""
+    focused = {a.clause for a in acts if a.active and shape[a.clause].focus}
+    if not focused:
+        return acts
+    return [
+        a
+        if not a.active or a.clause in focused or lexicon_action(a.action).evidence
+        else Act(a.action, a.evidence, CONTEXT, a.clause, a.weak, a.asked)
+        for a in acts
+    ]
+
+
+def lexicon_action(name: str) -> ActionSpec:
+    """The :class:`ActionSpec` named ``name``. Raises :class:`KeyError` for an unknown action."""
+    for spec in lexicon().actions:
+        if spec.name == name:
+            return spec
+    raise KeyError(name)
+
+
+def _products(shape: list[Clause], acts: list[Act]) -> tuple[str, ...]:
+    """Products named where they are asked about: not in a negated or done clause without an active
+    action, nor said to be "not involved"; ordered by the lexicon's preference (Quark first)."""
+    lex = lexicon()
+    named: set[str] = set()
+    for i, clause in enumerate(shape):
+        asks = any(a.clause == i and a.active for a in acts)
+        if (
+            lex.not_needed.search(clause.text)
+            or (clause.negated or clause.done or clause.deferred)
+            and not asks
+        ):
+            continue
+        named |= {name for name, rx in lex.products if rx.search(clause.text)}
+    return tuple(name for name, _rx in lex.products if name in named)
+
+
+def _backend(shape: list[Clause], acts: list[Act]) -> str | None:
+    """ "onnx" for an ONNX model or graph, else "torch" for a PyTorch model, else "onnx" when only the ONNX
+    stack is named; read from the clauses with an active action first, then from the whole goal."""
+    objects = lexicon().objects
+    active = " ".join(c.text for i, c in enumerate(shape) if any(a.clause == i and a.active for a in acts))
+    for text in (active, " ".join(c.text for c in shape)):
+        text = objects["onnx_target"].sub(" ", text)
+        if objects["onnx_strong"].search(text):
+            return "onnx"
+        if objects["torch"].search(text):
+            return "torch"
+        if objects["onnx_weak"].search(text):
+            return "onnx"
+    return None
