@@ -20,34 +20,19 @@ LANGUAGES = ("en", "de", "fr", "es", "zh", "ja", "ko")
 _SPACED = frozenset(
     {"en", "de", "fr", "es"}
 )  # scripts with spaces between words: entries get word boundaries
-MARKER_KINDS = frozenset(
-    {
-        "sequence",
-        "relative",
-        "contrast",
-        "deferral",
-        "before",
-        "before_post",
-        "after",
-        "after_post",
-        "done",
-        "focus",
-        "focus_post",
-        "negation",
-        "negation_post",
-    }
-)
+EFFECTS = frozenset({"negated", "deferred", "context", "done", "focus", "none"})
 BREAKS = frozenset({"before", "after", "none"})
-SCOPES = frozenset({"next", "previous", "clause", "none"})
+SCOPES = frozenset({"next", "previous", "clause"})
 
 
 @dataclass(frozen=True)
 class Marker:
-    """One marker kind: its ``token`` in the canonical text, ``scope`` (next / previous / clause / none) and
-    where a clause ``break`` falls (before / after / none)."""
+    """One marker kind: its ``token`` in the canonical text, its ``effect`` on the actions in its ``scope``
+    (next / previous / clause) and where a clause ``break`` falls (before / after / none)."""
 
     kind: str
     token: str
+    effect: str
     scope: str
     brk: str
 
@@ -76,6 +61,7 @@ class Lexicon:
     terms: tuple[tuple[re.Pattern[str], str], ...]
     markers: re.Pattern[str]  # one alternation, a named group per entry (g0, g1, ...)
     marker_of: dict[str, Marker]  # group name -> its marker kind
+    by_token: dict[str, Marker]  # marker token -> its marker (one effect and scope per token)
     question: tuple[re.Pattern[str], ...]
     actions: tuple[ActionSpec, ...]
     products: tuple[tuple[str, re.Pattern[str]], ...]
@@ -117,18 +103,27 @@ def _compile_list(items: Any, where: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p) for p in items)
 
 
-def _markers(data: list[dict[str, Any]]) -> tuple[re.Pattern[str], dict[str, Marker]]:
+def _markers(data: list[dict[str, Any]]) -> tuple[re.Pattern[str], dict[str, Marker], dict[str, Marker]]:
     entries: list[tuple[str, Marker]] = []
+    by_token: dict[str, Marker] = {}
     for block in data:
-        kind = block.get("kind")
-        if kind not in MARKER_KINDS or block.get("break") not in BREAKS or block.get("scope") not in SCOPES:
-            raise ValueError(f"lexicon.yaml markers: bad kind/break/scope in {kind!r}")
-        marker = Marker(kind, str(block["token"]), str(block["scope"]), str(block["break"]))
+        kind = str(block.get("kind"))
+        if (
+            block.get("effect") not in EFFECTS
+            or block.get("break") not in BREAKS
+            or block.get("scope") not in SCOPES
+            or not re.fullmatch(r"_[a-z]+_", str(block.get("token")))
+        ):
+            raise ValueError(f"lexicon.yaml markers: bad token/effect/scope/break in {kind!r}")
+        marker = Marker(kind, block["token"], block["effect"], block["scope"], block["break"])
+        seen = by_token.setdefault(marker.token, marker)
+        if (seen.effect, seen.scope) != (marker.effect, marker.scope):
+            raise ValueError(f"lexicon.yaml markers: token {marker.token} has two meanings")
         entries.extend((p, marker) for p in _entries(block, f"markers.{kind}"))
     entries.sort(key=lambda e: len(e[0]), reverse=True)
     groups = {f"g{i}": m for i, (_p, m) in enumerate(entries)}
     pattern = "|".join(f"(?P<g{i}>{p})" for i, (p, _m) in enumerate(entries))
-    return re.compile(pattern), groups
+    return re.compile(pattern), groups, by_token
 
 
 def _action(name: str, spec: dict[str, Any]) -> ActionSpec:
@@ -154,7 +149,7 @@ def build(data: dict[str, Any]) -> Lexicon:
     for entry in data["terms"]:
         alternatives = _entries(entry, f"terms.{entry.get('to')}")
         terms.append((re.compile("|".join(alternatives)), f" {entry['to']} "))
-    markers, marker_of = _markers(data["markers"])
+    markers, marker_of, by_token = _markers(data["markers"])
     question = tuple(re.compile(p) for p in _entries(data["question"], "question"))
     objects = data["objects"]
     products = tuple((name, re.compile(p)) for name, p in objects["products"].items())
@@ -162,6 +157,7 @@ def build(data: dict[str, Any]) -> Lexicon:
         terms=tuple(terms),
         markers=markers,
         marker_of=marker_of,
+        by_token=by_token,
         question=question,
         actions=tuple(_action(n, s) for n, s in data["actions"].items()),
         products=products,

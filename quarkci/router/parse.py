@@ -150,36 +150,46 @@ def _matches(piece: Piece, asked: bool) -> list[_Match]:
     return sorted(best.values(), key=lambda m: m.start)
 
 
+_STRENGTH = {
+    NEGATED: 3,
+    DEFERRED: 2,
+    DONE: 1,
+    ACTIVE: 0,
+}  # when two markers colour one action, the stronger wins
+
+
 def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
-    text = piece.text
+    """Action -> polarity in one clause, from the clause's marker tokens (effect and scope: lexicon.yaml)."""
+    by_token = lexicon().by_token
+    words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", piece.text)]
     out = {m.spec.name: ACTIVE for m in matches}
-    for cue in re.finditer(r"(?<!\w)_neg_(?!\w)", text):
-        ahead = text[cue.end() :]
-        reach = cue.end() + len(" ".join(ahead.split()[:WINDOW])) + (len(ahead) - len(ahead.lstrip()))
-        after = [m for m in matches if cue.end() <= m.start <= reach]
-        if after:
-            for m in after:
-                out[m.spec.name] = NEGATED
-        else:
-            before = [m for m in matches if m.end <= cue.start()]
-            if before:
-                out[max(before, key=lambda m: m.start).spec.name] = NEGATED
-    for cue in re.finditer(r"(?<!\w)_negp_(?!\w)", text):
-        before = [m for m in matches if m.end <= cue.start()]
-        if before:
-            last = max(before, key=lambda m: m.start)
-            for m in before:  # the verb and a scheme mention of the same phrase
-                if m is last or m.weak:
-                    out[m.spec.name] = NEGATED
-    words = text.split()
-    later, done, context = "_later_" in words, "_done_" in words, "_after_" in words
-    for m in matches:
-        if m.spec.evidence:
-            out[m.spec.name] = ACTIVE
-        elif out[m.spec.name] == ACTIVE and later:
-            out[m.spec.name] = DEFERRED
-        elif out[m.spec.name] == ACTIVE and (context or done and m.spec.stateful):
-            out[m.spec.name] = DONE
+
+    def mark(m: _Match, effect: str) -> None:
+        polarity = {"negated": NEGATED, "deferred": DEFERRED, "context": DONE, "done": DONE}[effect]
+        if effect == "done" and not m.spec.stateful or m.spec.evidence:
+            return  # "already" states a fact about a stateful action only; an error is always a fact
+        if _STRENGTH[polarity] > _STRENGTH[out[m.spec.name]]:
+            out[m.spec.name] = polarity
+
+    def gap(start: int, end: int) -> int:
+        """Words strictly between text offsets ``start`` and ``end``."""
+        return sum(1 for s, e, _w in words if s >= start and e <= end)
+
+    for start, end, word in words:
+        marker = by_token.get(word)
+        if marker is None or marker.effect in ("none", "focus"):
+            continue
+        if marker.scope == "clause":
+            chosen = matches
+        elif marker.scope == "next":
+            chosen = [m for m in matches if m.start >= end and gap(end, m.start) < WINDOW]
+            if not chosen and marker.effect == "negated":  # "quantisiere das Modell nicht"
+                chosen = [m for m in matches if m.end <= start and gap(m.end, start) <= 2][-1:]
+        else:  # previous: the verb just before ("量子化はしないで"); a scheme mention of the same phrase too
+            before = [m for m in matches if m.end <= start and gap(m.end, start) <= 2]
+            chosen = [m for m in before if m is before[-1] or m.weak] if before else []
+        for m in chosen:
+            mark(m, marker.effect)
     return out
 
 
@@ -199,14 +209,15 @@ def parse(goal: str) -> Parse:
         matches = _matches(piece, asked)
         polarity = _polarities(piece, matches)
         words = piece.text.split()
+        effects = {lex.by_token[w].effect for w in words if w in lex.by_token}
         shape.append(
             Clause(
                 piece.text,
                 asked,
-                negated="_neg_" in words or "_negp_" in words,
-                deferred="_later_" in words,
-                done="_done_" in words or "_after_" in words,
-                focus="_only_" in words,
+                negated="negated" in effects,
+                deferred="deferred" in effects,
+                done=bool(effects & {"done", "context"}),
+                focus="focus" in effects,
             )
         )
         acts.extend(Act(m.spec.name, m.text, polarity[m.spec.name], i, m.weak, asked) for m in matches)

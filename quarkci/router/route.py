@@ -86,6 +86,7 @@ class Intent:
     weak: bool = False
     installs: tuple[str, ...] = ()
     skill: str | None = None
+    overridden: tuple[str, ...] = ()  # roles of actions a reported failure outranked (the tool that failed)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def _install_roles(p: Parse) -> tuple[tuple[str, ...], tuple[str, ...]]:
             if p.module.startswith(product) or product == "onnxruntime" and p.module.startswith("onnx"):
                 return (role,), ()
     products = p.products or ("quark",)
-    return (_PRODUCT_ROLE[products[0]],), tuple(_PRODUCT_ROLE[x] for x in products[1:])
+    return (_PRODUCT_ROLE[products[0]],), ()  # the other packages a log names are that install's dependencies
 
 
 def _named_skill(p: Parse, catalog: list[CatalogSkill]) -> str | None:
@@ -193,9 +194,14 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
         return Intent((role,), None, f'the goal names the skill "{named}"', skill=named)
     strong = [a for a in active if not a.weak]
     pool = strong or active
+    overridden: tuple[str, ...] = ()
     if failing:
         descriptions = {s.name: s.positive for s in catalog}
-        pool = [a for a in pool if _keeps_over_failure(a, p, names, descriptions)]
+        kept = [a for a in pool if _keeps_over_failure(a, p, names, descriptions)]
+        overridden = tuple(
+            r for a in pool if a not in kept for r in _roles_of(lexicon_action(a.action), p)[0]
+        )
+        pool = kept
     if not pool:
         return Intent((), None, "the goal names no Quark task the router recognises")
     top = max(lexicon_action(a.action).rank for a in pool)
@@ -207,12 +213,15 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
     installs = tuple(dict.fromkeys(i for _r, ins in readings for i in ins))
     if not roles:
         return Intent((), act, _why(spec))
+    if spec.name == "failure" and _install_failure(p):
+        why = "an installation that fails (an install asked for, a pip/build log or an import error)"
+        return Intent(roles, act, why, installs=installs, overridden=overridden)
     if len(roles) == 1 and spec.name == "quantize" and p.has("plan") and "plan_only" in p.modes:
         plan = _roles_of(lexicon_action("plan"), p)[0]
         return Intent(plan, act, "a quantization plan without execution (smallest fit)")
     if len(roles) == 1 and roles[0] not in _INSTALL_ORDER and (p.has("install") or p.has("setup")):
         installs = _asked_installs(p)
-    return Intent(roles, act, _why(spec), weak=act.weak, installs=installs)
+    return Intent(roles, act, _why(spec), weak=act.weak, installs=installs, overridden=overridden)
 
 
 def _agree(readings: list[tuple[str, ...]]) -> tuple[str, ...]:
@@ -275,7 +284,8 @@ def decide(
         missing = (role, *(r for r in ROLES[role].alternatives if r in names))
         why = f"{said}; the catalog has no skill for the role '{role}' ({ROLES[role].summary})"
         return Decision(None, why, missing)
-    scores = _scores(skill, it, catalog, similarity)
+    skip = {names[r] for r in it.overridden if r in names}  # the failing tool's own skill explains its words
+    scores = _scores(skill, it, [s for s in catalog if s.name not in skip], similarity)
     lead = scores[0][1] - max((s for n, s in scores if n != skill), default=0.0)
     if scores[0][0] != skill or lead < MARGIN:
         rivals = [n for n, _s in scores if n != skill][: MAX_OPTIONS - 1]

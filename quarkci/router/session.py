@@ -43,6 +43,20 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
     return document
 
 
+def clean_goal(goal: object) -> str:
+    """``goal`` on one line, without invisible format characters (zero-width spaces, BOM, bidi marks).
+
+    Raises :class:`BadInputError` when nothing is left (white space or invisible characters only) or when it
+    is over :data:`MAX_GOAL_CHARS` characters.
+    """
+    text = " ".join(invisible_free(goal).split()) if isinstance(goal, str) else ""
+    if not text:
+        raise BadInputError('goal: empty; say what you want to do, e.g. "quantize Qwen/Qwen3-8B to fp8"')
+    if len(text) > MAX_GOAL_CHARS:
+        raise BadInputError(f"goal: {len(text)} characters, over the {MAX_GOAL_CHARS}-character limit")
+    return text
+
+
 def check_contexts(
     env_context: str | None, workspace_context: str | None, session_context: str | None
 ) -> None:
@@ -68,11 +82,7 @@ def route(
     characters such as zero-width spaces), an over-long one (over :data:`MAX_GOAL_CHARS`) or an invalid
     context file (the message names the file and the JSON path).
     """
-    goal = " ".join(invisible_free(goal).split()) if isinstance(goal, str) else ""
-    if not goal:
-        raise BadInputError('goal: empty; say what you want to do, e.g. "quantize Qwen/Qwen3-8B to fp8"')
-    if len(goal) > MAX_GOAL_CHARS:
-        raise BadInputError(f"goal: {len(goal)} characters, over the {MAX_GOAL_CHARS}-character limit")
+    goal = clean_goal(goal)
     previous = _load_context(session_context, "session_context", "--session-context") or {}
     refs = {k: previous.get(k) for k in REFS}
     if env_context:
