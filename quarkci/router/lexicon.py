@@ -52,6 +52,9 @@ class ActionSpec:
     needs_domain: bool = False
     default_backend: str = "torch"
     evidence: bool = False  # a fact (an error): never negated, deferred or done
+    foundation: bool = False  # an L0 skill (preflight, workspace): a workflow's prerequisite, never its rival
+    unless: re.Pattern[str] | None = None  # the action does not count in a clause that matches this ...
+    unless_not: re.Pattern[str] | None = None  # ... unless the clause also matches this
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Lexicon:
     modes: dict[str, re.Pattern[str]]
     domain: re.Pattern[str]
     stopwords: frozenset[str]  # words lexical scoring ignores
+    states: frozenset[str]  # state words ("quantized"): a done marker before one describes it
 
 
 def _bounded(lang: str, pattern: str) -> str:
@@ -79,7 +83,8 @@ def _bounded(lang: str, pattern: str) -> str:
         return pattern
     if pattern.startswith("~"):
         return pattern[1:]
-    tail = "" if pattern.endswith("'") else r"(?![\w-]|[./]\w)"  # never inside "model.pt" or "a/b"
+    # never inside "model.pt", "a/b" or "one-layer"; French imperatives ("recommande-moi") still end the word
+    tail = "" if pattern.endswith("'") else r"(?!\w|[./]\w|-(?!(?:moi|toi|nous|vous|le|la|les|lui|leur)\b)\w)"
     return rf"(?<![\w./-])(?:{pattern}){tail}"
 
 
@@ -140,6 +145,9 @@ def _action(name: str, spec: dict[str, Any]) -> ActionSpec:
         needs_domain=bool(spec.get("needs_domain", False)),
         default_backend=str(spec.get("default_backend", "torch")),
         evidence=bool(spec.get("evidence", False)),
+        foundation=bool(spec.get("foundation", False)),
+        unless=re.compile(spec["unless"]) if spec.get("unless") else None,
+        unless_not=re.compile(spec["unless_not"]) if spec.get("unless_not") else None,
     )
 
 
@@ -167,6 +175,7 @@ def build(data: dict[str, Any]) -> Lexicon:
         modes={k: re.compile(v) for k, v in data["modes"].items()},
         domain=re.compile(data["domain"]),
         stopwords=frozenset(w for lang in LANGUAGES for w in data["stopwords"].get(lang, [])),
+        states=frozenset(data["states"]),
     )
 
 

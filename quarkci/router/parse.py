@@ -8,7 +8,8 @@ applies it:
 2. per clause, every action pattern is matched (``questions`` patterns only in a clause that asks); a match
    inside the span of a lower-ranked action's match is that phrase's object, not a request ("a PTQ plan",
    "the best scheme for accuracy"), and is dropped;
-3. polarity per action: *negated* by ``_neg_`` before it (within :data:`WINDOW` words; when nothing follows
+3. polarity per action: *negated* by ``_neg_`` before it (within :data:`WINDOW` words and before the next
+   marker token; when nothing follows
    the cue, the action before it: German "quantisiere nicht") or ``_negp_`` after it (Japanese/Korean
    verb-final negation); *deferred* in a clause that holds ``_later_`` ("later", "before I quantize it",
    "量化之前"); *done* for a stateful action (quantize, install, export) in a clause that holds ``_done_``
@@ -99,13 +100,14 @@ class Parse:
         """The actions the goal mentions but does not ask for now (negated, deferred, done)."""
         return [a for a in self.acts if a.polarity in (NEGATED, DEFERRED, DONE)]
 
-    def active_text(self) -> str:
-        """The canonical text of the clauses that are not only negated, deferred or done (for lexical scoring)."""
+    def active_text(self, act: Act | None = None) -> str:
+        """The canonical text lexical scoring reads: the clause of ``act`` (the action the rules chose; else of
+        every active action) and the clauses that hold no action and are not negated, deferred or done."""
         keep = [
             c.text
             for i, c in enumerate(self.clauses)
-            if any(a.clause == i and a.active for a in self.acts)
-            or not any(a.clause == i for a in self.acts)
+            if (i == act.clause if act else any(a.clause == i and a.active for a in self.acts))
+            or not any(a.clause == i and not a.weak for a in self.acts)
             and not (c.negated or c.deferred or c.done)
         ]
         return " ".join(keep)
@@ -123,6 +125,9 @@ class _Match:
 def _matches(piece: Piece, asked: bool) -> list[_Match]:
     found: list[_Match] = []
     for spec in lexicon().actions:
+        unless = spec.unless is not None and spec.unless.search(piece.text) is not None
+        if unless and not (spec.unless_not and spec.unless_not.search(piece.text)):
+            continue  # e.g. "inspect" of the machine, not of a model
         groups = [(p, False) for p in spec.patterns] + [(p, True) for p in spec.weak]
         if asked:
             groups += [(p, False) for p in spec.questions]
@@ -175,14 +180,18 @@ def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
         """Words strictly between text offsets ``start`` and ``end``."""
         return sum(1 for s, e, _w in words if s >= start and e <= end)
 
-    for start, end, word in words:
+    states = lexicon().states
+    for k, (start, end, word) in enumerate(words):
         marker = by_token.get(word)
         if marker is None or marker.effect in ("none", "focus"):
             continue
+        if marker.effect == "done" and k + 1 < len(words) and words[k + 1][2] in states:
+            continue  # "the already quantized model": the marker describes the state word after it
         if marker.scope == "clause":
             chosen = matches
-        elif marker.scope == "next":
-            chosen = [m for m in matches if m.start >= end and gap(end, m.start) < WINDOW]
+        elif marker.scope == "next":  # up to WINDOW words ahead, never past the next marker token
+            barrier = next((s for s, _e, w in words if s >= end and w in by_token), len(piece.text))
+            chosen = [m for m in matches if end <= m.start < barrier and gap(end, m.start) < WINDOW]
             if not chosen and marker.effect == "negated":  # "quantisiere das Modell nicht"
                 chosen = [m for m in matches if m.end <= start and gap(m.end, start) <= 2][-1:]
         else:  # previous: the verb just before ("量子化はしないで"); a scheme mention of the same phrase too
@@ -209,7 +218,12 @@ def parse(goal: str) -> Parse:
         matches = _matches(piece, asked)
         polarity = _polarities(piece, matches)
         words = piece.text.split()
-        effects = {lex.by_token[w].effect for w in words if w in lex.by_token}
+        effects = {
+            lex.by_token[w].effect
+            for k, w in enumerate(words)
+            if w in lex.by_token
+            and not (lex.by_token[w].effect == "done" and k + 1 < len(words) and words[k + 1] in lex.states)
+        }
         shape.append(
             Clause(
                 piece.text,

@@ -25,7 +25,8 @@ applied to the active actions of the :mod:`quarkci.router.parse` parse:
 
 Confidence. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
 :data:`PARSE_STRONG` for the rules' skill (:data:`PARSE_WEAK` when only a scheme was mentioned),
-0 for every other skill; ``similarity`` is the BM25 score (``bm25s``) of the goal's active clauses against
+0 for every other skill; ``similarity`` is the BM25 score (``bm25s``) of the deciding clause (with the
+clauses that only name objects; prerequisite clauses such as "install torch first" are left out) against
 the skill's description over the best skill's score, or over :data:`SIMILARITY_FLOOR` when the best is
 lower (a weak lexical match can only weakly disagree). The rules' skill is routed when it leads every other
 skill by :data:`MARGIN`; otherwise the goal is
@@ -215,13 +216,36 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
         return Intent((), act, _why(spec))
     if spec.name == "failure" and _install_failure(p):
         why = "an installation that fails (an install asked for, a pip/build log or an import error)"
-        return Intent(roles, act, why, installs=installs, overridden=overridden)
+        debuggers = ("debug", "onnx_debug")  # the seed sends an install failure to the install skill
+        return Intent(roles, act, why, installs=installs, overridden=(*overridden, *debuggers))
+    rival = _asked_elsewhere(p, act, roles, tops)
+    if rival:
+        why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks a question'
+        return Intent((*roles, *rival), act, why)
     if len(roles) == 1 and spec.name == "quantize" and p.has("plan") and "plan_only" in p.modes:
         plan = _roles_of(lexicon_action("plan"), p)[0]
         return Intent(plan, act, "a quantization plan without execution (smallest fit)")
     if len(roles) == 1 and roles[0] not in _INSTALL_ORDER and (p.has("install") or p.has("setup")):
         installs = _asked_installs(p)
     return Intent(roles, act, _why(spec), weak=act.weak, installs=installs, overridden=overridden)
+
+
+def _asked_elsewhere(p: Parse, act: Act, roles: tuple[str, ...], tops: list[Act]) -> tuple[str, ...]:
+    """The roles of a question asked in another clause, when the deciding action's clause is bare (names no
+    model, file, scheme or product) and asks nothing: "forget the quantizing, what model type is X?" is then
+    a question between the two, never a confident route on the bare verb."""
+    from quarkci.router.lexicon import lexicon
+
+    if act.asked or lexicon().objects["concrete"].search(p.clauses[act.clause].text):
+        return ()
+    for other in p.active():
+        spec = lexicon_action(other.action)
+        if spec.foundation or other.clause == act.clause or not other.asked or other.weak or other in tops:
+            continue  # an L0 question (which GPU?) is a prerequisite of the workflow, never its rival
+        theirs = _roles_of(spec, p)[0]
+        if theirs and not set(theirs) & set(roles):
+            return theirs
+    return ()
 
 
 def _agree(readings: list[tuple[str, ...]]) -> tuple[str, ...]:
@@ -271,7 +295,7 @@ def decide(
         reason = it.why if it.act is None else f'the goal says "{it.act.evidence}": {it.why}'
         return Decision(None, reason + off, DEFAULT_OPTIONS)
     said = (f'the goal says "{it.act.evidence}": ' if it.act else "") + it.why + off
-    similarity = _similarity(p, catalog, index)
+    similarity = _similarity(p, it.act, catalog, index)
     if len(it.roles) > 1:
         scores = tuple(
             (r, round(PARSE_WEAK + LEXICAL_WEIGHT * similarity.get(names.get(r, ""), 0.0), 2))
@@ -312,11 +336,14 @@ def _score_of(name: str, scores: tuple[tuple[str, float], ...]) -> float:
     return next((s for n, s in scores if n == name), 0.0)
 
 
-def _similarity(p: Parse, catalog: list[CatalogSkill], index: LexicalIndex | None) -> dict[str, float]:
-    """Skill -> BM25 similarity of the goal's active clauses to its description, relative to the best (0..1)."""
+def _similarity(
+    p: Parse, act: Act | None, catalog: list[CatalogSkill], index: LexicalIndex | None
+) -> dict[str, float]:
+    """Skill -> BM25 similarity of the deciding clause (with the clauses that only name objects) to its
+    description, over the best score or :data:`SIMILARITY_FLOOR` (0..1)."""
     if not catalog or index is None:
         return {}
-    raw = index.scores(p.active_text() or p.text)
+    raw = index.scores(p.active_text(act) or p.text)
     top = max(raw, default=0.0)
     if top <= 0:
         return {}

@@ -21,8 +21,10 @@ from quarkci.router.route import MARGIN, UNDECIDED
 from tests.router.scoring import PTQ_ROLES, REAL_CATALOG, check, run_case
 
 TESTS = Path(__file__).resolve().parents[1]
-KINDS = yaml.safe_load((TESTS / "router_issue25.yaml").read_text("utf-8"))["kinds"]
+DATA = yaml.safe_load((TESTS / "router_issue25.yaml").read_text("utf-8"))
+KINDS = DATA["kinds"]
 CASES = [(kind, case) for kind, cases in KINDS.items() for case in cases]
+CASES += [(probe, case) for probe, cases in DATA["probes"].items() for case in cases]
 DEFAULT, LABEL = load_catalog(None)
 
 
@@ -60,7 +62,7 @@ def test_every_kind_is_covered_in_several_languages():
             continue
         non_english = [c for c in cases if cjk.search(c["goal"]) or re.search(r"[äöüßéèàñ¿¡]", c["goal"])]
         assert len(non_english) >= 1, kind
-    negated = [c for _k, c in CASES if c.get("negated")]
+    negated = [c for cases in KINDS.values() for c in cases if c.get("negated")]
     assert len(negated) >= 14  # at least two per language
 
 
