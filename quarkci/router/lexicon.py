@@ -75,6 +75,7 @@ class Lexicon:
     domain: re.Pattern[str]
     stopwords: frozenset[str]  # words lexical scoring ignores
     states: frozenset[str]  # state words ("quantized"): a done marker before one describes it
+    coordinators: frozenset[str]  # "or", "and", ...: what joins actions a `next` marker reaches together
 
 
 def _bounded(lang: str, pattern: str) -> str:
@@ -176,6 +177,7 @@ def build(data: dict[str, Any]) -> Lexicon:
         domain=re.compile(data["domain"]),
         stopwords=frozenset(w for lang in LANGUAGES for w in data["stopwords"].get(lang, [])),
         states=frozenset(data["states"]),
+        coordinators=frozenset(str(w) for w in data["coordinators"]),
     )
 
 

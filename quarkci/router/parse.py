@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from quarkci.router.lexicon import ActionSpec, lexicon
-from quarkci.router.text import Piece, clauses, normalise
+from quarkci.router.text import MARKER_TOKEN, Piece, clauses, normalise
 
 WINDOW = 6  # a negation cue reaches this many words ahead
 ACTIVE, NEGATED, DEFERRED, DONE, CONTEXT = "active", "negated", "deferred", "done", "context"
@@ -189,9 +189,10 @@ def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
             continue  # "the already quantized model": the marker describes the state word after it
         if marker.scope == "clause":
             chosen = matches
-        elif marker.scope == "next":  # up to WINDOW words ahead, never past the next marker token
+        elif marker.scope == "next":  # the first action within WINDOW words, and those coordinated with it
             barrier = next((s for s, _e, w in words if s >= end and w in by_token), len(piece.text))
-            chosen = [m for m in matches if end <= m.start < barrier and gap(end, m.start) < WINDOW]
+            ahead = [m for m in matches if end <= m.start < barrier and gap(end, m.start) < WINDOW]
+            chosen = _coordinated(ahead, piece.text)
             if not chosen and marker.effect == "negated":  # "quantisiere das Modell nicht"
                 chosen = [m for m in matches if m.end <= start and gap(m.end, start) <= 2][-1:]
         else:  # previous: the verb just before ("量子化はしないで"); a scheme mention of the same phrase too
@@ -200,6 +201,25 @@ def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
         for m in chosen:
             mark(m, marker.effect)
     return out
+
+
+def _coordinated(ahead: list[_Match], text: str) -> list[_Match]:
+    """The first of ``ahead`` (matches in text order), a scheme mention overlapping it, and each further
+    match joined to the one before by coordinators only ("quantize or export", "量化和导出")."""
+    if not ahead:
+        return []
+    coordinators = lexicon().coordinators
+    chosen = [ahead[0]]
+    for m in ahead[1:]:
+        between = text[chosen[-1].end : m.start].split()
+        if (
+            m.start < chosen[-1].end
+            or m.weak
+            and m.start <= chosen[0].end + 1
+            or all(w in coordinators for w in between)
+        ):
+            chosen.append(m)
+    return chosen
 
 
 def _asked(piece: Piece) -> bool:
@@ -235,6 +255,7 @@ def parse(goal: str) -> Parse:
             )
         )
         acts.extend(Act(m.spec.name, m.text, polarity[m.spec.name], i, m.weak, asked) for m in matches)
+    acts = _topic(acts, shape)
     acts = _focus(acts, shape)
     raw = goal.lower()
     module = _MODULE.search(raw)
@@ -252,6 +273,29 @@ def parse(goal: str) -> Parse:
         modes=frozenset(k for k, rx in lex.modes.items() if rx.search(text.replace(" | ", " "))),
         hardware=hardware.group(1) if hardware else None,
     )
+
+
+TOPIC_WORDS = 3  # a clause of at most this many words (marker tokens aside) can be a topic
+
+
+def _topic(acts: list[Act], shape: list[Clause]) -> list[Act]:
+    """ "La quantification, ce sera pour plus tard": a clause that holds no action of its own but a deferral
+    says it of the bare topic just before it (a clause of at most :data:`TOPIC_WORDS` words)."""
+    out = list(acts)
+    for i in range(1, len(shape)):
+        said = "deferred" if shape[i].deferred else None  # a negating clause has a verb of its own
+        if said is None or any(a.clause == i and not a.weak for a in acts):
+            continue
+        words = [w for w in shape[i - 1].text.split() if not MARKER_TOKEN.fullmatch(w)]
+        if len(words) > TOPIC_WORDS:
+            continue
+        out = [
+            Act(a.action, a.evidence, said, a.clause, a.weak, a.asked)
+            if a.clause == i - 1 and a.active and not lexicon_action(a.action).evidence
+            else a
+            for a in out
+        ]
+    return out
 
 
 def _focus(acts: list[Act], shape: list[Clause]) -> list[Act]:
@@ -276,19 +320,19 @@ def lexicon_action(name: str) -> ActionSpec:
 
 
 def _products(shape: list[Clause], acts: list[Act]) -> tuple[str, ...]:
-    """Products named where they are asked about: not in a negated or done clause without an active
-    action, nor said to be "not involved"; ordered by the lexicon's preference (Quark first)."""
+    """Products named where they are asked about: not in a done or deferred clause without an active
+    action, not right after a negation ("no torch", "ohne Quark"), nor said to be "not involved"; ordered
+    by the lexicon's preference (Quark first)."""
     lex = lexicon()
     named: set[str] = set()
     for i, clause in enumerate(shape):
         asks = any(a.clause == i and a.active for a in acts)
-        if (
-            lex.not_needed.search(clause.text)
-            or (clause.negated or clause.done or clause.deferred)
-            and not asks
-        ):
+        if lex.not_needed.search(clause.text) or (clause.done or clause.deferred) and not asks:
             continue
-        named |= {name for name, rx in lex.products if rx.search(clause.text)}
+        for name, rx in lex.products:
+            for m in rx.finditer(clause.text):
+                if "_neg_" not in clause.text[: m.start()].split()[-2:]:
+                    named.add(name)
     return tuple(name for name, _rx in lex.products if name in named)
 
 
