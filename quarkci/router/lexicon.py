@@ -63,7 +63,7 @@ class Lexicon:
 
     terms: tuple[tuple[re.Pattern[str], str], ...]
     markers: re.Pattern[str]  # one alternation, a named group per entry (g0, g1, ...)
-    marker_of: dict[str, Marker]  # group name -> its marker kind
+    marker_entries: tuple[tuple[re.Pattern[str], Marker], ...]  # each entry (bounded), longest first
     by_token: dict[str, Marker]  # marker token -> its marker (one effect and scope per token)
     question: tuple[re.Pattern[str], ...]
     actions: tuple[ActionSpec, ...]
@@ -78,15 +78,22 @@ class Lexicon:
     coordinators: frozenset[str]  # "or", "and", ...: what joins actions a `next` marker reaches together
 
 
+_HEAD = r"(?<![\w./-])"  # never inside "model.pt", "a/b" or "one-layer" ...
+_TAIL = r"(?!\w|[./]\w|-(?!(?:moi|toi|nous|vous|le|la|les|lui|leur)\b)\w)"  # ... "recommande-moi" still ends
+
+
+def _plain(lang: str, pattern: str) -> bool:
+    """Whether a spaced-script entry takes the standard word boundaries (no ``~``, no trailing apostrophe)."""
+    return lang in _SPACED and not pattern.startswith("~") and not pattern.endswith("'")
+
+
 def _bounded(lang: str, pattern: str) -> str:
     """``pattern`` as written for CJK; for spaced scripts wrapped in word boundaries (a leading ``~`` opts out)."""
     if lang not in _SPACED:
         return pattern
     if pattern.startswith("~"):
         return pattern[1:]
-    # never inside "model.pt", "a/b" or "one-layer"; French imperatives ("recommande-moi") still end the word
-    tail = "" if pattern.endswith("'") else r"(?!\w|[./]\w|-(?!(?:moi|toi|nous|vous|le|la|les|lui|leur)\b)\w)"
-    return rf"(?<![\w./-])(?:{pattern}){tail}"
+    return rf"{_HEAD}(?:{pattern})" + ("" if pattern.endswith("'") else _TAIL)
 
 
 def _entries(block: dict[str, Any], where: str) -> list[str]:
@@ -109,8 +116,12 @@ def _compile_list(items: Any, where: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p) for p in items)
 
 
-def _markers(data: list[dict[str, Any]]) -> tuple[re.Pattern[str], dict[str, Marker], dict[str, Marker]]:
-    entries: list[tuple[str, Marker]] = []
+def _markers(
+    data: list[dict[str, Any]],
+) -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str], Marker], ...], dict[str, Marker]]:
+    """One regex over every marker entry (the word boundaries of spaced scripts factored out: one look-behind
+    per position, not one per entry), each entry for :meth:`Lexicon.marker_for`, and token -> marker."""
+    entries: list[tuple[str, str, Marker]] = []
     by_token: dict[str, Marker] = {}
     for block in data:
         kind = str(block.get("kind"))
@@ -125,11 +136,14 @@ def _markers(data: list[dict[str, Any]]) -> tuple[re.Pattern[str], dict[str, Mar
         seen = by_token.setdefault(marker.token, marker)
         if (seen.effect, seen.scope) != (marker.effect, marker.scope):
             raise ValueError(f"lexicon.yaml markers: token {marker.token} has two meanings")
-        entries.extend((p, marker) for p in _entries(block, f"markers.{kind}"))
-    entries.sort(key=lambda e: len(e[0]), reverse=True)
-    groups = {f"g{i}": m for i, (_p, m) in enumerate(entries)}
-    pattern = "|".join(f"(?P<g{i}>{p})" for i, (p, _m) in enumerate(entries))
-    return re.compile(pattern), groups, by_token
+        _entries(block, f"markers.{kind}")  # shape check
+        entries.extend((lang, p, marker) for lang in LANGUAGES for p in block.get(lang) or [])
+    entries.sort(key=lambda e: len(e[1]), reverse=True)  # "rather than" before "rather"
+    plain = "|".join(p for lang, p, _m in entries if _plain(lang, p))
+    other = "|".join(_bounded(lang, p) for lang, p, _m in entries if not _plain(lang, p))
+    pattern = "|".join(x for x in (other, f"{_HEAD}(?:{plain}){_TAIL}" if plain else "") if x)
+    each = tuple((re.compile(_bounded(lang, p)), m) for lang, p, m in entries)
+    return re.compile(pattern), each, by_token
 
 
 def _action(name: str, spec: dict[str, Any]) -> ActionSpec:
@@ -158,14 +172,14 @@ def build(data: dict[str, Any]) -> Lexicon:
     for entry in data["terms"]:
         alternatives = _entries(entry, f"terms.{entry.get('to')}")
         terms.append((re.compile("|".join(alternatives)), f" {entry['to']} "))
-    markers, marker_of, by_token = _markers(data["markers"])
+    markers, marker_entries, by_token = _markers(data["markers"])
     question = tuple(re.compile(p) for p in _entries(data["question"], "question"))
     objects = data["objects"]
     products = tuple((name, re.compile(p)) for name, p in objects["products"].items())
     return Lexicon(
         terms=tuple(terms),
         markers=markers,
-        marker_of=marker_of,
+        marker_entries=marker_entries,
         by_token=by_token,
         question=question,
         actions=tuple(_action(n, s) for n, s in data["actions"].items()),
@@ -181,8 +195,22 @@ def build(data: dict[str, Any]) -> Lexicon:
     )
 
 
+def marker_for(lex: Lexicon, match: re.Match[str]) -> Marker:
+    """The marker of ``match`` (a match of ``lex.markers``): the longest entry that matches the same span in
+    its context (entries may look around: "noch(?= nicht)").
+
+    Raises :class:`KeyError` when none does (cannot happen for a match of ``lex.markers``).
+    """
+    for rx, marker in lex.marker_entries:
+        hit = rx.match(match.string, match.start())
+        if hit and hit.end() == match.end():
+            return marker
+    raise KeyError(match.group(0))
+
+
 @cache
 def lexicon() -> Lexicon:
     """The compiled package lexicon (``quarkci/router/lexicon.yaml``), built once per process."""
     text = resources.files("quarkci.router").joinpath("lexicon.yaml").read_text("utf-8")
-    return build(yaml.safe_load(text))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 25x faster on this file
+    return build(yaml.load(text, Loader=loader))  # noqa: S506 - a safe loader, on package data

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from quarkci.router.lexicon import ActionSpec, lexicon
 from quarkci.router.text import MARKER_TOKEN, Piece, clauses, normalise
@@ -226,8 +227,9 @@ def _asked(piece: Piece) -> bool:
     return piece.asked or any(rx.search(piece.text) for rx in lexicon().question)
 
 
+@lru_cache(maxsize=256)
 def parse(goal: str) -> Parse:
-    """The clause-level parse of ``goal`` (raw text, non-empty). Deterministic."""
+    """The clause-level parse of ``goal`` (raw text, non-empty). Deterministic (cached: a Parse is frozen)."""
     lex = lexicon()
     text = normalise(goal)
     pieces = clauses(text) or [Piece(text, False)]

@@ -343,7 +343,7 @@ def _similarity(
     description, over the best score or :data:`SIMILARITY_FLOOR` (0..1)."""
     if not catalog or index is None:
         return {}
-    raw = index.scores(p.active_text(act) or p.text)
+    raw = index.scores(p.active_text(act) or p.text, canonical=True)
     top = max(raw, default=0.0)
     if top <= 0:
         return {}

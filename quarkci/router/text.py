@@ -14,9 +14,9 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-from quarkci.router.lexicon import lexicon
+from quarkci.router.lexicon import lexicon, marker_for
 
 # CJK ideographs, kana, Hangul and full-width forms: scripts written without spaces between words.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f"
@@ -52,7 +52,7 @@ def _typo_targets() -> tuple[str, ...]:
 
 
 def _mark(match: re.Match[str]) -> str:
-    marker = lexicon().marker_of[str(match.lastgroup)]
+    marker = marker_for(lexicon(), match)
     if marker.brk == "before":
         return f" | {marker.token} "
     if marker.brk == "after":
@@ -60,7 +60,7 @@ def _mark(match: re.Match[str]) -> str:
     return f" {marker.token} "
 
 
-@cache
+@lru_cache(maxsize=1024)
 def normalise(goal: str) -> str:
     """The canonical text of ``goal`` (see the module docstring): one line of space-separated words."""
     lex = lexicon()
@@ -105,10 +105,11 @@ def clauses(text: str) -> list[Piece]:
     return out
 
 
-def tokens(text: str) -> list[str]:
-    """Lexical tokens of ``text`` (raw or canonical): Latin words (stop words and marker tokens dropped, a
-    suffix trimmed) and, for CJK runs, single characters plus character bigrams."""
-    text = MARKER_TOKEN.sub(" ", normalise(text))
+def tokens(text: str, canonical: bool = False) -> list[str]:
+    """Lexical tokens of ``text`` (raw, or already ``canonical`` text: then not normalised again): Latin
+    words (stop words and marker tokens dropped, a suffix trimmed) and, for CJK runs, single characters
+    plus character bigrams."""
+    text = MARKER_TOKEN.sub(" ", text if canonical else normalise(text))
     stop = lexicon().stopwords
     out: list[str] = []
     for run in re.findall(f"[{_CJK}]+|[a-z0-9][a-z0-9_+.-]*", text):
