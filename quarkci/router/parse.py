@@ -8,15 +8,18 @@ applies it:
 2. per clause, every action pattern is matched (``questions`` patterns only in a clause that asks); a match
    inside the span of a lower-ranked action's match is that phrase's object, not a request ("a PTQ plan",
    "the best scheme for accuracy"), and is dropped;
-3. polarity per action: *negated* by ``_neg_`` before it (within :data:`WINDOW` words and before the next
-   marker token; when nothing follows
-   the cue, the action before it: German "quantisiere nicht") or ``_negp_`` after it (Japanese/Korean
-   verb-final negation); *deferred* in a clause that holds ``_later_`` ("later", "before I quantize it",
-   "量化之前"); *done* for a stateful action (quantize, install, export) in a clause that holds ``_done_``
-   ("already", "after quantization", "torch works"); else *active*. Errors (``evidence`` actions) are facts
-   and always active. A clause with ``_only_`` is the *focus*: when it holds an active action, active
-   actions outside focus clauses become context;
-4. objects: the products named in clauses that are not negated, done or "not involved" (for installs), the
+3. polarity per action, from the marker tokens of its clause (their effect and scope are data): *negated*
+   by a negation before it (the first action within :data:`WINDOW` words and those coordinated with it,
+   never past the next marker; with nothing after it, the action just before: German "quantisiere nicht")
+   or a verb-final negation just after it (Japanese/Korean); *deferred* by "later", "before I quantize it",
+   "量化之前", "antes de cuantizar"; *done* after "after quantization", "once it is quantized", and for a
+   stateful action (quantize, install, export) in a clause saying "already" / "torch works" ("already"
+   before a state word only describes it: "the already quantized model"); else *active*. Errors
+   (``evidence`` actions) are facts and always active. A clause with "only" is the *focus*: when it holds an
+   active action, active actions outside focus clauses become context. A clause with no action that defers
+   something says it of the bare topic before it ("La quantification, ce sera pour plus tard");
+4. objects: the products named where they are asked about (not done, deferred, right after a negation or
+   "not involved"), the
    backend (an ONNX model or graph, else a PyTorch model, else only the ONNX stack), pasted-log evidence
    (a pip/build log, a traceback) and the module of a ``No module named`` error.
 

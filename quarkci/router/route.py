@@ -21,16 +21,20 @@ applied to the active actions of the :mod:`quarkci.router.parse` parse:
 4. smallest fit: a plan that is asked for without execution ("plan only", "don't run it") is the plan skill,
    even inside a quantize request; installs stated next to a workflow are its prerequisites, never its
    replacement; facts the workflow needs and the goal lacks (hardware, validated paths) are prerequisites
-   recorded in ``open_questions``, never the route.
+   recorded in ``open_questions``, never the route;
+5. a bare action verb (its clause names no model, file, scheme or product, and asks nothing) never
+   outranks a question asked in another clause: the goal asks between the two (an L0 question, "which GPU
+   is this?", stays a prerequisite instead).
 
 Confidence. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
 :data:`PARSE_STRONG` for the rules' skill (:data:`PARSE_WEAK` when only a scheme was mentioned),
 0 for every other skill; ``similarity`` is the BM25 score (``bm25s``) of the deciding clause (with the
 clauses that only name objects; prerequisite clauses such as "install torch first" are left out) against
 the skill's description over the best skill's score, or over :data:`SIMILARITY_FLOOR` when the best is
-lower (a weak lexical match can only weakly disagree). The rules' skill is routed when it leads every other
-skill by :data:`MARGIN`; otherwise the goal is
-``undecided`` with the rules' skill and the best-matching descriptions offered. An ambiguous reading
+lower (a weak lexical match can only weakly disagree). Skills the rules set aside on purpose (the tool a
+reported failure was about; the debugger, when an installation fails) are no rivals. The rules' skill is
+routed when it leads every other skill by :data:`MARGIN`; otherwise the goal is ``undecided`` with the
+rules' skill and the best-matching descriptions offered. An ambiguous reading
 ("compare", "serve", "set up Quark"), a goal the rules find nothing in, and a role the catalog has no skill
 for are questions too (the last offers the role's alternatives, never a guess).
 """
@@ -51,9 +55,8 @@ UNDECIDED = "undecided"
 PARSE_STRONG = 10.0  # parse score of the rules' skill for a request
 PARSE_WEAK = 6.0  # ... when only a scheme was mentioned, or for each reading of an ambiguous request
 LEXICAL_WEIGHT = 10.0  # what the best-matching description adds
-SIMILARITY_FLOOR = (
-    2.0  # BM25 score below which the best description counts as a weak match (about one distinctive term)
-)
+# BM25 score below which the best description counts as a weak match (about one distinctive term)
+SIMILARITY_FLOOR = 2.0
 MARGIN = 3.0  # the rules' skill must lead every other skill by this much
 DESCRIBED = "described_skill"  # the label of an offered skill no role covers
 DEFAULT_OPTIONS = (
