@@ -35,6 +35,7 @@ class Marker:
     effect: str
     scope: str
     brk: str
+    reach: int = 2  # scope previous: at most this many words between the action and the marker
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,9 @@ def _plain(lang: str, pattern: str) -> bool:
 
 def _bounded(lang: str, pattern: str) -> str:
     """``pattern`` as written for CJK; for spaced scripts wrapped in word boundaries (a leading ``~`` opts out)."""
-    if lang not in _SPACED:
-        return pattern
+    if lang not in _SPACED:  # a Latin word inside a CJK entry still ends at Latin letters ("skill", "hub")
+        head = r"(?<![a-z0-9])" if re.match(r"[a-z]", pattern) else ""
+        return head + pattern + (r"(?![a-z0-9])" if re.search(r"[a-z]$", pattern) else "")
     if pattern.startswith("~"):
         return pattern[1:]
     return rf"{_HEAD}(?:{pattern})" + ("" if pattern.endswith("'") else _TAIL)
@@ -132,9 +134,11 @@ def _markers(
             or not re.fullmatch(r"_[a-z]+_", str(block.get("token")))
         ):
             raise ValueError(f"lexicon.yaml markers: bad token/effect/scope/break in {kind!r}")
-        marker = Marker(kind, block["token"], block["effect"], block["scope"], block["break"])
+        marker = Marker(
+            kind, block["token"], block["effect"], block["scope"], block["break"], int(block.get("reach", 2))
+        )
         seen = by_token.setdefault(marker.token, marker)
-        if (seen.effect, seen.scope) != (marker.effect, marker.scope):
+        if (seen.effect, seen.scope, seen.reach) != (marker.effect, marker.scope, marker.reach):
             raise ValueError(f"lexicon.yaml markers: token {marker.token} has two meanings")
         _entries(block, f"markers.{kind}")  # shape check
         entries.extend((lang, p, marker) for lang in LANGUAGES for p in block.get(lang) or [])

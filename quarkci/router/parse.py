@@ -168,7 +168,7 @@ _STRENGTH = {
 
 
 def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
-    """Action -> polarity in one clause, from the clause's marker tokens (effect and scope: lexicon.yaml)."""
+    """Action -> polarity in one clause, from the clause's marker tokens (effect, scope, reach: lexicon.yaml)."""
     by_token = lexicon().by_token
     words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", piece.text)]
     out = {m.spec.name: ACTIVE for m in matches}
@@ -200,7 +200,7 @@ def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
             if not chosen and marker.effect == "negated":  # "quantisiere das Modell nicht"
                 chosen = [m for m in matches if m.end <= start and gap(m.end, start) <= 2][-1:]
         else:  # previous: the verb just before ("量子化はしないで"); a scheme mention of the same phrase too
-            before = [m for m in matches if m.end <= start and gap(m.end, start) <= 2]
+            before = [m for m in matches if m.end <= start and gap(m.end, start) <= marker.reach]
             chosen = [m for m in before if m is before[-1] or m.weak] if before else []
         for m in chosen:
             mark(m, marker.effect)

@@ -208,6 +208,21 @@ def test_the_lexicon_has_each_language_for_the_words_routing_turns_on():
     assert len(lexicon().actions) >= 20
 
 
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("audit skills/_legacy_impl/ now", "skills/_legacy_impl/"),  # a path keeps its words
+        ("push it to github", "github"),  # "hub" (a term in a CJK list too) is no part of "github"
+        ("make a one-layer copy", "one-layer"),
+        ("report the drift", "report"),  # French "reporter" (postpone) is not the English verb
+    ],
+)
+def test_terms_never_cut_into_a_longer_word(text, kept):
+    from quarkci.router.text import normalise
+
+    assert kept in normalise(text).split()
+
+
 def test_a_lexicon_token_with_two_meanings_is_refused():
     from quarkci.router.lexicon import build
 
