@@ -24,7 +24,8 @@ applied to the active actions of the :mod:`quarkci.router.parse` parse:
    recorded in ``open_questions``, never the route;
 5. a bare action verb (its clause names no model, file, scheme or product, and asks nothing) never
    outranks a question asked in another clause: the goal asks between the two (an L0 question, "which GPU
-   is this?", stays a prerequisite instead).
+   is this?", stays a prerequisite instead); a bare *quantize* does not outrank any other request (L0
+   included): an unknown way of saying "not now" must not reach the PTQ workflow.
 
 Confidence. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
 :data:`PARSE_STRONG` for the rules' skill (:data:`PARSE_WEAK` when only a scheme was mentioned),
@@ -223,7 +224,7 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
         return Intent(roles, act, why, installs=installs, overridden=(*overridden, *debuggers))
     rival = _asked_elsewhere(p, act, roles, tops)
     if rival:
-        why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks a question'
+        why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks for more'
         return Intent((*roles, *rival), act, why)
     if len(roles) == 1 and spec.name == "quantize" and p.has("plan") and "plan_only" in p.modes:
         plan = _roles_of(lexicon_action("plan"), p)[0]
@@ -234,16 +235,22 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
 
 
 def _asked_elsewhere(p: Parse, act: Act, roles: tuple[str, ...], tops: list[Act]) -> tuple[str, ...]:
-    """The roles of a question asked in another clause, when the deciding action's clause is bare (names no
-    model, file, scheme or product) and asks nothing: "forget the quantizing, what model type is X?" is then
-    a question between the two, never a confident route on the bare verb."""
+    """The roles of another clause's request, when the deciding action's clause is bare (names no model,
+    file, scheme or product) and is no question (for quantize: even when it is one, "quantization? meh"): "forget the quantizing, what model type is X?" is then a
+    question between the two, never a confident route on the bare verb. The rival is a question asked in
+    another clause; for a bare *quantize* (a negation or deferral the lexicon does not know would send a
+    user to the PTQ workflow: "la cuantización la dejamos para después, ahora revisa qué GPU hay") it is
+    any other request, an L0 one included."""
     from quarkci.router.lexicon import lexicon
 
-    if act.asked or lexicon().objects["concrete"].search(p.clauses[act.clause].text):
+    quantize = act.action == "quantize"
+    if act.asked and not quantize or lexicon().objects["concrete"].search(p.clauses[act.clause].text):
         return ()
     for other in p.active():
         spec = lexicon_action(other.action)
-        if spec.foundation or other.clause == act.clause or not other.asked or other.weak or other in tops:
+        if other.clause == act.clause or other.weak or other in tops:
+            continue
+        if not quantize and (spec.foundation or not other.asked):
             continue  # an L0 question (which GPU?) is a prerequisite of the workflow, never its rival
         theirs = _roles_of(spec, p)[0]
         if theirs and not set(theirs) & set(roles):

@@ -269,6 +269,39 @@ def test_an_ambiguous_reading_offers_two_or_three_skills():
         assert doc["workflow"] == UNDECIDED and 2 <= len(doc["route"]["interpretations"]) <= 3, goal
 
 
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "quantizing can wait; now tell me which GPU this is",
+        "la cuantización la aparcamos, ahora revisa qué GPU hay",
+        "Quantisierung hat Zeit, jetzt bitte das Modell Qwen/Qwen2-7B analysieren",
+        "量化先放一放，帮我评估一下它在 mmlu 上的精度",
+        "quantization? meh. evaluate the model on gsm8k",
+        "la quantification attendra ; évalue le modèle sur arc",
+    ],
+)
+def test_an_unknown_way_of_saying_not_now_asks_instead_of_running_ptq(goal):
+    """None of these deferral idioms is in the lexicon: a bare quantize next to another request asks."""
+    assert not any(
+        a.polarity != "active" for a in parse(goal).acts if a.action == "quantize"
+    )  # unknown idiom
+    doc = route(goal, DEFAULT, LABEL).document
+    assert doc["workflow"] == UNDECIDED
+    assert [i["role"] for i in doc["route"]["interpretations"]][0] == "ptq_workflow"
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Quantize Llama 3 8B to FP8; which GPU is in this box?",  # the kind-1 rule: a gap is a prerequisite
+        "can you quantize Qwen/Qwen3-8B? and which GPU do I have?",
+        "install quark, then quantize phi-2 with int8",
+    ],
+)
+def test_a_concrete_quantize_request_still_routes_to_ptq(goal):
+    assert route(goal, DEFAULT, LABEL).document["workflow"] == "quark-torch-ptq"
+
+
 def test_routing_a_skill_named_in_the_goal():
     doc = route("/skill quark-skill-creator I want a skill for FP4 export", DEFAULT, LABEL).document
     assert doc["workflow"] == "quark-skill-creator"
