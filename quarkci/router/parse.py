@@ -68,6 +68,9 @@ class Clause:
     deferred: bool
     done: bool
     focus: bool
+    objects: tuple[
+        str, ...
+    ] = ()  # what it is about: quark / onnxruntime / torch (products), onnx_model, torch_model, scheme
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,7 @@ def parse(goal: str) -> Parse:
                 deferred="deferred" in effects,
                 done=bool(effects & {"done", "context"}),
                 focus="focus" in effects,
+                objects=_objects(piece.text),
             )
         )
         acts.extend(Act(m.spec.name, m.text, polarity[m.spec.name], i, m.weak, asked) for m in matches)
@@ -339,6 +343,20 @@ def _products(shape: list[Clause], acts: list[Act]) -> tuple[str, ...]:
                 if "_neg_" not in clause.text[: m.start()].split()[-2:]:
                     named.add(name)
     return tuple(name for name, _rx in lex.products if name in named)
+
+
+def _objects(text: str) -> tuple[str, ...]:
+    """What one clause names: the products, an ONNX model or graph, a PyTorch model, a scheme."""
+    lex = lexicon()
+    found = [name for name, rx in lex.products if rx.search(text)]
+    bare = lex.objects["onnx_target"].sub(" ", text)
+    if lex.objects["onnx_strong"].search(bare):
+        found.append("onnx_model")
+    if lex.objects["torch"].search(bare):
+        found.append("torch_model")
+    if lex.objects["schemes"].search(text):
+        found.append("scheme")
+    return tuple(found)
 
 
 def _backend(shape: list[Clause], acts: list[Act]) -> str | None:

@@ -127,6 +127,17 @@ def test_polarity_per_language(goal, action, polarity):
     assert acts.get(action) == polarity, parse(goal)
 
 
+def test_each_clause_carries_its_action_object_polarity_and_question():
+    p = parse("don't quantize resnet.onnx yet; which GPU do I have? then install torch")
+    shape = [(c.objects, c.asked) for c in p.clauses]
+    assert shape == [(("onnx_model",), False), ((), True), (("torch", "torch_model"), False)]
+    assert [(a.action, a.polarity, a.clause) for a in p.acts if not a.weak] == [
+        ("quantize", "negated", 0),
+        ("preflight", "active", 1),
+        ("install", "active", 2),
+    ]
+
+
 def test_a_verb_final_negation_ends_its_clause_without_a_comma():
     p = parse("量子化はしないで評価だけ")
     assert [(a.action, a.polarity, a.clause) for a in p.acts] == [
