@@ -1,10 +1,12 @@
 """``quarkci route "<goal>"``: route a goal to the smallest Quark skill and write session_context.json.
 
-``quarkci route GOAL [--env-context F] [--workspace-context F] [--session-context F]
-[--skills DIR|bundled:SPEC] [--output FILE] [--json]``. Prints the routing reason (or, with ``--json``,
-the document) and writes ``--output`` (default ``session_context.json``) atomically. No route yet is
-``workflow: "undecided"`` with the interpretations in ``open_questions``. Exit 0; 2 for bad input
-(empty/over-long goal, unreadable or invalid context file, unknown skills spec): one line, no file.
+``quarkci route GOAL|- [--env-context F] [--workspace-context F] [--session-context F]
+[--skills DIR|bundled:SPEC] [--output FILE] [--json]``. ``-`` reads the goal from standard input (UTF-8, at
+most :data:`MAX_STDIN_BYTES` bytes: a pasted log fits). Prints the routing reason (or, with ``--json``, the
+document) and writes ``--output`` (default ``session_context.json``) atomically. No route yet is
+``workflow: "undecided"`` with the interpretations in ``open_questions``. Exit 0; 2 for bad input (a goal
+that is empty, white space or invisible characters only, or over-long; an unreadable or invalid context
+file; an unknown skills spec): one line, no file.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import json
 
 from quarkci.commands import arguments as _args
 
+MAX_STDIN_BYTES = 64 * 1024
+
 
 def add_parser(subparsers: _args.Subparsers) -> None:
     """Register ``route`` on the top-level subparsers."""
@@ -22,7 +26,9 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="route a goal to a Quark skill; write session_context.json",
         description=__doc__.splitlines()[0],
     )
-    parser.add_argument("goal", metavar="GOAL", help="what you want to do, in your own words")
+    parser.add_argument(
+        "goal", metavar="GOAL", help="what you want to do, in your own words ('-' reads standard input)"
+    )
     parser.add_argument(
         "--env-context",
         metavar="FILE",
@@ -60,18 +66,43 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def read_goal(source: str) -> str:
+    """The goal: ``source`` itself, or for ``-`` standard input read up to :data:`MAX_STDIN_BYTES` bytes.
+
+    Raises :class:`BadInputError` naming ``GOAL -`` when standard input holds more, or is not UTF-8.
+    """
+    if source != "-":
+        return source
+    import io
+    import sys
+
+    from quarkci.core.documents import read_capped
+    from quarkci.core.errors import BadInputError
+
+    if hasattr(sys.stdin, "buffer"):
+        data = read_capped(sys.stdin.buffer, MAX_STDIN_BYTES, "GOAL -")
+    else:  # a text stream (tests): bounded all the same
+        data = read_capped(
+            io.BytesIO(sys.stdin.read(MAX_STDIN_BYTES + 1).encode("utf-8")), MAX_STDIN_BYTES, "GOAL -"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"GOAL -: standard input is not UTF-8 text (byte {exc.start})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Route, write ``--out``, print the reason. Returns 0."""
     from quarkci.router import route, write
     from quarkci.router.catalog import load_catalog
-    from quarkci.router.session import check_contexts
+    from quarkci.router.session import check_contexts, clean_goal
 
-    check_contexts(
-        args.env_context, args.workspace_context, args.session_context
-    )  # bad input before slow work
+    # bad input before slow work: the goal, then the context files
+    goal = clean_goal(read_goal(args.goal))
+    check_contexts(args.env_context, args.workspace_context, args.session_context)
     catalog, label = load_catalog(args.skills)
     result = route(
-        args.goal,
+        goal,
         catalog,
         label,
         env_context=args.env_context,

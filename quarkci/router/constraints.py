@@ -1,84 +1,89 @@
-"""Constraints stated in a goal: model, scheme, hardware, output path and execution mode.
+"""Constraints stated in a goal: model, scheme, hardware, output path, execution mode and offline.
 
-Read from the goal text only (the raw text for names and paths, the normalised text for keywords);
-values are recorded as stated (hardware is *stated*, not confirmed: environment preflight confirms it).
+Names and paths are read from the raw goal (as written, case kept); the words around them (families,
+schemes, output verbs in each language) come from ``lexicon.yaml``; the execution mode and "offline" from
+the parse. Values are recorded as stated (hardware is *stated*, not confirmed: environment preflight
+confirms it).
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
-from quarkci.router.intent import PATTERNS, Goal
-from quarkci.router.text import CJK_RUN
+from quarkci.router.lexicon import lexicon
+from quarkci.router.parse import Parse
+from quarkci.router.text import CJK_RUN, invisible_free
 
 _PATH = r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]+)*/?"
-_OUTPUT = re.compile(
-    r"(?i)\b(?:output(?: dir(?:ectory)?)?(?: to| in| at|:)?|save(?: it| them| the \w+)?(?: under| to| in| as| into)"
-    r"|write(?: it| them)?(?: to| into| under)|store(?: it)?(?: in| under)|into|outputs? (?:in|to))\s+("
-    + _PATH
-    + ")"
-)
 _ANY_PATH = re.compile(r"(?<![\w/])(" + _PATH + ")")
 _HF_ID = re.compile(r"(?<![\w/.])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
-_FAMILY = re.compile(
-    r"(?i)(?<![\w/])((?:meta-)?(?:llama|qwen|mistral|mixtral|gemma|phi|deepseek|falcon|opt|gpt|bert|yi|baichuan|chatglm"
-    r"|internlm|olmo|smollm|granite|command-r)[\w.-]*\d[\w.-]*)"
-)
-_SCHEME = re.compile(
-    r"(?i)(?<![\w-])(fp8|int4|int8|mxfp4|mxfp6|mxint8|w4a16|w8a8|w4a8|a8w8|a16w8|xint8|bfp16|uint4|fp4|"
-    r"nvfp4|ptpc-fp8)(?![\w-])"
-)
 _BITS = re.compile(r"(?i)\b(2|3|4|6|8)[- ]?bits?\b")
-_HARDWARE = re.compile(r"(?i)(?<![.\w])(mi\d{3}[a-z]?|rocm|cuda|cu1\d\d|nvidia|radeon|npu|cpu-only)\b")
-_PLAN_ONLY = re.compile(PATTERNS["plan_only"])  # on the whole goal: "plan only" spans a clause break
-_BATCH = re.compile(r"(?i)\b(batch mode|batch_execute|non-interactive(ly)?|unattended)\b")
-_INTERACTIVE = re.compile(r"(?i)\b(interactive(ly)?|interactive_execute|step by step)\b")
+_NOT_MODELS = ("rocm/", "cuda/", "q/", "a/")  # "ROCm/CUDA", "Q/DQ", "A/B" are no hub ids
+_MODES = ("plan_only", "batch_execute", "interactive_execute")  # first found wins
 
 
-def extract(goal: str, understood: Goal) -> dict[str, Any]:
-    """``constraints`` for ``goal``: keys ``model``, ``scheme``, ``hardware``, ``output_path``,
-    ``execution_mode`` and ``offline``, each only when the goal states it."""
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    objects = lexicon().objects
+    families = objects["families"].pattern
+    return {
+        "output": re.compile(
+            rf"(?i)(?:{objects['output_before'].pattern})({_PATH})|({_PATH})(?:{objects['output_after'].pattern})"
+        ),
+        # a family name with a version or size, written as one token or with spaces ("Llama 3 8B")
+        "family": re.compile(
+            rf"(?i)(?<![\w/])({families}(?:[\w.-]*\d[\w.-]*)?"
+            r"(?:[ ](?:v?\d[\w.-]*)(?![ -]?bits?\b))*(?:[ ](?:instruct|chat|base|it)\b)?)"
+        ),
+        "scheme": re.compile(objects["schemes"].pattern, re.IGNORECASE),
+        "hardware": re.compile(objects["hardware"].pattern, re.IGNORECASE),
+    }
+
+
+def extract(goal: str, p: Parse) -> dict[str, Any]:
+    """``constraints`` for ``goal`` (its parse ``p``): keys ``model``, ``scheme``, ``hardware``,
+    ``output_path``, ``execution_mode`` and ``offline``, each only when the goal states it."""
+    rx = _patterns()
     out: dict[str, Any] = {}
-    goal = CJK_RUN.sub(lambda m: f" {m.group(0)} ", goal)  # "Qwen3-8BをFP8に" -> words a pattern can bound
-    output = _OUTPUT.search(goal)
+    goal = CJK_RUN.sub(
+        lambda m: f" {m.group(0)} ", invisible_free(goal)
+    )  # "Qwen3-8BをFP8に" -> bounded words
+    output = rx["output"].search(goal)
     if output:
-        out["output_path"] = output.group(1).rstrip(".,;")
+        out["output_path"] = (output.group(1) or output.group(2)).rstrip(".,;")
     model = _model(goal, out.get("output_path"))
     if model:
         out["model"] = model
-    scheme = _SCHEME.search(goal)
-    bits = _BITS.search(goal)
-    if scheme:
+    scheme = rx["scheme"].search(goal)
+    if scheme and not _BITS.fullmatch(scheme.group(1)):
         out["scheme"] = scheme.group(1).lower()
-    elif bits:
+    elif bits := _BITS.search(goal):
         out["scheme"] = f"{bits.group(1)}-bit"
-    hardware = _HARDWARE.search(goal)
+    hardware = rx["hardware"].search(goal)
     if hardware:
         out["hardware"] = hardware.group(1).lower()
-    if (
-        "plan_only" in understood.active
-        or "plan_only" in understood.negated
-        or _PLAN_ONLY.search(understood.text)
-    ):
-        out["execution_mode"] = "plan_only"
-    elif _BATCH.search(goal):
-        out["execution_mode"] = "batch_execute"
-    elif _INTERACTIVE.search(goal):
-        out["execution_mode"] = "interactive_execute"
-    if understood.mentions("offline"):
+    mode = next((m for m in _MODES if m in p.modes), None)
+    if mode:
+        out["execution_mode"] = mode
+    if "offline" in p.text.split():
         out["offline"] = True
     return out
 
 
 def _model(goal: str, output: str | None) -> str | None:
-    """A Hugging Face id (``org/name``), a local path that is not the output, or a family name with a size."""
-    hf = _HF_ID.search(goal)
-    if hf and not hf.group(1).lower().startswith(("rocm/", "cuda/")):
-        return hf.group(1).rstrip(".,;")
+    """A Hugging Face id (``org/name``), a local path that is not the output, or a family name with a
+    version or size (``Llama-3.1-8B``, ``Llama 3 8B``)."""
+    for hf in _HF_ID.finditer(goal):
+        if not hf.group(1).lower().startswith(_NOT_MODELS):
+            return hf.group(1).rstrip(".,;")
     for m in _ANY_PATH.finditer(goal):
         path = m.group(1).rstrip(".,;")
         if path != output and not path.endswith((".py", ".json", ".log")):
             return path
-    family = _FAMILY.search(goal)
-    return family.group(1).rstrip(".,;") if family else None
+    for family in _patterns()["family"].finditer(goal):
+        name = family.group(1).rstrip(".,;- ")
+        if any(c.isdigit() for c in name):
+            return name
+    return None

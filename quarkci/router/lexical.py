@@ -27,11 +27,12 @@ class LexicalIndex:
             finally:
                 logging.getLogger("bm25s").setLevel(level)
 
-    def scores(self, query: str) -> list[float]:
-        """BM25 score of ``query`` against each document, in document order (0.0 when nothing matches)."""
+    def scores(self, query: str, canonical: bool = False) -> list[float]:
+        """BM25 score of ``query`` (raw, or canonical text of :func:`quarkci.router.text.normalise`) against
+        each document, in document order (0.0 when nothing matches)."""
         if not self._docs:
             return []
-        terms = [t for t in tokens(query) if t in self._vocab]
+        terms = [t for t in tokens(query, canonical) if t in self._vocab]
         if not terms:
             return [0.0] * len(self._docs)
         return [float(x) for x in self._bm25.get_scores(terms)]

@@ -4,7 +4,8 @@ given, by each skill's frontmatter description, name and layer. No skill name is
 A skill *qualifies* for a role when the first sentence of its description says what the role does
 (:attr:`Role.lead`, e.g. "Export ..." for export, "Diagnose ..." for debug) or its name carries all the
 role's name tokens; it is *excluded* when its "do not use for" part names the role's work, when its
-backend (PyTorch or ONNX) differs, or when it is a meta/maintainer skill or a router. Qualifying skills
+backend (PyTorch or ONNX) differs, or when it is a meta/maintainer skill or a router (only the roles marked
+``meta``, skill creation and skill audit, take a meta skill: maintainers route there on purpose). Qualifying skills
 are ranked by a name match, depth in the bundle (a top-level skill before a legacy copy), lexical
 similarity between the role's summary and the description (BM25, ``bm25s``), then name.
 
@@ -36,6 +37,7 @@ class Role:
     needs_hardware: bool = False
     needs_workspace: bool = False
     alternatives: tuple[str, ...] = ()
+    meta: bool = False  # a maintainer role: meta skills (skill creator, skill sync) qualify
 
 
 def _r(
@@ -47,8 +49,9 @@ def _r(
     hw: bool = False,
     ws: bool = False,
     alt: tuple[str, ...] = (),
+    meta: bool = False,
 ) -> Role:
-    return Role(id, summary, lead, frozenset(name.split()), backend, hw, ws, alt)
+    return Role(id, summary, lead, frozenset(name.split()), backend, hw, ws, alt, meta)
 
 
 _INSTALL = r"^(installs?|install or verify|installs or verifies)\b"
@@ -118,6 +121,14 @@ ROLES: dict[str, Role] = {
         ),
         _r("onnx_model_intake", "inspect the .onnx model", r"^inspect\w*\b", "intake", "onnx", ws=True),
         _r(
+            "onnx_quant_plan",
+            "plan the ONNX quantization (preset, calibration, algorithms) without running it",
+            r"^(build|create|choose|make)\w*\b.{0,40}\bquantization plan\b",
+            "plan",
+            "onnx",
+            alt=("onnx_ptq_workflow",),
+        ),
+        _r(
             "quant_plan",
             "plan the quantization (scheme, exclusions, algorithm) without running it",
             r"^(build|create|choose|make)\w*\b.{0,40}\bquantization plan\b",
@@ -182,6 +193,60 @@ ROLES: dict[str, Role] = {
             "perf",
             hw=True,
         ),
+        _r(
+            "graph_rewrite",
+            "apply existing ShapeShifter graph passes to an .onnx model (fold, fuse, simplify, opset, layout)",
+            r"^apply\w*\b.{0,40}\bpass(es)?\b",
+            "shapeshifter run",
+            "onnx",
+            ws=True,
+        ),
+        _r(
+            "pass_authoring",
+            "write a new ShapeShifter graph-transformation pass (ONNX or PyTorch)",
+            r"^author\w*\b.{0,60}\bpass\b",
+            "create shapeshifter pass",
+            "",
+        ),
+        _r(
+            "partition",
+            "partition an .onnx graph into named functional subgraphs",
+            r"^partition\w*\b",
+            "partitioner",
+            "onnx",
+            ws=True,
+        ),
+        _r(
+            "autosearch",
+            "search quantization configs of an .onnx model for the best one (AutoSearchPro)",
+            r"\bautosearch\w*\b",
+            "autosearch",
+            "onnx",
+            hw=True,
+        ),
+        _r(
+            "skill_creation",
+            "author or restructure a Quark agent skill (maintainers)",
+            r"^(author|create|scaffold)\w*\b.{0,40}\bskill\b",
+            "skill creator",
+            "",
+            meta=True,
+        ),
+        _r(
+            "skill_audit",
+            "audit the skills against upstream Quark changes (maintainers)",
+            r"^detect\w*\b.{0,40}\bchanges\b.{0,40}\bskill",
+            "skill sync",
+            meta=True,
+        ),
+        _r(
+            "onnx_skill_audit",
+            "audit the ONNX skills against upstream Quark ONNX changes (maintainers)",
+            r"^detect\w*\b.{0,40}\bchanges\b.{0,40}\bskill",
+            "skill sync",
+            "onnx",
+            meta=True,
+        ),
     )
 }
 
@@ -204,13 +269,15 @@ def backend(skill: CatalogSkill) -> str:
 
 
 def routable(skill: CatalogSkill) -> bool:
-    """False for meta/maintainer skills and routers: never a routing target."""
+    """False for meta/maintainer skills and routers: never a routing target of an end-user role."""
     return skill.layer != "meta" and not skill.tokens & _NOT_TARGETS
 
 
 def qualifies(role: Role, skill: CatalogSkill) -> bool:
     """Whether ``skill`` can play ``role`` (see the module docstring)."""
-    if not routable(skill):
+    if "router" in skill.tokens or "runner" in skill.tokens:
+        return False
+    if not role.meta and not routable(skill):
         return False
     if role.backend and backend(skill) != role.backend:
         return False

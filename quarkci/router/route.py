@@ -1,61 +1,74 @@
-"""Goal -> routing decision: rules propose roles with scores, lexical similarity to the catalog
-descriptions adds to them, and a close race, a low best score or a role the catalog lacks is a question.
+"""Parse -> routing decision: the seed's routing rules pick the role the goal asks for, and the route is
+confident only when the catalog's descriptions agree with it.
 
-Scoring (deterministic):
+The rules (upstream: Quark 0.13's quark-torch-router skill, "Routing Logic" and "CRITICAL ROUTING RULE"),
+applied to the active actions of the :mod:`quarkci.router.parse` parse:
 
-* each rule that fires proposes roles with a rule score (:data:`DECISIVE` for a clear request, equal
-  lower scores for the readings of an ambiguous one, e.g. "compare" = accuracy or outputs);
-* each proposed role that the catalog has a skill for gains up to :data:`LEXICAL_WEIGHT` from the BM25
-  similarity between the goal and that skill's description (relative to the best-matching skill);
-* the best candidate is routed when it clears :data:`FLOOR` and leads the second by :data:`MARGIN`;
-  otherwise the result is undecided and the candidates are the options in ``open_questions``.
-  A proposed role with no skill in the catalog is never replaced by another skill: the router asks,
-  offering the role's alternatives (export -> the PTQ workflow, whose description covers export).
+1. a catalog skill named in the goal ("/skill quark-skill-creator") is that skill, unless an error is
+   reported;
+2. the active action of the highest ``rank`` (``lexicon.yaml``) owns the goal; scheme mentions without a
+   verb count only when nothing else is asked. Ranks encode the seed: a specialised skill the catalog has
+   (file2file, Quant-Perf, ShapeShifter, ...) > a reported failure > quantize (any request that involves
+   quantizing goes to the PTQ workflow, unless negated or deferred) > a stage after quantization (export,
+   validate, evaluate) > plan > install > inspect > the L0 foundations (environment preflight, workspace
+   validation), so L0 skills are the route only when the goal is about nothing else. A specialised skill
+   outranks a failure only when its description covers diagnosing ("run, resume, diagnose"); otherwise the
+   error goes to the debugger;
+3. roles by object: the PTQ workflow, intake, validator and debugger by backend (ONNX or PyTorch); an install
+   by product (Quark before ONNX Runtime before PyTorch; the others become prerequisites); a failure during
+   an installation (an install asked for, a pip/build log, ``No module named``) is that product's install,
+   whatever else the log mentions;
+4. smallest fit: a plan that is asked for without execution ("plan only", "don't run it") is the plan skill,
+   even inside a quantize request; installs stated next to a workflow are its prerequisites, never its
+   replacement; facts the workflow needs and the goal lacks (hardware, validated paths) are prerequisites
+   recorded in ``open_questions``, never the route;
+5. a bare action verb (its clause names no model, file, scheme or product, and asks nothing) never
+   outranks a question asked in another clause: the goal asks between the two (an L0 question, "which GPU
+   is this?", stays a prerequisite instead); a bare *quantize* does not outrank any other request (L0
+   included): an unknown way of saying "not now" must not reach the PTQ workflow.
 
-Rules, first match wins (explicit early returns; every branch has cases in tests/router_cases.yaml):
-
-1. import errors -> the install role of the module named; a broken torch build -> torch install
-2. file2file / quant-perf / shrink requests -> their skill
-3. an error, a crash or wrong output -> ONNX debug for .onnx, the install role when installing, else debug
-4. path questions -> workspace; plan-only requests -> quant plan; environment questions -> preflight
-5. "is X supported", layer counts, architecture -> model intake; validate an output -> result validator
-6. export / package / convert (not together with a request to quantize) -> export
-7. a request to quantize (verb, PTQ, "N bits") -> the PTQ workflow (ONNX or PyTorch); an install in the
-   same goal becomes a prerequisite
-8. evaluate / benchmark -> eval; compare -> eval or result validator; serve / deploy -> eval or the workflow
-9. a scheme or "quantized" alone -> the PTQ workflow
-10. install / set up -> the product nearest the verb (Quark, PyTorch, ONNX Runtime); inspect -> intake
-11. nothing recognised -> undecided with three interpretations
-
-Negated verbs ("don't quantize") and stated facts ("torch is already there") never fire a rule.
-Prerequisites (recorded in open_questions): hardware facts unknown -> env preflight; model path and
-output directory unvalidated -> workspace validation; an install asked for with a quantization.
+Confidence. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
+:data:`PARSE_STRONG` for the rules' skill (:data:`PARSE_WEAK` when only a scheme was mentioned),
+0 for every other skill; ``similarity`` is the BM25 score (``bm25s``) of the deciding clause (with the
+clauses that only name objects; prerequisite clauses such as "install torch first" are left out) against
+the skill's description over the best skill's score, or over :data:`SIMILARITY_FLOOR` when the best is
+lower (a weak lexical match can only weakly disagree). Skills the rules set aside on purpose (the tool a
+reported failure was about; the debugger, when an installation fails) are no rivals. The rules' skill is
+routed when it leads every other skill by :data:`MARGIN`; otherwise the goal is ``undecided`` with the
+rules' skill and the best-matching descriptions offered. An ambiguous reading
+("compare", "serve", "set up Quark"), a goal the rules find nothing in, and a role the catalog has no skill
+for are questions too (the last offers the role's alternatives, never a guess).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from quarkci.router.catalog import CatalogSkill
-from quarkci.router.intent import Goal, understand
 from quarkci.router.lexical import LexicalIndex
+from quarkci.router.lexicon import ActionSpec
+from quarkci.router.parse import Act, Parse, lexicon_action, parse
 from quarkci.router.roles import ROLES
-from quarkci.router.text import tokens
 
 UNDECIDED = "undecided"
-DECISIVE = 10.0  # rule score of a clear request
-AMBIGUOUS = 6.0  # rule score of each reading of an ambiguous request
-LEXICAL_WEIGHT = 2.0  # most lexical similarity can add
-FLOOR = 5.0  # a best score under this is a question
-MARGIN = 2.5  # the best must lead the second by this much
-MENTION = 8.0  # rule score of a quantization named without a verb ("an FP8 checkpoint of Llama")
-DESCRIBED = "described_skill"  # the role of a skill no role covers, chosen because the goal uses its description's terms
-DISTINCTIVE_DF = 2  # a description term used by at most this many skills is distinctive
-DISTINCTIVE_POINTS = (
-    4.0  # score per distinctive goal term in a skill's description (two needed, capped at 12)
-)
-DEFAULT_OPTIONS = ("model_intake", "ptq_workflow", "quark_install")
+PARSE_STRONG = 10.0  # parse score of the rules' skill for a request
+PARSE_WEAK = 6.0  # ... when only a scheme was mentioned, or for each reading of an ambiguous request
+LEXICAL_WEIGHT = 10.0  # what the best-matching description adds
+# BM25 score below which the best description counts as a weak match (about one distinctive term)
+SIMILARITY_FLOOR = 2.0
+MARGIN = 3.0  # the rules' skill must lead every other skill by this much
+DESCRIBED = "described_skill"  # the label of an offered skill no role covers
+DEFAULT_OPTIONS = (
+    "model_intake",
+    "ptq_workflow",
+    "quark_install",
+)  # the seed's "I want to use Quark" question
+MAX_OPTIONS = 3
+_COVERS_FAILURES = re.compile(r"\b(diagnos\w*|debug\w*|troubleshoot\w*|resum\w*|recover\w*)\b")
+_INSTALL_ORDER = ("torch_install", "onnx_install", "quark_install")  # prerequisites in the order they run
+_PRODUCT_ROLE = {"quark": "quark_install", "torch": "torch_install", "onnxruntime": "onnx_install"}
 
 
 @dataclass(frozen=True)
@@ -68,14 +81,17 @@ class Facts:
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """A role a rule proposes: ``evidence`` is the goal text that fired the rule."""
+class Intent:
+    """What the rules read from the parse: ``roles`` (one: a route; several: an ambiguous reading; none:
+    nothing Quark does), the act that decided it, installs to run first, and the skill named outright."""
 
-    role: str
-    score: float
-    evidence: str
+    roles: tuple[str, ...]
+    act: Act | None
     why: str
-    skill: str | None = None  # set for a skill no role covers (role DESCRIBED), chosen by its description
+    weak: bool = False
+    installs: tuple[str, ...] = ()
+    skill: str | None = None
+    overridden: tuple[str, ...] = ()  # roles of actions a reported failure outranked (the tool that failed)
 
 
 @dataclass(frozen=True)
@@ -86,171 +102,187 @@ class Decision:
     reason: str
     interpretations: tuple[str, ...] = ()
     prerequisites: tuple[tuple[str, str], ...] = field(default=())  # (role, why)
-    scores: tuple[tuple[str, float], ...] = ()  # (role, total score), best first
-    skill: str | None = None  # the skill when role is DESCRIBED
+    scores: tuple[tuple[str, float], ...] = ()  # (skill or role, parse + lexical score), best first
+    skill: str | None = None  # the skill when it was named in the goal or offered by its description
 
 
-_MODULE = re.compile(r"no module named '?([a-z_][\w.]*)")
-_PRODUCTS = re.compile(r"\b(amd-quark|quark|pytorch|torch|onnxruntime|onnx runtime)\b")
-_INSTALL_VERB = re.compile(r"\b(install\w*|reinstall|set ?up|setup)\b")
+def _why(spec: ActionSpec) -> str:
+    return _WHY.get(spec.name, f"a request to {spec.name.replace('_', ' ')}")
 
 
-def _install_role(product: str) -> str:
-    if "quark" in product:
-        return "quark_install"
-    return "torch_install" if "torch" in product else "onnx_install"
+_WHY = {
+    "quantize": "a request to quantize a model: the PTQ workflow",
+    "failure": "a failure to diagnose, not a new run",
+    "export": "export, convert or package a model that is already quantized",
+    "validate_out": "validate an existing quantized output",
+    "eval": "an accuracy evaluation, not a quantization",
+    "compare": '"compare" may mean model accuracy or the quantized outputs',
+    "serve": "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve",
+    "plan": "a quantization plan (smallest fit)",
+    "install": "an installation of the product named",
+    "setup": '"set up Quark" may mean installing it, or installing it and then quantizing',
+    "inspect": "inspect the model (smallest fit)",
+    "preflight": "a question about the machine's environment",
+    "workspace": "a question about model or output paths",
+    "shrink": "a one-layer model for debugging",
+    "file2file": "a low-memory file2file quantization",
+    "quant_perf": "a mixed-precision search with accuracy and throughput validation",
+    "config_search": "a search over quantization configs",
+    "graph_rewrite": "a graph rewrite with ShapeShifter passes",
+    "pass_authoring": "writing a new ShapeShifter pass",
+    "partition": "partitioning the graph into subgraphs",
+    "skill_creation": "creating a Quark agent skill (maintainer work)",
+    "skill_audit": "auditing the skills against upstream Quark (maintainer work)",
+    "out_of_scope": "a task no Quark skill does",
+}
 
 
-def install_target(g: Goal) -> str | None:
-    """The install role of the product the goal asks to install: the product nearest the install verb in
-    its clause, else one named in a clause that is not a stated fact; None when no product is named."""
-    for clause in g.clauses:
-        verb = _INSTALL_VERB.search(clause)
-        if not verb:
-            continue
-        products = [(abs(m.start() - verb.start()), m.group(1)) for m in _PRODUCTS.finditer(clause)]
-        if products and not re.search(r"\balready\b|\bis there\b", clause):
-            return _install_role(min(products)[1])
-    for clause in g.clauses:
-        if re.search(r"\balready\b|\bis (there|installed|fine)\b|\bworks\b|\blater\b", clause):
-            continue
-        found = [m.group(1) for m in _PRODUCTS.finditer(clause)]
-        if found:
-            return _install_role(found[0])
+def _by_key(roles: dict[str, Any], key: str | None, default: str) -> Any:
+    return roles.get(key or default, roles.get(default))
+
+
+def _roles_of(spec: ActionSpec, p: Parse) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(roles, installs first) of action ``spec`` for the objects of ``p`` (see the module docstring, 3)."""
+    roles = spec.roles
+    installs: tuple[str, ...] = ()
+    if isinstance(roles, dict):
+        if "install" in roles:  # a failure: by domain
+            if _install_failure(p):
+                return _install_roles(p)
+            roles = _by_key(roles, p.backend, "torch")
+        elif "quark" in roles:  # an install: by product
+            product = p.products[0] if p.products else "none"
+            roles = _by_key(roles, product, "none")
+            installs = tuple(_PRODUCT_ROLE[x] for x in p.products[1:])
+        else:
+            roles = _by_key(roles, p.backend, spec.default_backend)
+    if roles is None:
+        return (), installs
+    return (tuple(roles) if isinstance(roles, list) else (str(roles),)), installs
+
+
+def _install_failure(p: Parse) -> bool:
+    return (
+        p.has("install")
+        or p.has("setup")
+        or "install_log" in p.evidence
+        or p.module is not None
+        or "modulenotfounderror" in p.text.split()
+    )
+
+
+def _install_roles(p: Parse) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The install role of a failed installation: the module that cannot be imported, else the product named."""
+    if p.module:
+        for product, role in _PRODUCT_ROLE.items():
+            if p.module.startswith(product) or product == "onnxruntime" and p.module.startswith("onnx"):
+                return (role,), ()
+    products = p.products or ("quark",)
+    return (_PRODUCT_ROLE[products[0]],), ()  # the other packages a log names are that install's dependencies
+
+
+def _named_skill(p: Parse, catalog: list[CatalogSkill]) -> str | None:
+    raw = p.goal.lower()
+    for skill in sorted(catalog, key=lambda s: -len(s.name)):
+        if re.search(rf"(?<![\w-]){re.escape(skill.name)}(?![\w-])", raw):
+            return skill.name
     return None
 
 
-def _label(c: Candidate) -> str:
-    """The option a candidate stands for: its role, or ``described_skill:<name>``."""
-    return f"{DESCRIBED}:{c.skill}" if c.role == DESCRIBED else c.role
-
-
-def _asked_install(g: Goal) -> str | None:
-    """The install role when the goal asks to install a named product ("install amd-quark and check the
-    environment"; "set up amd-quark in my venv"); None otherwise ("is my setup ready for Quark?")."""
-    target = install_target(g)
-    if g.has("install") and target:
-        return target
-    if (
-        g.has("setup")
-        and target
-        and re.search(r"amd-quark|\bpip\b|\bvenv\b|\bconda\b|\bvirtualenv\b", g.text)
-    ):
-        return target
-    return None
-
-
-def _c(role: str, evidence: str, why: str, score: float = DECISIVE) -> list[Candidate]:
-    return [Candidate(role, score, evidence, why)]
-
-
-def rules(g: Goal) -> tuple[list[Candidate], tuple[str, ...]]:
-    """The rule candidates for goal ``g`` and the prerequisite roles it asks for (see the module docstring)."""
-    onnx = (g.mentions("onnx") or g.has("error") and g.mentions("onnxruntime")) and not g.has("onnx_target")
-    a = g.active
-    quantizing = g.has("quantize_verb")
-
-    if g.has("authoring"):
-        return (
-            [],
-            (),
-        )  # writing a skill is maintainer work: no routing target (the described-skill scan may still fit)
-    if g.has("import_error"):
-        module = _MODULE.search(g.text)
-        named = (
-            module.group(1)
-            if module
-            else ("quark" if g.mentions("quark") else "torch" if g.mentions("torch") else "")
+def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Intent:
+    """The route the seed's rules read from parse ``p`` (see the module docstring, 1-4)."""
+    active = [a for a in p.active() if not (lexicon_action(a.action).needs_domain and not p.domain)]
+    failing = any(a.action == "failure" for a in active)
+    named = None if failing else _named_skill(p, catalog)
+    if named:
+        role = next((r for r, n in names.items() if n == named), DESCRIBED)
+        return Intent((role,), None, f'the goal names the skill "{named}"', skill=named)
+    strong = [a for a in active if not a.weak]
+    pool = strong or active
+    overridden: tuple[str, ...] = ()
+    if failing:
+        descriptions = {s.name: s.positive for s in catalog}
+        kept = [a for a in pool if _keeps_over_failure(a, p, names, descriptions)]
+        overridden = tuple(
+            r for a in pool if a not in kept for r in _roles_of(lexicon_action(a.action), p)[0]
         )
-        if named:
-            role = (
-                "quark_install" if named.startswith("quark") else "torch_install" if "torch" in named else ""
-            )
-            if role:
-                return _c(role, a["import_error"], f"the {named} module cannot be imported"), ()
-    if g.has("torch_broken"):
-        return _c("torch_install", a["torch_broken"], "the PyTorch build does not match the accelerator"), ()
-    if g.has("file2file"):
-        return _c("file2file", a["file2file"], "a low-memory file2file quantization"), ()
-    if g.has("perf"):
-        return _c("quant_perf", a["perf"], "a mixed-precision search with throughput validation"), ()
-    if g.has("shrink"):
-        return _c("shrink_model", a["shrink"], "a one-layer model for debugging"), ()
-    if g.has("error"):
-        if onnx:
-            return _c("onnx_debug", a["error"], "an ONNX quantization failure: diagnose it"), ()
-        target = install_target(g) if g.has("install") or g.has("setup") else None
-        if target:
-            return _c(target, a.get("install", a.get("setup", "")), "an installation that fails"), ()
-        return _c("debug", a["error"], "a failure or wrong output to diagnose, not a new run"), ()
-    if not quantizing and (target := _asked_install(g)):
-        return _c(target, a.get("install", a.get("setup", "")), "an installation of the product named"), ()
-    if g.has("workspace"):
-        return _c("workspace_validate", a["workspace"], "a question about model or output paths"), ()
-    if g.has("plan") and (not quantizing or g.has("plan_only")) and not (onnx and g.has("search")):
-        # a plan inside a quantize request is a step; searching configs of an .onnx model is no PyTorch plan
-        return _c("quant_plan", a["plan"], "a quantization plan without execution (smallest fit)"), ()
-    if g.has("env"):
-        return _c("env_preflight", a["env"], "a question about the machine's environment"), ()
-    if g.has("supported"):
-        return _c(
-            "onnx_model_intake" if onnx else "model_intake",
-            a["supported"],
-            "whether the model is supported: inspect it first",
-        ), ()
-    if g.has("validate_out") and not quantizing:  # validating after quantizing is a step of the workflow
-        return _c(
-            "onnx_result_validator" if onnx else "result_validator",
-            a["validate_out"],
-            "validate an existing quantized output",
-        ), ()
-    if g.has("export") and not g.has("quantize_verb"):
-        return _c("export", a["export"], "export or package a model that is already quantized"), ()
-    if g.has("quantize_verb"):
-        prereq = install_target(g) if g.has("install") or g.has("setup") else None
-        role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
-        return _c(role, a["quantize_verb"], "a request to quantize a model: the PTQ workflow"), (
-            (prereq,) if prereq else ()
-        )
-    if g.has("eval"):
-        return _c("eval", a["eval"], "an accuracy evaluation, not a quantization"), ()
-    if g.has("compare"):
-        why = '"compare" may mean model accuracy or the quantized outputs'
-        return _c("eval", a["compare"], why, AMBIGUOUS) + _c(
-            "result_validator", a["compare"], why, AMBIGUOUS
-        ), ()
-    if g.has("serve"):
-        why = "Quark has no serving skill; serving is part of evaluation, or the goal is a model to serve"
-        return _c("eval", a["serve"], why, AMBIGUOUS) + _c("ptq_workflow", a["serve"], why, AMBIGUOUS), ()
-    if g.has("quantize") and not (set(a) & {"install", "setup"}) and a["quantize"] != "quantized":
-        role = "onnx_ptq_workflow" if onnx else "ptq_workflow"
-        return _c(
-            role, a["quantize"], "a quantization scheme or target was named: the PTQ workflow", MENTION
-        ), ()
-    if g.has("install") or g.has("setup"):
-        target = install_target(g)
-        if (
-            target == "quark_install"
-            and not g.has("install")
-            and not re.search(r"amd-quark|\bpip\b|venv", g.text)
-        ):
-            why = '"set up Quark" may mean installing it, or installing it and then quantizing'
-            return _c("quark_install", a["setup"], why, AMBIGUOUS) + _c(
-                "ptq_workflow", a["setup"], why, AMBIGUOUS
-            ), ()
-        if target:
-            return _c(
-                target, a.get("install", a.get("setup", "")), "an installation of the product named"
-            ), ()
-        if g.has("install"):
-            return _c(
-                "quark_install", a["install"], "an installation (Quark is the product this catalog is for)"
-            ), ()
-    if g.has("inspect"):
-        return _c(
-            "onnx_model_intake" if onnx else "model_intake", a["inspect"], "inspect the model (smallest fit)"
-        ), ()
-    return [], ()
+        pool = kept
+    if not pool:
+        return Intent((), None, "the goal names no Quark task the router recognises")
+    top = max(lexicon_action(a.action).rank for a in pool)
+    tops = [a for a in pool if lexicon_action(a.action).rank == top]
+    readings = [_roles_of(lexicon_action(a.action), p) for a in tops]
+    roles = _agree([r for r, _i in readings])
+    act = tops[0]
+    spec = lexicon_action(act.action)
+    installs = tuple(dict.fromkeys(i for _r, ins in readings for i in ins))
+    if not roles:
+        return Intent((), act, _why(spec))
+    if spec.name == "failure" and _install_failure(p):
+        why = "an installation that fails (an install asked for, a pip/build log or an import error)"
+        debuggers = ("debug", "onnx_debug")  # the seed sends an install failure to the install skill
+        return Intent(roles, act, why, installs=installs, overridden=(*overridden, *debuggers))
+    rival = _asked_elsewhere(p, act, roles, tops)
+    if rival:
+        why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks for more'
+        return Intent((*roles, *rival), act, why)
+    if len(roles) == 1 and spec.name == "quantize" and p.has("plan") and "plan_only" in p.modes:
+        plan = _roles_of(lexicon_action("plan"), p)[0]
+        return Intent(plan, act, "a quantization plan without execution (smallest fit)")
+    if len(roles) == 1 and roles[0] not in _INSTALL_ORDER and (p.has("install") or p.has("setup")):
+        installs = _asked_installs(p)
+    return Intent(roles, act, _why(spec), weak=act.weak, installs=installs, overridden=overridden)
+
+
+def _asked_elsewhere(p: Parse, act: Act, roles: tuple[str, ...], tops: list[Act]) -> tuple[str, ...]:
+    """The roles of another clause's request, when the deciding action's clause is bare (names no model,
+    file, scheme or product) and is no question (for quantize: even when it is one, "quantization? meh"): "forget the quantizing, what model type is X?" is then a
+    question between the two, never a confident route on the bare verb. The rival is a question asked in
+    another clause; for a bare *quantize* (a negation or deferral the lexicon does not know would send a
+    user to the PTQ workflow: "la cuantización la dejamos para después, ahora revisa qué GPU hay") it is
+    any other request, an L0 one included."""
+    from quarkci.router.lexicon import lexicon
+
+    quantize = act.action == "quantize"
+    if act.asked and not quantize or lexicon().objects["concrete"].search(p.clauses[act.clause].text):
+        return ()
+    for other in p.active():
+        spec = lexicon_action(other.action)
+        if other.clause == act.clause or other.weak or other in tops:
+            continue
+        if not quantize and (spec.foundation or not other.asked):
+            continue  # an L0 question (which GPU?) is a prerequisite of the workflow, never its rival
+        theirs = _roles_of(spec, p)[0]
+        if theirs and not set(theirs) & set(roles):
+            return theirs
+    return ()
+
+
+def _agree(readings: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """One role when every top action allows it ("compare accuracy": eval); else all readings, in order."""
+    sets = [set(r) for r in readings if r]
+    if not sets:
+        return ()
+    common = set.intersection(*sets)
+    if len(common) == 1:
+        return tuple(common)
+    return tuple(dict.fromkeys(role for r in readings for role in r))
+
+
+def _asked_installs(p: Parse) -> tuple[str, ...]:
+    """Install roles a workflow goal asks for first ("set up torch and Quark, then ..."), in install order."""
+    wanted = {_PRODUCT_ROLE[x] for x in p.products} or {"quark_install"}
+    return tuple(r for r in _INSTALL_ORDER if r in wanted)
+
+
+def _keeps_over_failure(a: Act, p: Parse, names: dict[str, str], descriptions: dict[str, str]) -> bool:
+    """Whether action ``a`` still counts when an error is reported: the failure itself, anything ranked
+    below it (it loses anyway), or a specialised skill whose description covers diagnosing."""
+    spec = lexicon_action(a.action)
+    if a.action == "failure" or spec.rank <= lexicon_action("failure").rank:
+        return True
+    roles, _ = _roles_of(spec, p)
+    return any(r in names and _COVERS_FAILURES.search(descriptions.get(names[r], "")) for r in roles)
 
 
 def decide(
@@ -262,128 +294,120 @@ def decide(
 ) -> Decision:
     """The routing decision for ``goal`` (non-empty) given ``facts`` and the catalog's role map ``names``.
 
-    ``catalog``/``index`` (the skills and a :class:`LexicalIndex` over their descriptions, same order)
-    add lexical similarity to the rule scores; without them only the rules count. Deterministic.
+    ``catalog``/``index`` (the skills and a :class:`LexicalIndex` over their descriptions, same order) give
+    the lexical side of the confidence check; without them only the rules count. Deterministic.
     """
-    g = understand(goal)
-    candidates, prereq_roles = rules(g)
-    if catalog and index is not None:
-        candidates = candidates + described(goal, names, catalog, index)
-    negated = f'; "{next(iter(g.negated.values()))}" is negated' if g.negated else ""
-    if not candidates:
-        return Decision(None, "the goal names no Quark task the router recognises" + negated, DEFAULT_OPTIONS)
-    lexical = _lexical(goal, names, catalog, index)
-    totals = [(c.score + lexical_bonus(c, lexical), c) for c in candidates]
-    totals.sort(key=lambda t: (-t[0], t[1].role))
-    scores = tuple((_label(c), round(s, 2)) for s, c in totals)
-    best_score, best = totals[0]
-    said = f'the goal says "{best.evidence}": {best.why}{negated}'
-    if best_score < FLOOR:
-        offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
-        return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
-    if best.role == DESCRIBED:
-        runner_up = totals[1][0] if len(totals) > 1 else 0.0
-        if best_score - runner_up >= MARGIN:
-            return Decision(DESCRIBED, said, (), (), scores, best.skill)
-        offers = [_label(c) for s, c in totals if best_score - s < MARGIN][:2]
-        return Decision(None, said, tuple(dict.fromkeys([*offers, *DEFAULT_OPTIONS]))[:4], (), scores)
-    if best.role not in names:
-        missing = (best.role, *(r for r in ROLES[best.role].alternatives if r in names))
-        why = f"{said}; the catalog has no skill for the role '{best.role}' ({ROLES[best.role].summary})"
-        return Decision(None, why, missing, (), scores)
-    if len(totals) > 1 and best_score - totals[1][0] < MARGIN:
-        close = {_label(c) for s, c in totals if best_score - s < MARGIN}
-        ordered = tuple(
-            _label(c) for c in candidates if _label(c) in close or len(close) == 1
-        )  # the rule's order
-        return Decision(None, said, ordered, (), scores)
-    prereqs = _prerequisites(best.role, g, facts, prereq_roles)
-    return Decision(best.role, said, (), prereqs, scores)
+    p = parse(goal)
+    catalog = catalog or []
+    it = intent(p, names, catalog)
+    off = _off_note(p)
+    if not it.roles:
+        reason = it.why if it.act is None else f'the goal says "{it.act.evidence}": {it.why}'
+        return Decision(None, reason + off, DEFAULT_OPTIONS)
+    said = (f'the goal says "{it.act.evidence}": ' if it.act else "") + it.why + off
+    similarity = _similarity(p, it.act, catalog, index)
+    if len(it.roles) > 1:
+        scores = tuple(
+            (r, round(PARSE_WEAK + LEXICAL_WEIGHT * similarity.get(names.get(r, ""), 0.0), 2))
+            for r in it.roles
+        )
+        return Decision(None, said, it.roles, (), scores)
+    role = it.roles[0]
+    skill = it.skill or names.get(role)
+    if skill is None:
+        missing = (role, *(r for r in ROLES[role].alternatives if r in names))
+        why = f"{said}; the catalog has no skill for the role '{role}' ({ROLES[role].summary})"
+        return Decision(None, why, missing)
+    skip = {names[r] for r in it.overridden if r in names}  # the failing tool's own skill explains its words
+    scores = _scores(skill, it, [s for s in catalog if s.name not in skip], similarity)
+    lead = scores[0][1] - max((s for n, s in scores if n != skill), default=0.0)
+    if scores[0][0] != skill or lead < MARGIN:
+        rivals = [n for n, _s in scores if n != skill][: MAX_OPTIONS - 1]
+        options = tuple(dict.fromkeys([_label(skill, names), *(_label(n, names) for n in rivals)]))
+        why = (
+            f"{said}; but the catalog's descriptions do not confirm {skill} "
+            f"(score {_score_of(skill, scores)} vs {rivals[0] if rivals else '-'} "
+            f"{_score_of(rivals[0], scores) if rivals else 0.0}, margin {MARGIN})"
+        )
+        return Decision(None, why, options, (), scores)
+    if role == DESCRIBED:
+        return Decision(DESCRIBED, said, (), (), scores, skill)
+    prereqs = _prerequisites(role, p, facts, it.installs)
+    return Decision(role, said, (), prereqs, scores, it.skill)
 
 
-_AUTHORING_LEAD = re.compile(r"^(author|create|write|add|implement)\w*\b")
+def _label(skill: str, names: dict[str, str]) -> str:
+    """The option a skill stands for: the role it plays, or ``described_skill:<name>``."""
+    role = next((r for r, n in names.items() if n == skill), None)
+    return role or f"{DESCRIBED}:{skill}"
 
 
-def described(
-    goal: str, names: dict[str, str], catalog: list[CatalogSkill], index: LexicalIndex
-) -> list[Candidate]:
-    """Candidates for routable skills no role covers (ShapeShifter passes, graph partitioning, ...): a skill
-    whose description uses the goal's distinctive terms (terms at most
-    :data:`DISTINCTIVE_DF` skill descriptions use), scored :data:`DISTINCTIVE_POINTS` per term, at most 12,
-    plus :data:`DISTINCTIVE_POINTS` when one of those terms carries a token of the skill's name, and again when
-    the goal asks to write code (a pass, a transform) and the description's first sentence is about authoring."""
-    from quarkci.router.roles import first_sentence, routable
-
-    authoring = understand(goal).has("authoring_code")
-    covered = set(names.values())
-    targets = {i for i, s in enumerate(catalog) if routable(s)}
-    raw = index.scores(goal)
-    best: dict[tuple[str, ...], tuple[float, Candidate]] = {}
-    for i, skill in enumerate(catalog):
-        if skill.name in covered or not routable(skill):
-            continue
-        terms = [t for t in index.matched(goal, i) if len(t) >= 3 and index.df(t, targets) <= DISTINCTIVE_DF]
-        stems = {tokens(n)[0] for n in skill.tokens if len(n) >= 5 and tokens(n)}
-        named = any(s in t or t in s for t in terms for s in stems)  # "autosearchpro" names autosearch
-        if terms:  # one term alone scores under FLOOR: offered, never routed
-            score = min(12.0, DISTINCTIVE_POINTS * len(terms)) + (
-                DISTINCTIVE_POINTS if named and len(terms) > 1 else 0.0
-            )
-            if authoring and len(terms) > 1 and _AUTHORING_LEAD.search(first_sentence(skill)):
-                score += (
-                    DISTINCTIVE_POINTS  # "write a new pass" -> the skill whose description is about authoring
-                )
-            candidate = Candidate(
-                DESCRIBED,
-                score,
-                ", ".join(terms[:4]),
-                f"terms only the description of {skill.name} uses",
-                skill.name,
-            )
-            key = tuple(sorted(terms))  # same evidence in two skills: the closer description (BM25) keeps it
-            if key not in best or raw[i] > best[key][0]:
-                best[key] = (raw[i], candidate)
-    out = [c for _s, c in best.values()]
-    return out
+def _score_of(name: str, scores: tuple[tuple[str, float], ...]) -> float:
+    return next((s for n, s in scores if n == name), 0.0)
 
 
-def _lexical(
-    goal: str, names: dict[str, str], catalog: list[CatalogSkill] | None, index: LexicalIndex | None
+def _similarity(
+    p: Parse, act: Act | None, catalog: list[CatalogSkill], index: LexicalIndex | None
 ) -> dict[str, float]:
-    """Role -> lexical bonus in [0, LEXICAL_WEIGHT]: BM25(goal, skill description) over the best skill's."""
+    """Skill -> BM25 similarity of the deciding clause (with the clauses that only name objects) to its
+    description, over the best score or :data:`SIMILARITY_FLOOR` (0..1)."""
     if not catalog or index is None:
         return {}
-    raw = index.scores(goal)
+    raw = index.scores(p.active_text(act) or p.text, canonical=True)
     top = max(raw, default=0.0)
     if top <= 0:
         return {}
-    position = {s.name: i for i, s in enumerate(catalog)}
-    return {
-        role: LEXICAL_WEIGHT * raw[position[name]] / top for role, name in names.items() if name in position
-    }
+    scale = max(top, SIMILARITY_FLOOR)
+    return {s.name: raw[i] / scale for i, s in enumerate(catalog)}
 
 
-def lexical_bonus(candidate: Candidate, bonus: dict[str, float]) -> float:
-    """The lexical bonus of ``candidate`` (none for a described skill: its score is already lexical)."""
-    return 0.0 if candidate.role == DESCRIBED else bonus.get(candidate.role, 0.0)
+def _scores(
+    skill: str, it: Intent, catalog: list[CatalogSkill], similarity: dict[str, float]
+) -> tuple[tuple[str, float], ...]:
+    """(skill, parse + lexical score) for every catalog skill that scores, best first (see the module docstring)."""
+    from quarkci.router.roles import routable
+
+    out: dict[str, float] = {}
+    for s in catalog:
+        if s.name != skill and not routable(s):
+            continue  # a maintainer skill is a route only when the rules choose it
+        base = (PARSE_WEAK if it.weak else PARSE_STRONG) if s.name == skill else 0.0
+        score = base + LEXICAL_WEIGHT * similarity.get(s.name, 0.0)
+        if score > 0 or s.name == skill:
+            out[s.name] = round(score, 2)
+    return tuple(sorted(out.items(), key=lambda kv: (-kv[1], kv[0] != skill, kv[0])))
 
 
-def _prerequisites(role: str, g: Goal, facts: Facts, asked: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def _off_note(p: Parse) -> str:
+    """'; "quantize" is negated' (and deferred / done already) for the reason line."""
+    notes = {"negated": "is negated", "deferred": "is for later", "done": "is done already"}
+    seen = []
+    for a in p.off():
+        if not a.weak:
+            seen.append(f'"{a.evidence}" {notes[a.polarity]}')
+    return "".join(f"; {s}" for s in dict.fromkeys(seen))
+
+
+def _prerequisites(
+    role: str, p: Parse, facts: Facts, installs: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
     spec = ROLES.get(role)
     if spec is None:
         return ()
     prereq: list[tuple[str, str]] = []
-    stated = g.mentions("hardware_stated")
+    stated = p.hardware is not None
+    unknown = p.mentions("preflight") and not stated
     if spec.needs_hardware and not stated:
         if not facts.env_known:
+            said = "; the goal says the hardware is not known" if unknown else ""
             prereq.append(
-                ("env_preflight", "accelerator not known yet (no env_context); CUDA is not assumed")
+                ("env_preflight", f"accelerator not known yet (no env_context); CUDA is not assumed{said}")
             )
         elif facts.accelerator in (None, "unknown"):
             prereq.append(("env_preflight", "env_context reports the accelerator as unknown"))
-    for install in asked:
+    for install in installs:
         if install != role:
-            prereq.append((install, "the goal asks for this installation before the quantization"))
+            prereq.append((install, "the goal asks for this installation before the main task"))
     if spec.needs_workspace and not facts.workspace_known:
         prereq.append(
             ("workspace_validate", "model path and output directory not validated yet (no workspace_context)")

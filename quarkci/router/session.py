@@ -15,10 +15,11 @@ from quarkci.core.documents import check_document, load_document, validate_docum
 from quarkci.core.errors import BadInputError
 from quarkci.router.catalog import CatalogSkill
 from quarkci.router.constraints import extract
-from quarkci.router.intent import understand
 from quarkci.router.lexical import index_for
+from quarkci.router.parse import parse
 from quarkci.router.roles import ROLES, resolve_roles
 from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts, decide
+from quarkci.router.text import invisible_free
 
 MAX_GOAL_CHARS = 4000
 REFS = ("env_context_ref", "workspace_context_ref", "pytorch_install_result_ref", "quark_install_result_ref")
@@ -42,6 +43,20 @@ def _load_context(path: str | None, artifact: str, flag: str) -> dict[str, Any] 
     return document
 
 
+def clean_goal(goal: object) -> str:
+    """``goal`` on one line, without invisible format characters (zero-width spaces, BOM, bidi marks).
+
+    Raises :class:`BadInputError` when nothing is left (white space or invisible characters only) or when it
+    is over :data:`MAX_GOAL_CHARS` characters.
+    """
+    text = " ".join(invisible_free(goal).split()) if isinstance(goal, str) else ""
+    if not text:
+        raise BadInputError('goal: empty; say what you want to do, e.g. "quantize Qwen/Qwen3-8B to fp8"')
+    if len(text) > MAX_GOAL_CHARS:
+        raise BadInputError(f"goal: {len(text)} characters, over the {MAX_GOAL_CHARS}-character limit")
+    return text
+
+
 def check_contexts(
     env_context: str | None, workspace_context: str | None, session_context: str | None
 ) -> None:
@@ -63,14 +78,11 @@ def route(
 ) -> RouteResult:
     """Route ``goal`` over ``catalog``; context arguments are file paths (validated, exit 2 if bad).
 
-    Raises :class:`BadInputError` for an empty or over-long goal (over :data:`MAX_GOAL_CHARS`) or an
-    invalid context file (the message names the file and the JSON path).
+    Raises :class:`BadInputError` for an empty goal (nothing but white space or invisible format
+    characters such as zero-width spaces), an over-long one (over :data:`MAX_GOAL_CHARS`) or an invalid
+    context file (the message names the file and the JSON path).
     """
-    if not isinstance(goal, str) or not goal.strip():
-        raise BadInputError('goal: empty; say what you want to do, e.g. "quantize Qwen/Qwen3-8B to fp8"')
-    goal = " ".join(goal.split())
-    if len(goal) > MAX_GOAL_CHARS:
-        raise BadInputError(f"goal: {len(goal)} characters, over the {MAX_GOAL_CHARS}-character limit")
+    goal = clean_goal(goal)
     previous = _load_context(session_context, "session_context", "--session-context") or {}
     refs = {k: previous.get(k) for k in REFS}
     if env_context:
@@ -122,7 +134,7 @@ def _document(
     goal: str, d: Decision, names: dict[str, str], refs: dict[str, Any], previous: dict[str, Any], label: str
 ) -> tuple[dict[str, Any], str]:
     constraints = dict(previous.get("constraints") or {})
-    understood = understand(goal)
+    understood = parse(goal)
     constraints.update(extract(goal, understood))
     questions: list[str] = []
     if d.role is None:
@@ -150,7 +162,7 @@ def _document(
             "route": route,
         }
         return doc, f"no route yet: {d.reason}; asking: {text}"
-    skill = d.skill if d.role == DESCRIBED else _skill(d.role, names)
+    skill = d.skill or _skill(d.role, names)
     if skill is None:
         questions.append(
             f"No skill in the catalog ({label}) fits the role '{d.role}' ({ROLES[d.role].summary})."
@@ -175,7 +187,7 @@ def _document(
     if (
         d.role in ROLES
         and ROLES[d.role].needs_hardware
-        and understood.mentions("hardware_stated")
+        and understood.hardware is not None
         and not refs["env_context_ref"]
     ):
         questions.append(

@@ -1,8 +1,11 @@
-"""Text handling for routing: normalisation, a small multilingual lexicon, clauses and tokens.
+"""Text handling for routing: the canonical text of a goal, its clauses, and lexical tokens.
 
-Nothing here depends on word boundaries around CJK text: Latin runs and CJK runs are separated by a
-space before any pattern runs, and CJK runs are tokenised into character bigrams for lexical scoring.
-Pure and deterministic; no model, no network.
+:func:`normalise` turns a goal in any of the lexicon's languages into *canonical text*: lower-case, the
+lexicon's terms replaced by their canonical English words, its markers by marker tokens (``_neg_``,
+``_later_``, ...) with a ``|`` wherever a marker ends a clause, Latin accents stripped, CJK runs spaced out
+and close typos of canonical words repaired. :func:`clauses` splits canonical text at punctuation (also
+CJK), at those ``|`` breaks, and says which clauses asked a question. :func:`tokens` are the lexical tokens
+BM25 scores (Latin words stemmed, CJK character bigrams). Pure and deterministic; no model, no network.
 """
 
 from __future__ import annotations
@@ -10,186 +13,123 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from quarkci.router.lexicon import lexicon, marker_for
 
 # CJK ideographs, kana, Hangul and full-width forms: scripts written without spaces between words.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f"
 CJK_RUN = re.compile(f"[{_CJK}]+")
-
-# Phrases of other languages -> the English word the rules know, applied in order to the lower-cased
-# goal before accents are stripped (participles first, so "quantisiertes Modell" is a state, not a verb).
-LEXICON: tuple[tuple[str, str], ...] = (
-    # quantized (a state: the model already is)
-    (r"quantifi[ée]e?s?\b", "quantized"),
-    (r"cuanti[zc]ad[oa]s?\b", "quantized"),
-    (r"cuantificad[oa]s?\b", "quantized"),
-    (r"quantisiert\w*", "quantized"),
-    (r"量化(后|後|好的|过的|過的|完)", "quantized"),
-    (r"量子化(した|済み|後|された)", "quantized"),
-    (r"(这个|這個|该|該|那个|此|的)量化(?=模型)", " this quantized "),
-    # quantize
-    (r"量子化", "quantize"),
-    (r"量化", "quantize"),
-    (r"quantisier\w*|quantisation\w*|quantisierung", "quantize"),
-    (r"quantifi\w*", "quantize"),
-    (r"cuanti[zc]\w*|cuantific\w*|quantizar\w*", "quantize"),
-    (r"kvantiz\w*", "quantize"),
-    (r"\bquantis(e|ing)\b", "quantize"),
-    # install / set up
-    (r"安装|安裝|インストール|導入", "install"),
-    (r"\binstal(a|ar|o|e|en)\b|\binstall(ier|ation)\w*|\binstaller\b", "install"),
-    (r"\beinricht\w*|configurar|配置|セットアップ", "setup"),
-    # evaluate / accuracy
-    (r"评估|評価|评测|評測", "evaluate"),
-    (r"[ée]valu\w*|evaluier\w*|\bbewert\w*", "evaluate"),
-    (r"精度|准确率|precisión|précision|genauigkeit", "accuracy"),  # not English "precision" (a plan word)
-    # export
-    (r"导出|導出|エクスポート", "export"),
-    (r"\bexport(ier\w*|e|es|ez|a|ar|o)\b", "export"),
-    # error / failure / memory
-    (r"报错|錯誤|错误|エラー|\bfehler\w*|\berreur\w*", "error"),
-    (r"\bplant(e|é)\b|\bfalla\b|bricht\b.{0,40}\bab\b|崩溃|クラッシュ", "crashed"),
-    (r"显存不足|內存不足|内存不足|メモリ不足|m[ée]moire|memoria|speicher", "memory"),
-    (r"乱码|亂碼|文字化け", "garbage"),
-    # inspect / analyse
-    (r"分析|解析", "analyze"),
-    (r"\banaliz\w*|\banalysier\w*", "analyze"),
-    (r"inspeccion\w*|\buntersuch\w*", "inspect"),
-    # negation and scope words
-    (r"\bnicht\b|\bkein\w*", "not"),
-    (r"不要|别|別", "do not"),
-    (r"しないで|しない|せずに|せず", "nai"),
-    (r"\bne\b|\bpas\b", "not"),
-    (r"\bohne\b|\bsans\b|\bsin\b", "without"),
-    (r"\bnur\b|\bsolo\b|\bseulement\b|\bsolamente\b|只|仅|僅|だけ", "just"),
-    (r"然后|然後|その後|それから|\bdanach\b|\bdann\b|\bpuis\b|\bluego\b|despu[ée]s", "then"),
-    # model / environment
-    (r"模型|モデル|\bmodel[oe]s?\b|\bmodell\w*|\bmod[èe]le\w*", "model"),
-    (r"环境|環境|entorno|umgebung", "environment"),
-)
-_LEXICON = tuple((re.compile(p), f" {w} ") for p, w in LEXICON)
-
-# Words typos are repaired towards (length >= 5, close match only).
-VOCAB = (
-    "quantize",
-    "quantization",
-    "install",
-    "pytorch",
-    "evaluate",
-    "analyze",
-    "inspect",
-    "environment",
-    "benchmark",
-    "validate",
-    "accuracy",
-    "architecture",
-    "onnxruntime",
-    "perplexity",
-    "preflight",
-    "export",
-)
-
-_CLAUSE = re.compile(
-    r"[,;:!?，。；：！？、\n]|[.](?=\s|$)"
-    r"|\s(?=(?:but|just|only|then|instead|afterwards|so|before|after|once)\b)"
-)
-
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "my",
-        "me",
-        "i",
-        "it",
-        "is",
-        "are",
-        "be",
-        "this",
-        "that",
-        "these",
-        "those",
-        "please",
-        "can",
-        "you",
-        "do",
-        "how",
-        "what",
-        "want",
-        "need",
-        "would",
-        "like",
-        "use",
-        "using",
-        "into",
-        "from",
-        "by",
-        "at",
-        "as",
-        "so",
-        "just",
-        "now",
-        "then",
-    ]
-)
+MARKER_TOKEN = re.compile(r"(?<!\w)_[a-z]+_(?!\w)")
+_BREAK = re.compile(r"([,;:!?，。；：！？、\n|()\[\]—–]|[.](?=\s|$)|\s-\s)")
+_QUESTION_MARKS = frozenset("?？")
+_TYPO_MIN = 6  # words this long or longer are repaired ...
+_TYPO_CUTOFF = 0.85  # ... towards a canonical word this similar (difflib ratio) with the same first letter
 
 
+def invisible_free(text: str) -> str:
+    """``text`` without format characters (zero-width spaces and joiners, BOM, bidi marks: category Cf)."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def _strip_latin_accents(text: str) -> str:
+    """Drop combining accents from Latin letters only (kana and Hangul must not be decomposed)."""
+    out = []
+    for c in text:
+        if ord(c) < 0x250 or 0x1E00 <= ord(c) <= 0x1EFF:
+            out.append("".join(d for d in unicodedata.normalize("NFKD", c) if not unicodedata.combining(d)))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+@cache
+def _typo_targets() -> tuple[str, ...]:
+    """Canonical words typos are repaired towards: the lexicon's single-word terms of 6+ letters."""
+    words = {w for _rx, to in lexicon().terms for w in to.split() if len(w) >= _TYPO_MIN and w.isalpha()}
+    return tuple(sorted(words))
+
+
+def _mark(match: re.Match[str]) -> str:
+    marker = marker_for(lexicon(), match)
+    if marker.brk == "before":
+        return f" | {marker.token} "
+    if marker.brk == "after":
+        return f" {marker.token} | "
+    return f" {marker.token} "
+
+
+@lru_cache(maxsize=1024)
 def normalise(goal: str) -> str:
-    """Lower-case, map :data:`LEXICON` to English, strip accents, space out CJK runs, repair close typos.
-
-    Returns one line of space-separated words; CJK runs are kept (as their own words).
-    """
-    text = unicodedata.normalize("NFKC", goal).lower()
-    for rx, canon in _LEXICON:
+    """The canonical text of ``goal`` (see the module docstring): one line of space-separated words."""
+    lex = lexicon()
+    text = invisible_free(unicodedata.normalize("NFKC", goal)).lower().replace("|", ",")
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    for rx, canon in lex.terms:
         text = rx.sub(canon, text)
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = lex.markers.sub(_mark, " ".join(text.split()))
+    text = _strip_latin_accents(text)
     text = CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
-    words = re.findall(r"[\w.'/-]+|\S", text)
+    targets = _typo_targets()
     fixed = []
-    for w in words:
-        inflected = any(w.startswith(v) for v in VOCAB)  # "quantized", "installed": not typos
-        if len(w) >= 5 and w.isalpha() and w.isascii() and not inflected:
-            close = difflib.get_close_matches(w, VOCAB, n=1, cutoff=0.8)
+    for w in re.findall(r"[\w.'/+-]+|\S", text):
+        if len(w) >= _TYPO_MIN and w.isalpha() and w.isascii() and not any(w.startswith(t) for t in targets):
+            close = difflib.get_close_matches(
+                w, [t for t in targets if t[0] == w[0]], n=1, cutoff=_TYPO_CUTOFF
+            )
             w = close[0] if close else w
         fixed.append(w)
     return " ".join(fixed)
 
 
-def clauses(text: str) -> list[str]:
-    """Split normalised ``text`` into clauses: at punctuation (also CJK) and before but/just/only/then."""
-    return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
+@dataclass(frozen=True)
+class Piece:
+    """One clause of canonical text; ``asked`` when it ended with a question mark."""
+
+    text: str
+    asked: bool
 
 
-def tokens(text: str) -> list[str]:
-    """Lexical tokens of ``text`` (raw or normalised): Latin words (stop words dropped, a plural/verb
-    suffix trimmed) and, for CJK runs, character bigrams plus single characters."""
-    text = normalise(text)
+def clauses(text: str) -> list[Piece]:
+    """Split canonical ``text`` at punctuation (Latin and CJK), at marker breaks (``|``) and at " - "."""
+    parts = _BREAK.split(text)
+    out: list[Piece] = []
+    for i in range(0, len(parts), 2):
+        body = parts[i].strip()
+        delimiter = parts[i + 1] if i + 1 < len(parts) else ""
+        if body and MARKER_TOKEN.sub("", body).strip():
+            out.append(Piece(body, delimiter in _QUESTION_MARKS))
+        elif body and out:  # a clause of markers only ("not yet") colours the clause before it
+            out[-1] = Piece(f"{out[-1].text} {body}", out[-1].asked or delimiter in _QUESTION_MARKS)
+    return out
+
+
+def tokens(text: str, canonical: bool = False) -> list[str]:
+    """Lexical tokens of ``text`` (raw, or already ``canonical`` text: then not normalised again): Latin
+    words (stop words and marker tokens dropped, a suffix trimmed) and, for CJK runs, single characters
+    plus character bigrams."""
+    text = MARKER_TOKEN.sub(" ", text if canonical else normalise(text))
+    stop = lexicon().stopwords
     out: list[str] = []
     for run in re.findall(f"[{_CJK}]+|[a-z0-9][a-z0-9_+.-]*", text):
         if CJK_RUN.fullmatch(run):
             out.extend(run)
             out.extend(run[i : i + 2] for i in range(len(run) - 1))
             continue
-        word = run.strip(".-")
-        if not word or word in STOPWORDS:
+        word = run.strip(".-_")
+        if not word or word in stop:
             continue
-        out.append(_stem(word))
-        parts = [p for p in re.split(r"[.-]", word) if len(p) >= 3 and p not in STOPWORDS]
+        out.append(stem(word))
+        parts = [p for p in re.split(r"[._/-]", word) if len(p) >= 3 and p not in stop]
         if len(parts) > 1:  # "constant-fold" also counts as "constant" and "fold"
-            out.extend(_stem(p) for p in parts)
+            out.extend(stem(p) for p in parts)
     return out
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ations", "ation", "ing", "ers", "ed", "es", "er", "s"):
+def stem(word: str) -> str:
+    """``word`` without one inflection suffix (quantized/quantize -> quantiz), when 4+ letters remain."""
+    for suffix in ("ations", "ation", "ings", "ing", "ers", "ed", "es", "er", "e", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
