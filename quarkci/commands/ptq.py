@@ -55,6 +55,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
     p.add_argument(
         "--model",
+        type=_args.path_name,
         required=True,
         metavar="DIR|HF_ID",
         help="the model to analyse: a local Hugging Face model directory, or a Hub id found in the "
@@ -211,6 +212,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     )
     p.add_argument(
         "--checkpoint",
+        type=_args.path_name,
         required=True,
         metavar="DIR",
         help="the quantized model directory written by ptq run; must exist, unless --run-result "
@@ -243,7 +245,11 @@ def add_parser(subparsers: _args.Subparsers) -> None:
 
     p = sub.add_parser("gate", help="validation summary -> {pass, failure_class, detail, checks}")
     p.add_argument(
-        "--summary", required=True, metavar="FILE", help="validation summary JSON written by ptq validate"
+        "--summary",
+        type=_args.path_name,
+        required=True,
+        metavar="FILE",
+        help="validation summary JSON written by ptq validate",
     )
     p.add_argument(
         "--max-size-ratio",

@@ -4,7 +4,9 @@
 [--skills DIR|bundled:SPEC] [--output FILE] [--json]``. Prints the routing reason (or, with ``--json``,
 the document) and writes ``--output`` (default ``session_context.json``) atomically. No route yet is
 ``workflow: "undecided"`` with the interpretations in ``open_questions``. Exit 0; 2 for bad input
-(empty/over-long goal, unreadable or invalid context file, unknown skills spec): one line, no file.
+(empty/over-long goal, unreadable or invalid context file, unknown skills spec, ``--output`` naming the
+``--env-context`` or ``--workspace-context`` file): one line, no file. ``--output`` may name the
+``--session-context`` file: the session is read whole, carried forward and replaced atomically.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import json
 
 from quarkci.commands import arguments as _args
+from quarkci.core.paths import check_distinct_file
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -66,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     from quarkci.router.catalog import load_catalog
     from quarkci.router.session import check_contexts
 
+    for flag, source in (
+        ("--env-context", args.env_context),
+        ("--workspace-context", args.workspace_context),
+    ):
+        if source is not None:  # another skill's artifact is never replaced; the session context itself
+            check_distinct_file(args.out, "--output", source, flag)  # may be carried forward in place
     check_contexts(
         args.env_context, args.workspace_context, args.session_context
     )  # bad input before slow work

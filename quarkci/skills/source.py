@@ -62,7 +62,8 @@ def decode_checked(data: bytes, path: str) -> str:
 
 
 class DirectorySource:
-    """Skills in a directory on disk. Symbolic links that leave the directory are ignored."""
+    """Skills in a directory on disk. Symbolic links that leave the directory, loop or dangle are
+    ignored (``files`` never lists them); a file that cannot be read is a :class:`SkillFileError`."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
@@ -75,19 +76,31 @@ class DirectorySource:
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
             for name in filenames:
                 full = Path(dirpath, name)
-                if full.is_symlink() and not full.resolve().is_relative_to(root):
-                    continue
-                if not full.is_file():
+                try:
+                    if full.is_symlink() and not full.resolve().is_relative_to(root):
+                        continue
+                    if not full.is_file():
+                        continue
+                except (OSError, RuntimeError):  # RuntimeError: Path.resolve() of a symlink loop (3.11, 3.12)
                     continue
                 found.append(full.relative_to(root).as_posix())
         return sorted(found)
 
     def read_text(self, path: str) -> str:
         full = self.root / path
-        size = full.stat().st_size
-        if size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
-            raise SkillFileError(f"{path}: file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
-        return decode_checked(full.read_bytes(), path)
+        try:
+            with open(full, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                if size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
+                    raise SkillFileError(
+                        f"{path}: file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit"
+                    )
+                data = fh.read(MAX_FILE_BYTES + 1)  # bounded even when the file grows meanwhile
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise SkillFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        return decode_checked(data, path)
 
 
 class SnapshotSource:
