@@ -465,7 +465,7 @@ def calib_dataset(value: str) -> str:
 
     if value in CLI_DATASETS:
         return value
-    path = Path(value)
+    path = Path(_args.path_name(value))  # a name the file system can look up, before is_file()
     if path.is_file():
         return value
     what = "not a regular file" if path.exists() else "no such file"

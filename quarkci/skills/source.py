@@ -14,6 +14,7 @@ Spec grammar for ``--skills`` (see :func:`open_skills`)::
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +23,7 @@ from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed
 BUNDLED_PREFIX = "quark/_bundled_skills/"
+_SKILL_FILE = "SKILL.md"  # (quarkci.skills.discover.SKILL_FILE; discover imports this module)
 _SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hg", ".svn", "node_modules"})
 
 
@@ -62,8 +64,10 @@ def decode_checked(data: bytes, path: str) -> str:
 
 
 class DirectorySource:
-    """Skills in a directory on disk. Symbolic links that leave the directory, loop or dangle are
-    ignored (``files`` never lists them); a file that cannot be read is a :class:`SkillFileError`."""
+    """Skills in a directory on disk. Symbolic links that leave the directory are ignored; other links
+    that loop or dangle are ignored too, except a ``SKILL.md`` one: it is listed, and reading it (like
+    reading any file that cannot be read) raises :class:`SkillFileError`, so the skill is reported
+    unreadable instead of silently dropped."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
@@ -79,26 +83,27 @@ class DirectorySource:
                 try:
                     if full.is_symlink() and not full.resolve().is_relative_to(root):
                         continue
-                    if not full.is_file():
-                        continue
+                    listed = full.is_file()
                 except (OSError, RuntimeError):  # RuntimeError: Path.resolve() of a symlink loop (3.11, 3.12)
-                    continue
-                found.append(full.relative_to(root).as_posix())
+                    listed = False
+                broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
+                if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
+                    found.append(full.relative_to(root).as_posix())
         return sorted(found)
 
     def read_text(self, path: str) -> str:
         full = self.root / path
-        try:
-            with open(full, "rb") as fh:
-                size = os.fstat(fh.fileno()).st_size
-                if size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
+        try:  # non-blocking open: a FIFO put in place of a file must not hang the audit
+            with open(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise SkillFileError(f"{path}: not a regular file")
+                if info.st_size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
                     raise SkillFileError(
-                        f"{path}: file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit"
+                        f"{path}: file is {info.st_size} bytes, over the {MAX_FILE_BYTES}-byte limit"
                     )
                 data = fh.read(MAX_FILE_BYTES + 1)  # bounded even when the file grows meanwhile
-        except FileNotFoundError:
-            raise
-        except OSError as exc:
+        except OSError as exc:  # missing, a link loop or a dangling link, unreadable
             raise SkillFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
         return decode_checked(data, path)
 
