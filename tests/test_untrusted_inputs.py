@@ -633,3 +633,48 @@ def test_skills_export_checks_the_whole_plan_before_the_first_write(tmp_path: Pa
     done = quarkci("skills", "export", "--skills", f"bundled:{upstream.name}", "--out", "copy", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "copy").rglob("SKILL.md"))) == 25
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["ptq", "plan", "--analysis", "in.json", "--scheme", "fp8", "--output", "in.json"],
+         "--output in.json: is the --analysis file in.json"),
+        (["ptq", "validate", "--source", "m", "--checkpoint", "m", "--run-result", "in.json", "--output",
+          "in.json"], "--output in.json: is the --run-result file in.json"),
+        (["ptq", "gate", "--summary", "in.json", "--markdown", "in.json"],
+         "--markdown in.json: is the --summary file in.json"),
+        (["verify", "prove", "--skill", "skills/demo", "--feature", "x", "--out", "skills/demo/evidence"],
+         "--out skills/demo/evidence: is inside the --skill directory"),
+        (["verify", "maintain", "--skill", "skills/demo", "--out", "skills"],
+         "--out skills: contains the --skill directory"),
+    ],
+    ids=["ptq-plan", "ptq-validate", "ptq-gate", "verify-prove", "verify-maintain"],
+)  # fmt: skip
+def test_ptq_and_verify_outputs_never_replace_their_inputs(
+    tmp_path: Path, argv: list[str], needle: str
+) -> None:
+    (tmp_path / "in.json").write_text("{}\n")
+    (tmp_path / "m").mkdir()
+    skills_dir(tmp_path / "skills", demo="Use fp8.")
+    one_line(quarkci(*argv, cwd=tmp_path), 2, needle)
+    assert (tmp_path / "in.json").read_text() == "{}\n"
+    assert not (tmp_path / "skills" / "demo" / "evidence").exists()
+
+
+def test_an_entry_the_file_system_refuses_to_stat_is_skipped(tmp_path: Path, monkeypatch) -> None:
+    """Found by the fuzz campaign (seed 24): ``skills claims --skills //`` reached /proc/1/cwd, whose stat
+    is refused even to root in a container, and exited 4. Such an entry is skipped like a dangling link."""
+    from quarkci.skills.source import DirectorySource
+
+    skills = skills_dir(tmp_path / "skills", good="Use fp8.")
+    (skills / "good" / "cwd").symlink_to("nowhere")  # listed among the files by os.walk
+    real_exists = Path.exists
+
+    def exists(self: Path, *args: object, **kwargs: object) -> bool:
+        if self.name == "cwd":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    assert DirectorySource(skills).files() == ["good/SKILL.md"]

@@ -321,11 +321,12 @@ def run_intake(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     """``ptq plan``."""
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.ptq.evidence import plan_warnings
     from quarkci.ptq.plan import build_plan, load_json, write_plan
 
     check_output_file(args.out, "--output")
+    check_distinct_file(args.out, "--output", args.analysis, "--analysis")
     analysis = load_json(args.analysis, "model_analysis")
     calibration = {
         "dataset": args.calib_dataset,
@@ -446,10 +447,12 @@ def run_run(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     """``ptq validate``."""
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.ptq.validate import load_run_result, summarize, write_summary
 
     check_output_file(args.out, "--output")
+    if args.run_result:
+        check_distinct_file(args.out, "--output", args.run_result, "--run-result")
     run_result = load_run_result(args.run_result) if args.run_result else None
     _check_checkpoint(args.checkpoint, run_result)
     _offline_hub()
@@ -495,7 +498,7 @@ def run_gate(args: argparse.Namespace) -> int:
     """
     from quarkci.core.documents import read_artifact
     from quarkci.core.failure_class import FailureClass
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.gates.ptq import GateResult, evaluate
 
     summary: Any = None
@@ -505,6 +508,7 @@ def run_gate(args: argparse.Namespace) -> int:
     if not problem and args.markdown:
         try:
             check_output_file(args.markdown, "--markdown")
+            check_distinct_file(args.markdown, "--markdown", args.summary, "--summary")
         except BadInputError as exc:
             problem = str(exc)
     if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):

@@ -10,7 +10,7 @@ from pathlib import Path
 from quarkci.commands import arguments as _args
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
-from quarkci.core.paths import check_output_dir
+from quarkci.core.paths import check_disjoint, check_output_dir
 
 DEFAULT_SKILLS = ".cursor/skills"
 
@@ -152,8 +152,10 @@ def run_prove(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     check_output_dir(args.out, "--out")
+    skill = _skill_dir(args.skill)
+    check_disjoint(args.out, "--out", skill, "--skill")  # evidence written into the skill would be read
     result, document = prove(
-        _skill_dir(args.skill),
+        skill,
         args.feature,
         Path(args.out),
         Path(args.lock) if args.lock else None,
@@ -176,4 +178,6 @@ def run_maintain(args: argparse.Namespace) -> int:
     from quarkci.verify.maintain import maintain
 
     check_output_dir(args.out, "--out")
-    return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+    skill = _skill_dir(args.skill)
+    check_disjoint(args.out, "--out", skill, "--skill")  # the report never lands in the skill --fix edits
+    return maintain(skill, args.repo, args.fix, Path(args.out), args.fail_on, args.json)

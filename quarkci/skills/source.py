@@ -84,9 +84,9 @@ class DirectorySource:
                     if full.is_symlink() and not full.resolve().is_relative_to(root):
                         continue
                     listed = full.is_file()
+                    broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
                 except (OSError, RuntimeError):  # RuntimeError: Path.resolve() of a symlink loop (3.11, 3.12)
-                    listed = False
-                broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
+                    listed = broken = False  # (e.g. /proc/1/cwd: permission denied even to root)
                 if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
                     found.append(full.relative_to(root).as_posix())
         return sorted(found)
