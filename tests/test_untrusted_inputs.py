@@ -678,3 +678,16 @@ def test_an_entry_the_file_system_refuses_to_stat_is_skipped(tmp_path: Path, mon
 
     monkeypatch.setattr(Path, "exists", exists)
     assert DirectorySource(skills).files() == ["good/SKILL.md"]
+
+
+def test_a_walk_over_too_many_entries_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """Found by the fuzz campaign (seed 24): ``skills claims --skills //`` walked all of / (and /proc) past
+    the 30 s bound. A walk stops after MAX_TREE_ENTRIES entries: exit 2, one line (6.8 s for / here)."""
+    from quarkci.core.errors import BadInputError
+    from quarkci.skills import source
+
+    skills = skills_dir(tmp_path / "skills", a="x", b="y", c="z")
+    assert source.DirectorySource(skills).files() == ["a/SKILL.md", "b/SKILL.md", "c/SKILL.md"]
+    monkeypatch.setattr(source, "MAX_TREE_ENTRIES", 5)  # 3 directories + 3 files
+    with pytest.raises(BadInputError, match="more than 5 files and directories; not a skills directory"):
+        source.DirectorySource(skills).files()

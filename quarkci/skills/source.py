@@ -22,6 +22,9 @@ from quarkci.core.errors import BadInputError
 from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed
+# Entries a skills directory walk may visit (0.13 bundles about 150 files; a whole repository for the
+# pre-commit hook's --skills . is rarely above tens of thousands outside .git and node_modules).
+MAX_TREE_ENTRIES = 250_000
 BUNDLED_PREFIX = "quark/_bundled_skills/"
 _SKILL_FILE = "SKILL.md"  # (quarkci.skills.discover.SKILL_FILE; discover imports this module)
 _SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hg", ".svn", "node_modules"})
@@ -74,19 +77,31 @@ class DirectorySource:
         self.label = str(root)
 
     def files(self) -> list[str]:
+        """Every file below the root, sorted. Raises :class:`BadInputError` once the walk has seen more
+        than :data:`MAX_TREE_ENTRIES` files and directories (``--skills /`` walks ``/proc``)."""
         root = self.root.resolve()
         found: list[str] = []
+        seen = 0
         for dirpath, dirnames, filenames in os.walk(root):  # followlinks=False: no directory symlinks
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+            seen += len(dirnames) + len(filenames)
+            if seen > MAX_TREE_ENTRIES:
+                raise BadInputError(
+                    f"--skills {self.label}: more than {MAX_TREE_ENTRIES} files and directories; "
+                    "not a skills directory"
+                )
             for name in filenames:
                 full = Path(dirpath, name)
                 try:
                     if full.is_symlink() and not full.resolve().is_relative_to(root):
                         continue
                     listed = full.is_file()
-                    broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
                 except (OSError, RuntimeError):  # RuntimeError: Path.resolve() of a symlink loop (3.11, 3.12)
-                    listed = broken = False  # (e.g. /proc/1/cwd: permission denied even to root)
+                    listed = False
+                try:
+                    broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
+                except OSError:  # e.g. /proc/1/cwd: permission denied even to root
+                    broken = False
                 if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
                     found.append(full.relative_to(root).as_posix())
         return sorted(found)
