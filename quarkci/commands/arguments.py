@@ -80,6 +80,15 @@ class Parser(argparse.ArgumentParser):
         """Refuse ``old`` unless ``new`` is also given (``old`` changed meaning); ``message`` names ``new``."""
         self.hard_breaks[old] = (new, message)
 
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        """argparse's conversion of one value, with an ``OSError`` of a ``type=`` check (a file system that
+        refuses the lookup) turned into the usual one-line error naming the option, never a traceback."""
+        try:
+            return super()._get_value(action, arg_string)  # argparse's private conversion hook
+        except OSError as exc:
+            shown = arg_string if len(arg_string) <= 80 else arg_string[:77] + "..."
+            raise argparse.ArgumentError(action, f"{shown}: cannot check ({exc.strerror or exc})") from None
+
     def error(self, message: str) -> NoReturn:
         message = _ARGUMENT.sub(r"\1: ", " ".join(message.split()))  # "argument --out: x" -> "--out: x"
         self.exit(EXIT_BAD_INPUT, f"quarkci: error: {message}\n")
@@ -189,9 +198,22 @@ def output_file(value: str) -> str:
     return _checked(check_output_file, value)
 
 
+def path_name(value: str) -> str:
+    """A path the operating system can look up (no NUL, no component over 255 bytes); nothing is touched.
+    For path options whose command checks existence itself (e.g. ``DIR|HF_ID``)."""
+    from quarkci.core.paths import check_path_name
+
+    return _checked(check_path_name, value)
+
+
+def _looked_up(value: str) -> Path:
+    """``value`` as a :class:`Path` once :func:`path_name` accepts it (so ``exists()`` can answer)."""
+    return Path(path_name(value))
+
+
 def input_file(value: str) -> str:
     """An existing regular file."""
-    path = Path(value)
+    path = _looked_up(value)
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{value}: no such file")
     if not path.is_file():
@@ -207,7 +229,7 @@ def input_file_at_most(limit: int, *, stdin: bool = False) -> Callable[[str], st
         if stdin and value == "-":
             return value
         input_file(value)
-        size = Path(value).stat().st_size
+        size = Path(value).stat().st_size  # (an OSError here is the parser's one-line error too)
         if size > limit:
             raise argparse.ArgumentTypeError(f"{value}: {size} bytes, over the {limit}-byte limit")
         return value
@@ -223,7 +245,7 @@ def input_file_or_stdin(value: str) -> str:
 
 def input_dir(value: str) -> str:
     """An existing directory."""
-    path = Path(value)
+    path = _looked_up(value)
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{value}: no such directory")
     if not path.is_dir():
@@ -258,7 +280,7 @@ def baseline_spec(value: str) -> str:
     """A stored baseline ``.json`` file (must exist), ``none``, or an upstream spec (checked offline)."""
     if value == "none":
         return value
-    path = Path(value)
+    path = _looked_up(value)
     if value.endswith(".json") or (path.is_file() and not value.endswith(".whl")):
         return input_file(value)
     try:

@@ -53,6 +53,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("run", help="run the whole chain on one model and scheme")
     p.add_argument(
         "--model",
+        type=_args.path_name,
         required=True,
         metavar="DIR",
         help="source model directory (HF format), or 'smollm2' for the opt-in SmolLM2-135M source "
@@ -90,6 +91,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument("--resume", action="store_true", help="continue after the last passed gate")
     p.add_argument(
         "--checkpoint",
+        type=_args.path_name,
         metavar="DIR",
         help="evaluate this existing export instead of running PTQ (default: run PTQ)",
     )
@@ -108,7 +110,12 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         action="store_true",
         help="setup gate: GITHUB_TOKEN must be set (when the report is posted)",
     )
-    p.add_argument("--cache-dir", metavar="DIR", help="baseline cache root (default: ~/.cache/quarkci)")
+    p.add_argument(
+        "--cache-dir",
+        type=_args.path_name,
+        metavar="DIR",
+        help="baseline cache root (default: ~/.cache/quarkci)",
+    )
     p.add_argument(
         "--health-timeout",
         type=float,
@@ -127,6 +134,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("gate-compare", help="accuracy gate on two eval results / score maps")
     p.add_argument(
         "--baseline",
+        type=_args.path_name,
         required=True,
         metavar="FILE",
         help="baseline eval JSON: an lm-eval 0.4 results file, a quarkci eval result or a {task: score} "
@@ -134,6 +142,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     )
     p.add_argument(
         "--candidate",
+        type=_args.path_name,
         required=True,
         metavar="FILE",
         help="candidate eval result JSON (same form as --baseline)",
@@ -157,12 +166,17 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("gate-verbosity", help="verbosity gate: mean completion tokens per generate task")
     p.add_argument(
         "--baseline",
+        type=_args.path_name,
         required=True,
         metavar="FILE",
         help="baseline eval result JSON with completion-token counts per generate task",
     )
     p.add_argument(
-        "--candidate", required=True, metavar="FILE", help="candidate eval result JSON (same form)"
+        "--candidate",
+        type=_args.path_name,
+        required=True,
+        metavar="FILE",
+        help="candidate eval result JSON (same form)",
     )
     p.add_argument(
         "--threshold",
@@ -176,6 +190,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("gate-run", help="completeness gate on one eval result")
     p.add_argument(
         "--results",
+        type=_args.path_name,
         required=True,
         metavar="FILE",
         help="one eval result JSON: sample counts and failed requests are checked",
@@ -185,7 +200,11 @@ def add_parser(subparsers: _args.Subparsers) -> None:
 
     p = sub.add_parser("canary", help="serve the checkpoint, ask one known question, stop the server")
     p.add_argument(
-        "--checkpoint", required=True, metavar="DIR", help="the as-exported checkpoint directory to serve"
+        "--checkpoint",
+        type=_args.path_name,
+        required=True,
+        metavar="DIR",
+        help="the as-exported checkpoint directory to serve",
     )
     p.add_argument(
         "--server",

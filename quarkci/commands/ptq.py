@@ -55,6 +55,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p = sub.add_parser("intake", help="model directory or HF id -> model_analysis.json (static)")
     p.add_argument(
         "--model",
+        type=_args.path_name,
         required=True,
         metavar="DIR|HF_ID",
         help="the model to analyse: a local Hugging Face model directory, or a Hub id found in the "
@@ -211,6 +212,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     )
     p.add_argument(
         "--checkpoint",
+        type=_args.path_name,
         required=True,
         metavar="DIR",
         help="the quantized model directory written by ptq run; must exist, unless --run-result "
@@ -243,7 +245,11 @@ def add_parser(subparsers: _args.Subparsers) -> None:
 
     p = sub.add_parser("gate", help="validation summary -> {pass, failure_class, detail, checks}")
     p.add_argument(
-        "--summary", required=True, metavar="FILE", help="validation summary JSON written by ptq validate"
+        "--summary",
+        type=_args.path_name,
+        required=True,
+        metavar="FILE",
+        help="validation summary JSON written by ptq validate",
     )
     p.add_argument(
         "--max-size-ratio",
@@ -315,11 +321,12 @@ def run_intake(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     """``ptq plan``."""
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.ptq.evidence import plan_warnings
     from quarkci.ptq.plan import build_plan, load_json, write_plan
 
     check_output_file(args.out, "--output")
+    check_distinct_file(args.out, "--output", args.analysis, "--analysis")
     analysis = load_json(args.analysis, "model_analysis")
     calibration = {
         "dataset": args.calib_dataset,
@@ -440,10 +447,12 @@ def run_run(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     """``ptq validate``."""
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.ptq.validate import load_run_result, summarize, write_summary
 
     check_output_file(args.out, "--output")
+    if args.run_result:
+        check_distinct_file(args.out, "--output", args.run_result, "--run-result")
     run_result = load_run_result(args.run_result) if args.run_result else None
     _check_checkpoint(args.checkpoint, run_result)
     _offline_hub()
@@ -459,7 +468,7 @@ def calib_dataset(value: str) -> str:
 
     if value in CLI_DATASETS:
         return value
-    path = Path(value)
+    path = Path(_args.path_name(value))  # a name the file system can look up, before is_file()
     if path.is_file():
         return value
     what = "not a regular file" if path.exists() else "no such file"
@@ -489,7 +498,7 @@ def run_gate(args: argparse.Namespace) -> int:
     """
     from quarkci.core.documents import read_artifact
     from quarkci.core.failure_class import FailureClass
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.gates.ptq import GateResult, evaluate
 
     summary: Any = None
@@ -499,6 +508,7 @@ def run_gate(args: argparse.Namespace) -> int:
     if not problem and args.markdown:
         try:
             check_output_file(args.markdown, "--markdown")
+            check_distinct_file(args.markdown, "--markdown", args.summary, "--summary")
         except BadInputError as exc:
             problem = str(exc)
     if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):

@@ -15,6 +15,7 @@ from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_distinct_file
 from quarkci.report.github_actions import publish
 from quarkci.report.markdown import render_json
 from quarkci.report.provenance import stale_reason
@@ -39,6 +40,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     )
     github.add_argument(
         "--stage-changed",
+        type=_args.path_name,
         default="",
         metavar="DIR",
         help="copy the files --fix changed here, relative paths kept (empty: skip)",
@@ -88,6 +90,7 @@ def run_github(args: argparse.Namespace) -> int:
 def run_markdown(args: argparse.Namespace) -> int:
     """``report markdown``: validation_report.md rendered from a validation_report.json (with
     ``--expect-run``, only from run RUN's report: :mod:`quarkci.report.provenance`)."""
+    check_distinct_file(args.out, "--output", args.report_json, "--report-json")
     payload = load_document(args.report_json)
     if not isinstance(payload, dict):
         raise BadInputError(f"--report-json {args.report_json}: not a JSON object")

@@ -6,7 +6,9 @@ most :data:`MAX_STDIN_BYTES` bytes: a pasted log fits). Prints the routing reaso
 document) and writes ``--output`` (default ``session_context.json``) atomically. No route yet is
 ``workflow: "undecided"`` with the interpretations in ``open_questions``. Exit 0; 2 for bad input (a goal
 that is empty, white space or invisible characters only, or over-long; an unreadable or invalid context
-file; an unknown skills spec): one line, no file.
+file; an unknown skills spec; ``--output`` naming the ``--env-context`` or ``--workspace-context`` file): one
+line, no file. ``--output`` may name the ``--session-context`` file: the session is read whole, carried
+forward and replaced atomically.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 
 from quarkci.commands import arguments as _args
+from quarkci.core.paths import check_distinct_file
 
 MAX_STDIN_BYTES = 64 * 1024
 
@@ -97,8 +100,15 @@ def run(args: argparse.Namespace) -> int:
     from quarkci.router.catalog import load_catalog
     from quarkci.router.session import check_contexts, clean_goal
 
-    # bad input before slow work: the goal, then the context files
+    # bad input before slow work: the goal, then the context files (another skill's artifact is never
+    # replaced; the session context itself may be carried forward in place)
     goal = clean_goal(read_goal(args.goal))
+    for flag, source in (
+        ("--env-context", args.env_context),
+        ("--workspace-context", args.workspace_context),
+    ):
+        if source is not None:
+            check_distinct_file(args.out, "--output", source, flag)
     check_contexts(args.env_context, args.workspace_context, args.session_context)
     catalog, label = load_catalog(args.skills)
     result = route(

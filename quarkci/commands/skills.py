@@ -16,17 +16,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_bytes
+from quarkci.core.documents import read_capped
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
-from quarkci.core.paths import check_disjoint
+from quarkci.core.paths import check_disjoint, check_relative_file
 from quarkci.facts import vocabulary
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS
+from quarkci.upstream.wheel import MAX_MEMBER_BYTES as MAX_EXPORT_FILE_BYTES  # as large as a wheel may hold
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -89,21 +91,44 @@ def run_export(args: argparse.Namespace) -> int:
     files = source.files()
     if not any(f == "SKILL.md" or f.endswith("/SKILL.md") for f in files):
         raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {source.label}")
-    for rel in files:
-        target = out / rel
-        if not target.resolve().is_relative_to(out.resolve()):
-            raise BadInputError(f"--skills {args.skills}: {rel!r} escapes the output directory")
-        atomic_write_bytes(target, _read_bytes(source, rel))
+    plan = export_plan(files, out, f"--skills {args.skills}")  # the whole plan, before the first write
+    for rel, target in plan:
+        data = _read_bytes(source, rel)
+        try:
+            atomic_write_bytes(target, data)
+        except OSError as exc:
+            raise BadInputError(f"--out {out}: cannot write {rel} ({exc.strerror or exc})") from None
     print(f"wrote {len(files)} files of {source.label} to {out}")
     return 0
 
 
+def export_plan(files: list[str], out: Path, label: str) -> list[tuple[str, Path]]:
+    """``(file, target)`` for every file of a skill set exported into ``out``, checked as a whole before
+    anything is written: each name a normalised relative path (no ``..``, ``.``, empty or absolute
+    component; no component over 255 bytes), its target inside ``out`` once resolved, and no name that
+    is both a file and the directory of another. Raises :class:`BadInputError` naming ``label``."""
+    names = set(files)
+    root = out.resolve()
+    plan: list[tuple[str, Path]] = []
+    for rel in files:
+        check_relative_file(rel, f"{label}: member")
+        target = out / rel
+        if not (root / rel).resolve().is_relative_to(root):
+            raise BadInputError(f"{label}: {rel!r} escapes the output directory")
+        parents = [str(parent) for parent in PurePosixPath(rel).parents][:-1]
+        if any(parent in names for parent in parents):
+            raise BadInputError(f"{label}: {rel!r} lies below another member that is a file")
+        plan.append((rel, target))
+    return plan
+
+
 def _read_bytes(source: SkillSource, rel: str) -> bytes:
-    """The exact bytes of a skill file (text or not) from a snapshot or a directory source."""
+    """The exact bytes of a skill file (text or not) from a snapshot or a directory source, at most the
+    largest member a wheel may hold. Raises :class:`BadInputError` when it cannot be read or is larger."""
     if isinstance(source, SnapshotSource):
         return source.snapshot.read_bytes(source.prefix + rel)
     if isinstance(source, DirectorySource):
-        return (source.root / rel).read_bytes()
+        return read_capped(source.root / rel, MAX_EXPORT_FILE_BYTES, f"--skills {source.root}: {rel}")
     return source.read_text(rel).encode("utf-8")
 
 

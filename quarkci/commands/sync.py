@@ -16,7 +16,8 @@ from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, EXIT_UPSTREAM_UNREACHABL
 from quarkci.report import lines
 from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
-from quarkci.sync.policy import FAIL_ON
+from quarkci.skills.discover import check_output_outside_skills
+from quarkci.sync.policy import FAIL_ON, load_config
 from quarkci.sync.run import SyncRequest, SyncResult, run_sync
 from quarkci.upstream.resolve import SPEC_HELP
 
@@ -93,6 +94,11 @@ def progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """argparse entry point: a :class:`SyncRequest`, :func:`run_sync`, then :func:`render`."""
+    if args.skills is not None and not args.skills.startswith("bundled:"):  # before any slow work:
+        check_output_outside_skills(args.out, "--out", args.skills, "--skills")
+        load_config(
+            Path(args.skills)
+        )  # the audited repository's .quarkci.yaml / [tool.quarkci], read again later
     request = SyncRequest(
         upstream=args.upstream,
         skills=args.skills,

@@ -10,7 +10,7 @@ from pathlib import Path
 from quarkci.commands import arguments as _args
 from quarkci.core.documents import dump_json
 from quarkci.core.errors import BadInputError
-from quarkci.core.paths import check_output_dir
+from quarkci.core.paths import check_disjoint, check_output_dir
 
 DEFAULT_SKILLS = ".cursor/skills"
 
@@ -26,6 +26,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     init = sub.add_parser("init", help="inventory a library and write its verify-<lib> skill")
     init.add_argument(
         "--repo",
+        type=_args.path_name,
         required=True,
         metavar="PATH|installed[:DIST]",
         help="a checkout, or an installed distribution (default dist amd-quark)",
@@ -34,13 +35,21 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--lib", default=None, metavar="NAME", help="library name in the skill name (default: package)"
     )
     init.add_argument(
-        "--skills", default=DEFAULT_SKILLS, metavar="DIR", help=f"skills root (default {DEFAULT_SKILLS})"
+        "--skills",
+        type=_args.path_name,
+        default=DEFAULT_SKILLS,
+        metavar="DIR",
+        help=f"skills root (default {DEFAULT_SKILLS})",
     )
     init.add_argument("--json", action="store_true", help="print the feature map on stdout")
     init.set_defaults(func=run_init)
     prove = sub.add_parser("prove", help="run a skill's instructions end to end for one correctness feature")
     prove.add_argument(
-        "--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)"
+        "--skill",
+        type=_args.path_name,
+        required=True,
+        metavar="DIR",
+        help="the verify-<lib> skill directory (holds SKILL.md)",
     )
     prove.add_argument(
         "--feature",
@@ -50,6 +59,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     )
     prove.add_argument(
         "--out",
+        type=_args.path_name,
         default="verify-evidence",
         metavar="DIR",
         help="directory for verify_proof.json and the saved stdout (default verify-evidence)",
@@ -68,17 +78,26 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     prove.set_defaults(func=run_prove)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
     maintain.add_argument(
-        "--skill", required=True, metavar="DIR", help="the verify-<lib> skill directory (holds SKILL.md)"
+        "--skill",
+        type=_args.path_name,
+        required=True,
+        metavar="DIR",
+        help="the verify-<lib> skill directory (holds SKILL.md)",
     )
     maintain.add_argument(
         "--repo",
+        type=_args.path_name,
         default=None,
         metavar="PATH|installed[:DIST]",
         help="the library to compare with (default: the map's source)",
     )
     maintain.add_argument("--fix", action="store_true", help="update the map for mechanical drift")
     maintain.add_argument(
-        "--out", default="reports", metavar="DIR", help="report directory (default reports/)"
+        "--out",
+        type=_args.path_name,
+        default="reports",
+        metavar="DIR",
+        help="report directory (default reports/)",
     )
     maintain.add_argument(
         "--fail-on",
@@ -133,8 +152,10 @@ def run_prove(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     check_output_dir(args.out, "--out")
+    skill = _skill_dir(args.skill)
+    check_disjoint(args.out, "--out", skill, "--skill")  # evidence written into the skill would be read
     result, document = prove(
-        _skill_dir(args.skill),
+        skill,
         args.feature,
         Path(args.out),
         Path(args.lock) if args.lock else None,
@@ -157,4 +178,6 @@ def run_maintain(args: argparse.Namespace) -> int:
     from quarkci.verify.maintain import maintain
 
     check_output_dir(args.out, "--out")
-    return maintain(_skill_dir(args.skill), args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+    skill = _skill_dir(args.skill)
+    check_disjoint(args.out, "--out", skill, "--skill")  # the report never lands in the skill --fix edits
+    return maintain(skill, args.repo, args.fix, Path(args.out), args.fail_on, args.json)

@@ -43,6 +43,8 @@ from typing import Any
 
 from quarkci.contracts.behaviour import resolve_ref as _resolve
 from quarkci.core.artifacts import ARTIFACTS, load_schema
+from quarkci.core.documents import parse_document
+from quarkci.core.errors import BadInputError
 from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
 
@@ -104,9 +106,9 @@ def upstream_contracts(snapshot: Snapshot) -> tuple[dict[str, list[UpstreamContr
         if not match:
             continue
         artifact = match.group(2)
-        try:
-            schema = json.loads(snapshot.read_text(path))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        try:  # the one bounded reader: a huge integer or deep nesting is a finding, not a crash
+            schema = parse_document(snapshot.read_text(path), path, fmt="json")
+        except (UnicodeDecodeError, BadInputError) as exc:
             problems.append(
                 _finding(
                     "contract-unreadable",

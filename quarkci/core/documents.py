@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,9 @@ from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
 
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024  # an artifact is a few KiB; refuse anything absurd before parsing
+# Digits of one integer: the standard library's own default limit for str -> int (CPython 3.11+,
+# ``sys.int_info.default_max_str_digits``), fixed here so that PYTHONINTMAXSTRDIGITS cannot lift it.
+MAX_INT_DIGITS = 4300
 _MESSAGE_CHARS = 160
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _REQUIRED = re.compile(r"^'(.+)' is a required property$")
@@ -90,7 +94,8 @@ def read_capped(source: str | Path | BinaryIO, limit: int, where: str) -> bytes:
 
 
 def load_document(path: str | Path) -> Any:
-    """Parse ``path`` as JSON (``.json``) or YAML (``.yaml``/``.yml``; anything else: JSON, then YAML).
+    """Parse ``path`` as JSON (``.json``), YAML (``.yaml``/``.yml``) or TOML (``.toml``); anything else:
+    JSON, then YAML.
 
     Raises :class:`BadInputError` (one line naming the file and the position) when the file is
     missing, larger than :data:`MAX_DOCUMENT_BYTES`, not UTF-8, or not valid JSON/YAML.
@@ -106,30 +111,36 @@ def load_document(path: str | Path) -> Any:
         raise BadInputError(f"{p}: not a regular file")
     if size > MAX_DOCUMENT_BYTES:
         raise BadInputError(f"{p}: {size} bytes, over the {MAX_DOCUMENT_BYTES}-byte limit for an artifact")
+    data = read_capped(p, MAX_DOCUMENT_BYTES, str(p))  # bounded again: the file may grow after stat()
     try:
-        text = p.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise BadInputError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     return parse_document(text, str(p), fmt=_format_of(p))
 
 
 def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
-    """Parse ``text`` as ``fmt`` (``json``, ``yaml``, ``auto``: JSON, then YAML, or ``workflow``: YAML read
-    as GitHub reads a workflow file, where only ``true``/``false`` are booleans, so ``on:`` is the string
-    key ``"on"``, per YAML 1.2's core schema); ``where`` names it in errors.
+    """Parse ``text`` as ``fmt`` (``json``, ``yaml``, ``auto``: JSON, then YAML, ``toml``: see
+    :func:`parse_toml`, or ``workflow``: YAML read as GitHub reads a workflow file, where only
+    ``true``/``false`` are booleans, so ``on:`` is the string key ``"on"``, per YAML 1.2's core schema);
+    ``where`` names it in errors.
 
     Bounded before anything is expanded: a YAML document is composed into its node graph first (aliases
     are shared nodes there, not copies) and refused when the graph, with every alias expanded, would hold
     more than :data:`MAX_NODES` nodes, when it uses more than :data:`MAX_ALIASES` aliases, or when an
     alias refers to itself; only then is it constructed. Mapping keys must be strings (YAML ``{1.5: 3}``,
     ``null:`` or ``true:`` keys are refused) and unique (a duplicate key in JSON or YAML is refused).
+    An integer of more than :data:`MAX_INT_DIGITS` digits is refused in every format (the standard
+    library's JSON reader raises a bare ``ValueError`` for it).
     Raises :class:`BadInputError` (one line naming ``where``) for all of these and for malformed text.
     """
+    if fmt == "toml":  # an empty TOML document is an empty table
+        return parse_toml(text, where)
     if not text.strip():
         raise BadInputError(f"{where}: empty document")
     if fmt in ("json", "auto"):
         try:
-            return json.loads(text, object_pairs_hook=_unique_pairs(where))
+            return json.loads(text, object_pairs_hook=_unique_pairs(where), parse_int=_bounded_int(where))
         except json.JSONDecodeError as exc:
             if fmt == "json":
                 raise BadInputError(
@@ -137,7 +148,46 @@ def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
                 ) from None
         except RecursionError:
             raise BadInputError(f"{where}: JSON nested too deeply") from None
+        except ValueError as exc:  # anything else the standard library's reader raises (never a traceback)
+            raise BadInputError(f"{where}: invalid JSON: {_first_line(exc)}") from None
     return _parse_yaml(text, where, _WorkflowLoader if fmt == "workflow" else _BoundedLoader)
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """Parse ``text`` as TOML (:mod:`tomllib`); ``where`` names it in errors.
+
+    An integer of more than :data:`MAX_INT_DIGITS` digits (the standard library raises ``ValueError``, not
+    ``TOMLDecodeError``) and arrays or tables nested past the interpreter's recursion limit (e.g. 20,000
+    nested arrays: ``RecursionError``) are refused like malformed text. Raises :class:`BadInputError` (one
+    line naming ``where``) for all of them.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadInputError(f"{where}: invalid TOML: {_first_line(exc)}") from None
+    except RecursionError:
+        raise BadInputError(f"{where}: TOML nested too deeply") from None
+    except ValueError as exc:
+        raise BadInputError(f"{where}: invalid TOML: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    """The first line of ``exc``'s message, at most :data:`_MESSAGE_CHARS` characters."""
+    text = str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= _MESSAGE_CHARS else text[: _MESSAGE_CHARS - 3] + "..."
+
+
+def _bounded_int(where: str) -> Any:
+    """``parse_int`` hook of the JSON reader: ``int(digits)``, refusing more than :data:`MAX_INT_DIGITS`
+    digits with one line (the standard library would raise a bare ``ValueError``)."""
+
+    def convert(digits: str) -> int:
+        count = len(digits.lstrip("-"))
+        if count > MAX_INT_DIGITS:
+            raise BadInputError(f"{where}: an integer of {count} digits (limit {MAX_INT_DIGITS})")
+        return int(digits)
+
+    return convert
 
 
 MAX_NODES = 100_000  # nodes of a document with every alias expanded; an artifact has a few hundred
@@ -227,6 +277,15 @@ def _check_graph(root: yaml.Node) -> None:
         if depth > MAX_DEPTH:
             raise _Refused(f"nested deeper than {MAX_DEPTH} levels")
         total = 1
+        if (
+            isinstance(node, yaml.ScalarNode)
+            and node.tag == "tag:yaml.org,2002:int"
+            and len(node.value) > MAX_INT_DIGITS
+        ):
+            line = node.start_mark.line + 1 if node.start_mark else 0
+            raise _Refused(
+                f"an integer of {len(node.value)} characters at line {line} (limit {MAX_INT_DIGITS})"
+            )
         if isinstance(node, yaml.SequenceNode | yaml.MappingNode):
             active.add(key)
             children: list[yaml.Node] = []
@@ -299,6 +358,8 @@ def _format_of(path: Path) -> str:
         return "json"
     if suffix in (".yaml", ".yml"):
         return "yaml"
+    if suffix == ".toml":
+        return "toml"
     return "auto"
 
 

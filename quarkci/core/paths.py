@@ -10,34 +10,88 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from quarkci.core.errors import BadInputError
+
+NAME_MAX_BYTES = 255  # one path component (Linux NAME_MAX; also macOS and Windows file systems)
+PATH_MAX_BYTES = 4095  # a whole path (Linux PATH_MAX less the terminating NUL)
+
+
+def check_path_name(path: str | os.PathLike[str], flag: str) -> Path:
+    """Check that ``path`` (given with option ``flag``) is a path the operating system can look up at all:
+    no NUL byte, no component over :data:`NAME_MAX_BYTES` bytes and at most :data:`PATH_MAX_BYTES` bytes in
+    all (UTF-8, as the file system sees it). Touches no file, so it is safe before any other check.
+
+    Returns the path. Raises :class:`BadInputError` naming ``flag`` otherwise (``Path.exists()`` would
+    raise ``OSError: File name too long`` or ``ValueError: embedded null byte`` instead of answering).
+    """
+    text = os.fspath(path)
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    if "\0" in text:
+        raise BadInputError(f"{flag} {shown!r}: contains a NUL byte")
+    data = os.fsencode(text)
+    if len(data) > PATH_MAX_BYTES:
+        raise BadInputError(
+            f"{flag} {shown}: path of {len(data)} bytes, over the {PATH_MAX_BYTES}-byte limit"
+        )
+    longest = max(data.split(b"/"), key=len)
+    if len(longest) > NAME_MAX_BYTES:
+        raise BadInputError(
+            f"{flag} {shown}: a path component of {len(longest)} bytes, over the {NAME_MAX_BYTES}-byte limit"
+        )
+    return Path(text)
+
+
+def check_relative_file(name: str, what: str) -> PurePosixPath:
+    """Check that ``name`` (described by ``what`` in errors, e.g. ``"report.json: changed_files[0]"``) is a
+    normalised relative POSIX path naming a file below some root: not empty, not absolute, no ``.``,
+    ``..`` or empty component, and :func:`check_path_name`'s limits. Touches no file.
+
+    Returns it as a :class:`~pathlib.PurePosixPath`. Raises :class:`BadInputError` naming ``what``.
+    """
+    check_path_name(name, what)
+    shown = name if len(name) <= 80 else name[:77] + "..."
+    parts = name.split("/")
+    if not name or name.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        raise BadInputError(
+            f"{what} {shown!r}: not a relative path to a file (no '.', '..', '//' or leading '/')"
+        )
+    return PurePosixPath(name)
 
 
 def check_output_dir(path: str | os.PathLike[str], flag: str) -> Path:
     """Check that directory ``path`` (given with command-line option ``flag``) can be created or written.
 
     Returns the path. Raises :class:`BadInputError` (exit 2) with one line naming ``flag`` when ``path``
-    exists and is not a directory, or its nearest existing ancestor is not a writable directory.
+    fails :func:`check_path_name`, is a symbolic link to nothing (dangling, or a loop), exists and is not a
+    directory, or its nearest existing ancestor is not a writable directory.
     """
-    target = Path(path)
-    if target.exists() and not target.is_dir():
-        raise BadInputError(f"{flag} {target}: exists and is not a directory")
-    _probe(_nearest_existing(target), target, flag)
+    target = check_path_name(path, flag)
+    try:
+        if target.is_symlink() and not target.exists():
+            raise BadInputError(f"{flag} {target}: a symbolic link to a missing path (or a link loop)")
+        if target.exists() and not target.is_dir():
+            raise BadInputError(f"{flag} {target}: exists and is not a directory")
+        _probe(_nearest_existing(target), target, flag)
+    except OSError as exc:
+        raise BadInputError(f"{flag} {target}: cannot check ({exc.strerror or exc})") from None
     return target
 
 
 def check_output_file(path: str | os.PathLike[str], flag: str) -> Path:
     """Check that file ``path`` (given with option ``flag``) can be written (created or replaced).
 
-    Returns the path. Raises :class:`BadInputError` naming ``flag`` when ``path`` is a directory, or
-    its nearest existing ancestor is not a writable directory.
+    Returns the path. Raises :class:`BadInputError` naming ``flag`` when ``path`` fails
+    :func:`check_path_name`, is a directory, or its nearest existing ancestor is not a writable directory.
     """
-    target = Path(path)
-    if target.is_dir():
-        raise BadInputError(f"{flag} {target}: is a directory, expected a file path")
-    _probe(_nearest_existing(target.parent), target, flag)
+    target = check_path_name(path, flag)
+    try:
+        if target.is_dir():
+            raise BadInputError(f"{flag} {target}: is a directory, expected a file path")
+        _probe(_nearest_existing(target.parent), target, flag)
+    except OSError as exc:
+        raise BadInputError(f"{flag} {target}: cannot check ({exc.strerror or exc})") from None
     return target
 
 
@@ -74,6 +128,27 @@ def check_disjoint(
     raise BadInputError(
         f"{output_flag} {output}: {relation} the {source_flag} directory {source}; write the output elsewhere"
     )
+
+
+def check_distinct_file(
+    output: str | os.PathLike[str], output_flag: str, source: str | os.PathLike[str], source_flag: str
+) -> Path:
+    """Check that output file ``output`` (option ``output_flag``) is not input file ``source`` (option
+    ``source_flag``): not the same path once symbolic links and ``..`` are resolved, nor another name of
+    the same file (a hard link), so writing the output cannot replace the input.
+
+    Returns ``output`` resolved. Raises :class:`BadInputError` naming ``output_flag`` otherwise.
+    """
+    out, src = Path(output).resolve(), Path(source).resolve()
+    same = out == src
+    if not same:
+        with contextlib.suppress(OSError):  # a missing output is a new file: never the input
+            same = os.path.samefile(out, src)
+    if same:
+        raise BadInputError(
+            f"{output_flag} {output}: is the {source_flag} file {source}; write the output elsewhere"
+        )
+    return out
 
 
 def repository_root(start: str | os.PathLike[str]) -> Path | None:

@@ -85,6 +85,8 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
         tree = parse(snapshot, TEMPLATE_PATH)
         if tree is not None:
             items.extend(_default_templates(tree))
+        else:  # present but not parsed (invalid, or too large): its templates are unverifiable
+            unavailable.append(TEMPLATE_PATH)
     elif not snapshot.covers(TEMPLATE_PATH):
         unavailable.append(TEMPLATE_PATH)
     return sorted(items), sorted(unavailable)

@@ -27,7 +27,7 @@ import ast
 from collections.abc import Iterator
 
 from quarkci.facts.base import FactItem
-from quarkci.facts.source import read
+from quarkci.facts.source import parse_text, read, too_large_to_parse
 from quarkci.upstream.base import Snapshot
 
 KIND = "public_api"
@@ -104,10 +104,14 @@ def _literal_all(tree: ast.Module) -> list[str] | None:
 
 
 def module_item(path: str, text: str) -> FactItem | None:
-    """The item of one module file (None when it is not valid Python)."""
-    try:
-        tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError):
+    """The item of one module file (None when it is not valid Python). A module too large to parse
+    (:func:`quarkci.facts.source.too_large_to_parse`) exists but its names cannot be known: its item
+    has no names and ``getattr`` True, so a name imported from it is unverifiable, never removed."""
+    if too_large_to_parse(text) is not None:
+        unknown: dict[str, object] = {"names": [], "public": [], "all": None, "star": [], "getattr": True}
+        return FactItem(module_name(path), path, 1, {**unknown, "unparsed": "too large to parse"})
+    tree = parse_text(text, path)
+    if tree is None:
         return None
     module = module_name(path)
     names: set[str] = set()

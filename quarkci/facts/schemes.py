@@ -49,8 +49,8 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     if not snapshot.exists(TEMPLATE_PATH):
         return [], ([TEMPLATE_PATH] if not snapshot.covers(TEMPLATE_PATH) else [])
     tree = parse(snapshot, TEMPLATE_PATH)
-    if tree is None:
-        return [], []
+    if tree is None:  # present but not parsed (invalid, or too large): its schemes are unverifiable
+        return [], [TEMPLATE_PATH]
     items: list[FactItem] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):

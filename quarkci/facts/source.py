@@ -8,12 +8,23 @@ from __future__ import annotations
 
 import ast
 import logging
+import re
 from email.parser import HeaderParser
 from typing import Any
 
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 log = logging.getLogger(__name__)
+
+# ``ast.parse`` holds about 400-800 bytes per source token (a dense 1 MiB module: 524k tokens, 426 MB
+# peak RSS). The largest module of any real amd-quark wheel (0.6.0 to 0.13) is
+# ``quark/torch/algorithm/rotation/hadamard.py``: 429 KB, 291k tokens, 147 MB to parse. A module over
+# either bound is not parsed (its facts are unverifiable): at most ~500 MB, whatever the wheel holds.
+MAX_PARSE_BYTES = 2 * 1024 * 1024
+MAX_PARSE_TOKENS = 600_000
+# METADATA of a real amd-quark wheel: 16 KB at most (0.13); the header block is all that is read.
+MAX_METADATA_CHARS = 1024 * 1024
+_TOKEN = re.compile(r"[A-Za-z_0-9.]+|[^\sA-Za-z_0-9.]")  # names/numbers and single punctuation: a cheap count
 
 
 def read(snapshot: Snapshot, path: str) -> str | None:
@@ -33,12 +44,31 @@ def parse(snapshot: Snapshot, path: str) -> ast.Module | None:
     return parse_text(text, path) if text is not None else None
 
 
+def too_large_to_parse(text: str) -> str | None:
+    """Why ``text`` is not parsed (over :data:`MAX_PARSE_BYTES` characters or :data:`MAX_PARSE_TOKENS`
+    tokens, counted without building anything), or None when it may be."""
+    if len(text) > MAX_PARSE_BYTES:
+        return f"{len(text)} characters, over the {MAX_PARSE_BYTES} limit for parsing"
+    if len(text) <= MAX_PARSE_TOKENS:  # a token takes at least one character: nothing to count
+        return None
+    for tokens, _ in enumerate(_TOKEN.finditer(text), start=1):
+        if tokens > MAX_PARSE_TOKENS:
+            return f"over {MAX_PARSE_TOKENS} tokens, the limit for parsing"
+    return None
+
+
 def parse_text(text: str, path: str) -> ast.Module | None:
-    """``ast.parse(text)`` or None (logged) on a syntax error."""
+    """``ast.parse(text)``, or None (logged) on a syntax error, nesting too deep for the parser, or a
+    module too large to parse in bounded memory (:func:`too_large_to_parse`). An extractor that needs
+    the module lists ``path`` as unavailable when this returns None for a file that exists."""
+    reason = too_large_to_parse(text)
+    if reason is not None:
+        log.warning("%s: not parsed (%s); its facts are unverifiable", path, reason)
+        return None
     try:
         return ast.parse(text, filename=path)
-    except (SyntaxError, ValueError) as exc:
-        log.warning("%s: cannot parse (%s); skipped", path, exc)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        log.warning("%s: cannot parse (%s); skipped", path, type(exc).__name__ if not str(exc) else exc)
         return None
 
 
@@ -89,6 +119,11 @@ def metadata(snapshot: Snapshot) -> tuple[list[tuple[str, str, int]], str] | Non
     """
     text = read(snapshot, METADATA_PATH)
     if text is None:
+        return None
+    if len(text) > MAX_METADATA_CHARS:  # the snapshot caps the member; this caps what is parsed here
+        log.warning(
+            "METADATA: %d characters, over the %d limit; headers not read", len(text), MAX_METADATA_CHARS
+        )
         return None
     message = HeaderParser().parsestr(text)
     lines = text.splitlines()

@@ -26,14 +26,14 @@ import os
 import secrets
 import shutil
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from quarkci.core.documents import load_document
+from quarkci.core.documents import check_document, load_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, log_line, plain, shorten
 from quarkci.core.levels import annotation_level
-from quarkci.core.paths import check_inside
+from quarkci.core.paths import check_inside, check_path_name, check_relative_file
 from quarkci.report.lines import emit_command
 from quarkci.report.markdown import render_json
 from quarkci.report.provenance import current_run_id, stale_reason
@@ -115,38 +115,78 @@ def outputs(report: dict[str, Any] | None, report_dir: Path) -> dict[str, str]:
     return values
 
 
-def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list[str]:
-    """Copy each changed file (relative to ``workspace``) to ``dest`` keeping its relative path.
+def check_report(report: Any, where: str) -> dict[str, Any]:
+    """Check a parsed ``validation_report.json`` before anything is written from it: its contract (the
+    JSON Schema ``quarkci/core/schemas/validation_report.schema.json``: integer counts, ``findings`` an
+    array of findings with integer lines, ``changed_files`` an array of strings...), then every path it
+    names: each changed file a normalised relative file path, each finding's file name one the file
+    system can look up (no component over 255 bytes).
+
+    Returns ``report``. Raises :class:`BadInputError` with the first problem, naming ``where``.
+    """
+    check_document(report, "validation_report", where)
+    assert isinstance(report, dict)  # the contract's root is an object
+    for index, name in enumerate(report.get("changed_files") or []):
+        check_relative_file(name, f"{where}: changed_files[{index}]")
+    for index, finding in enumerate(report.get("findings") or []):
+        for key in ("skill_location", "source_location", "fix"):
+            file = (finding.get(key) or {}).get("file")
+            if file:
+                check_path_name(file, f"{where}: findings[{index}].{key}.file")
+    if report.get("skills_root"):
+        check_path_name(str(report["skills_root"]), f"{where}: skills_root")
+    return report
+
+
+def plan_staging(changed_files: list[str], workspace: Path) -> list[tuple[Path, str]]:
+    """The copies :func:`stage_changed` would make, as ``(source file, relative path)``, all checked
+    before the first one is made.
 
     The report is untrusted (a fork PR's checkout is the workspace), so each path is checked as
-    ``gh pr`` checks the files it commits (:func:`quarkci.github.report_input.read_changed_files`):
-    relative, no ``..``, and resolving inside ``workspace`` with symbolic links followed
-    (:func:`quarkci.core.paths.check_inside`: ``link/secret.txt`` under a link ``link -> ..`` is refused),
-    a regular file; its copy must resolve inside ``dest`` too. Every path is checked before anything is
-    copied. Returns the paths copied. Raises :class:`~quarkci.core.errors.BadInputError` naming
-    ``--stage-changed`` and the path otherwise.
+    ``gh pr`` checks the files it commits (:func:`quarkci.github.report_input.read_changed_files`): a
+    relative file path (:func:`quarkci.core.paths.check_relative_file`: no ``..``, no over-long name),
+    resolving inside ``workspace`` with symbolic links followed (:func:`quarkci.core.paths.check_inside`:
+    ``link/secret.txt`` under a link ``link -> ..`` is refused), a regular file. Raises
+    :class:`~quarkci.core.errors.BadInputError` naming ``--stage-changed`` and the file otherwise.
     """
     base = workspace.resolve()
-    sources: list[tuple[PurePosixPath, Path]] = []
+    plan: list[tuple[Path, str]] = []
     for name in changed_files:
         where = f"--stage-changed: changed file {name!r}"
         if not isinstance(name, str):
             raise BadInputError(f"{where}: not a path")
-        rel = PurePosixPath(name)
-        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-            raise BadInputError(f"{where} must be relative and inside the workspace")
+        rel = check_relative_file(name, where)
         source = check_inside(base / rel, base, where)
-        if not source.is_file():
+        try:
+            regular = source.is_file()
+        except OSError:
+            regular = False
+        if not regular:
             raise BadInputError(f"{where}: not a regular file in the workspace")
-        sources.append((rel, source))
-    dest.mkdir(parents=True, exist_ok=True)
-    dest_root = dest.resolve()
+        plan.append((source, rel.as_posix()))
+    return plan
+
+
+def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list[str]:
+    """Copy each changed file (relative to ``workspace``) to ``dest`` keeping its relative path. The whole
+    plan is checked first (:func:`plan_staging`), so a bad name copies nothing; each copy must resolve
+    inside ``dest`` too (a link planted there is refused).
+
+    Returns the paths copied. Raises :class:`~quarkci.core.errors.BadInputError` naming
+    ``--stage-changed`` for a bad name, and when ``dest`` cannot be written.
+    """
+    plan = plan_staging(changed_files, workspace)
     copied = []
-    for rel, source in sources:
-        target = check_inside(dest_root / rel, dest_root, f"--stage-changed: copy of {rel.as_posix()!r}")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
-        copied.append(rel.as_posix())
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        dest_root = dest.resolve()
+        for source, rel in plan:
+            target = check_inside(dest_root / rel, dest_root, f"--stage-changed: copy of {rel!r}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+            copied.append(rel)
+    except OSError as exc:
+        raise BadInputError(f"--stage-changed {dest}: cannot write ({exc.strerror or exc})") from None
     return copied
 
 
@@ -168,18 +208,22 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     Markdown re-rendered from the JSON through the one escaper (:func:`quarkci.report.markdown.render_json`),
     never ``validation_report.md`` as it is on disk, so it renders no raw HTML.
 
-    Returns 0. Raises :class:`~quarkci.core.errors.BadInputError` for an unreadable report JSON (shared
-    loader: size cap, nesting limit) or one that breaks the schema, and for a changed file outside the
-    workspace or missing from it.
+    Everything is read and checked before the first write: the report against its contract and its
+    paths (:func:`check_report`) and the staging plan (:func:`plan_staging`). Returns 0. Raises
+    :class:`~quarkci.core.errors.BadInputError` (nothing written) for an unreadable or invalid report JSON
+    (shared loader: size cap, nesting limit) and for a changed file that is not a relative file path,
+    outside the workspace or missing from it.
     """
     report_json = report_dir / "validation_report.json"
-    report = load_document(report_json) if report_json.is_file() else None
-    if report is not None and not isinstance(report, dict):
-        raise BadInputError(f"{report_json}: not a JSON object")
+    report = check_report(load_document(report_json), str(report_json)) if report_json.is_file() else None
     stale = stale_reason(report, current_run_id()) if report is not None else None
     if stale is not None:
         report = None
     markdown = render_json(report) if report is not None else None
+    changed = list(report.get("changed_files") or []) if report is not None else []
+    if stage_to:
+        check_path_name(stage_to, "--stage-changed")
+        plan_staging(changed, workspace)  # refused here, before any output is written
 
     if output_file := os.environ.get("GITHUB_OUTPUT"):
         _append_outputs(output_file, outputs(report, report_dir))
@@ -205,6 +249,6 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     for line in annotations(report, workspace):
         emit_command(line)  # the deliberate commands, escaped; everything else is guarded
     if stage_to:
-        copied = stage_changed(list(report.get("changed_files") or []), workspace, Path(stage_to))
+        copied = stage_changed(changed, workspace, Path(stage_to))
         print(log_line(f"quarkci: staged {len(copied)} changed file(s) in {stage_to}"))
     return 0

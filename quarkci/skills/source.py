@@ -14,6 +14,7 @@ Spec grammar for ``--skills`` (see :func:`open_skills`)::
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Protocol
 
@@ -21,7 +22,11 @@ from quarkci.core.errors import BadInputError
 from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed
+# Entries a skills directory walk may visit (0.13 bundles about 150 files; a whole repository for the
+# pre-commit hook's --skills . is rarely above tens of thousands outside .git and node_modules).
+MAX_TREE_ENTRIES = 250_000
 BUNDLED_PREFIX = "quark/_bundled_skills/"
+_SKILL_FILE = "SKILL.md"  # (quarkci.skills.discover.SKILL_FILE; discover imports this module)
 _SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hg", ".svn", "node_modules"})
 
 
@@ -62,32 +67,60 @@ def decode_checked(data: bytes, path: str) -> str:
 
 
 class DirectorySource:
-    """Skills in a directory on disk. Symbolic links that leave the directory are ignored."""
+    """Skills in a directory on disk. Symbolic links that leave the directory are ignored; other links
+    that loop or dangle are ignored too, except a ``SKILL.md`` one: it is listed, and reading it (like
+    reading any file that cannot be read) raises :class:`SkillFileError`, so the skill is reported
+    unreadable instead of silently dropped."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self.label = str(root)
 
     def files(self) -> list[str]:
+        """Every file below the root, sorted. Raises :class:`BadInputError` once the walk has seen more
+        than :data:`MAX_TREE_ENTRIES` files and directories (``--skills /`` walks ``/proc``)."""
         root = self.root.resolve()
         found: list[str] = []
+        seen = 0
         for dirpath, dirnames, filenames in os.walk(root):  # followlinks=False: no directory symlinks
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+            seen += len(dirnames) + len(filenames)
+            if seen > MAX_TREE_ENTRIES:
+                raise BadInputError(
+                    f"--skills {self.label}: more than {MAX_TREE_ENTRIES} files and directories; "
+                    "not a skills directory"
+                )
             for name in filenames:
                 full = Path(dirpath, name)
-                if full.is_symlink() and not full.resolve().is_relative_to(root):
-                    continue
-                if not full.is_file():
-                    continue
-                found.append(full.relative_to(root).as_posix())
+                try:
+                    if full.is_symlink() and not full.resolve().is_relative_to(root):
+                        continue
+                    listed = full.is_file()
+                except (OSError, RuntimeError):  # RuntimeError: Path.resolve() of a symlink loop (3.11, 3.12)
+                    listed = False
+                try:
+                    broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
+                except OSError:  # e.g. /proc/1/cwd: permission denied even to root
+                    broken = False
+                if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
+                    found.append(full.relative_to(root).as_posix())
         return sorted(found)
 
     def read_text(self, path: str) -> str:
         full = self.root / path
-        size = full.stat().st_size
-        if size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
-            raise SkillFileError(f"{path}: file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
-        return decode_checked(full.read_bytes(), path)
+        try:  # non-blocking open: a FIFO put in place of a file must not hang the audit
+            with open(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise SkillFileError(f"{path}: not a regular file")
+                if info.st_size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
+                    raise SkillFileError(
+                        f"{path}: file is {info.st_size} bytes, over the {MAX_FILE_BYTES}-byte limit"
+                    )
+                data = fh.read(MAX_FILE_BYTES + 1)  # bounded even when the file grows meanwhile
+        except OSError as exc:  # missing, a link loop or a dangling link, unreadable
+            raise SkillFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        return decode_checked(data, path)
 
 
 class SnapshotSource:

@@ -17,6 +17,11 @@ from quarkci.core.atomic import atomic_write_text
 from quarkci.core.findings import Finding, Fix
 
 
+class FixRefused(Exception):
+    """``write`` will not rewrite this file (e.g. a hard link, which an atomic rename would split); the
+    message is one line naming the file. :func:`apply_fixes` records it as skipped."""
+
+
 @dataclass(frozen=True)
 class FixOutcome:
     """``applied``: one line per applied fix (``file:line: description``); ``skipped``: same for
@@ -75,7 +80,8 @@ def apply_fixes(
     """Apply the fixable findings' fixes, grouped per file.
 
     ``read(file)`` returns a skill file's text (file relative to the skills root); ``write(file, text)``
-    writes it atomically and returns the path to record in ``changed_files``.
+    writes it atomically and returns the path to record in ``changed_files``, or raises
+    :class:`FixRefused`: that file's fixes are then skipped (one line each, with the reason), none applied.
     """
     per_file: dict[str, list[Fix]] = {}
     for finding in fixable(findings):
@@ -87,21 +93,48 @@ def apply_fixes(
     for file in sorted(per_file):
         text = read(file)
         new, done, missed = apply_to_text(text, per_file[file])
+        if new != text:
+            try:
+                written = write(file, new)
+            except FixRefused as exc:
+                skipped += [f"{f.file}:{f.line}: {f.description} (not applied: {exc})" for f in done]
+                done = []
+            else:
+                if written not in changed:  # two links to one file: named once
+                    changed.append(written)
         applied += [f"{f.file}:{f.line}: {f.description}" for f in done]
         skipped += [f"{f.file}:{f.line}: {f.description} (line changed; not applied)" for f in missed]
-        if new != text:
-            changed.append(write(file, new))
     return FixOutcome(tuple(applied), tuple(skipped), tuple(changed))
 
 
 def directory_io(root: Path) -> tuple[Callable[[str], str], Callable[[str, str], str]]:
-    """(read, write) over skill files under ``root``; ``write`` is atomic and returns the written path."""
+    """(read, write) over skill files under ``root``; ``write`` is atomic and returns the written path.
+
+    A skill file that is a symbolic link to another file inside ``root`` is written through: the link's
+    target is replaced (the link stays a link) and the target's path (``root / <target relative to
+    root>``) is returned, so ``changed_files`` names the file that changed. ``write`` raises
+    :class:`FixRefused` for a link that leaves ``root`` or loops, and for a hard link (a file with more
+    than one name: replacing one name would split it from the others and leave them unfixed).
+    """
+    base = root.resolve()
 
     def read(file: str) -> str:
         return (root / file).read_text(encoding="utf-8")
 
+    def target_of(file: str) -> Path:
+        try:
+            resolved = (root / file).resolve()
+            links = resolved.stat().st_nlink
+        except (OSError, RuntimeError) as exc:  # RuntimeError: Path.resolve() of a symlink loop
+            raise FixRefused(f"{file}: cannot resolve ({exc})") from None
+        if not resolved.is_relative_to(base):
+            raise FixRefused(f"{file}: a symbolic link out of the skills directory")
+        if links > 1:
+            raise FixRefused(f"{file}: a hard link ({links} names); edit it by hand")
+        return root / resolved.relative_to(base)
+
     def write(file: str, text: str) -> str:
-        target = root / file
+        target = target_of(file)
         mode = stat.S_IMODE(target.stat().st_mode)  # atomic writes create 0600 temp files
         written = atomic_write_text(target, text)
         os.chmod(written, mode)

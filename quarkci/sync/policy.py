@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -175,10 +174,13 @@ def load_config(skills_dir: Path | None) -> Config:
             return parse_config(data.get("sync"), str(yml))
         toml = folder / "pyproject.toml"
         if toml.is_file():
-            try:
-                table = tomllib.loads(toml.read_text(encoding="utf-8")).get("tool", {}).get("quarkci")
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                raise BadInputError(f"{toml}: cannot read config: {exc}") from None
+            try:  # the one bounded loader: size cap, UTF-8, huge integers and deep nesting refused
+                tool = load_document(toml).get("tool", {})
+            except BadInputError as exc:
+                raise BadInputError(f"cannot read config: {exc}") from None
+            if not isinstance(tool, dict):
+                raise BadInputError(f"{toml}: [tool] must be a table")
+            table = tool.get("quarkci")
             if table is not None:
                 if not isinstance(table, dict):
                     raise BadInputError(f"{toml}: [tool.quarkci] must be a table")

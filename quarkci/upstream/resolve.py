@@ -19,6 +19,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_path_name
 from quarkci.upstream.base import Snapshot
 from quarkci.upstream.checkout import CheckoutSnapshot, is_checkout
 from quarkci.upstream.fetch import PROJECT, fetch_wheel
@@ -70,7 +71,7 @@ def check_spec(spec: str, flag: str = "--upstream") -> None:
         raise BadInputError(f"{flag} is empty; expected {SPEC_HELP}")
     if spec == "installed":
         return
-    path = Path(spec).expanduser()
+    path = check_path_name(Path(spec).expanduser(), flag)  # before any lookup: exists() could raise
     if not path.exists() and _is_requirement(spec):
         pinned_version(spec, flag)
     elif path.is_file():

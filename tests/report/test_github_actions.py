@@ -192,11 +192,21 @@ def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(
 
 
 def test_stage_changed_refuses_paths_outside_the_workspace(workspace: Path, tmp_path: Path) -> None:
-    for bad in ("/etc/passwd", "../outside", "skills/../../x", "", 7):
+    for bad in ("/etc/passwd", "../outside", "skills/../../x", ".", "skills//demo/SKILL.md", "", 7):
         with pytest.raises(BadInputError, match=r"^--stage-changed: changed file"):
             rtg.stage_changed([bad], workspace, tmp_path / "stage")
     with pytest.raises(BadInputError, match="not a regular file"):
         rtg.stage_changed(["skills/nope.md"], workspace, tmp_path / "stage")
+    (workspace / "skills" / "leak.md").symlink_to("/etc/passwd")  # a link out of the workspace
+    with pytest.raises(BadInputError, match="outside"):
+        rtg.stage_changed(["skills/leak.md"], workspace, tmp_path / "stage")
+    # the whole plan is checked first: a bad name after a good one copies nothing
+    with pytest.raises(BadInputError):
+        rtg.stage_changed(["skills/demo/SKILL.md", "skills/nope.md"], workspace, tmp_path / "stage")
+    assert not (tmp_path / "stage").exists()
+    assert rtg.stage_changed(["skills/demo/SKILL.md"], workspace, tmp_path / "stage") == [
+        "skills/demo/SKILL.md"
+    ]
 
 
 def _symlinked_workspace(tmp_path: Path) -> Path:

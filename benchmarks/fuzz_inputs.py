@@ -1,0 +1,462 @@
+"""Fuzz campaign (issue 24): seeded bad SKILL.md trees, wheels, reports, pyproject.toml, contexts and flags
+through the commands that read untrusted input and import no torch, one child process per input.
+
+Each child runs ``python -m quarkci ...`` under RLIMIT_AS (default 4 GiB) and a wall-clock timeout
+(default 30 s) and reports its own peak RSS. Counted per input: a traceback or ``internal error`` on
+stderr, an exit code outside {0, 1, 2, 3}, a hang (timeout), peak RSS over 1 GiB, and a file created or
+changed outside the command's output location (``--out``/``--output``/``$GITHUB_OUTPUT``, all kept
+under ``OUT/`` of the input's directory; ``sync --fix`` may also edit the skills it audits). Nothing reaches the network: upstreams are local wheels,
+baselines ``none``, ``gh`` runs ``--dry-run`` without a token.
+
+    python benchmarks/fuzz_inputs.py --seed 24 --count 300 --summary fuzz_summary.json
+
+The same seed and count give the same inputs. The summary JSON holds the totals, the seed, per-family
+counts and every failing input (family, argv, exit code, the last stderr line); the exit status is 1 when
+anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+RSS_LIMIT_KB = 1024 * 1024  # peak RSS over 1 GiB counts as a failure
+LAUNCHER = (
+    "import os, resource, runpy, sys\n"
+    "resource.setrlimit(resource.RLIMIT_AS, (int(os.environ['FUZZ_AS']),) * 2)\n"
+    "sys.argv = ['quarkci', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('quarkci', run_name='__main__')\n"
+    "finally:\n"
+    "    with open(os.environ['FUZZ_RSS'], 'w') as fh:\n"
+    "        fh.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+)
+METADATA = "Metadata-Version: 2.1\nName: amd-quark\nVersion: 0.99\nRequires-Python: >=3.10,<3.14\n\n"
+SKILL = "---\nname: {name}\ndescription: a fuzz skill\n---\n\n{body}\n"
+BODIES = [
+    "Use `--quant_scheme fp8`.",
+    "```bash\nquark-cli torch-llm-ptq --model_dir m --quant_scheme fp8 --num_calib_data 128\n```",
+    "Requires Python `>=3.9,<3.13` and `transformers<5.16`.",
+    "```python\nfrom quark.torch import ModelQuantizer\n```",
+    "| Model type | Notes |\n|---|---|\n| `llama` | x |",
+    "## Outputs: validation_report.json\n\n```json\n{}\n```",
+]
+
+
+def _garbage(rng: random.Random, size: int) -> str:
+    """Text with the characters that break parsers: controls, surrogates' neighbours, markup, quotes."""
+    alphabet = "ab{}[]:,'\"\\\n\t `#|-*&!%@<>\x00\x07\x1b\u2028\ufeff\U0001f600é"
+    return "".join(rng.choice(alphabet) for _ in range(size))
+
+
+def _value(rng: random.Random, depth: int = 0) -> Any:
+    choice = rng.randrange(10 if depth < 3 else 6)
+    if choice == 0:
+        return None
+    if choice == 1:
+        return rng.choice([True, False])
+    if choice == 2:
+        return rng.choice([0, -1, 2**63, 10 ** rng.randrange(1, 30), 1.5, float("nan"), float("inf")])
+    if choice == 3:
+        return _garbage(rng, rng.randrange(0, 40))
+    if choice == 4:
+        return rng.choice([".", "..", "/etc/passwd", "a/../../b", "x" * 300, "skills/demo/SKILL.md", ""])
+    if choice == 5:
+        return "7" * rng.choice([10, 4301, 6000])  # a string of digits (spliced in raw as a number below)
+    if choice in (6, 7):
+        return [_value(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+    return {str(_value(rng, depth + 1))[:20]: _value(rng, depth + 1) for _ in range(rng.randrange(0, 4))}
+
+
+def _report(rng: random.Random) -> str:
+    """A validation_report.json with random fields replaced, and sometimes raw huge numbers."""
+    document: dict[str, Any] = {
+        "status": "failed",
+        "summary": "s",
+        "evidence": [],
+        "next_actions": [],
+        "upstream": {"spec": "amd-quark==0.99", "version": "0.99", "kind": "wheel", "label": "x"},
+        "skills_root": "skills",
+        "counts": {"breaking": 1, "semantic": 0, "mechanical": 0, "unverifiable": 0},
+        "findings": [
+            {
+                "fingerprint": "0123456789abcdef",
+                "kind": "breaking",
+                "rule": "cli-flag-removed",
+                "category": "cli_flags",
+                "skill": "demo",
+                "subject": "--old",
+                "skill_says": "x",
+                "source_says": "y",
+                "impact": "z",
+                "skill_location": {"file": "demo/SKILL.md", "line": 3},
+                "source_location": None,
+                "fix": None,
+            }
+        ],
+        "changed_files": ["skills/demo/SKILL.md"],
+    }
+    for _ in range(rng.randrange(1, 4)):
+        target: Any = document
+        keys = ["counts", "findings", "changed_files", "upstream", "skills_root", "status", "summary"]
+        key = rng.choice(keys)
+        findings = document["findings"]
+        nested = isinstance(findings, list) and findings and isinstance(findings[0], dict) and findings[0]
+        if key == "findings" and rng.random() < 0.6 and nested:
+            target = findings[0]
+            key = rng.choice(list(target))
+        target[key] = _value(rng)
+    text = json.dumps(document, default=str)
+    if rng.random() < 0.2:
+        text = text.replace('"line": 3', f'"line": {"9" * rng.choice([10, 4301, 50000])}')
+    if rng.random() < 0.1:
+        text = text[: rng.randrange(len(text))]
+    return text
+
+
+def _wheel(rng: random.Random, path: Path, members: dict[str, str | bytes]) -> Path:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", rng.choice([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])) as zf:
+        zf.writestr("quark/__init__.py", "")
+        for name, data in members.items():
+            zf.writestr(name, data)
+        if rng.random() < 0.9:
+            zf.writestr("amd_quark-0.99.dist-info/METADATA", rng.choice([METADATA, _garbage(rng, 200)]))
+    data = bytearray(buffer.getvalue())
+    mutation = rng.randrange(6)
+    if mutation == 0 and len(data) > 100:  # flip bytes anywhere: bad CRC, bad headers, bad directory
+        for _ in range(rng.randrange(1, 8)):
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    elif mutation == 1:
+        data = data[: rng.randrange(1, len(data))]
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _skills(rng: random.Random, root: Path) -> Path:
+    for n in range(rng.randrange(1, 4)):
+        folder = root / f"s{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        kind = rng.randrange(8)
+        if kind == 0:
+            (folder / "SKILL.md").write_bytes(rng.randbytes(rng.randrange(1, 300)))
+        elif kind == 1:
+            (folder / "SKILL.md").symlink_to("SKILL.md")
+        elif kind == 2:
+            (folder / "SKILL.md").write_text("---\n" + _garbage(rng, 200) + "\n---\nx\n", encoding="utf-8")
+        elif kind == 3:
+            (folder / "SKILL.md").write_text("---\nname: [" + "[" * 5000 + "\n---\n", encoding="utf-8")
+        else:
+            body = "\n\n".join(rng.choice(BODIES) for _ in range(rng.randrange(1, 4)))
+            if rng.random() < 0.3:
+                body += "\n" + _garbage(rng, 300)
+            (folder / "SKILL.md").write_text(SKILL.format(name=f"s{n}", body=body), encoding="utf-8")
+        if rng.random() < 0.2:
+            (folder / "ref.md").symlink_to(rng.choice(["ref.md", "/nonexistent", "../s0/SKILL.md"]))
+    return root
+
+
+def _odd(rng: random.Random, output: bool) -> str:
+    """An odd path value; for an output flag only ones that cannot be valid (a valid one may be written)."""
+    bad = ["x" * 300, "a/" + "b" * 256, "é" * 130, "/proc/self/fd/0", "/proc/quarkci/x", "\u2028" * 90]
+    return rng.choice(bad if output else [*bad, "", " ", "-", "//", ".", "..", "~", "bundled:", "none"])
+
+
+Case = tuple[str, list[str]]  # (family, argv); argv may hold {d}
+
+
+def case_skills(rng: random.Random, d: Path) -> Case:
+    _skills(rng, d / "skills")
+    argv = rng.choice([["skills", "list"], ["skills", "claims"], ["skills", "export", "--out", "{d}/OUT/x"]])
+    return "skills", [*argv, "--skills", "{d}/skills"]
+
+
+def case_sync(rng: random.Random, d: Path) -> Case:
+    _skills(rng, d / "skills")
+    _wheel(rng, d / "amd_quark-0.99-py3-none-any.whl", {})
+    if rng.random() < 0.3:
+        (d / ".git").mkdir()
+        table = rng.choice(
+            [f"level = {'9' * 5000}", "x = " + "[" * 3000 + "]" * 3000, _garbage(rng, 100), "sync = 5"]
+        )
+        (d / "pyproject.toml").write_text(f"[tool.quarkci]\n{table}\n", encoding="utf-8")
+    argv = ["sync", "--upstream", "{d}/amd_quark-0.99-py3-none-any.whl", "--skills", "{d}/skills"]
+    argv += ["--baseline", "none", "--out", "{d}/OUT"]
+    if rng.random() < 0.3:
+        (d / "base.json").write_text(_report(rng), encoding="utf-8")
+        argv[argv.index("none")] = "{d}/base.json"
+    if rng.random() < 0.3:
+        argv.append("--fix")
+    return "sync", argv
+
+
+def case_wheel(rng: random.Random, d: Path) -> Case:
+    members: dict[str, str | bytes] = {}
+    for n in range(rng.randrange(0, 4)):
+        members[f"quark/m{n}.py"] = rng.choice(
+            ["x = 1\n", _garbage(rng, 300), "(" * 300 + ")" * 300, "def f(:\n", "y=1\n" * 200_000]
+        )
+    if rng.random() < 0.5:
+        body = rng.choice(BODIES).replace("{}", _report(rng))
+        members["quark/_bundled_skills/demo/SKILL.md"] = SKILL.format(name="demo", body=body)
+    if rng.random() < 0.2:
+        members["quark/_bundled_skills/zz/../../../escape.md"] = "x"
+    _wheel(rng, d / "amd_quark-0.99-py3-none-any.whl", members)
+    wheel = "{d}/amd_quark-0.99-py3-none-any.whl"
+    argv = rng.choice(
+        [
+            ["facts", "--upstream", wheel],
+            ["skills", "export", "--skills", f"bundled:{wheel}", "--out", "{d}/OUT/x"],
+            ["sync", "--upstream", wheel, "--baseline", "none", "--out", "{d}/OUT"],
+            ["contracts", "diff", "--upstream", wheel],
+        ]
+    )
+    return "wheel", argv
+
+
+def case_report(rng: random.Random, d: Path) -> Case:
+    (d / "rd").mkdir()
+    (d / "rd" / "validation_report.json").write_text(_report(rng), encoding="utf-8")
+    _skills(rng, d / "skills")
+    argv = rng.choice(
+        [
+            [
+                "report",
+                "github",
+                "--report-dir",
+                "{d}/rd",
+                "--workspace",
+                "{d}",
+                "--stage-changed",
+                "{d}/OUT/st",
+            ],
+            [
+                "report",
+                "markdown",
+                "--report-json",
+                "{d}/rd/validation_report.json",
+                "--output",
+                "{d}/OUT/r.md",
+            ],
+            ["gh", "issues", "--report", "{d}/rd/validation_report.json", "--dry-run", "--repo", "o/r"],
+            ["gh", "pr", "--report", "{d}/rd/validation_report.json", "--dry-run", "--repo", "o/r"],
+            ["contracts", "validate", "{d}/rd/validation_report.json"],
+        ]
+    )
+    return "report", argv
+
+
+def case_context(rng: random.Random, d: Path) -> Case:
+    document = _value(rng)
+    text = json.dumps(document, default=str) if rng.random() < 0.7 else _garbage(rng, 200)
+    (d / "env_context.json").write_text(text, encoding="utf-8")
+    argv = ["route", _garbage(rng, rng.randrange(0, 60)) or "fp8", "--env-context", "{d}/env_context.json"]
+    return "context", [*argv, "--output", "{d}/OUT/session_context.json"]
+
+
+FLAG_BASES: list[tuple[list[str], list[str], list[str]]] = [
+    # (a complete offline command line, its input path flags, its output path flags)
+    (["sync", "--upstream", "{d}/w.whl", "--skills", "{d}/skills", "--baseline", "none", "--out", "{d}/OUT"],
+     ["--upstream", "--skills", "--baseline"], ["--out"]),
+    (["facts", "--upstream", "{d}/w.whl"], ["--upstream"], []),
+    (["skills", "claims", "--skills", "{d}/skills"], ["--skills"], []),
+    (["skills", "export", "--skills", "{d}/skills", "--out", "{d}/OUT/x"], ["--skills"], ["--out"]),
+    (["report", "markdown", "--report-json", "{d}/r.json", "--output", "{d}/OUT/r.md"], ["--report-json"],
+     ["--output"]),
+    (["route", "fp8", "--env-context", "{d}/r.json", "--output", "{d}/OUT/s.json"], ["--env-context"],
+     ["--output"]),
+    (["ptq", "gate", "--summary", "{d}/r.json", "--markdown", "{d}/OUT/g.md"], ["--summary"], ["--markdown"]),
+    (["day0", "gate-compare", "--baseline", "{d}/r.json", "--candidate", "{d}/r.json"],
+     ["--baseline", "--candidate"], []),
+    (["contracts", "validate", "{d}/r.json"], [], []),
+]  # fmt: skip
+
+
+def case_flags(rng: random.Random, d: Path) -> Case:
+    _skills(rng, d / "skills")
+    _wheel(rng, d / "w.whl", {})
+    (d / "r.json").write_text(_report(rng), encoding="utf-8")
+    base, inputs, outputs = rng.choice(FLAG_BASES)
+    flags = [(f, False) for f in inputs] + [(f, True) for f in outputs]
+    if not flags:
+        return "flags", [*base[:-1], "{d}/" + _odd(rng, False)]
+    flag, output = rng.choice(flags)
+    value = _odd(rng, output)
+    if rng.random() < 0.7 and not value.startswith("/"):  # ("{d}//proc/x" would be a valid new directory)
+        value = "{d}/" + value
+    return "flags", [*base, flag, value]  # the last occurrence of a flag wins
+
+
+FAMILIES: list[Callable[[random.Random, Path], Case]] = [
+    case_skills,
+    case_sync,
+    case_wheel,
+    case_report,
+    case_context,
+    case_flags,
+]
+
+
+def _tree(root: Path, skip: Path) -> dict[str, str]:
+    """Every file under ``root`` (links not followed) but ``skip``: path -> size and sha256 prefix."""
+    found: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = [n for n in dirnames if here / n != skip]
+        for name in filenames:
+            path = here / name
+            try:
+                digest = (
+                    hashlib.sha256(path.read_bytes()).hexdigest()[:16] if not path.is_symlink() else "link"
+                )
+            except OSError:
+                digest = "unreadable"
+            found[str(path.relative_to(root))] = digest
+    return found
+
+
+def run_one(
+    argv: list[str], d: Path, timeout: float, address_space: int, launcher: str = LAUNCHER
+) -> dict[str, Any]:
+    """Run one input in a child (``launcher``: the Python code that runs quarkci); return its exit code
+    (None for a hang), stderr, seconds, peak RSS (KiB) and the files written outside ``d/OUT``."""
+    out = d / "OUT"
+    home = d.parent / "home"
+    rss = d.parent / "rss.txt"
+    rss.unlink(missing_ok=True)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "QUARKCI_"))},
+        "PYTHONPATH": str(REPO),
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "QUARKCI_CACHE_DIR": str(home / "cache"),
+        "GITHUB_TOKEN": "",
+        "GH_TOKEN": "",
+        "GITHUB_OUTPUT": str(out / "gh_output"),
+        "GITHUB_STEP_SUMMARY": str(out / "gh_summary"),
+        "FUZZ_AS": str(address_space),
+        "FUZZ_RSS": str(rss),
+    }
+    out.mkdir()
+    before = _tree(d, out)
+    start = time.perf_counter()
+    args = [a.replace("{d}", str(d)).replace("\0", "") for a in argv]  # argv cannot hold a NUL
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", launcher, *args], cwd=d, env=env, capture_output=True, timeout=timeout
+        )
+        code: int | None = done.returncode
+        stderr = done.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        code, stderr = None, ""
+    seconds = time.perf_counter() - start
+    after = _tree(d, out)
+    writes = sorted(p for p, h in after.items() if before.get(p) != h)
+    peak = int(rss.read_text()) if rss.is_file() else 0
+    return {"code": code, "stderr": stderr, "seconds": seconds, "rss_kb": peak, "writes": writes}
+
+
+def problems_of(record: dict[str, Any], argv: list[str]) -> list[str]:
+    """What is wrong with one child's ``record`` (from :func:`run_one`), each ``"<total key>: detail"``;
+    ``[]`` when it ended as documented."""
+    problems = []
+    if record["code"] is None:
+        problems.append("hangs: over the timeout")
+    elif record["code"] == 4:
+        problems.append("exit_4: internal error")
+    elif record["code"] not in (0, 1, 2, 3):
+        problems.append(f"exit_other: exit {record['code']}")
+    if "Traceback" in record["stderr"] or "internal error" in record["stderr"]:
+        problems.append("tracebacks: on stderr")
+    if record["rss_kb"] > RSS_LIMIT_KB:
+        problems.append(f"rss_over_1gib: {record['rss_kb']} KiB")
+    writes = record["writes"]
+    if "--fix" in argv:  # --fix edits the skills in place: those writes are asked for
+        writes = [w for w in writes if not w.startswith("skills/")]
+    if writes:
+        problems.append(f"writes_outside_out: {writes[:5]}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=24, help="generator seed (default 24)")
+    parser.add_argument("--count", type=int, default=300, help="inputs to run (default 300)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per child (default 30)")
+    parser.add_argument("--address-space", type=int, default=4 << 30, help="RLIMIT_AS bytes (default 4 GiB)")
+    parser.add_argument("--summary", type=Path, help="write the summary JSON here")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    work = Path(tempfile.mkdtemp(prefix="quarkci-fuzz-"))
+    (work / "home").mkdir()
+    failures: list[dict[str, Any]] = []
+    totals = {"inputs": 0, "tracebacks": 0, "exit_4": 0, "exit_other": 0, "hangs": 0, "rss_over_1gib": 0}
+    totals["writes_outside_out"] = 0
+    families: dict[str, dict[str, int]] = {}
+    codes: dict[str, int] = {}
+    peak_kb, slowest = 0, 0.0
+    try:
+        for index in range(args.count):
+            d = work / f"i{index}"
+            d.mkdir()
+            family, case_argv = rng.choice(FAMILIES)(random.Random(rng.random()), d)
+            record = run_one(case_argv, d, args.timeout, args.address_space)
+            totals["inputs"] += 1
+            problems = problems_of(record, case_argv)
+            for problem in problems:
+                totals[problem.split(":")[0]] += 1
+            stats = families.setdefault(family, {"inputs": 0, "failed": 0})
+            stats["inputs"] += 1
+            codes[str(record["code"])] = codes.get(str(record["code"]), 0) + 1
+            peak_kb, slowest = max(peak_kb, record["rss_kb"]), max(slowest, record["seconds"])
+            if problems:
+                stats["failed"] += 1
+                lines = record["stderr"].strip().splitlines()
+                failures.append(
+                    {
+                        "index": index,
+                        "family": family,
+                        "argv": case_argv,
+                        "code": record["code"],
+                        "problems": problems,
+                        "stderr_last": lines[-1][:300] if lines else "",
+                    }  # fmt: skip
+                )
+            shutil.rmtree(d, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = {
+        "seed": args.seed,
+        "count": args.count,
+        "timeout_s": args.timeout,
+        "address_space_bytes": args.address_space,
+        "totals": totals,
+        "exit_codes": dict(sorted(codes.items())),
+        "families": families,
+        "peak_rss_kib": peak_kb,
+        "slowest_s": round(slowest, 2),
+        "failures": failures,
+    }
+    text = json.dumps(summary, indent=2, sort_keys=True) + "\n"
+    if args.summary:
+        args.summary.write_text(text, encoding="utf-8")
+    print(json.dumps({k: summary[k] for k in ("totals", "exit_codes", "peak_rss_kib", "slowest_s")}))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The fuzz campaign of issue 24 (benchmarks/fuzz_inputs.py): a small seeded run ends clean, and the
+harness really sees what it counts (negative controls: a traceback, a hang, an address-space overrun, a
+write outside ``OUT``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import fuzz_inputs  # noqa: E402
+
+
+def test_a_small_seeded_run_is_clean_and_repeatable(tmp_path: Path) -> None:
+    summaries = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.json"
+        done = subprocess.run(
+            [sys.executable, str(REPO / "benchmarks" / "fuzz_inputs.py"), "--seed", "7", "--count", "12",
+             "--summary", str(out)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+        summaries.append(json.loads(out.read_text()))
+    first, second = summaries
+    assert first["totals"] == {
+        "inputs": 12,
+        "tracebacks": 0,
+        "exit_4": 0,
+        "exit_other": 0,
+        "hangs": 0,
+        "rss_over_1gib": 0,
+        "writes_outside_out": 0,
+    }
+    assert first["failures"] == [] and first["exit_codes"] == second["exit_codes"]  # same seed, same inputs
+    assert first["families"] == second["families"]
+
+
+@pytest.mark.parametrize(
+    ("launcher", "problem"),
+    [
+        ("raise RuntimeError('boom')", "tracebacks"),
+        ("import sys; sys.exit(4)", "exit_4"),
+        ("import sys; sys.exit(9)", "exit_other"),
+        ("import time; time.sleep(30)", "hangs"),
+        (
+            "import os, resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30,) * 2); b = bytes(2 << 30)",
+            "tracebacks",
+        ),
+        ("open('stray.txt', 'w').write('x')", "writes_outside_out"),
+    ],
+    ids=["traceback", "exit-4", "exit-9", "hang", "address-space", "stray-write"],
+)
+def test_the_harness_sees_what_it_counts(tmp_path: Path, launcher: str, problem: str) -> None:
+    (tmp_path / "home").mkdir()
+    d = tmp_path / "i0"
+    d.mkdir()
+    record = fuzz_inputs.run_one(["facts"], d, timeout=2, address_space=4 << 30, launcher=launcher)
+    assert [p.split(":")[0] for p in fuzz_inputs.problems_of(record, ["facts"])] == [problem]
+
+
+def test_a_clean_child_has_no_problem_negative_control(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    d = tmp_path / "i0"
+    d.mkdir()
+    record = fuzz_inputs.run_one(["--version"], d, timeout=60, address_space=4 << 30)
+    assert record["code"] == 0 and record["rss_kb"] > 0
+    assert fuzz_inputs.problems_of(record, ["--version"]) == []
