@@ -88,9 +88,17 @@ def report(**extra: object) -> dict[str, object]:
         "next_actions": [],
         "upstream": {"spec": "amd-quark==0.99", "version": "0.99", "kind": "wheel", "label": "x"},
         "skills_root": "skills",
-        "counts": {"breaking": 1, "semantic": 0, "mechanical": 0, "unverifiable": 0},
+        "counts": {"breaking": 1, "semantic": 0, "mechanical": 0, "unverifiable": 0, "ignored": 0},
         "findings": [finding],
         "changed_files": [],
+        # what sync always writes and the re-rendered summary shows
+        "applied_fixes": [],
+        "report_version": 1,
+        "mode": "audit",
+        "baseline": None,
+        "skills": [],
+        "release_diff": [],
+        "blocked": None,
     }
     document.update(extra)
     return document
@@ -277,7 +285,9 @@ def test_report_github_publishes_a_valid_report_negative_control(tmp_path: Path)
     done = quarkci(*argv, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert "breaking<<" in (tmp_path / "out.txt").read_text()
-    assert (tmp_path / "sum.md").read_text() == "# Skill sync\n"
+    # the summary is re-rendered from the JSON (never the .md on disk)
+    summary = (tmp_path / "sum.md").read_text()
+    assert summary.startswith("<!-- quarkci:report:skill-sync -->") and "--old" in summary
     assert done.stdout.startswith("::error file=skills/demo/SKILL.md,line=3,")
     assert (tmp_path / "stage" / "skills" / "demo" / "SKILL.md").is_file()
 
