@@ -99,7 +99,7 @@ _PROBE = (
     "        pass\n"
     "try:\n"
     "    lm = m.version('lm_eval') if all(u.find_spec(p) for p in ('lm_eval', 'tenacity', 'aiohttp')) else None\n"
-    "except m.PackageNotFoundError:\n"
+    "except Exception:\n"
     "    lm = None\n"
     "print(json.dumps({'dist': found, 'module': u.find_spec('vllm') is not None, 'lm_eval': lm}))\n"
 )
