@@ -21,6 +21,15 @@ SECONDS=0
 echo "== installing quarkci with the ml and test extras (after ${SECONDS}s)"
 "${PIP[@]}" -e '.[ml,test]'
 echo "== set-up done in ${SECONDS}s"
+# the vLLM tier's serving environment (tests/day0/test_vllm_ml.py): its own venv, the same torch spec first;
+# skipped in a second when its stamp matches. A runner that has one already sets QUARKCI_VLLM_PYTHON.
+if [ -z "${QUARKCI_VLLM_PYTHON:-}" ]; then
+  echo "== vLLM environment (scripts/vllm_env.sh)"
+  QUARKCI_VLLM_PYTHON=$(TORCH_SPEC="$TORCH_SPEC" TORCH_INDEX_URL="$TORCH_INDEX_URL" bash scripts/vllm_env.sh)
+  QUARKCI_VLLM_PYTHON=$(cd "$(dirname "$QUARKCI_VLLM_PYTHON")" && pwd)/$(basename "$QUARKCI_VLLM_PYTHON")
+  echo "== vLLM environment ready after ${SECONDS}s: $QUARKCI_VLLM_PYTHON"
+fi
+export QUARKCI_VLLM_PYTHON
 
 echo "== ruff"
 ruff format --check quarkci tests benchmarks actions

