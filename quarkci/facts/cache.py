@@ -1,7 +1,7 @@
 """A facts cache keyed by the wheel's sha256: extracting a release's facts is done once per wheel.
 
-``facts_of(snapshot)`` returns :func:`quarkci.facts.extract_all` of ``snapshot``; for a wheel it
-first looks in ``$QUARKCI_CACHE_DIR/facts`` (default ``~/.cache/quarkci/facts``) for
+``facts_of(snapshot)`` returns :func:`quarkci.facts.extract_all` of ``snapshot``; for a wheel (and for the
+installed release, keyed ``installed-<sha256 of its RECORD>``) it first looks in ``$QUARKCI_CACHE_DIR/facts`` (default ``~/.cache/quarkci/facts``) for
 ``<sha256 of the wheel>-<extractor code digest>.json`` (so a changed extractor never serves stale
 facts) and writes it atomically after a cold extraction. An entry is
 ``{"format": "quarkci-facts-cache/1", "sha256": <hex>, "facts": <FactSet.to_json()>}``, the sha256
@@ -58,7 +58,13 @@ def wheel_sha256(path: Path) -> str:
 
 
 def entry_path(snapshot: Snapshot) -> Path | None:
-    """Where the facts of ``snapshot`` are cached; None for anything but a wheel file."""
+    """Where the facts of ``snapshot`` are cached: a wheel file by its sha256, the ``installed`` release by
+    the sha256 of its RECORD (which lists every installed file's own hash); None for anything else (a
+    checkout's files change without a record)."""
+    if snapshot.kind == "installed":
+        record = getattr(snapshot, "record_digest", None)
+        digest = record() if callable(record) else None
+        return cache_dir() / f"installed-{digest}-{code_digest()}.json" if isinstance(digest, str) else None
     path = getattr(snapshot, "path", None)
     if snapshot.kind != "wheel" or not isinstance(path, Path) or not path.is_file():
         return None

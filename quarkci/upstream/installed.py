@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata as md
 from pathlib import Path
 
@@ -55,6 +56,15 @@ class InstalledSnapshot(IndexedSnapshot):
         version = str(Version(dist.version))
         location = Path(str(dist.locate_file(""))).resolve()
         super().__init__(version=version, label=f"installed amd-quark {version} ({location})", index=index)
+
+    def record_digest(self) -> str | None:
+        """Hex sha256 of the dist's RECORD (every installed file with its own hash, so it changes whenever
+        any file of the release does), or None when the dist has no RECORD. The facts cache keys an
+        installed snapshot by it (:func:`quarkci.facts.cache.entry_path`)."""
+        record = self._dist.read_text("RECORD")
+        if record is None:
+            return None
+        return hashlib.sha256(f"{self.version}\n{record}".encode()).hexdigest()
 
     def _load(self, key: Path | str | None) -> bytes:
         if key is None:
