@@ -181,6 +181,71 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     assert ("report", "sync") in _edges()  # and the real tree is read
 
 
+# The PTQ chain's stages (quarkci.ptq.chain.run_ptq): their functions are called only inside ``ptq`` and by
+# the ``quarkci ptq`` subcommands (each runs its one stage); everything else, the day-0 conductor included,
+# goes through the chain, so a safety check added to a stage reaches every caller.
+PTQ_STAGE_MODULES = (
+    "quarkci.ptq.intake",
+    "quarkci.ptq.plan",
+    "quarkci.ptq.manifest",
+    "quarkci.ptq.runner",
+    "quarkci.ptq.validate",
+    "quarkci.gates.ptq",
+)
+PTQ_STAGE_CALLERS = ("quarkci.ptq", "quarkci.commands.ptq")
+
+
+def _functions(module: str, root: Path) -> frozenset[str]:
+    path = root.parent.joinpath(*module.split(".")).with_suffix(".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))
+
+
+def _stage_function_uses(root: Path = ROOT) -> list[str]:
+    """``"importer -> stage_module.name"`` for every PTQ stage function (or stage module) imported outside
+    :data:`PTQ_STAGE_CALLERS`, function-level and type-checking imports included."""
+    bad: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        if any(source == c or source.startswith(c + ".") for c in PTQ_STAGE_CALLERS):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                bad += [f"{source} -> {a.name}" for a in node.names if a.name in PTQ_STAGE_MODULES]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                stage_functions = _functions(node.module, root) if node.module in PTQ_STAGE_MODULES else ()
+                bad += [
+                    f"{source} -> {node.module}.{alias.name}"
+                    for alias in node.names
+                    if f"{node.module}.{alias.name}" in PTQ_STAGE_MODULES or alias.name in stage_functions
+                ]
+    return bad
+
+
+def test_only_the_ptq_commands_call_a_ptq_stage_outside_the_chain() -> None:
+    assert _stage_function_uses() == [], "call quarkci.ptq.chain.run_ptq instead"
+
+
+def test_the_stage_checker_sees_a_hand_copy_of_the_chain(tmp_path: Path) -> None:
+    """Negative control: a day-0 module rebuilding the chain from stage functions (the old conductor's
+    ``_ptq``), and one importing a stage module; a constant or a type of a stage module is no stage."""
+    root = tmp_path / "quarkci"
+    for pkg in ("", "ptq", "gates", "day0", "commands"):
+        (root / pkg).mkdir(parents=True, exist_ok=True)
+        (root / pkg / "__init__.py").write_text("")
+    for module in PTQ_STAGE_MODULES:
+        body = "FILE = 'x'\nclass T: ...\ndef stage(): ...\n"
+        (root.parent / (module.replace(".", "/") + ".py")).write_text(body)
+    (root / "day0" / "copy.py").write_text(
+        "def _ptq():\n    from quarkci.ptq.runner import FILE, T, stage\n    from quarkci.gates import ptq\n"
+    )
+    (root / "commands" / "ptq.py").write_text("from quarkci.ptq.runner import stage\n")
+    assert _stage_function_uses(root) == [
+        "quarkci.day0.copy -> quarkci.ptq.runner.stage",
+        "quarkci.day0.copy -> quarkci.gates.ptq",
+    ]
+
+
 @pytest.mark.parametrize("package", sorted(ALLOWED))
 def test_allowed_table_has_no_cycle(package: str) -> None:
     """The declared table itself is a DAG: no package may (transitively) import itself."""

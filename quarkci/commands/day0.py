@@ -375,11 +375,19 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
         )
     if args.cache_dir:
         check_output_dir(args.cache_dir, "--cache-dir")
+    if not args.checkpoint and args.model != SMOLLM:
+        from quarkci.ptq.chain import check_source
+
+        try:  # the PTQ chain's own precondition, checked before the setup stage starts
+            check_source(model)
+        except BadInputError as exc:
+            raise BadInputError(f"--model: {exc}") from None
 
 
 def run_chain(args: argparse.Namespace) -> int:
     """``day0 run``: inputs checked before any work, then the conductor."""
-    from quarkci.day0.conductor import Conductor, Day0Config
+    from quarkci.day0.conductor import Conductor
+    from quarkci.day0.state import Day0Config
     from quarkci.day0.suite import resolve_suite
 
     _check_run_inputs(args)
