@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def direct(model: str, scheme: str, out: Path) -> None:
     """The stages without the conductor (what a user would script by hand)."""
-    from quarkci.day0 import gates
     from quarkci.day0.canary import known_probe, run_canary
     from quarkci.day0.evaluate import EvalSpec, run_eval
     from quarkci.day0.suite import write_demo_suite
+    from quarkci.gates import compare, verbosity
     from quarkci.gates.ptq import evaluate
     from quarkci.ptq.intake import analyze, write_analysis
     from quarkci.ptq.manifest import build_manifest, write_manifest
@@ -67,7 +67,7 @@ def direct(model: str, scheme: str, out: Path) -> None:
     times["baseline_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
     cand = run_eval(checkpoint, suite, EvalSpec())
     times["candidate_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
-    assert gates.compare(base, cand)["pass"] and gates.verbosity(base, cand)["pass"]
+    assert compare.evaluate(base, cand)["pass"] and verbosity.evaluate(base, cand)["pass"]
     times["compare+verbosity"] = time.perf_counter() - t0
     (out / "direct_stages.json").write_text(json.dumps(times))
 

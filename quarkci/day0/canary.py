@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.failure_class import FailureClass
+from quarkci.gates.failure_class import FailureClass
 
 DEFAULT_HEALTH_TIMEOUT = 900.0
 POLL_INTERVAL = 0.5

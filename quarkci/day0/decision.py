@@ -15,13 +15,13 @@ any other class                                        ANOMALOUS
 
 The decisions and the classes are the reference day-0 design's (NVIDIA Model-Optimizer's public
 ``day0-release``, facts in ``DAY0_NOTES``); the triage action of a class is
-:data:`quarkci.core.failure_class.ACTIONS`.
+:data:`quarkci.gates.failure_class.ACTIONS`.
 """
 
 from __future__ import annotations
 
-from quarkci.core.failure_class import ACTIONS, FailureClass
 from quarkci.day0.state import GateFailed
+from quarkci.gates.failure_class import ACTIONS, FailureClass
 
 INFEASIBLE = frozenset(
     {

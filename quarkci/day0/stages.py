@@ -30,14 +30,17 @@ from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json, load_document
-from quarkci.core.failure_class import FailureClass
-from quarkci.day0 import gates
 from quarkci.day0.canary import known_probe, run_canary
 from quarkci.day0.evaluate import EvalSpec, eval_config, run_eval
 from quarkci.day0.hashing import baseline_key, directory_sha256
-from quarkci.day0.records import load_record
 from quarkci.day0.state import Context, GateFailed, Stage, StageFn
 from quarkci.day0.suite import Suite
+from quarkci.gates import compare as compare_gate
+from quarkci.gates import run as run_gate
+from quarkci.gates import verbosity as verbosity_gate
+from quarkci.gates.failure_class import FailureClass
+from quarkci.gates.records import load_record
+from quarkci.gates.verdict import Verdict, verdict
 from quarkci.ptq.chain import PtqOutcome, PtqRequest, run_ptq
 from quarkci.ptq.quark_api import QuarkUnavailable
 
@@ -242,7 +245,7 @@ def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: Eval
     """One side's eval and its run gate (INFRA_TRANSIENT retried once; twice is SYSTEMIC)."""
     for attempt in (1, 2):
         result = evaluate(model_path, ctx.config.suite, _spec(ctx), ctx.say)
-        verdict = gates.run_complete(result)
+        verdict = run_gate.evaluate(result)
         if verdict["failure_class"] != FailureClass.INFRA_TRANSIENT.value or attempt == 2:
             break
         ctx.say(f"{side} eval: INFRA_TRANSIENT ({verdict['detail']}); retrying once")
@@ -250,7 +253,7 @@ def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: Eval
     verdict_path = atomic_write_text(ctx.out / "eval" / f"gate_run_{side}.json", dump_json(verdict))
     stage.outputs.update({"results": str(eval_path), "gate_run": str(verdict_path)})
     if not verdict["pass"]:
-        cls = FailureClass(verdict["failure_class"])
+        cls = FailureClass(verdict["failure_class"] or FailureClass.UNKNOWN.value)
         if cls is FailureClass.INFRA_TRANSIENT:
             raise GateFailed(FailureClass.SYSTEMIC, f"INFRA_TRANSIENT twice: {verdict['detail']}", "SYSTEMIC")
         raise GateFailed(cls, f"{side} eval: {verdict['detail']}")
@@ -274,7 +277,7 @@ def baseline_eval(ctx: Context, stage: Stage, *, evaluate: EvalFn = run_eval) ->
     ctx.data["baseline_cache"] = {"key": key, "path": str(cache), "hit": False}
     if cache.is_file():
         result = json.loads(cache.read_text(encoding="utf-8"))
-        if gates.run_complete(result)["pass"]:
+        if run_gate.evaluate(result)["pass"]:
             ctx.data["baseline_cache"]["hit"] = True
             path = atomic_write_text(ctx.out / "eval" / "baseline.json", dump_json(result))
             stage.outputs = {"results": str(path), "cache": str(cache)}
@@ -299,7 +302,7 @@ def compare(ctx: Context, stage: Stage) -> None:
     (_, baseline), (_, candidate) = (
         load_record(ctx.out / "eval" / f"{side}.json") for side in ("baseline", "candidate")
     )
-    verdict = gates.compare(baseline, candidate, threshold=ctx.config.threshold)
+    verdict = compare_gate.evaluate(baseline, candidate, threshold=ctx.config.threshold)
     path = atomic_write_text(ctx.out / "gates" / "compare.json", dump_json(verdict))
     stage.outputs = {"verdict": str(path)}
     ctx.data["compare"] = verdict
@@ -315,23 +318,23 @@ def verbosity(ctx: Context, stage: Stage) -> None:
     baseline, candidate = (
         load_document(ctx.out / "eval" / f"{side}.json") for side in ("baseline", "candidate")
     )
-    verdict = gates.verbosity(baseline, candidate, threshold=cfg.verbosity_threshold)
-    if verdict.get("input_error") and not cfg.suite.generate_tasks and not baseline.get("verbosity"):
-        verdict = {
-            "gate": "verbosity",
-            "pass": True,
-            "failure_class": None,
-            "not_measured": [],
-            "detail": "not measured: the suite has no generate task",
-            "tasks": [],
-            "threshold": cfg.verbosity_threshold,
-        }
-    path = atomic_write_text(ctx.out / "gates" / "verbosity.json", dump_json(verdict))
-    stage.outputs = {"verdict": str(path)}
-    ctx.data["verbosity"] = verdict
-    if not verdict["pass"]:
-        cls = FailureClass(verdict["failure_class"])
-        raise GateFailed(
-            cls, verdict["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None
+    judged: Verdict = verbosity_gate.evaluate(baseline, candidate, threshold=cfg.verbosity_threshold)
+    if judged.get("input_error") and not cfg.suite.generate_tasks and not baseline.get("verbosity"):
+        judged = verdict(
+            verbosity_gate.ID,
+            True,
+            None,
+            "not measured: the suite has no generate task",
+            not_measured=[],
+            tasks=[],
+            threshold=cfg.verbosity_threshold,
         )
-    stage.detail = verdict["detail"]
+    path = atomic_write_text(ctx.out / "gates" / "verbosity.json", dump_json(judged))
+    stage.outputs = {"verdict": str(path)}
+    ctx.data["verbosity"] = judged
+    if not judged["pass"]:
+        cls = FailureClass(judged["failure_class"] or FailureClass.UNKNOWN.value)
+        raise GateFailed(
+            cls, judged["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None
+        )
+    stage.detail = judged["detail"]

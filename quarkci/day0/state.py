@@ -10,14 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quarkci.core.failure_class import FailureClass
-from quarkci.day0 import gates
+from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
 from quarkci.day0.suite import Suite
+from quarkci.gates import compare, verbosity
+from quarkci.gates.failure_class import FailureClass
 
 if TYPE_CHECKING:
     from quarkci.ptq.chain import PtqOutcome
-
-DEFAULT_HEALTH_TIMEOUT = 900.0  # seconds: the canary's /health ceiling, above the measured load time
 
 
 @dataclass(frozen=True)
@@ -30,8 +29,8 @@ class Day0Config:
     scheme: str
     out: Path
     suite: Suite
-    threshold: float = gates.DEFAULT_THRESHOLD
-    verbosity_threshold: float = gates.DEFAULT_VERBOSITY_THRESHOLD
+    threshold: float = compare.DEFAULT_THRESHOLD
+    verbosity_threshold: float = verbosity.DEFAULT_THRESHOLD
     accelerator: str = "cpu"
     server: str = "hf"
     backend: str = "hf"

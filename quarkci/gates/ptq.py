@@ -58,9 +58,10 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from typing import Any, TypedDict, TypeGuard
+from typing import Any, TypeGuard
 
-from quarkci.core.failure_class import FailureClass, most_actionable
+from quarkci.gates.failure_class import FailureClass, most_actionable
+from quarkci.gates.verdict import Check, Verdict, verdict
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0
@@ -69,21 +70,6 @@ DEFAULT_MIN_TOP1_AGREEMENT = 0.80  # fraction of probe positions whose top-1 tok
 # checks whose failure means the export's metadata is wrong: a reload failure after one of them is not
 # MODEL_UNSUPPORTED (the installed stack is fine; the checkpoint is not)
 METADATA_CHECKS = ("quantization_config", "coverage", "scheme", "kv_cache", "names")
-
-
-class Check(TypedDict):
-    """One check of the gate: ``status`` pass|fail|skipped, ``failure_class`` when failed."""
-
-    name: str
-    status: str
-    failure_class: str | None
-    detail: str
-
-
-GateResult = TypedDict(
-    "GateResult",
-    {"gate": str, "pass": bool, "failure_class": str | None, "detail": str, "checks": list[Check]},
-)
 
 
 def _check(name: str, status: str, detail: str, cls: FailureClass | None = None) -> Check:
@@ -376,7 +362,7 @@ def evaluate(
     max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
-) -> GateResult:
+) -> Verdict:
     """Judge a validation summary (see module docstring): a pure function, it reads no file and never
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
     0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions."""
@@ -401,10 +387,4 @@ def evaluate(
     detail = (
         "; ".join(f"[{c['failure_class']}] {c['name']}: {c['detail']}" for c in failed) or "all checks passed"
     )
-    return {
-        "gate": ID,
-        "pass": not failed,
-        "failure_class": cls.value if cls else None,
-        "detail": detail,
-        "checks": checks,
-    }
+    return verdict(ID, not failed, cls, detail, checks=checks)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
 from quarkci.core.paths import check_output_dir
-from quarkci.gates.ptq import GateResult, evaluate
+from quarkci.gates.ptq import evaluate
+from quarkci.gates.verdict import Verdict
 from quarkci.ptq import manifest as manifest_mod
 from quarkci.ptq.intake import ANALYSIS_FILE, analyze, write_analysis
 from quarkci.ptq.plan import PLAN_FILE, build_plan, write_plan
@@ -67,7 +68,7 @@ class PtqOutcome:
     checkpoint: Path
     summary: Path
     validation: dict[str, Any]
-    verdict: GateResult
+    verdict: Verdict
     verdict_file: Path | None = None
     run: RunResult | None = None
     analysis: Path | None = None

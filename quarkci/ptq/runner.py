@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quarkci.core.documents import write_artifact
-from quarkci.core.failure_class import FailureClass
+from quarkci.gates.failure_class import FailureClass
 from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.plan import CLI_DATASETS
 

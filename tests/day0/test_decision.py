@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from quarkci.core.failure_class import ACTIONS, FailureClass
 from quarkci.day0.decision import INDETERMINATE_ACTION, REGRESSION_ACTION, decision_for, triage
 from quarkci.day0.state import GateFailed
+from quarkci.gates.failure_class import ACTIONS, FailureClass
 
 C = FailureClass
 
