@@ -160,6 +160,77 @@ def test_no_package_level_cycle() -> None:
     assert _cycles(_edges()) == []
 
 
+@cache
+def _module_edges(root: Path = ROOT) -> dict[str, set[str]]:
+    """``module -> {modules of the same top-level package it imports}``, every import counted: module-level,
+    function-level and ``TYPE_CHECKING`` ones. ``from pkg import name`` is an edge to ``pkg`` (its
+    ``__init__``) as well as to ``pkg.name`` when that is a module."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        for target in _imports(path, root):
+            if target != source and _package(target) == _package(source) != "__init__":
+                edges[source].add(target)
+    return edges
+
+
+def _module_cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles (strongly connected components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = [stack.pop()]
+            while component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            connect(node)
+    return sorted(cycles)
+
+
+def test_no_import_cycle_between_modules_of_a_package() -> None:
+    """A package's modules import each other one way; a lazy (function-level) or type-checking import
+    back is still a cycle, and so is a package ``__init__`` importing its submodules while they import
+    from it (give what they share a module of its own)."""
+    assert _module_cycles(_module_edges()) == []
+
+
+def test_the_cycle_checker_sees_lazy_and_type_checking_cycles(tmp_path: Path) -> None:
+    """Negative controls: the three kinds main had (conductor <-> result through a function-level and a
+    ``TYPE_CHECKING`` import; a package ``__init__`` and its submodule importing a name from it)."""
+    root = tmp_path / "quarkci"
+    for pkg in ("", "day0", "facts"):
+        (root / pkg).mkdir(parents=True, exist_ok=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "day0" / "conductor.py").write_text("def run():\n    from quarkci.day0.result import closeout\n")
+    (root / "day0" / "result.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from quarkci.day0.conductor import Conductor\n"
+    )
+    (root / "facts" / "__init__.py").write_text("from quarkci.facts import export_formats\nEXTRACTORS = {}\n")
+    (root / "facts" / "export_formats.py").write_text("from quarkci.facts import cli_flags\n")
+    (root / "facts" / "cli_flags.py").write_text("")
+    (root / "facts" / "fine.py").write_text("import quarkci.facts.cli_flags as cli_flags\n")
+    assert _module_cycles(_module_edges(root)) == [
+        ["quarkci.day0.conductor", "quarkci.day0.result"],
+        ["quarkci.facts", "quarkci.facts.export_formats"],
+    ]
+
+
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     """Negative control: a core module reaching into a feature package's private module, relatively."""
     root = tmp_path / "quarkci"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import posixpath
 
-from quarkci.skills import frontmatter, markdown
+import quarkci.skills.frontmatter as frontmatter
+import quarkci.skills.markdown as markdown
 from quarkci.skills.model import Skill
 from quarkci.skills.source import SkillFileError, SkillSource
 
