@@ -69,7 +69,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         type=float,
         default=compare_gate.DEFAULT_THRESHOLD,
         metavar="T",
-        help=f"max accuracy drop per task, a fraction of the task's scale (default: {compare_gate.DEFAULT_THRESHOLD})",
+        help="max accuracy drop per task, a fraction of the task's scale "
+        f"(default: {compare_gate.DEFAULT_THRESHOLD})",
     )
     p.add_argument(
         "--verbosity-threshold",
@@ -120,7 +121,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         type=float,
         default=DEFAULT_HEALTH_TIMEOUT,
         metavar="S",
-        help=f"canary /health ceiling in seconds, above the measured load time (default: {DEFAULT_HEALTH_TIMEOUT:g})",
+        help="canary /health ceiling in seconds, above the measured load time "
+        f"(default: {DEFAULT_HEALTH_TIMEOUT:g})",
     )
     p.add_argument(
         "--source-note",
@@ -155,7 +157,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--scales",
         metavar="JSON",
-        help="per-task scales, e.g. '{\"gsm8k\": 100}' (default: 1.0 when both scores lie in [0, 1], else 100)",
+        help="per-task scales, e.g. '{\"gsm8k\": 100}' "
+        "(default: 1.0 when both scores lie in [0, 1], else 100)",
     )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_compare)
@@ -212,7 +215,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         type=float,
         default=DEFAULT_HEALTH_TIMEOUT,
         metavar="S",
-        help=f"/health ceiling in seconds, above the measured load time (default: {DEFAULT_HEALTH_TIMEOUT:g})",
+        help="/health ceiling in seconds, above the measured load time "
+        f"(default: {DEFAULT_HEALTH_TIMEOUT:g})",
     )
     p.add_argument("--prompt", help="override the known-answer prompt (default: the demo's known question)")
     p.add_argument("--expect", help="the answer the prompt must produce (with --prompt)")

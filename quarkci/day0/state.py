@@ -1,7 +1,8 @@
 """The day-0 chain's types: its inputs (:class:`Day0Config`), one stage's record (:class:`Stage`), the stop
 signal a stage raises (:class:`GateFailed`), what a stage works on (:class:`Context`) and a stage's shape
-(:data:`StageFn`) and a finished chain (:class:`ChainRecord`). Types only: the stages are in :mod:`quarkci.day0.stages`, the loop in
-:mod:`quarkci.day0.conductor`, the decision in :mod:`quarkci.day0.decision`."""
+(:data:`StageFn`) and a finished chain (:class:`ChainRecord`). Types only: the stages are in
+:mod:`quarkci.day0.stages`, the loop in :mod:`quarkci.day0.conductor`, the decision in
+:mod:`quarkci.day0.decision`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Release gates: pure functions from a stage's evidence (JSON) to one :class:`~quarkci.gates.verdict.Verdict`.
+"""Release gates: pure functions from a stage's evidence (JSON) to one verdict
+(:class:`~quarkci.gates.verdict.Verdict`).
 
 One module per gate, each with ``ID``, its defaults (``DEFAULT_*``, which the commands import) and
 ``evaluate(...) -> Verdict`` that never raises: ``ptq`` (a validation summary), ``compare`` (two evals'

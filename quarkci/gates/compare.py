@@ -74,6 +74,80 @@ def _unpowered(
     return "; ".join(why) or None
 
 
+def _row(
+    task: str,
+    b_task: records.TaskRecord,
+    c_task: records.TaskRecord,
+    scales: Any,
+    threshold: float,
+    relative: bool,
+    limit: Any,
+) -> tuple[dict[str, Any], str | None]:
+    """One task's row (see :func:`evaluate`) and its anomaly line, if any."""
+    key = records.common_metric(b_task, c_task)
+    assert key is not None  # differences() reported a pair without a common metric
+    b_metric, c_metric = b_task.metrics[key], c_task.metrics[key]
+    b_raw, c_raw = b_metric.score, c_metric.score
+    b, c = number(b_raw), number(c_raw)
+    scale = number((scales or {}).get(task)) or (
+        1.0 if b is not None and c is not None and 0 <= b <= 1 and 0 <= c <= 1 else 100.0
+    )
+    row: dict[str, Any] = {
+        "task": task,
+        "metric": records.metric_name(key),
+        "baseline": b,
+        "candidate": c,
+        "scale": scale,
+        "delta": None,
+        "drop": None,
+        "stderr": None,
+        "samples": c_task.samples,
+        "original_samples": c_task.original_samples,
+        "within": False,
+        "status": "ANOMALOUS",
+        "reason": None,
+    }
+    mixed = (
+        task not in (scales or {}) and b is not None and c is not None and (0 <= b <= 1) != (0 <= c <= 1)
+    )  # one side a 0-1 fraction, the other not: two scales
+    if b is None or c is None or mixed or not (0 <= b <= scale and 0 <= c <= scale):
+        row["reason"] = (
+            f"{row['metric']} not a finite number in [0, {scale:g}] (baseline {b_raw!r}, candidate {c_raw!r})"
+        )
+        return row, f"{task}: score {row['reason']}"
+    delta = c - b
+    drop = _drop(b, c, scale, relative)
+    se_values = [s for s in (b_metric.stderr, c_metric.stderr) if s is not None]
+    stderr = max(se_values) if len(se_values) == 2 else None
+    se_norm = None if stderr is None else (stderr / b if relative and b > 0 else stderr / scale)
+    within = drop <= threshold + EPS
+    why_unpowered = _unpowered(b_task, c_task, b_metric, c_metric, limit)
+    collapse = se_norm is not None and drop - POWER_SIGMAS * se_norm > threshold + EPS
+    reason = anomaly = None
+    if delta > IMPLAUSIBLE_GAIN * scale + EPS:
+        status = "ANOMALOUS"
+        reason = f"candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})"
+        anomaly = f"{task}: {reason}"
+    elif collapse:
+        status = "REGRESSION"
+    elif why_unpowered:
+        status, reason = "INDETERMINATE", why_unpowered
+    elif se_norm is not None and not se_norm < threshold:
+        status = "INDETERMINATE"
+        reason = f"stderr {stderr:.4f} not below threshold {threshold}: add independent runs"
+    else:
+        status = "PASS" if within else "REGRESSION"
+    row.update(
+        delta=round(delta, 10),
+        drop=round(drop, 10) if math.isfinite(drop) else None,
+        stderr=stderr,
+        within=within,
+        status=status,
+        reason=reason,
+    )
+    return row, anomaly
+
+
 def evaluate(
     baseline: Any,
     candidate: Any,
@@ -151,72 +225,10 @@ def evaluate(
 
     rows, anomalies = [], []
     for task in sorted(base.tasks):
-        b_task, c_task = base.tasks[task], cand.tasks[task]
-        key = records.common_metric(b_task, c_task)
-        assert key is not None  # differences() reported a pair without a common metric
-        b_metric, c_metric = b_task.metrics[key], c_task.metrics[key]
-        b_raw, c_raw = b_metric.score, c_metric.score
-        b, c = number(b_raw), number(c_raw)
-        scale = number((scales or {}).get(task)) or (
-            1.0 if b is not None and c is not None and 0 <= b <= 1 and 0 <= c <= 1 else 100.0
-        )
-        row: dict[str, Any] = {
-            "task": task,
-            "metric": records.metric_name(key),
-            "baseline": b,
-            "candidate": c,
-            "scale": scale,
-            "delta": None,
-            "drop": None,
-            "stderr": None,
-            "samples": c_task.samples,
-            "original_samples": c_task.original_samples,
-            "within": False,
-            "status": "ANOMALOUS",
-            "reason": None,
-        }
-        mixed = (
-            task not in (scales or {}) and b is not None and c is not None and (0 <= b <= 1) != (0 <= c <= 1)
-        )  # one side a 0-1 fraction, the other not: two scales
-        if b is None or c is None or mixed or not (0 <= b <= scale and 0 <= c <= scale):
-            row["reason"] = (
-                f"{row['metric']} not a finite number in [0, {scale:g}] "
-                f"(baseline {b_raw!r}, candidate {c_raw!r})"
-            )
-            anomalies.append(f"{task}: score {row['reason']}")
-            rows.append(row)
-            continue
-        delta = c - b
-        drop = _drop(b, c, scale, relative)
-        se_values = [s for s in (b_metric.stderr, c_metric.stderr) if s is not None]
-        stderr = max(se_values) if len(se_values) == 2 else None
-        se_norm = None if stderr is None else (stderr / b if relative and b > 0 else stderr / scale)
-        within = drop <= threshold + EPS
-        why_unpowered = _unpowered(b_task, c_task, b_metric, c_metric, base.limit)
-        collapse = se_norm is not None and drop - POWER_SIGMAS * se_norm > threshold + EPS
-        reason = None
-        if delta > IMPLAUSIBLE_GAIN * scale + EPS:
-            status = "ANOMALOUS"
-            reason = f"candidate better by {delta:g} (> {IMPLAUSIBLE_GAIN:.0%} of scale {scale:g})"
-            anomalies.append(f"{task}: {reason}")
-        elif collapse:
-            status = "REGRESSION"
-        elif why_unpowered:
-            status, reason = "INDETERMINATE", why_unpowered
-        elif se_norm is not None and not se_norm < threshold:
-            status = "INDETERMINATE"
-            reason = f"stderr {stderr:.4f} not below threshold {threshold}: add independent runs"
-        else:
-            status = "PASS" if within else "REGRESSION"
-        row.update(
-            delta=round(delta, 10),
-            drop=round(drop, 10) if math.isfinite(drop) else None,
-            stderr=stderr,
-            within=within,
-            status=status,
-            reason=reason,
-        )
+        row, anomaly = _row(task, base.tasks[task], cand.tasks[task], scales, threshold, relative, base.limit)
         rows.append(row)
+        if anomaly:
+            anomalies.append(anomaly)
 
     regressed = [r for r in rows if r["status"] == "REGRESSION"]
     undecided = [r for r in rows if r["status"] == "INDETERMINATE"]

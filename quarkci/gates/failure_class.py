@@ -60,7 +60,9 @@ class FailureClass(StrEnum):
 
 # Triage action per class (DAY0_NOTES' table), for reports and the day-0 closeout.
 ACTIONS: dict[FailureClass, str] = {
-    FailureClass.SYSTEMIC: "infrastructure down (runner, accelerator, disk, dataset): abort; retry when it is back",
+    FailureClass.SYSTEMIC: (
+        "infrastructure down (runner, accelerator, disk, dataset): abort; retry when it is back"
+    ),
     FailureClass.INFRA_TRANSIENT: "retry once; recurring -> SYSTEMIC",
     FailureClass.MODEL_UNSUPPORTED: "patch the recipe or add support; else INFEASIBLE",
     FailureClass.QUANT_COVERAGE_FAILURE: "fix the recipe's layer patterns or the export metadata, re-run PTQ",

@@ -1,6 +1,7 @@
 """Markdown rendering of a validation summary and its gate verdict, for a sticky PR comment.
 
-The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (docs/architecture.md "Conventions").
+The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (docs/architecture.md
+"Conventions").
 Untrusted text (paths, upstream messages, layer names) is only ever emitted inside code spans made by the
 one Markdown escaper (:mod:`quarkci.core.escape`), so it cannot render as markup or mention anyone.
 """

@@ -262,5 +262,6 @@ def run_plan(
 
 
 def write_run_result(result: dict[str, Any], path: str | Path) -> Path:
-    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked, atomic)."""
+    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked,
+    atomic)."""
     return write_artifact("run_result", path, result)
