@@ -8,12 +8,13 @@ Runs, each in a fresh process (so both pay one ``import quark.torch``):
 * ``direct``: the same stage functions called one after the other with no conductor (intake, plan,
   manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
 
-Runs one uncounted warm-up run of each mode, then ABBA rounds (default 2). Reports both mean wall times side by side, the overhead ``(conductor - direct) / direct``,
-each round's conductor/direct ratio and their median, the stage times of the last conductor run beside the same
-stages timed in the last direct run (where a difference sits),
-the conductor's own bookkeeping (its recorded wall time minus the sum of its stage times) and, per conductor run,
-the whole process's wall time minus its stage times (an upper bound of the conductor's cost that stage-time noise
-cannot hide: it includes the interpreter start and exit the direct run pays too). Targets: end to end
+Runs one uncounted warm-up run of each mode, then ABBA rounds (default 2). Reports both mean wall times
+side by side, the overhead ``(conductor - direct) / direct``, each round's conductor/direct ratio and their
+median, the stage times of the last conductor run beside the same stages timed in the last direct run
+(where a difference sits), the conductor's own bookkeeping (its recorded wall time minus the sum of its
+stage times) and, per conductor run, the whole process's wall time minus its stage times (an upper bound
+of the conductor's cost that stage-time noise cannot hide: it includes the interpreter start and exit the
+direct run pays too). Targets: end to end
 <= 600 s on this machine; overhead <= 5 %. Timing on a shared machine is noisy: each figure is one run.
 """
 
@@ -34,10 +35,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def direct(model: str, scheme: str, out: Path) -> None:
     """The stages without the conductor (what a user would script by hand)."""
-    from quarkci.day0 import gates
     from quarkci.day0.canary import known_probe, run_canary
     from quarkci.day0.evaluate import EvalSpec, run_eval
     from quarkci.day0.suite import write_demo_suite
+    from quarkci.gates import compare, verbosity
     from quarkci.gates.ptq import evaluate
     from quarkci.ptq.intake import analyze, write_analysis
     from quarkci.ptq.manifest import build_manifest, write_manifest
@@ -67,7 +68,7 @@ def direct(model: str, scheme: str, out: Path) -> None:
     times["baseline_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
     cand = run_eval(checkpoint, suite, EvalSpec())
     times["candidate_eval"], t0 = time.perf_counter() - t0, time.perf_counter()
-    assert gates.compare(base, cand)["pass"] and gates.verbosity(base, cand)["pass"]
+    assert compare.evaluate(base, cand)["pass"] and verbosity.evaluate(base, cand)["pass"]
     times["compare+verbosity"] = time.perf_counter() - t0
     (out / "direct_stages.json").write_text(json.dumps(times))
 
@@ -196,7 +197,8 @@ def main() -> int:
     }
     print(
         f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "
-        f"overhead {figures['overhead_vs_direct']:+.1%} | bookkeeping {figures['conductor_bookkeeping_s']:.2f}s"
+        f"overhead {figures['overhead_vs_direct']:+.1%} | "
+        f"bookkeeping {figures['conductor_bookkeeping_s']:.2f}s"
     )
     print(json.dumps(figures))
     return 0

@@ -160,6 +160,77 @@ def test_no_package_level_cycle() -> None:
     assert _cycles(_edges()) == []
 
 
+@cache
+def _module_edges(root: Path = ROOT) -> dict[str, set[str]]:
+    """``module -> {modules of the same top-level package it imports}``, every import counted: module-level,
+    function-level and ``TYPE_CHECKING`` ones. ``from pkg import name`` is an edge to ``pkg`` (its
+    ``__init__``) as well as to ``pkg.name`` when that is a module."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        for target in _imports(path, root):
+            if target != source and _package(target) == _package(source) != "__init__":
+                edges[source].add(target)
+    return edges
+
+
+def _module_cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles (strongly connected components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = [stack.pop()]
+            while component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            connect(node)
+    return sorted(cycles)
+
+
+def test_no_import_cycle_between_modules_of_a_package() -> None:
+    """A package's modules import each other one way; a lazy (function-level) or type-checking import
+    back is still a cycle, and so is a package ``__init__`` importing its submodules while they import
+    from it (give what they share a module of its own)."""
+    assert _module_cycles(_module_edges()) == []
+
+
+def test_the_cycle_checker_sees_lazy_and_type_checking_cycles(tmp_path: Path) -> None:
+    """Negative controls: the three kinds main had (conductor <-> result through a function-level and a
+    ``TYPE_CHECKING`` import; a package ``__init__`` and its submodule importing a name from it)."""
+    root = tmp_path / "quarkci"
+    for pkg in ("", "day0", "facts"):
+        (root / pkg).mkdir(parents=True, exist_ok=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "day0" / "conductor.py").write_text("def run():\n    from quarkci.day0.result import closeout\n")
+    (root / "day0" / "result.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from quarkci.day0.conductor import Conductor\n"
+    )
+    (root / "facts" / "__init__.py").write_text("from quarkci.facts import export_formats\nEXTRACTORS = {}\n")
+    (root / "facts" / "export_formats.py").write_text("from quarkci.facts import cli_flags\n")
+    (root / "facts" / "cli_flags.py").write_text("")
+    (root / "facts" / "fine.py").write_text("import quarkci.facts.cli_flags as cli_flags\n")
+    assert _module_cycles(_module_edges(root)) == [
+        ["quarkci.day0.conductor", "quarkci.day0.result"],
+        ["quarkci.facts", "quarkci.facts.export_formats"],
+    ]
+
+
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     """Negative control: a core module reaching into a feature package's private module, relatively."""
     root = tmp_path / "quarkci"
@@ -179,6 +250,71 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     ]
     assert _cycles(edges)[0] == ["core", "sync", "core"]
     assert ("report", "sync") in _edges()  # and the real tree is read
+
+
+# The PTQ chain's stages (quarkci.ptq.chain.run_ptq): their functions are called only inside ``ptq`` and by
+# the ``quarkci ptq`` subcommands (each runs its one stage); everything else, the day-0 conductor included,
+# goes through the chain, so a safety check added to a stage reaches every caller.
+PTQ_STAGE_MODULES = (
+    "quarkci.ptq.intake",
+    "quarkci.ptq.plan",
+    "quarkci.ptq.manifest",
+    "quarkci.ptq.runner",
+    "quarkci.ptq.validate",
+    "quarkci.gates.ptq",
+)
+PTQ_STAGE_CALLERS = ("quarkci.ptq", "quarkci.commands.ptq")
+
+
+def _functions(module: str, root: Path) -> frozenset[str]:
+    path = root.parent.joinpath(*module.split(".")).with_suffix(".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))
+
+
+def _stage_function_uses(root: Path = ROOT) -> list[str]:
+    """``"importer -> stage_module.name"`` for every PTQ stage function (or stage module) imported outside
+    :data:`PTQ_STAGE_CALLERS`, function-level and type-checking imports included."""
+    bad: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        if any(source == c or source.startswith(c + ".") for c in PTQ_STAGE_CALLERS):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                bad += [f"{source} -> {a.name}" for a in node.names if a.name in PTQ_STAGE_MODULES]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                stage_functions = _functions(node.module, root) if node.module in PTQ_STAGE_MODULES else ()
+                bad += [
+                    f"{source} -> {node.module}.{alias.name}"
+                    for alias in node.names
+                    if f"{node.module}.{alias.name}" in PTQ_STAGE_MODULES or alias.name in stage_functions
+                ]
+    return bad
+
+
+def test_only_the_ptq_commands_call_a_ptq_stage_outside_the_chain() -> None:
+    assert _stage_function_uses() == [], "call quarkci.ptq.chain.run_ptq instead"
+
+
+def test_the_stage_checker_sees_a_hand_copy_of_the_chain(tmp_path: Path) -> None:
+    """Negative control: a day-0 module rebuilding the chain from stage functions (the old conductor's
+    ``_ptq``), and one importing a stage module; a constant or a type of a stage module is no stage."""
+    root = tmp_path / "quarkci"
+    for pkg in ("", "ptq", "gates", "day0", "commands"):
+        (root / pkg).mkdir(parents=True, exist_ok=True)
+        (root / pkg / "__init__.py").write_text("")
+    for module in PTQ_STAGE_MODULES:
+        body = "FILE = 'x'\nclass T: ...\ndef stage(): ...\n"
+        (root.parent / (module.replace(".", "/") + ".py")).write_text(body)
+    (root / "day0" / "copy.py").write_text(
+        "def _ptq():\n    from quarkci.ptq.runner import FILE, T, stage\n    from quarkci.gates import ptq\n"
+    )
+    (root / "commands" / "ptq.py").write_text("from quarkci.ptq.runner import stage\n")
+    assert _stage_function_uses(root) == [
+        "quarkci.day0.copy -> quarkci.ptq.runner.stage",
+        "quarkci.day0.copy -> quarkci.gates.ptq",
+    ]
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))

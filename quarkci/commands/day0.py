@@ -5,7 +5,7 @@
   1 any other decision (INDETERMINATE: "add independent runs"), 2 bad input, 3 SYSTEMIC, 4 internal.
 * ``day0 gate-compare --baseline B.json --candidate C.json [--threshold T] [--relative] [--scales JSON]``
   (lm-eval 0.4 results JSON, quarkci eval results or score maps, read into one record each:
-  :mod:`quarkci.day0.records`)
+  :mod:`quarkci.gates.records`)
 * ``day0 gate-verbosity --baseline B --candidate C [--threshold 0.05]``
 * ``day0 gate-run --results R.json``
 * ``day0 canary --checkpoint DIR [--server hf|vllm] [--vllm-python PATH] [--out DIR]``
@@ -39,6 +39,11 @@ from quarkci.core.errors import (
     BadInputError,
 )
 from quarkci.core.paths import check_disjoint, check_output_dir
+from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
+from quarkci.gates import compare as compare_gate
+from quarkci.gates import run as run_gate
+from quarkci.gates import verbosity as verbosity_gate
+from quarkci.gates.verdict import Verdict, input_error
 
 _SCHEME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
 ACCELERATORS = ("cpu", "cuda", "rocm")
@@ -67,16 +72,18 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--threshold",
         type=float,
-        default=0.01,
+        default=compare_gate.DEFAULT_THRESHOLD,
         metavar="T",
-        help="max accuracy drop per task, a fraction of the task's scale (default: 0.01)",
+        help="max accuracy drop per task, a fraction of the task's scale "
+        f"(default: {compare_gate.DEFAULT_THRESHOLD})",
     )
     p.add_argument(
         "--verbosity-threshold",
         type=float,
-        default=0.05,
+        default=verbosity_gate.DEFAULT_THRESHOLD,
         metavar="T",
-        help="max two-sided change of mean completion tokens, a fraction (default: 0.05)",
+        help="max two-sided change of mean completion tokens, a fraction "
+        f"(default: {verbosity_gate.DEFAULT_THRESHOLD})",
     )
     p.add_argument(
         "--tasks",
@@ -129,9 +136,10 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--health-timeout",
         type=float,
-        default=900.0,
+        default=DEFAULT_HEALTH_TIMEOUT,
         metavar="S",
-        help="canary /health ceiling in seconds, above the measured load time (default: 900)",
+        help="canary /health ceiling in seconds, above the measured load time "
+        f"(default: {DEFAULT_HEALTH_TIMEOUT:g})",
     )
     p.add_argument(
         "--source-note",
@@ -160,15 +168,16 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--threshold",
         type=float,
-        default=0.01,
+        default=compare_gate.DEFAULT_THRESHOLD,
         help="max drop per task, inclusive: a fraction of the task's scale, or of the baseline with "
-        "--relative (default: 0.01)",
+        f"--relative (default: {compare_gate.DEFAULT_THRESHOLD})",
     )
     p.add_argument("--relative", action="store_true", help="relative drop (baseline - candidate) / baseline")
     p.add_argument(
         "--scales",
         metavar="JSON",
-        help="per-task scales, e.g. '{\"gsm8k\": 100}' (default: 1.0 when both scores lie in [0, 1], else 100)",
+        help="per-task scales, e.g. '{\"gsm8k\": 100}' "
+        "(default: 1.0 when both scores lie in [0, 1], else 100)",
     )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_compare)
@@ -191,8 +200,9 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--threshold",
         type=float,
-        default=0.05,
-        help="max two-sided change of mean completion tokens, a fraction (default: 0.05)",
+        default=verbosity_gate.DEFAULT_THRESHOLD,
+        help="max two-sided change of mean completion tokens, a fraction "
+        f"(default: {verbosity_gate.DEFAULT_THRESHOLD})",
     )
     p.add_argument("--json", action="store_true", help="(the verdict is always JSON)")
     p.set_defaults(func=run_gate_verbosity)
@@ -234,9 +244,10 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--health-timeout",
         type=float,
-        default=900.0,
+        default=DEFAULT_HEALTH_TIMEOUT,
         metavar="S",
-        help="/health ceiling in seconds, above the measured load time (default: 900)",
+        help="/health ceiling in seconds, above the measured load time "
+        f"(default: {DEFAULT_HEALTH_TIMEOUT:g})",
     )
     p.add_argument("--prompt", help="override the known-answer prompt (default: the demo's known question)")
     p.add_argument("--expect", help="the answer the prompt must produce (with --prompt)")
@@ -248,6 +259,7 @@ def _add_vllm_python(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--vllm-python",
         metavar="PATH",
+        type=_args.path_name,
         help="the Python interpreter of the vLLM environment, with --server vllm (default: "
         "$QUARKCI_VLLM_PYTHON, else this interpreter; `bash scripts/vllm_env.sh` builds one)",
     )
@@ -271,7 +283,7 @@ def _vllm(args: argparse.Namespace, server: str, need_client: bool) -> Any:
     return env
 
 
-def _print(verdict: dict[str, Any]) -> int:
+def _print(verdict: Verdict | dict[str, Any]) -> int:
     print(json.dumps(verdict, indent=2, sort_keys=True, default=str))
     if verdict.get("input_error"):
         print(f"quarkci: error: {verdict['detail']}", file=sys.stderr)
@@ -280,17 +292,7 @@ def _print(verdict: dict[str, Any]) -> int:
 
 
 def _unreadable(gate: str, exc: BadInputError) -> int:
-    from quarkci.core.failure_class import FailureClass
-
-    return _print(
-        {
-            "gate": gate,
-            "pass": False,
-            "failure_class": FailureClass.USER_CONFIG_ERROR.value,
-            "detail": str(exc),
-            "input_error": True,
-        }
-    )
+    return _print(input_error(gate, str(exc)))
 
 
 def _check_scheme_statically(scheme: str, kv_cache: str | None) -> None:
@@ -324,8 +326,7 @@ def _load(flag: str, path: str) -> Any:
 
 def run_gate_compare(args: argparse.Namespace) -> int:
     """``day0 gate-compare``."""
-    from quarkci.day0.gates import compare
-    from quarkci.day0.records import load_record
+    from quarkci.gates.records import load_record
 
     def read(flag: str, path: str) -> Any:
         try:
@@ -338,34 +339,32 @@ def run_gate_compare(args: argparse.Namespace) -> int:
         baseline, candidate = read("--baseline", args.baseline), read("--candidate", args.candidate)
         scales = json.loads(args.scales) if args.scales else None
     except BadInputError as exc:
-        return _unreadable("compare", exc)
+        return _unreadable(compare_gate.ID, exc)
     except json.JSONDecodeError as exc:
-        return _unreadable("compare", BadInputError(f"--scales: invalid JSON: {exc.msg}"))
+        return _unreadable(compare_gate.ID, BadInputError(f"--scales: invalid JSON: {exc.msg}"))
     return _print(
-        compare(baseline, candidate, threshold=args.threshold, relative=args.relative, scales=scales)
+        compare_gate.evaluate(
+            baseline, candidate, threshold=args.threshold, relative=args.relative, scales=scales
+        )
     )
 
 
 def run_gate_verbosity(args: argparse.Namespace) -> int:
     """``day0 gate-verbosity``."""
-    from quarkci.day0.gates import verbosity
-
     try:
         baseline, candidate = _load("--baseline", args.baseline), _load("--candidate", args.candidate)
     except BadInputError as exc:
-        return _unreadable("verbosity", exc)
-    return _print(verbosity(baseline, candidate, threshold=args.threshold))
+        return _unreadable(verbosity_gate.ID, exc)
+    return _print(verbosity_gate.evaluate(baseline, candidate, threshold=args.threshold))
 
 
 def run_gate_run(args: argparse.Namespace) -> int:
     """``day0 gate-run``."""
-    from quarkci.day0.gates import run_complete
-
     try:
         results = _load("--results", args.results)
     except BadInputError as exc:
-        return _unreadable("run", exc)
-    return _print(run_complete(results))
+        return _unreadable(run_gate.ID, exc)
+    return _print(run_gate.evaluate(results))
 
 
 def run_canary(args: argparse.Namespace) -> int:
@@ -441,11 +440,19 @@ def _check_run_inputs(args: argparse.Namespace) -> None:
         )
     if args.cache_dir:
         check_output_dir(args.cache_dir, "--cache-dir")
+    if not args.checkpoint and args.model != SMOLLM:
+        from quarkci.ptq.chain import check_source
+
+        try:  # the PTQ chain's own precondition, checked before the setup stage starts
+            check_source(model)
+        except BadInputError as exc:
+            raise BadInputError(f"--model: {exc}") from None
 
 
 def run_chain(args: argparse.Namespace) -> int:
     """``day0 run``: inputs checked before any work, then the conductor."""
-    from quarkci.day0.conductor import Conductor, Day0Config
+    from quarkci.day0.conductor import Conductor
+    from quarkci.day0.state import Day0Config
     from quarkci.day0.suite import resolve_suite
 
     _check_run_inputs(args)

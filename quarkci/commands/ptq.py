@@ -38,6 +38,7 @@ from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.gates import ptq as ptq_gate
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
@@ -254,26 +255,26 @@ def add_parser(subparsers: _args.Subparsers) -> None:
     p.add_argument(
         "--max-size-ratio",
         type=float,
-        default=1.0,
+        default=ptq_gate.DEFAULT_MAX_SIZE_RATIO,
         metavar="R",
         help="fail with SIZE_NOT_REDUCED when output size / source size >= R, a positive number "
-        "(default: 1.0)",
+        f"(default: {ptq_gate.DEFAULT_MAX_SIZE_RATIO})",
     )
     p.add_argument(
         "--max-accuracy-drop",
         type=float,
-        default=0.10,
+        default=ptq_gate.DEFAULT_MAX_ACCURACY_DROP,
         metavar="D",
         help="fail when the demo-task accuracy drops more than D (a fraction 0..1) below the source's "
-        "(default: 0.10)",
+        f"(default: {ptq_gate.DEFAULT_MAX_ACCURACY_DROP:.2f})",
     )
     p.add_argument(
         "--min-top1-agreement",
         type=float,
-        default=0.80,
+        default=ptq_gate.DEFAULT_MIN_TOP1_AGREEMENT,
         metavar="A",
         help="without a demo task: fail when top-1 agreement with the source is below A (a fraction "
-        "0..1; default: 0.80)",
+        f"0..1; default: {ptq_gate.DEFAULT_MIN_TOP1_AGREEMENT:.2f})",
     )
     p.add_argument(
         "--markdown",
@@ -497,9 +498,9 @@ def run_gate(args: argparse.Namespace) -> int:
     the validation report (kind ``ptq``) is written for a pass and a fail alike, not for unreadable input.
     """
     from quarkci.core.documents import read_artifact
-    from quarkci.core.failure_class import FailureClass
     from quarkci.core.paths import check_distinct_file, check_output_file
-    from quarkci.gates.ptq import GateResult, evaluate
+    from quarkci.gates.failure_class import FailureClass
+    from quarkci.gates.verdict import Verdict, verdict
 
     summary: Any = None
     problem = None
@@ -525,17 +526,11 @@ def run_gate(args: argparse.Namespace) -> int:
         except BadInputError as exc:
             problem = f"--summary {exc}"
     if problem:
-        verdict: GateResult = {
-            "gate": "ptq",
-            "pass": False,
-            "failure_class": FailureClass.USER_CONFIG_ERROR.value,
-            "detail": problem,
-            "checks": [],
-        }
-        print(json.dumps(verdict, indent=2, sort_keys=True))
+        refused = verdict(ptq_gate.ID, False, FailureClass.USER_CONFIG_ERROR, problem, checks=[])
+        print(json.dumps(refused, indent=2, sort_keys=True))
         print(f"quarkci: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    verdict = evaluate(
+    judged: Verdict = ptq_gate.evaluate(
         summary,
         max_size_ratio=args.max_size_ratio,
         max_accuracy_drop=args.max_accuracy_drop,
@@ -545,10 +540,10 @@ def run_gate(args: argparse.Namespace) -> int:
         from quarkci.core.atomic import atomic_write_text
         from quarkci.ptq.markdown import render
 
-        atomic_write_text(args.markdown, render(summary, verdict))
+        atomic_write_text(args.markdown, render(summary, judged))
     if args.report_dir:
         from quarkci.report import ptq as ptq_report
 
-        ptq_report.write(summary, verdict, args.report_dir)
-    print(json.dumps(verdict, indent=2, sort_keys=True))
-    return EXIT_OK if verdict["pass"] else EXIT_FINDINGS
+        ptq_report.write(summary, judged, args.report_dir)
+    print(json.dumps(judged, indent=2, sort_keys=True))
+    return EXIT_OK if judged["pass"] else EXIT_FINDINGS

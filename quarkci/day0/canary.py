@@ -25,9 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.failure_class import FailureClass
 from quarkci.day0 import serving
 from quarkci.day0.vllm_env import VllmEnv, cpu_unserved
+from quarkci.gates.failure_class import FailureClass
 
 DEFAULT_HEALTH_TIMEOUT = 900.0
 REQUEST_TIMEOUT = 120.0

@@ -9,7 +9,7 @@ model's own tokenizer and the same ``add_bos_token=True`` as the hf backend, sen
 backends score the same token sequences; both sides of a comparison use the same backend and parameters.
 Local tasks load through ``TaskManager(include_path=...)``; everything offline (``HF_*_OFFLINE=1``).
 
-Result shape (see :mod:`quarkci.day0.gates`)::
+Result shape (see :mod:`quarkci.gates.run`)::
 
     {"tasks": {task: {"metric", "score", "stderr", "samples", "expected_samples", "failed_requests",
                       "version", "n_shot", "output_type", "generation_kwargs"}},
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.failure_class import FailureClass
 from quarkci.day0 import lm_eval_driver
 from quarkci.day0.suite import Suite
+from quarkci.gates.failure_class import FailureClass
 
 # 2: tasks carry version, n_shot, output_type and generation_kwargs (the compare gate's parity fields); a
 # baseline cached in format 1 misses the cache (the format is part of the hashed config)

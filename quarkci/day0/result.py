@@ -4,23 +4,21 @@ verbosity, the evaluated checkpoint's content hash, publish recommendation), wri
 
 from __future__ import annotations
 
+import json
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from quarkci.core.documents import write_artifact
-
-if TYPE_CHECKING:
-    from quarkci.day0.conductor import Conductor, GateFailed
+from quarkci.day0.decision import decision_for, triage
+from quarkci.day0.state import ChainRecord
 
 RESULT_FILE = "day0_result.json"
 RESULT_VERSION = 1
 
 
-def _task_rows(conductor: Conductor) -> list[dict[str, Any]]:
-    compare = conductor.data.get("compare") or {}
-    out = conductor.out / "eval"
-    import json
+def _task_rows(record: ChainRecord) -> list[dict[str, Any]]:
+    compare = record.data.get("compare") or {}
+    out = record.out / "eval"
 
     def load(side: str) -> dict[str, Any]:
         path = out / f"{side}.json"
@@ -48,14 +46,12 @@ def _task_rows(conductor: Conductor) -> list[dict[str, Any]]:
     return rows
 
 
-def build(conductor: Conductor, failed: GateFailed | None, seconds: float) -> dict[str, Any]:
-    """The ``day0_result`` document for a finished (or stopped) chain."""
-    from quarkci.day0.conductor import decision_for, triage
-
-    cfg, data = conductor.cfg, conductor.data
+def build(record: ChainRecord) -> dict[str, Any]:
+    """The ``day0_result`` document for a finished (or stopped) chain (writes nothing)."""
+    cfg, data, failed = record.config, record.data, record.failed
     decision = decision_for(failed)
     sizes = data.get("ptq_summary") or {}
-    classes = [s.failure_class for s in conductor.stages.values() if s.failure_class]
+    classes = [s.failure_class for s in record.stages if s.failure_class]
     checkpoint = data.get("checkpoint")
     publish = decision == "ACCEPT"
     return {
@@ -91,26 +87,26 @@ def build(conductor: Conductor, failed: GateFailed | None, seconds: float) -> di
             "candidate_bytes": sizes.get("output_bytes"),
             "ratio": sizes.get("size_ratio"),
         },
-        "stages": [s.to_json() for s in conductor.stages.values()],
-        "tasks": _task_rows(conductor),
+        "stages": [s.to_json() for s in record.stages],
+        "tasks": _task_rows(record),
         "canary": data.get("canary"),
         "verbosity": data.get("verbosity"),
         "baseline_cache": data.get("baseline_cache"),
-        "seconds": round(seconds, 3),
+        "seconds": round(record.seconds, 3),
     }
 
 
-def closeout(conductor: Conductor, failed: GateFailed | None, seconds: float) -> dict[str, Any]:
-    """Build and write ``day0_result.json``, ``validation_report.{md,json}`` and the job summary."""
+def closeout(record: ChainRecord) -> dict[str, Any]:
+    """Build and write ``day0_result.json``, ``validation_report.{md,json}`` and the job summary; return
+    the ``day0_result`` document."""
     from quarkci.report import day0 as report
 
-    document = build(conductor, failed, seconds)
-    write_artifact("day0_result", conductor.out / RESULT_FILE, document)
-    markdown = report.write(document, conductor.out)
+    document = build(record)
+    write_artifact("day0_result", record.out / RESULT_FILE, document)
+    markdown = report.write(document, record.out)
     if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
         from quarkci.report.github_actions import summary as cut
 
         with open(summary, "a", encoding="utf-8") as fh:
             fh.write(cut(markdown))
-    conductor.say(f"closeout: {document['decision']} -> {Path(conductor.out) / RESULT_FILE}")
     return document

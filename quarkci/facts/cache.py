@@ -1,7 +1,8 @@
 """A facts cache keyed by the wheel's sha256: extracting a release's facts is done once per wheel.
 
 ``facts_of(snapshot)`` returns :func:`quarkci.facts.extract_all` of ``snapshot``; for a wheel (and for the
-installed release, keyed ``installed-<sha256 of its RECORD>``) it first looks in ``$QUARKCI_CACHE_DIR/facts`` (default ``~/.cache/quarkci/facts``) for
+installed release, keyed ``installed-<sha256 of its RECORD>``) it first looks in ``$QUARKCI_CACHE_DIR/facts``
+(default ``~/.cache/quarkci/facts``) for
 ``<sha256 of the wheel>-<extractor code digest>.json`` (so a changed extractor never serves stale
 facts) and writes it atomically after a cold extraction. An entry is
 ``{"format": "quarkci-facts-cache/1", "sha256": <hex>, "facts": <FactSet.to_json()>}``, the sha256

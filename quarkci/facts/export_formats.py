@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from quarkci.facts import cli_flags
+import quarkci.facts.cli_flags as cli_flags
 from quarkci.facts.base import FactItem
 from quarkci.facts.source import assigned_name, parse_text, read
 from quarkci.upstream.base import Snapshot

@@ -11,7 +11,7 @@ kind               names
 ``module``         every module under ``quark/`` (``public_api`` facts)
 ``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
 ``model_template`` every model template / type (``model_templates`` facts)
-``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts; canonical names)
+``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts, canonical)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The

@@ -8,43 +8,44 @@ Input: the summary written by ``quarkci ptq validate`` (shape in :mod:`quarkci.p
 
 Checks, in order, each ``pass`` | ``fail`` | ``skipped`` with its failure class:
 
-=====================  ==============================================================  ======================
-check                  fails when                                                      class
-=====================  ==============================================================  ======================
-run                    the run result says ``failed`` (class recorded by the runner)    runner's class
-output                 the output directory or its ``*.safetensors`` are missing        USER_CONFIG_ERROR
-                       a weight file is corrupt or truncated (``output.error``)         CHECKPOINT_NOT_SERVABLE
-quantization_config    the export declares no ``quantization_config``, or a malformed   QUANT_COVERAGE_FAILURE
+=====================  ============================================================== ======================
+check                  fails when                                                     class
+=====================  ============================================================== ======================
+run                    the run result says ``failed`` (class recorded by the runner)   runner's class
+output                 the output directory or its ``*.safetensors`` are missing       USER_CONFIG_ERROR
+                       a weight file is corrupt or truncated (``output.error``)        CHECKPOINT_NOT_SERVABLE
+quantization_config    the export declares no ``quantization_config``, or a malformed  QUANT_COVERAGE_FAILURE
                        one (quant_method not quark, no weight dtype)
-coverage               no quantized layer, an unexpected unquantized layer, or a        QUANT_COVERAGE_FAILURE
+coverage               no quantized layer, an unexpected unquantized layer, or a       QUANT_COVERAGE_FAILURE
                        declaration mismatch
-scheme                 the claimed scheme's weight dtype / group size is not the one    QUANT_COVERAGE_FAILURE
+scheme                 the claimed scheme's weight dtype / group size is not the one   QUANT_COVERAGE_FAILURE
                        declared, or a stored weight_scale does not fit the qscheme
-kv_cache               the KV-cache group names some but not all k/v projections, its   QUANT_COVERAGE_FAILURE
+kv_cache               the KV-cache group names some but not all k/v projections, its  QUANT_COVERAGE_FAILURE
                        config sections and stored output scales disagree, or the k and
                        v output specs differ (vLLM requires one KV-cache scheme)
-fused_layers           the shards vLLM fuses into one layer (q/k/v -> qkv_proj,         QUANT_COVERAGE_FAILURE
+fused_layers           the shards vLLM fuses into one layer (q/k/v -> qkv_proj,        QUANT_COVERAGE_FAILURE
                        gate/up -> gate_up_proj) resolve to different schemes, e.g. one
                        shard excluded (vLLM refuses: "requires all to use the same
                        scheme"); not run when the summary has no such block
-names                  output tensors of no model module, source tensors missing,       QUANT_COVERAGE_FAILURE
+names                  output tensors of no model module, source tensors missing,      QUANT_COVERAGE_FAILURE
                        layer_quant_config patterns matching nothing
-unquantized_tensors    a tensor the recipe left unquantized (lm_head, embeddings,       QUANT_COVERAGE_FAILURE
+unquantized_tensors    a tensor the recipe left unquantized (lm_head, embeddings,      QUANT_COVERAGE_FAILURE
                        norms) differs from the source's
-size                   ``size_ratio`` (every weight file) >= ``max_size_ratio``         SIZE_NOT_REDUCED
-reload                 the loader raised, or a forward pass after reload raised         MODEL_UNSUPPORTED
+size                   ``size_ratio`` (every weight file) >= ``max_size_ratio``        SIZE_NOT_REDUCED
+reload                 the loader raised, or a forward pass after reload raised        MODEL_UNSUPPORTED
                        (QUANT_COVERAGE_FAILURE when a metadata check above failed: a
                        tampered config explains the failed reload)
-                       missing / unexpected / mismatched keys, non-finite logits        QUANT_COVERAGE_FAILURE
-behaviour              demo-task accuracy dropped more than ``max_accuracy_drop`` from  QUANT_COVERAGE_FAILURE
-                       the source's, else top-1 agreement with the source below
+                       missing / unexpected / mismatched keys, non-finite logits       QUANT_COVERAGE_FAILURE
+behaviour              demo-task accuracy dropped more than ``max_accuracy_drop``      QUANT_COVERAGE_FAILURE
+                       from the source's, else top-1 agreement with the source below
                        ``min_top1_agreement``, or not measured after a clean reload
-metadata               a blocking metadata difference                                   USER_CONFIG_ERROR
-=====================  ==============================================================  ======================
+metadata               a blocking metadata difference                                  USER_CONFIG_ERROR
+=====================  ============================================================== ======================
 
 The two vLLM rules (``kv_cache``'s one scheme for k and v, ``fused_layers``) are facts of vLLM's loader of
-Quark exports (``vllm/model_executor/layers/quantization/quark/quark.py`` and ``utils.py``, vllm-project/vllm),
-restated in :mod:`quarkci.ptq.export_checks`; an export that breaks them is refused by vLLM at load time.
+Quark exports (``vllm/model_executor/layers/quantization/quark/quark.py`` and ``utils.py``,
+vllm-project/vllm), restated in :mod:`quarkci.ptq.export_checks`; an export that breaks them is refused
+by vLLM at load time.
 
 An output with no ``quantization_config`` that is not smaller than the source is the source unchanged
 (a copy): that is one failure, SIZE_NOT_REDUCED, and the two declaration checks are skipped. Without
@@ -58,9 +59,10 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from typing import Any, TypedDict, TypeGuard
+from typing import Any, TypeGuard
 
-from quarkci.core.failure_class import FailureClass, most_actionable
+from quarkci.gates.failure_class import FailureClass, most_actionable
+from quarkci.gates.verdict import Check, Verdict, verdict
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0
@@ -69,21 +71,6 @@ DEFAULT_MIN_TOP1_AGREEMENT = 0.80  # fraction of probe positions whose top-1 tok
 # checks whose failure means the export's metadata is wrong: a reload failure after one of them is not
 # MODEL_UNSUPPORTED (the installed stack is fine; the checkpoint is not)
 METADATA_CHECKS = ("quantization_config", "coverage", "scheme", "kv_cache", "names")
-
-
-class Check(TypedDict):
-    """One check of the gate: ``status`` pass|fail|skipped, ``failure_class`` when failed."""
-
-    name: str
-    status: str
-    failure_class: str | None
-    detail: str
-
-
-GateResult = TypedDict(
-    "GateResult",
-    {"gate": str, "pass": bool, "failure_class": str | None, "detail": str, "checks": list[Check]},
-)
 
 
 def _check(name: str, status: str, detail: str, cls: FailureClass | None = None) -> Check:
@@ -199,27 +186,94 @@ def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _run_check(run: Any) -> Check:
+    if not isinstance(run, dict):
+        return _check("run", "skipped", "no run result given")
+    if run.get("status") == "succeeded":
+        return _check("run", "pass", "ptq run succeeded")
+    try:
+        cls = FailureClass(str(run.get("failure_class")))
+    except ValueError:
+        cls = FailureClass.MODEL_UNSUPPORTED
+    return _check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls)
+
+
+def _size_check(ratio: Any, max_size_ratio: float, extra: str) -> Check:
+    if (
+        not isinstance(ratio, int | float)
+        or isinstance(ratio, bool)
+        or not math.isfinite(ratio)
+        or ratio <= 0
+    ):
+        # NaN compares False with everything: without this, a NaN ratio would pass the size check
+        return _check(
+            "size",
+            "fail",
+            f"size_ratio not a positive finite number: {ratio!r}",
+            FailureClass.SIZE_NOT_REDUCED,
+        )
+    if ratio >= max_size_ratio:
+        return _check(
+            "size",
+            "fail",
+            f"output/source size ratio {ratio:.4f} >= {max_size_ratio} (every weight file counted{extra})",
+            FailureClass.SIZE_NOT_REDUCED,
+        )
+    return _check("size", "pass", f"output/source size ratio {ratio:.4f}")
+
+
+def _reload_check(reload: dict[str, Any], checks: list[Check]) -> Check:
+    """The reload check; a failed reload after a failed metadata check among ``checks`` is the
+    metadata's fault (QUANT_COVERAGE_FAILURE), not MODEL_UNSUPPORTED."""
+    if not reload.get("checked"):
+        return _check("reload", "skipped", "reload not checked")
+    if reload.get("error") or reload.get("forward_error"):
+        what = f"reload raised: {reload['error']}" if reload.get("error") else str(reload["forward_error"])
+        explained = [c["name"] for c in checks if c["name"] in METADATA_CHECKS and c["status"] == "fail"]
+        if explained:
+            return _check(
+                "reload",
+                "fail",
+                f"{what} (the export's metadata is wrong: {', '.join(explained)})",
+                FailureClass.QUANT_COVERAGE_FAILURE,
+            )
+        return _check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED)
+    counts_ = _dict(reload.get("counts"))
+    bad = {k: v for k, v in counts_.items() if v}
+    if bad or reload.get("ok") is not True:
+        example = (reload.get("missing_keys") or reload.get("unexpected_keys") or ["?"])[0]
+        what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
+        if reload.get("logits_finite") is False:
+            what += ", non-finite logits"
+        return _check(
+            "reload",
+            "fail",
+            f"reload reported {what} (e.g. {example})",
+            FailureClass.QUANT_COVERAGE_FAILURE,
+        )
+    acc = reload.get("task_accuracy")
+    acc_note = f", task accuracy {acc:.0%}" if isinstance(acc, int | float) else ""
+    return _check("reload", "pass", f"reloaded without missing/unexpected keys{acc_note}")
+
+
+def _metadata_check(metadata: dict[str, Any]) -> Check:
+    blocking = metadata.get("blocking") or []
+    if blocking:
+        fields = ", ".join(str(_dict(b).get("field")) for b in blocking)
+        return _check(
+            "metadata", "fail", f"blocking metadata differences: {fields}", FailureClass.USER_CONFIG_ERROR
+        )
+    n_expected = len(metadata.get("expected") or [])
+    return _check("metadata", "pass", f"no blocking differences ({n_expected} expected)")
+
+
 def _checks(
     summary: dict[str, Any],
     max_size_ratio: float,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
 ) -> list[Check]:
-    checks: list[Check] = []
-    run = summary.get("run")
-    if isinstance(run, dict):
-        if run.get("status") == "succeeded":
-            checks.append(_check("run", "pass", "ptq run succeeded"))
-        else:
-            try:
-                cls = FailureClass(str(run.get("failure_class")))
-            except ValueError:
-                cls = FailureClass.MODEL_UNSUPPORTED
-            checks.append(
-                _check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls)
-            )
-    else:
-        checks.append(_check("run", "skipped", "no run result given"))
+    checks: list[Check] = [_run_check(summary.get("run"))]
 
     output = _dict(summary.get("output"))
     if output.get("error"):
@@ -246,29 +300,7 @@ def _checks(
         )
     )
 
-    ratio = summary.get("size_ratio")
-    if (
-        not isinstance(ratio, int | float)
-        or isinstance(ratio, bool)
-        or not math.isfinite(ratio)
-        or ratio <= 0
-    ):
-        # NaN compares False with everything: without this, a NaN ratio would pass the size check
-        size = _check(
-            "size",
-            "fail",
-            f"size_ratio not a positive finite number: {ratio!r}",
-            FailureClass.SIZE_NOT_REDUCED,
-        )
-    elif ratio >= max_size_ratio:
-        size = _check(
-            "size",
-            "fail",
-            f"output/source size ratio {ratio:.4f} >= {max_size_ratio} (every weight file counted{extra})",
-            FailureClass.SIZE_NOT_REDUCED,
-        )
-    else:
-        size = _check("size", "pass", f"output/source size ratio {ratio:.4f}")
+    size = _size_check(summary.get("size_ratio"), max_size_ratio, extra)
 
     qc = _dict(summary.get("quantization_config"))
     if not qc.get("present") and size["status"] == "fail":
@@ -318,56 +350,10 @@ def _checks(
         checks.append(size)
 
     reload = _dict(summary.get("reload"))
-    if not reload.get("checked"):
-        checks.append(_check("reload", "skipped", "reload not checked"))
-    elif reload.get("error") or reload.get("forward_error"):
-        what = f"reload raised: {reload['error']}" if reload.get("error") else str(reload["forward_error"])
-        explained = [c["name"] for c in checks if c["name"] in METADATA_CHECKS and c["status"] == "fail"]
-        if explained:
-            checks.append(
-                _check(
-                    "reload",
-                    "fail",
-                    f"{what} (the export's metadata is wrong: {', '.join(explained)})",
-                    FailureClass.QUANT_COVERAGE_FAILURE,
-                )
-            )
-        else:
-            checks.append(_check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED))
-    else:
-        counts_ = _dict(reload.get("counts"))
-        bad = {k: v for k, v in counts_.items() if v}
-        if bad or reload.get("ok") is not True:
-            example = (reload.get("missing_keys") or reload.get("unexpected_keys") or ["?"])[0]
-            what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
-            if reload.get("logits_finite") is False:
-                what += ", non-finite logits"
-            checks.append(
-                _check(
-                    "reload",
-                    "fail",
-                    f"reload reported {what} (e.g. {example})",
-                    FailureClass.QUANT_COVERAGE_FAILURE,
-                )
-            )
-        else:
-            acc = reload.get("task_accuracy")
-            acc_note = f", task accuracy {acc:.0%}" if isinstance(acc, int | float) else ""
-            checks.append(_check("reload", "pass", f"reloaded without missing/unexpected keys{acc_note}"))
-
+    checks.append(_reload_check(reload, checks))
     checks.append(_behaviour(reload, checks[-1], max_accuracy_drop, min_top1_agreement))
 
-    blocking = _dict(summary.get("metadata")).get("blocking") or []
-    if blocking:
-        fields = ", ".join(str(_dict(b).get("field")) for b in blocking)
-        checks.append(
-            _check(
-                "metadata", "fail", f"blocking metadata differences: {fields}", FailureClass.USER_CONFIG_ERROR
-            )
-        )
-    else:
-        n_expected = len(_dict(summary.get("metadata")).get("expected") or [])
-        checks.append(_check("metadata", "pass", f"no blocking differences ({n_expected} expected)"))
+    checks.append(_metadata_check(_dict(summary.get("metadata"))))
     return checks
 
 
@@ -376,7 +362,7 @@ def evaluate(
     max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
-) -> GateResult:
+) -> Verdict:
     """Judge a validation summary (see module docstring): a pure function, it reads no file and never
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
     0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions."""
@@ -401,10 +387,4 @@ def evaluate(
     detail = (
         "; ".join(f"[{c['failure_class']}] {c['name']}: {c['detail']}" for c in failed) or "all checks passed"
     )
-    return {
-        "gate": ID,
-        "pass": not failed,
-        "failure_class": cls.value if cls else None,
-        "detail": detail,
-        "checks": checks,
-    }
+    return verdict(ID, not failed, cls, detail, checks=checks)

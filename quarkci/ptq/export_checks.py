@@ -271,8 +271,9 @@ def _kv_scheme_problems(group: list[str], layer_config: Any, kv_config: Any) -> 
         for other in names[1:]:
             if specs[other] != specs[names[0]]:
                 problems.append(
-                    f"{section}: the KV-cache output specs of {names[0]!r} ({_describe(specs[names[0]])}) and "
-                    f"{other!r} ({_describe(specs[other])}) differ ({_spec_differences(specs[names[0]], specs[other])});"
+                    f"{section}: the KV-cache output specs of {names[0]!r} "
+                    f"({_describe(specs[names[0]])}) and {other!r} ({_describe(specs[other])}) differ "
+                    f"({_spec_differences(specs[names[0]], specs[other])});"
                     " vLLM requires one KV-cache scheme for k and v"
                 )
                 break

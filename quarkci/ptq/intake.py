@@ -107,8 +107,9 @@ def analyze(
 ) -> dict[str, Any]:
     """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
 
-    ``quark_info``: ``"auto"`` reads the installed Quark statically (:func:`quark_static.installed_quark_static`);
-    ``None`` means Quark is unavailable (partial analysis). Returns a ``model_analysis`` document.
+    ``quark_info``: ``"auto"`` reads the installed Quark statically
+    (:func:`quark_static.installed_quark_static`); ``None`` means Quark is unavailable (partial
+    analysis). Returns a ``model_analysis`` document.
     Offline by default: an HF id is resolved in the local Hugging Face cache; only with
     ``allow_hub`` is its ``config.json`` fetched from the Hub (weights never are).
     Raises :class:`BadInputError` when ``model`` is neither an existing directory nor an HF id, when

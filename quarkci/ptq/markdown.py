@@ -1,6 +1,7 @@
 """Markdown rendering of a validation summary and its gate verdict, for a sticky PR comment.
 
-The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (docs/architecture.md "Conventions").
+The first line is the sticky-comment marker ``<!-- quarkci:report:ptq -->`` (docs/architecture.md
+"Conventions").
 Untrusted text (paths, upstream messages, layer names) is only ever emitted inside code spans made by the
 one Markdown escaper (:mod:`quarkci.core.escape`), so it cannot render as markup or mention anyone.
 """
@@ -11,7 +12,7 @@ from typing import Any
 
 from quarkci.core.escape import cell, shorten
 from quarkci.core.escape import code as _span
-from quarkci.gates.ptq import GateResult
+from quarkci.gates.verdict import Verdict
 
 MARKER = "<!-- quarkci:report:ptq -->"
 _MAX_CELL = 200
@@ -26,7 +27,7 @@ def _mib(n: Any) -> str:
     return f"{n / 2**20:.2f} MiB" if isinstance(n, int | float) else "n/a"
 
 
-def render(summary: dict[str, Any], verdict: GateResult) -> str:
+def render(summary: dict[str, Any], verdict: Verdict) -> str:
     """The comment body: verdict line, key figures, then one row per gate check."""
     ok = verdict.get("pass") is True
     head = "PASS" if ok else f"FAIL ({verdict.get('failure_class')})"

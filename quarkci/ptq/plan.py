@@ -36,6 +36,42 @@ def _matches(name: str, patterns: list[str]) -> bool:
     return any(fnmatchcase(name, p) or name == p for p in patterns)
 
 
+def _check_choices(
+    info: quark_api.QuarkInfo,
+    scheme: str,
+    algos: list[str],
+    kv_cache: str | None,
+    layer_quant_config: dict[str, str],
+    dtype: str,
+    device: str,
+) -> None:
+    """Raise :class:`BadInputError` for a scheme, algorithm, KV-cache scheme or layer override the
+    installed Quark (``info``) does not define, or an unknown dtype or device."""
+    if scheme not in info.schemes:
+        raise BadInputError(
+            f"scheme {scheme!r} is not supported by amd-quark {info.version}; "
+            f"supported: {', '.join(info.schemes)}"
+        )
+    for algo in algos:
+        if algo not in info.algorithms:
+            raise BadInputError(
+                f"algorithm {algo!r} is not supported by amd-quark {info.version}; "
+                f"supported: {', '.join(info.algorithms)}"
+            )
+    if kv_cache is not None and kv_cache not in info.kv_cache_schemes:
+        raise BadInputError(
+            f"KV-cache scheme {kv_cache!r} is not supported by the LLMTemplate of amd-quark "
+            f"{info.version}; supported: {', '.join(info.kv_cache_schemes)}"
+        )
+    for name, value in layer_quant_config.items():
+        if value not in info.schemes:
+            raise BadInputError(f"layer override {name!r}: scheme {value!r} is not supported")
+    if dtype not in DTYPES:
+        raise BadInputError(f"dtype {dtype!r}: expected one of {', '.join(DTYPES)}")
+    if device not in DEVICES:
+        raise BadInputError(f"device {device!r}: expected one of {', '.join(DEVICES)}")
+
+
 def build_plan(
     analysis: dict[str, Any],
     analysis_ref: str,
@@ -59,30 +95,8 @@ def build_plan(
     model = analysis.get("model") or {}
     if "model_type" not in model or "model_path" not in model:
         raise BadInputError(f"{analysis_ref}: analysis has no model.model_type/model_path")
-    if scheme not in info.schemes:
-        raise BadInputError(
-            f"scheme {scheme!r} is not supported by amd-quark {info.version}; "
-            f"supported: {', '.join(info.schemes)}"
-        )
     algos = [a.strip().lower() for a in algorithm.split(",")] if algorithm else []
-    for algo in algos:
-        if algo not in info.algorithms:
-            raise BadInputError(
-                f"algorithm {algo!r} is not supported by amd-quark {info.version}; "
-                f"supported: {', '.join(info.algorithms)}"
-            )
-    if kv_cache is not None and kv_cache not in info.kv_cache_schemes:
-        raise BadInputError(
-            f"KV-cache scheme {kv_cache!r} is not supported by the LLMTemplate of amd-quark "
-            f"{info.version}; supported: {', '.join(info.kv_cache_schemes)}"
-        )
-    for name, value in (layer_quant_config or {}).items():
-        if value not in info.schemes:
-            raise BadInputError(f"layer override {name!r}: scheme {value!r} is not supported")
-    if dtype not in DTYPES:
-        raise BadInputError(f"dtype {dtype!r}: expected one of {', '.join(DTYPES)}")
-    if device not in DEVICES:
-        raise BadInputError(f"device {device!r}: expected one of {', '.join(DEVICES)}")
+    _check_choices(info, scheme, algos, kv_cache, layer_quant_config or {}, dtype, device)
 
     targets = analysis.get("quantization_targets") or {}
     reasons: dict[str, str] = {}

@@ -73,7 +73,8 @@ def _module_assign(tree: ast.Module, name: str) -> ast.AST | None:
 
 
 def _templates(tree: ast.Module, field: str = "exclude_layers_name") -> dict[str, list[str]]:
-    """``model_type -> field`` (a list of patterns) of DEFAULT_TEMPLATES (``**splat`` of module dicts followed)."""
+    """``model_type -> field`` (a list of patterns) of DEFAULT_TEMPLATES (``**splat`` of module dicts
+    followed)."""
     dicts = {
         n.targets[0].id: n.value
         for n in tree.body
@@ -173,15 +174,9 @@ class _Classes:
         return None
 
 
-def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -> int | None:
-    if args:
-        call = ast.parse(f"f({args})", mode="eval").body
-        for kw in getattr(call, "keywords", []):
-            if kw.arg in ("group_size", "block_size") and _int(kw.value) is not None:
-                return _int(kw.value)
-    node = classes.by_name.get(scheme_class or "")
-    if node is None:
-        return None
+def _init_group_size(classes: _Classes, node: ast.ClassDef) -> int | None:
+    """The ``group_size`` / ``block_size`` default of the class's ``__init__`` (a literal, or a class
+    attribute such as ``MX6.k1``), else ``None``."""
     for item in node.body:  # __init__(self, group_size: int = 16) / block_size: int = MX6.k1
         if isinstance(item, ast.FunctionDef) and item.name == "__init__":
             names = [a.arg for a in item.args.args][-len(item.args.defaults) :] if item.args.defaults else []
@@ -193,6 +188,21 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
                         value = classes.attr(default.value.id, default.attr)
                         if isinstance(value, int):
                             return value
+    return None
+
+
+def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -> int | None:
+    if args:
+        call = ast.parse(f"f({args})", mode="eval").body
+        for kw in getattr(call, "keywords", []):
+            if kw.arg in ("group_size", "block_size") and _int(kw.value) is not None:
+                return _int(kw.value)
+    node = classes.by_name.get(scheme_class or "")
+    if node is None:
+        return None
+    init_default = _init_group_size(classes, node)
+    if init_default is not None:
+        return init_default
     for sub in ast.walk(node):
         if isinstance(sub, ast.keyword) and sub.arg == "group_size" and _int(sub.value) is not None:
             return _int(sub.value)
@@ -205,7 +215,8 @@ def _group_size(classes: _Classes, scheme_class: str | None, args: str | None) -
 
 
 def _scheme_items(tree: ast.Module) -> list[FactItem]:
-    """The scheme items of :mod:`quarkci.facts.schemes` from an already parsed template module, in file order."""
+    """The scheme items of :mod:`quarkci.facts.schemes` from an already parsed template module, in file
+    order."""
     items = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):

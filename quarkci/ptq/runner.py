@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quarkci.core.documents import write_artifact
-from quarkci.core.failure_class import FailureClass
+from quarkci.gates.failure_class import FailureClass
 from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.plan import CLI_DATASETS
 
@@ -262,5 +262,6 @@ def run_plan(
 
 
 def write_run_result(result: dict[str, Any], path: str | Path) -> Path:
-    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked, atomic)."""
+    """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked,
+    atomic)."""
     return write_artifact("run_result", path, result)

@@ -30,7 +30,8 @@ Layer precision is read statically: the safetensors headers of both directories 
 *declared* quantized unless a pattern of ``exclude`` matches it; its declared weight dtype(s) come
 from the first matching ``layer_quant_config`` pattern, else ``global_quant_config``. It is
 *observed* quantized when the export stores a ``<layer>.weight_scale`` or a weight dtype that is not
-a float dtype (:data:`FLOAT_DTYPES`; an fp32 -> bf16 cast of an excluded layer is not quantization). Declared and observed are compared, and the stored dtype must be one the
+a float dtype (:data:`FLOAT_DTYPES`; an fp32 -> bf16 cast of an excluded layer is not quantization).
+Declared and observed are compared, and the stored dtype must be one the
 declared dtype can be stored as (:data:`STORAGE_DTYPES`, from Quark 0.13 exports: fp8 as F8_E4M3,
 int8 as I8, int4 packed into I32, fp4/fp6/mx packed into U8).
 
@@ -47,6 +48,7 @@ import contextlib
 import json
 import os
 import sys
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -246,51 +248,70 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
     ``quantization_config``/dtype/version fields the export writes, any other config change
     (reported), and re-serialised tokenizer files with identical content.
     """
-    expected: list[dict[str, Any]] = []
-    blocking: list[dict[str, Any]] = []
+    d = _Diffs()
+    _config_diffs(d, source, output)
+    _generation_diffs(d, source, output)
+    _tokenizer_diffs(d, source, output)
+    return {"expected": d.expected, "blocking": d.blocking}
 
-    def add(bucket: list[dict[str, Any]], field: str, src: Any, out: Any, reason: str) -> None:
-        bucket.append({"field": field, "source": src, "output": out, "reason": reason})
 
+@dataclass
+class _Diffs:
+    """The two buckets of :func:`metadata_diffs`."""
+
+    expected: list[dict[str, Any]] = field(default_factory=list)
+    blocking: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, bucket: list[dict[str, Any]], name: str, src: Any, out: Any, reason: str) -> None:
+        bucket.append({"field": name, "source": src, "output": out, "reason": reason})
+
+
+def _config_diffs(d: _Diffs, source: Path, output: Path) -> None:
     src_cfg, out_cfg = _json(source / "config.json") or {}, _json(output / "config.json") or {}
     for key in sorted(set(src_cfg) | set(out_cfg)):
         a, b = src_cfg.get(key), out_cfg.get(key)
         if a == b:
             continue
         if key in ARCH_FIELDS:
-            add(blocking, f"config.{key}", a, b, "architecture field changed")
+            d.add(d.blocking, f"config.{key}", a, b, "architecture field changed")
         elif key in TOKEN_ID_FIELDS:
-            add(blocking, f"config.{key}", a, b, "special token id changed")
+            d.add(d.blocking, f"config.{key}", a, b, "special token id changed")
         elif key in EXPECTED_CONFIG_CHANGES:
-            add(
-                expected,
+            d.add(
+                d.expected,
                 f"config.{key}",
                 a if key != "quantization_config" else None,
                 b if key != "quantization_config" else "present",
                 EXPECTED_CONFIG_CHANGES[key],
             )
         else:
-            add(expected, f"config.{key}", a, b, "other config field changed")
+            d.add(d.expected, f"config.{key}", a, b, "other config field changed")
 
+
+def _generation_diffs(d: _Diffs, source: Path, output: Path) -> None:
     src_gen, out_gen = _json(source / "generation_config.json"), _json(output / "generation_config.json")
     if src_gen is not None and out_gen is None:
-        add(blocking, "generation_config.json", "present", None, "generation config missing in the output")
+        d.add(
+            d.blocking, "generation_config.json", "present", None, "generation config missing in the output"
+        )
     elif src_gen is not None and out_gen is not None:
         for key in sorted(set(src_gen) | set(out_gen)):
             a, b = src_gen.get(key), out_gen.get(key)
             if a != b:
-                bucket = blocking if key in TOKEN_ID_FIELDS else expected
-                add(
+                bucket = d.blocking if key in TOKEN_ID_FIELDS else d.expected
+                d.add(
                     bucket,
                     f"generation_config.{key}",
                     a,
                     b,
-                    "special token id changed" if bucket is blocking else "generation default changed",
+                    "special token id changed" if bucket is d.blocking else "generation default changed",
                 )
 
+
+def _tokenizer_diffs(d: _Diffs, source: Path, output: Path) -> None:
     src_tok, out_tok = _tokenizer_facts(source), _tokenizer_facts(output)
     if src_tok["files"] and not out_tok["files"]:
-        add(blocking, "tokenizer", src_tok["files"], [], "tokenizer files missing in the output")
+        d.add(d.blocking, "tokenizer", src_tok["files"], [], "tokenizer files missing in the output")
     elif src_tok["files"]:
         for key, reason in (
             ("vocab", "tokenizer vocabulary changed"),
@@ -300,22 +321,21 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
         ):
             if src_tok.get(key) != out_tok.get(key):
                 short = key in ("vocab", "added_tokens")
-                add(
-                    blocking,
+                d.add(
+                    d.blocking,
                     f"tokenizer.{key}",
                     "..." if short else src_tok.get(key),
                     "..." if short else out_tok.get(key),
                     reason,
                 )
         if src_tok["files"] != out_tok["files"]:
-            add(
-                expected,
+            d.add(
+                d.expected,
                 "tokenizer.files",
                 src_tok["files"],
                 out_tok["files"],
                 "tokenizer re-serialised (content compared above)",
             )
-    return {"expected": expected, "blocking": blocking}
 
 
 def _keys(values: Any) -> list[str]:
@@ -327,7 +347,8 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
     """Reload ``output`` with transformers (CPU, ``output_loading_info=True``).
 
     ``ok`` is true only when loading raised nothing, reported no missing, unexpected or mismatched
-    keys, and one forward pass ran (else ``forward_error``) with finite logits (``logits_finite``). For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
+    keys, and one forward pass ran (else ``forward_error``) with finite logits (``logits_finite``).
+    For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
     addition accuracy is measured too. Exceptions become ``error`` (one line), never tracebacks.
     """
     from quarkci.ptq import quark_api
@@ -390,7 +411,8 @@ PROBE_TOKENS = 32
 
 
 def _probe_texts(source: Path) -> list[str]:
-    """Probe prompts: the source's ``calibration.txt`` (first 16 lines) when it ships one, else :data:`PROBE_TEXTS`."""
+    """Probe prompts: the source's ``calibration.txt`` (first 16 lines) when it ships one, else
+    :data:`PROBE_TEXTS`."""
     calib = source / "calibration.txt"
     if calib.is_file():
         lines = [ln for ln in calib.read_text(encoding="utf-8").splitlines() if ln.strip()][:16]

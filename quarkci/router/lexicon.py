@@ -89,7 +89,8 @@ def _plain(lang: str, pattern: str) -> bool:
 
 
 def _bounded(lang: str, pattern: str) -> str:
-    """``pattern`` as written for CJK; for spaced scripts wrapped in word boundaries (a leading ``~`` opts out)."""
+    """``pattern`` as written for CJK; for spaced scripts wrapped in word boundaries (a leading ``~`` opts
+    out)."""
     if lang not in _SPACED:  # a Latin word inside a CJK entry still ends at Latin letters ("skill", "hub")
         head = r"(?<![a-z0-9])" if re.match(r"[a-z]", pattern) else ""
         return head + pattern + (r"(?![a-z0-9])" if re.search(r"[a-z]$", pattern) else "")

@@ -108,7 +108,8 @@ class Parse:
         return [a for a in self.acts if a.polarity in (NEGATED, DEFERRED, DONE)]
 
     def active_text(self, act: Act | None = None) -> str:
-        """The canonical text lexical scoring reads: the clause of ``act`` (the action the rules chose; else of
+        """The canonical text lexical scoring reads: the clause of ``act`` (the action the rules chose; else
+        of
         every active action) and the clauses that hold no action and are not negated, deferred or done."""
         keep = [
             c.text
@@ -171,7 +172,8 @@ _STRENGTH = {
 
 
 def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
-    """Action -> polarity in one clause, from the clause's marker tokens (effect, scope, reach: lexicon.yaml)."""
+    """Action -> polarity in one clause, from the clause's marker tokens (effect, scope, reach:
+    lexicon.yaml)."""
     by_token = lexicon().by_token
     words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", piece.text)]
     out = {m.spec.name: ACTIVE for m in matches}

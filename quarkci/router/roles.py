@@ -5,7 +5,8 @@ A skill *qualifies* for a role when the first sentence of its description says w
 (:attr:`Role.lead`, e.g. "Export ..." for export, "Diagnose ..." for debug) or its name carries all the
 role's name tokens; it is *excluded* when its "do not use for" part names the role's work, when its
 backend (PyTorch or ONNX) differs, or when it is a meta/maintainer skill or a router (only the roles marked
-``meta``, skill creation and skill audit, take a meta skill: maintainers route there on purpose). Qualifying skills
+``meta``, skill creation and skill audit, take a meta skill: maintainers route there on purpose).
+Qualifying skills
 are ranked by a name match, depth in the bundle (a top-level skill before a legacy copy), lexical
 similarity between the role's summary and the description (BM25, ``bm25s``), then name.
 
@@ -195,7 +196,8 @@ ROLES: dict[str, Role] = {
         ),
         _r(
             "graph_rewrite",
-            "apply existing ShapeShifter graph passes to an .onnx model (fold, fuse, simplify, opset, layout)",
+            "apply existing ShapeShifter graph passes to an .onnx model "
+            "(fold, fuse, simplify, opset, layout)",
             r"^apply\w*\b.{0,40}\bpass(es)?\b",
             "shapeshifter run",
             "onnx",

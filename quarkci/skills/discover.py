@@ -10,9 +10,10 @@ import os
 import posixpath
 from pathlib import Path
 
+import quarkci.skills.frontmatter as frontmatter
+import quarkci.skills.markdown as markdown
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_disjoint
-from quarkci.skills import frontmatter, markdown
 from quarkci.skills.model import Skill
 from quarkci.skills.source import SkillFileError, SkillSource
 

@@ -21,9 +21,9 @@ CLAIM_KINDS: dict[str, str] = {
     "transformers_version": "compat",  # "transformers < 4.50"
     "export_format": "export_formats",  # "hf_format", "onnx", "gguf"
     "path": "",  # source_knowledge entries and inline upstream paths
-    "python_name": "public_api",
-    "python_keyword": "public_api",
-    "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block  # `LLMTemplate.get_config(scheme=...)` in a parsed Python block  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
+    "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
+    "python_keyword": "public_api",  # `LLMTemplate.get_config(scheme=...)` in a parsed Python block
+    "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
     "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree

@@ -11,9 +11,14 @@ import pytest
 
 from quarkci.cli import main
 from quarkci.core.documents import read_artifact
-from quarkci.core.failure_class import FailureClass
 from quarkci.day0 import conductor as cond
+from quarkci.day0.conductor import Conductor
+from quarkci.day0.stages import default_stages
+from quarkci.day0.state import Day0Config
 from quarkci.day0.suite import GEN_TASK, MC_TASK, write_demo_suite
+from quarkci.ptq.chain import PtqOutcome, PtqRequest
+from quarkci.ptq.quark_api import QuarkUnavailable
+from quarkci.ptq.runner import RunResult
 
 
 def _model(tmp_path: Path) -> Path:
@@ -21,6 +26,7 @@ def _model(tmp_path: Path) -> Path:
     model.mkdir()
     (model / "config.json").write_text('{"model_type": "llama"}')
     (model / "model.safetensors").write_bytes(b"\0" * 1000)
+    (model / "tokenizer.json").write_text("{}")
     return model
 
 
@@ -44,60 +50,109 @@ def _eval(score_mc: float, score_gen: float, tokens: float = 2.0) -> dict:
     }
 
 
-class FakeConductor(cond.Conductor):
-    """Stages replaced by planted outcomes; the chain, gates, state, resume and closeout are real."""
+def _written(path: Path | None) -> Path | None:
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+    return path
 
-    calls: list[str]
 
-    def __init__(self, config, plan: dict, calls: list[str]):
-        super().__init__(config, say=lambda _m: None)
+def _outcome(request: PtqRequest, checkpoint: Path, run: RunResult | None, passed: bool = True) -> PtqOutcome:
+    """What the PTQ chain returns: a validation summary with sizes and the gate's verdict."""
+    summary = {
+        "source": {"bytes": 1000},
+        "output": {"bytes": 250},
+        "size_ratio": 0.25,
+        "reload": {"task_accuracy": 1.0, "source_task_accuracy": 1.0},
+    }
+    verdict = {
+        "gate": "ptq",
+        "pass": passed,
+        "failure_class": None if passed else "QUANT_COVERAGE_FAILURE",
+        "detail": "ok" if passed else "2 layer(s) declared quantized but stored unquantized",
+        "checks": [],
+    }
+    return PtqOutcome(
+        checkpoint=checkpoint,
+        summary=_written(request.out / "validation_summary.json"),
+        validation=summary,
+        verdict=verdict,
+        verdict_file=_written(request.gate_output),
+        run=run,
+        manifest=request.out / "run_manifest.yaml" if run else None,
+        run_result=request.out / "run_result.json" if run else request.run_result,
+    )
+
+
+class Fakes:
+    """The upstream work of the stages, planted: the PTQ chain, the canary and the eval. The conductor,
+    its stages, the gates, state, resume and closeout are real. ``calls`` records what ran: ``ptq``
+    (the whole chain), ``gate_ptq`` (the chain on a given checkpoint), ``canary``, ``baseline``,
+    ``candidate``."""
+
+    def __init__(self, plan: dict, calls: list[str]):
         self.plan, self.calls = plan, calls
+        self.requests: list[PtqRequest] = []
 
-    def _ptq(self, stage):
+    def chain(self, request: PtqRequest, say) -> PtqOutcome:
+        self.requests.append(request)
+        if request.checkpoint is not None:
+            self.calls.append("gate_ptq")
+            return _outcome(request, request.checkpoint, None, passed=not self.plan.get("gate_fail"))
         self.calls.append("ptq")
-        export = self.out / "ptq" / "model"
+        if self.plan.get("no_quark"):
+            raise QuarkUnavailable("amd-quark is not installed")
+        export = request.out / "model"
         export.mkdir(parents=True, exist_ok=True)
         (export / "model.safetensors").write_bytes(b"q" * 250)
-        self.data["checkpoint"] = str(export)
-        stage.outputs = {"checkpoint": str(export)}
-        if self.plan.get("ptq_fail"):
-            raise cond.GateFailed(FailureClass.MODEL_UNSUPPORTED, "export failed")
+        for record in ("run_manifest.yaml", "run_result.json"):  # what resume finds of a finished stage
+            (request.out / record).write_text("{}")
+        failed = self.plan.get("ptq_fail")
+        run = RunResult(
+            status="failed" if failed else "succeeded",
+            scheme=request.scheme,
+            output_dir=str(export),
+            device="cpu",
+            model_dtype="float32",
+            stage="export" if failed else None,
+            failure_class="MODEL_UNSUPPORTED" if failed else None,
+            message="export failed" if failed else None,
+            timings={"total": 1.5},
+        )
+        return _outcome(request, export, run, passed=not (failed or self.plan.get("gate_fail")))
 
-    def _gate_ptq(self, stage):
-        self.calls.append("gate_ptq")
-        self.data["ptq_summary"] = {"source_bytes": 1000, "output_bytes": 250, "size_ratio": 0.25}
-        from quarkci.day0.hashing import directory_sha256
-
-        self.data["checkpoint_sha256"] = directory_sha256(self.data["checkpoint"])
-
-    def _canary(self, stage):
+    def canary(self, checkpoint, out_dir, server, health_timeout, probe, say, vllm=None) -> dict:
         self.calls.append("canary")
-        self.data["canary"] = {
+        (Path(out_dir) / "server.log").parent.mkdir(parents=True, exist_ok=True)
+        (Path(out_dir) / "server.log").write_text("RESULT: PASS\n")
+        fail = self.plan.get("canary_fail")
+        return {
             "gate": "canary",
-            "pass": not self.plan.get("canary_fail"),
-            "detail": "d",
-            "server": "hf",
-            "log": str(self.out / "canary" / "server.log"),
+            "pass": not fail,
+            "failure_class": "CHECKPOINT_NOT_SERVABLE" if fail else None,
+            "detail": "answered 'x'" if fail else "answered '7'",
+            "server": server,
+            "log": str(Path(out_dir) / "server.log"),
         }
-        if self.plan.get("canary_fail"):
-            raise cond.GateFailed(FailureClass.CHECKPOINT_NOT_SERVABLE, "answered 'x'")
 
-    def _eval(self, stage, side, model_path):
+    def evaluate(self, model_path, suite, spec, say) -> dict:
+        side = "candidate" if Path(model_path).name == "model" else "baseline"
         self.calls.append(side)
         if side == "candidate" and self.plan.get("crash_in_candidate"):
             raise KeyboardInterrupt  # a kill mid-eval
-        doc = _eval(1.0, 1.0) if side == "baseline" else self.plan.get("candidate", _eval(1.0, 1.0))
-        from quarkci.core.atomic import atomic_write_text
-        from quarkci.core.documents import dump_json
-
-        path = atomic_write_text(self.out / "eval" / f"{side}.json", dump_json(doc))
-        stage.outputs["results"] = str(path)
-        return doc
+        return _eval(1.0, 1.0) if side == "baseline" else self.plan.get("candidate", _eval(1.0, 1.0))
 
 
-def _config(tmp_path: Path, **kw) -> cond.Day0Config:
+def _conductor(config: Day0Config, plan: dict, calls: list[str]) -> Conductor:
+    """The real conductor over :class:`Fakes`."""
+    fakes = Fakes(plan, calls)
+    stages = default_stages(chain=fakes.chain, canary=fakes.canary, evaluate=fakes.evaluate)
+    return Conductor(config, say=lambda _m: None, stages=stages)
+
+
+def _config(tmp_path: Path, **kw) -> Day0Config:
     out = tmp_path / "out"
-    return cond.Day0Config(
+    return Day0Config(
         model=_model(tmp_path) if not (tmp_path / "src").exists() else tmp_path / "src",
         scheme="int8",
         out=out,
@@ -109,8 +164,8 @@ def _config(tmp_path: Path, **kw) -> cond.Day0Config:
 
 def test_accept_runs_every_stage_in_order_and_writes_the_contracts(tmp_path):
     calls: list[str] = []
-    result = FakeConductor(_config(tmp_path), {}, calls).run()
-    assert calls == ["ptq", "gate_ptq", "canary", "baseline", "candidate"]
+    result = _conductor(_config(tmp_path), {}, calls).run()
+    assert calls == ["ptq", "canary", "baseline", "candidate"]  # gate_ptq judges the chain's verdict
     assert result["decision"] == "ACCEPT" and result["publish"]["recommended"] is True
     assert read_artifact("day0_result", tmp_path / "out" / "day0_result.json")["decision"] == "ACCEPT"
     report = read_artifact("validation_report", tmp_path / "out" / "validation_report.json")
@@ -122,8 +177,8 @@ def test_accept_runs_every_stage_in_order_and_writes_the_contracts(tmp_path):
 
 def test_a_failed_gate_stops_the_chain(tmp_path):
     calls: list[str] = []
-    result = FakeConductor(_config(tmp_path), {"canary_fail": True}, calls).run()
-    assert calls == ["ptq", "gate_ptq", "canary"]  # no eval on an unservable checkpoint
+    result = _conductor(_config(tmp_path), {"canary_fail": True}, calls).run()
+    assert calls == ["ptq", "canary"]  # no eval on an unservable checkpoint
     assert result["decision"] == "INFEASIBLE" and result["failure_classes"] == ["CHECKPOINT_NOT_SERVABLE"]
     assert result["triage"] == ["fix the export; do not evaluate"] and not result["publish"]["recommended"]
     assert [s["status"] for s in result["stages"]][-4:] == ["not_run"] * 4
@@ -143,25 +198,89 @@ def test_a_failed_gate_stops_the_chain(tmp_path):
     ],
 )
 def test_decisions(tmp_path, plan, decision, classes):
-    result = FakeConductor(_config(tmp_path), plan, []).run()
+    result = _conductor(_config(tmp_path), plan, []).run()
     assert (result["decision"], result["failure_classes"]) == (decision, classes)
+
+
+def test_a_failed_ptq_run_stops_at_ptq_with_the_runners_class(tmp_path):
+    calls: list[str] = []
+    result = _conductor(_config(tmp_path), {"ptq_fail": True}, calls).run()
+    assert calls == ["ptq"]
+    ptq = next(s for s in result["stages"] if s["name"] == "ptq")
+    assert (ptq["status"], ptq["failure_class"]) == ("failed", "MODEL_UNSUPPORTED")
+    assert ptq["detail"] == "ptq run failed at export: export failed"
+    assert result["sizes"] == {"source_bytes": None, "candidate_bytes": None, "ratio": None}
+
+
+def test_the_ptq_gate_is_the_chains_verdict(tmp_path):
+    """The chain runs once: gate_ptq judges its verdict, and a failing one stops the chain before serving
+    (negative control of the ACCEPT path)."""
+    calls: list[str] = []
+    result = _conductor(_config(tmp_path), {"gate_fail": True}, calls).run()
+    assert calls == ["ptq"]
+    gate = next(s for s in result["stages"] if s["name"] == "gate_ptq")
+    assert (gate["status"], gate["failure_class"]) == ("failed", "QUANT_COVERAGE_FAILURE")
+    assert gate["detail"] == "2 layer(s) declared quantized but stored unquantized"
+    assert (result["decision"], result["sizes"]["ratio"]) == ("INFEASIBLE", 0.25)
+    assert result["publish"]["checkpoint_sha256"] is None  # hashed only once the gate passed
+
+
+def test_the_chain_request_runs_in_out_ptq_with_the_gates_output(tmp_path):
+    fakes = Fakes({}, [])
+    config = _config(tmp_path, kv_cache="fp8")
+    Conductor(
+        config, say=lambda _m: None, stages=default_stages(fakes.chain, fakes.canary, fakes.evaluate)
+    ).run()
+    (request,) = fakes.requests
+    root = (tmp_path / "out" / "ptq").resolve()
+    assert (request.out, request.gate_output, request.checkpoint) == (root, root / "gate_ptq.json", None)
+    assert (request.model, request.scheme, request.kv_cache) == (config.model, "int8", "fp8")
+
+
+def test_a_given_checkpoint_is_validated_and_gated_through_the_chain(tmp_path):
+    given = tmp_path / "given" / "model"
+    given.mkdir(parents=True)
+    (given / "config.json").write_text("{}")
+    (given / "model.safetensors").write_bytes(b"q" * 250)
+    fakes = Fakes({}, [])
+    stages = default_stages(fakes.chain, fakes.canary, fakes.evaluate)
+    result = Conductor(_config(tmp_path, checkpoint=given), say=lambda _m: None, stages=stages).run()
+    assert fakes.calls == ["gate_ptq", "canary", "baseline", "candidate"] and result["decision"] == "ACCEPT"
+    (request,) = fakes.requests
+    assert (request.checkpoint, request.run_result) == (given, None)
+    assert next(s for s in result["stages"] if s["name"] == "ptq")["status"] == "skipped"
+    assert result["publish"]["checkpoint"] == str(given.resolve())
+
+
+def test_no_ml_stack_in_the_chain_is_systemic(tmp_path):
+    result = _conductor(_config(tmp_path), {"no_quark": True}, []).run()
+    assert (result["decision"], result["failure_classes"]) == ("SYSTEMIC", ["SYSTEMIC"])
+    assert "amd-quark is not installed (install the ML extra)" in result["stages"][1]["detail"]
+
+
+def test_stages_must_be_the_chains_in_order(tmp_path):
+    stages = default_stages()
+    with pytest.raises(ValueError, match="setup, ptq, gate_ptq"):
+        Conductor(_config(tmp_path), stages=[stages[1], stages[0], *stages[2:]])
+    with pytest.raises(ValueError):
+        Conductor(_config(tmp_path), stages=stages[:-1])
 
 
 def test_indeterminate_asks_for_independent_runs(tmp_path):
     noisy = _eval(1.0, 1.0)
     noisy["tasks"][GEN_TASK]["stderr"] = 0.02
-    result = FakeConductor(_config(tmp_path), {"candidate": noisy}, []).run()
+    result = _conductor(_config(tmp_path), {"candidate": noisy}, []).run()
     assert result["decision"] == "INDETERMINATE" and "add independent runs" in result["triage"][0]
 
 
 def test_resume_after_a_kill_mid_eval_redoes_nothing_finished(tmp_path):
     calls: list[str] = []
     with pytest.raises(KeyboardInterrupt):
-        FakeConductor(_config(tmp_path), {"crash_in_candidate": True}, calls).run()
+        _conductor(_config(tmp_path), {"crash_in_candidate": True}, calls).run()
     state = json.loads((tmp_path / "out" / cond.STATE_FILE).read_text())
     assert {s["name"]: s["status"] for s in state["stages"]}["candidate_eval"] == "running"
     calls.clear()
-    result = FakeConductor(_config(tmp_path, resume=True), {}, calls).run()
+    result = _conductor(_config(tmp_path, resume=True), {}, calls).run()
     assert calls == ["candidate"]
     assert result["decision"] == "ACCEPT"
     assert [s["name"] for s in result["stages"] if s["resumed"]] == [
@@ -175,10 +294,10 @@ def test_resume_after_a_kill_mid_eval_redoes_nothing_finished(tmp_path):
 
 def test_resume_redoes_from_gate_ptq_when_the_checkpoint_changed(tmp_path):
     calls: list[str] = []
-    FakeConductor(_config(tmp_path), {}, calls).run()
+    _conductor(_config(tmp_path), {}, calls).run()
     (tmp_path / "out" / "ptq" / "model" / "model.safetensors").write_bytes(b"tampered")
     calls.clear()
-    result = FakeConductor(_config(tmp_path, resume=True), {}, calls).run()
+    result = _conductor(_config(tmp_path, resume=True), {}, calls).run()
     assert calls == [
         "gate_ptq",
         "canary",
@@ -189,7 +308,7 @@ def test_resume_redoes_from_gate_ptq_when_the_checkpoint_changed(tmp_path):
 
 def test_baseline_cache_hit_skips_the_baseline_eval(tmp_path):
     calls: list[str] = []
-    first = FakeConductor(_config(tmp_path), {}, calls).run()
+    first = _conductor(_config(tmp_path), {}, calls).run()
     assert first["baseline_cache"]["hit"] is False
     cached = Path(first["baseline_cache"]["path"])
     cached.parent.mkdir(parents=True, exist_ok=True)
@@ -198,7 +317,7 @@ def test_baseline_cache_hit_skips_the_baseline_eval(tmp_path):
     import shutil
 
     shutil.rmtree(tmp_path / "out")
-    second = FakeConductor(_config(tmp_path), {}, calls).run()
+    second = _conductor(_config(tmp_path), {}, calls).run()
     assert "baseline" not in calls and second["baseline_cache"]["hit"] is True
     assert "cache hit" in next(s for s in second["stages"] if s["name"] == "baseline_eval")["detail"]
 
@@ -207,13 +326,13 @@ def test_setup_gate_is_systemic(tmp_path, monkeypatch):
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     monkeypatch.delenv("GH_TOKEN", raising=False)
     calls: list[str] = []
-    result = FakeConductor(_config(tmp_path, require_token=True), {}, calls).run()
+    result = _conductor(_config(tmp_path, require_token=True), {}, calls).run()
     assert calls == [] and result["decision"] == "SYSTEMIC" and result["failure_classes"] == ["SYSTEMIC"]
     monkeypatch.setenv("GITHUB_TOKEN", "x")
     import shutil
 
     shutil.rmtree(tmp_path / "out")
-    assert FakeConductor(_config(tmp_path, require_token=True), {}, []).run()["decision"] == "ACCEPT"
+    assert _conductor(_config(tmp_path, require_token=True), {}, []).run()["decision"] == "ACCEPT"
 
 
 def test_conductor_overhead_is_bounded(tmp_path):
@@ -221,7 +340,7 @@ def test_conductor_overhead_is_bounded(tmp_path):
     checkpoint, gates, closeout, report) takes well under a second, i.e. far below 5 % of a
     multi-minute day-0 run."""
     start = time.perf_counter()
-    FakeConductor(_config(tmp_path), {}, []).run()
+    _conductor(_config(tmp_path), {}, []).run()
     assert time.perf_counter() - start < 3.0
 
 
@@ -246,6 +365,20 @@ def test_cli_bad_input_exit_2_before_any_work(tmp_path, capsys):
     (busy / "x").write_text("mine")
     assert main(["day0", "run", "--model", str(model), "--scheme", "int8", "--out", str(busy)]) == 2
     assert "--resume" in capsys.readouterr().err
+
+
+def test_a_source_without_a_tokenizer_is_refused_before_any_work(tmp_path, capsys):
+    """The PTQ chain's tokenizer precondition, checked by the command before the setup stage (the hand
+    copy of the chain skipped it); a given checkpoint needs none."""
+    model = _model(tmp_path)
+    (model / "tokenizer.json").unlink()
+    out = tmp_path / "out"
+    assert main(["day0", "run", "--model", str(model), "--scheme", "int8", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("quarkci: error: --model: ") and "no tokenizer files" in err and err.count("\n") == 1
+    )
+    assert not out.exists()
 
 
 def test_canary_fails_with_result_line_when_the_model_cannot_load(tmp_path, capsys):

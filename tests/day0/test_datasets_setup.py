@@ -12,6 +12,8 @@ import pytest
 from quarkci.cli import main
 from quarkci.day0 import conductor as cond
 from quarkci.day0.lm_eval_tasks import task_datasets
+from quarkci.day0.stages import default_stages
+from quarkci.day0.state import Day0Config, GateFailed
 from quarkci.day0.suite import Suite, write_demo_suite
 
 
@@ -20,6 +22,7 @@ def _model(tmp_path: Path) -> Path:
     model.mkdir()
     (model / "config.json").write_text('{"model_type": "llama"}')
     (model / "model.safetensors").write_bytes(b"\0" * 1000)
+    (model / "tokenizer.json").write_text("{}")
     return model
 
 
@@ -100,20 +103,26 @@ def test_run_with_a_dataset_missing_offline_is_systemic_before_ptq(tmp_path, cap
     assert seconds < 60, seconds  # one process: the static task read and the dataset check, no PTQ
 
 
-class _NoStages(cond.Conductor):
-    """The real setup gate; every later stage records that it ran."""
+class _NoStages:
+    """The real setup gate; every later stage records that it ran (the PTQ stage stops the chain)."""
 
     def __init__(self, config):
-        super().__init__(config, say=lambda _m: None)
         self.ran: list[str] = []
 
-    def _ptq(self, stage):
-        self.ran.append("ptq")
-        raise cond.GateFailed(None, "stop here", "ANOMALOUS")
+        def stop(_ctx, _stage):
+            self.ran.append("ptq")
+            raise GateFailed(None, "stop here", "ANOMALOUS")
+
+        stages = dict(default_stages()) | {"ptq": stop}
+        self.conductor = cond.Conductor(config, say=lambda _m: None, stages=list(stages.items()))
+        self.stages = self.conductor.stages
+
+    def run(self) -> dict:
+        return self.conductor.run()
 
 
-def _config(tmp_path: Path, suite: Suite) -> cond.Day0Config:
-    return cond.Day0Config(model=_model(tmp_path), scheme="int8", out=tmp_path / "out", suite=suite)
+def _config(tmp_path: Path, suite: Suite) -> Day0Config:
+    return Day0Config(model=_model(tmp_path), scheme="int8", out=tmp_path / "out", suite=suite)
 
 
 def test_the_demo_suite_is_available_offline(tmp_path, offline):

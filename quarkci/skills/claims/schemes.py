@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from quarkci.skills.claims import commands as sh
+import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.context import partial_list
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit

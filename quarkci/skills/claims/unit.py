@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from quarkci.skills.claims import commands as sh
+import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.

@@ -1,4 +1,5 @@
-"""python-keyword-unknown: a keyword argument the skill passes to a Quark callable is not a parameter of it."""
+"""python-keyword-unknown: a keyword argument the skill passes to a Quark callable is not one of its
+parameters."""
 
 from __future__ import annotations
 

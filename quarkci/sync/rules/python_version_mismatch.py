@@ -74,7 +74,8 @@ def _admitted(claim: Claim, version: str, item: FactItem, state: AuditState) -> 
         claim,
         skill_says=f"Python {version} is not supported",
         source_says=(
-            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` admits Python {version}"
+            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` "
+            f"admits Python {version}"
         ),
         impact=f"users on Python {version} are turned away although the release supports it",
         source=source_loc(item),

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import quarkci.verify.rules.entry_point_changed as entry_point_changed
+import quarkci.verify.rules.tolerance_changed as tolerance_changed
 from quarkci.core.findings import Finding
-from quarkci.verify.rules import entry_point_changed, tolerance_changed
 from quarkci.verify.rules._common import MaintainState, entries, finding
 
 ID = "verify-harness-hash-moved"

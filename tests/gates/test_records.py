@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from quarkci.cli import main
-from quarkci.day0 import gates, records
+from quarkci.gates import compare, records
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "day0" / "lm_eval"
 
@@ -291,7 +291,7 @@ def _quarkci(score: float, **task) -> dict:
 def test_quarkci_results_read_through_the_same_record():
     base, cand = _quarkci(0.5), _quarkci(0.5)
     cand["config"]["model_path"] = "/candidate"
-    assert gates.compare(base, cand)["decision"] == "ACCEPT"
+    assert compare.evaluate(base, cand)["decision"] == "ACCEPT"
     for edit, field in (
         (lambda d: d["tasks"]["t"].update(n_shot=5), "t.n_shot"),
         (lambda d: d["tasks"]["t"].update(version=2), "t.version"),
@@ -301,12 +301,12 @@ def test_quarkci_results_read_through_the_same_record():
     ):
         changed = copy.deepcopy(cand)
         edit(changed)
-        verdict = gates.compare(base, changed)
+        verdict = compare.evaluate(base, changed)
         assert verdict["failure_class"] == "USER_CONFIG_ERROR" and [
             d["field"] for d in verdict["differences"]
         ] == [field], verdict["detail"]
     truncated = _quarkci(0.5, samples=20)
-    assert gates.compare(truncated, copy.deepcopy(truncated))["decision"] == "INDETERMINATE"
+    assert compare.evaluate(truncated, copy.deepcopy(truncated))["decision"] == "INDETERMINATE"
 
 
 def test_one_reader_for_both_formats(tmp_path):

@@ -1,0 +1,74 @@
+"""The one verdict type of every gate, and the helpers the gates build it with.
+
+A verdict is a JSON object: ``gate`` (the gate's id), ``pass``, ``failure_class`` (a
+:class:`~quarkci.gates.failure_class.FailureClass` value, or ``None``) and ``detail`` (every failure, one
+line), then what the gate adds: ``checks`` (ptq: one row per check), ``decision`` (compare: ACCEPT |
+REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (compare, verbosity, run: one row per task),
+``input_error`` (true when the gate could not judge its input at all; the gate's command exits 2), the
+settings used (``threshold``, ``mode``, ``format``), ``differences`` (compare's config parity) and
+``not_measured`` (verbosity).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NotRequired, TypedDict, cast
+
+from quarkci.gates.failure_class import FailureClass
+
+EPS = 1e-9  # float slack for the inclusive boundaries (0.50 - 0.49 is 0.010000000000000009 in binary)
+
+
+class Check(TypedDict):
+    """One check of a gate: ``status`` pass|fail|skipped, ``failure_class`` when failed."""
+
+    name: str
+    status: str
+    failure_class: str | None
+    detail: str
+
+
+Verdict = TypedDict(
+    "Verdict",
+    {
+        "gate": str,
+        "pass": bool,
+        "failure_class": str | None,
+        "detail": str,
+        "checks": NotRequired[list[Check]],
+        "decision": NotRequired[str],
+        "tasks": NotRequired[list[dict[str, Any]]],
+        "input_error": NotRequired[bool],
+        "threshold": NotRequired[float],
+        "mode": NotRequired[str],
+        "format": NotRequired[str],
+        "differences": NotRequired[list[dict[str, Any]]],
+        "not_measured": NotRequired[list[str]],
+    },
+)
+
+
+def verdict(gate: str, passed: bool, cls: FailureClass | None, detail: str, **extra: Any) -> Verdict:
+    """A verdict of ``gate`` with ``extra`` keys (the names of :data:`Verdict`)."""
+    return cast(
+        Verdict,
+        {
+            "gate": gate,
+            "pass": passed,
+            "failure_class": cls.value if cls else None,
+            "detail": detail,
+            **extra,
+        },
+    )
+
+
+def input_error(gate: str, detail: str, **extra: Any) -> Verdict:
+    """A verdict on input the gate cannot judge at all: USER_CONFIG_ERROR with ``input_error: true``."""
+    return verdict(gate, False, FailureClass.USER_CONFIG_ERROR, detail, input_error=True, **extra)
+
+
+def number(value: Any) -> float | None:
+    """A real, finite number (booleans are not scores), else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
