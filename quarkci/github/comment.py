@@ -25,7 +25,7 @@ from github.Repository import Repository
 
 from quarkci.github.client import Target, github_errors
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import first_line_marker, report_marker
 from quarkci.github.result import Delivery, Item, Step
 
@@ -155,6 +155,7 @@ def deliver_comment(
         if plan.create:
             created = repo.get_issue(number).create_comment(wanted)
             delivery.steps += steps[:1]
+            check_author(created, me, f"sticky comment {name!r} on #{number} ({created.html_url})")
             item.url = created.html_url
             # Recover from a concurrent run or a retried POST: keep the oldest, delete the rest.
             existing, objects = _list(repo, number, name, me)

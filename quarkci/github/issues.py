@@ -51,7 +51,7 @@ from quarkci.core import escape
 from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import (
     CLOSED_MARKER,
     DUPLICATE_MARKER,
@@ -337,6 +337,7 @@ def _apply(
     labels: tuple[str, ...],
     objects: dict[int, Any],
     delivery: Delivery,
+    me: str,
 ) -> Item:
     steps = planned_steps(f"/repos/{target.repo}", [action])
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
@@ -344,6 +345,7 @@ def _apply(
     if action.action == "create":
         issue = repo.create_issue(title=action.title, body=action.body, labels=list(labels))
         item.number = issue.number
+        check_author(issue, me, f"issue #{issue.number} [{action.key}]")
     elif action.action in ("edit", "reopen"):
         issue = objects[action.number]  # type: ignore[index]
         issue.edit(title=action.title, body=action.body, state="open")
@@ -404,7 +406,7 @@ def deliver_issues(
         for action in actions:
             ident = f"{action.key}#{action.number}"
             order.append(ident)
-            items[ident] = _apply(repo, target, action, labels, objects, delivery)
+            items[ident] = _apply(repo, target, action, labels, objects, delivery, me)
         created = {a.key: items[f"{a.key}#None"] for a in actions if a.action == "create"}
         if created:
             # Recovery pass: a concurrent run or a retried POST may have made a second issue.
@@ -413,7 +415,7 @@ def deliver_issues(
             again += decide_summary(summary, existing)
             for action in again:
                 if action.action in ("close-duplicate", "edit"):
-                    done = _apply(repo, target, action, labels, objects, delivery)
+                    done = _apply(repo, target, action, labels, objects, delivery, me)
                     if (
                         action.action == "close-duplicate"
                         and action.key in created

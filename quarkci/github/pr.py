@@ -72,7 +72,7 @@ from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import (
     DEFAULT_PR_KEY,
     branch_prefix,
@@ -648,6 +648,7 @@ def _execute(
             raise
         record.append(todo.pop(0))
         item.number, item.url = pull_obj.number, pull_obj.html_url
+        check_author(pull_obj, me, f"PR #{pull_obj.number} from {branch}")
     if plan.comment == "conflict":
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
