@@ -42,6 +42,10 @@ branch matches, open PR title/body/labels differ       edit PR / add labels -> `
 branch matches, PR closed unmerged at this head        respect the human's close -> ``unchanged``
   (closed by quarkci itself: drift came back)           a new PR -> ``created``
 branch matches, no PR                                  PR + labels -> ``created``
+drift, no PR of ours, an open PR from the branch by    nothing (GitHub allows one open PR per head
+  another author (a human's, even with the marker)      and base; another's PR is never edited)
+                                                       -> ``unchanged``, the note names it and its
+                                                       author
 =====================================================  ==============================================
 
 "Matches" compares git blob SHA-1s computed locally with the branch tree, so an identical re-run
@@ -141,6 +145,17 @@ class PullState:
 
 
 @dataclass(frozen=True)
+class ForeignPull:
+    """An open PR from the sync branch into the base that the token's identity did not open (a
+    human's, even with quarkci's marker in its body): GitHub allows one open PR per head and base,
+    so quarkci can open none there, and it never edits another author's PR."""
+
+    number: int
+    login: str
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class PullWant:
     title: str
     body: str
@@ -166,13 +181,31 @@ def _pull_changes(pull: PullState, want: PullWant) -> tuple[tuple[str, ...], tup
     return edit, tuple(label for label in want.labels if label not in pull.labels)
 
 
-def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | None, want: PullWant) -> PrPlan:
-    """The pure decision; see the table in the module docstring."""
+def decide_pr(
+    has_drift: bool,
+    branch: BranchState | None,
+    pull: PullState | None,
+    want: PullWant,
+    foreign: ForeignPull | None = None,
+) -> PrPlan:
+    """The pure decision; see the table in the module docstring. ``foreign``: an open PR from the
+    branch by another author (:class:`ForeignPull`), which leaves everything as it is."""
     open_pull = pull if pull is not None and pull.open else None
     if not has_drift:
         if open_pull:
             return PrPlan("closed", pull="close", reason="drift is gone")
         return PrPlan("unchanged", reason="no mechanical drift")
+    if open_pull is None and foreign is not None:
+        head = ""
+        if branch is not None:
+            whose = "quarkci's commit" if branch.by_quarkci else "a commit not made by quarkci"
+            head = f"; the branch head {branch.head_sha[:12]} is {whose}"
+        return PrPlan(
+            "unchanged",
+            reason=f"PR #{foreign.number} from this branch is open by {foreign.login}, not by the "
+            f"token's identity (a quarkci marker in its body does not make it quarkci's){head}: "
+            "left alone, branch untouched; close that PR or delete the branch for quarkci to open its own",
+        )
     if branch is None:
         return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
     if not branch.files_match and not branch.by_quarkci:
@@ -342,16 +375,23 @@ def _read_branch(repo: Repository, branch: str, want: dict[str, str]) -> tuple[B
 
 def _read_pull(
     repo: Repository, target: Target, branch: str, base: str, me: str
-) -> tuple[PullState | None, Any]:
-    """GET the PRs by ``me`` from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
-    pulls = [
-        p
-        for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
-        if same_login(p.user.login if p.user else None, me)
-    ]
+) -> tuple[PullState | None, Any, ForeignPull | None]:
+    """GET the PRs from ``owner:branch`` into ``base`` (all states): of those by ``me``, the open one,
+    else the newest; and the open one by another author, if any (:class:`ForeignPull`)."""
+    listed = list(repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base))
+    pulls = [p for p in listed if same_login(p.user.login if p.user else None, me)]
+    mine = {p.number for p in pulls}
+    foreign = next(
+        (
+            ForeignPull(p.number, p.user.login if p.user else "(unknown)", p.html_url or "")
+            for p in sorted(listed, key=lambda p: p.number)
+            if p.state == "open" and p.number not in mine
+        ),
+        None,
+    )
     pulls.sort(key=lambda p: (p.state != "open", -p.number))
     if not pulls:
-        return None, None
+        return None, None, foreign
     p = pulls[0]
     state = PullState(
         p.number,
@@ -362,7 +402,7 @@ def _read_pull(
         p.body or "",
         frozenset(label.name for label in p.labels),
     )
-    return state, p
+    return state, p, foreign
 
 
 def _write_commit(
@@ -496,8 +536,8 @@ def deliver_pr(
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
-            pull, pull_obj = _read_pull(repo, target, branch, base, me)
-            plan = decide_pr(has_drift, state, pull, want)
+            pull, pull_obj, foreign = _read_pull(repo, target, branch, base, me)
+            plan = decide_pr(has_drift, state, pull, want, foreign)
             steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None, key)
             item = Item(
                 "pull_request",

@@ -398,3 +398,44 @@ def test_comment_refuses_a_pr_whose_head_is_not_the_audited_commit(fake, gh_run,
     code, out, _err = gh_run([*args, "--expect-head-sha", head])
     assert code == 0 and out.startswith("comment: created")
     assert len(fake.state.comments) == 1
+
+
+@pytest.mark.parametrize("content", ["same", "changed", "human-push"])
+def test_pr_a_humans_pr_with_the_marker_on_the_drift_branch_is_named_and_left_alone(
+    fake, ws, gh_run, content
+):
+    """Issue 23: a human-authored PR with quarkci's marker on the drift branch. quarkci opens none beside
+    it (GitHub refuses a second open PR per head and base) and edits nothing; it used to retry the
+    refused POST /pulls and fail "kept changing during 3 attempts". Now: exit 0, the PR and its author named."""
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    assert gh_run(ws.pr_args())[0] == 0
+    fake.state.issues["1"]["user"] = "dev"  # the open PR from the branch is a human's (marker and all)
+    marker_body = fake.state.issues["1"]["body"]
+    if content == "human-push":
+        fake.state.commit_files(BRANCH, {"skills/extra.md": b"mine\n"}, "my own edit")
+    head = fake.state.refs[f"refs/heads/{BRANCH}"]
+    if content != "same":
+        ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "changed upstream\n"})
+    fake.clear_log()
+    code, out, err = gh_run(ws.pr_args())
+    assert code == 0, err
+    assert out.startswith("pr: unchanged"), out
+    assert "PR #1 from this branch is open by dev, not by the token's identity" in out, out
+    whose = "a commit not made by quarkci" if content == "human-push" else "quarkci's commit"
+    assert f"the branch head {head[:12]} is {whose}" in out, out
+    assert fake.writes() == []  # no POST /pulls, no commit on the branch under the human's PR
+    assert fake.state.refs[f"refs/heads/{BRANCH}"] == head
+    assert fake.state.issues["1"]["body"] == marker_body and fake.state.comments == {}
+    assert len([i for i in fake.state.issues.values() if i.get("pull")]) == 1
+
+
+def test_pr_a_humans_closed_pr_on_the_branch_does_not_stop_quarkci_opening_its_own(fake, ws, gh_run):
+    """Negative control: only an *open* PR by another author blocks; a closed one does not."""
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    assert gh_run(ws.pr_args())[0] == 0
+    fake.state.issues["1"].update(user="dev", state="closed")
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "changed upstream\n"})
+    code, out, err = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: created"), (out, err)
+    open_pulls = [i for i in fake.state.issues.values() if i.get("pull") and i["state"] == "open"]
+    assert [p["user"] for p in open_pulls] == ["quarkci-bot"]
