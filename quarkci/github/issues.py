@@ -317,16 +317,16 @@ def _list(repo: Repository, me: str) -> tuple[list[ExistingIssue], dict[int, Any
 
 
 def planned_steps(repo_path: str, actions: Sequence[IssueAction]) -> list[Step]:
-    """The writes ``actions`` perform, in order (one request each)."""
+    """The writes ``actions`` perform, in order (one request each), with the title and body each writes."""
     steps: list[Step] = []
     for a in actions:
         where = f"{repo_path}/issues/{a.number}"
         if a.action == "create":
-            steps.append(Step("POST", f"{repo_path}/issues", f"create issue [{a.key}]"))
+            steps.append(Step("POST", f"{repo_path}/issues", f"create issue [{a.key}]", a.title, a.body))
         elif a.action in ("edit", "reopen"):
-            steps.append(Step("PATCH", where, f"{a.action} issue [{a.key}]"))
+            steps.append(Step("PATCH", where, f"{a.action} issue [{a.key}]", a.title, a.body))
         elif a.action in ("close", "close-duplicate"):
-            steps.append(Step("PATCH", where, f"close issue [{a.key}] ({a.reason})"))
+            steps.append(Step("PATCH", where, f"close issue [{a.key}] ({a.reason})", body=a.body))
     return steps
 
 
@@ -359,9 +359,7 @@ def _apply(
     else:
         issue = objects.get(action.number) if action.number else None
     item.url = issue.html_url if issue is not None else None
-    delivery.steps += [
-        Step(s.method, s.path.replace("/issues/None", f"/issues/{item.number}"), s.what) for s in steps
-    ]
+    delivery.steps += [s.with_path(s.path.replace("/issues/None", f"/issues/{item.number}")) for s in steps]
     return item
 
 

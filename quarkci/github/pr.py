@@ -246,20 +246,27 @@ def planned_steps(
     plan: PrPlan,
     pull_number: int | None,
     key: str = DEFAULT_PR_KEY,
+    want: PullWant | None = None,
+    report: SyncReport | None = None,
 ) -> list[Step]:
-    """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known)."""
+    """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known). With ``want``
+    and ``report``, each step carries what it writes (commit message, PR title and body, close note)."""
     steps: list[Step] = []
+    message = commit_message(report, files, key) if report is not None else ""
     if plan.branch in ("create", "commit"):
         steps += [Step("POST", f"{repo_path}/git/blobs", f"blob {p}") for p in files]
         steps.append(Step("POST", f"{repo_path}/git/trees", f"tree with {len(files)} changed file(s)"))
-        steps.append(Step("POST", f"{repo_path}/git/commits", "commit with the Quarkci-Sync trailer"))
+        steps.append(
+            Step("POST", f"{repo_path}/git/commits", "commit with the Quarkci-Sync trailer", body=message)
+        )
         if plan.branch == "create":
             steps.append(Step("POST", f"{repo_path}/git/refs", f"create refs/heads/{branch}"))
         else:
             steps.append(Step("PATCH", f"{repo_path}/git/refs/heads/{branch}", "fast-forward the branch"))
     number = "{new}" if plan.pull == "create" else str(pull_number)
+    title, body = (want.title, want.body) if want is not None else ("", "")
     if plan.pull == "create":
-        steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}"))
+        steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}", title, body))
     if plan.comment == "conflict":
         steps.append(
             Step(
@@ -269,9 +276,20 @@ def planned_steps(
             )
         )
     if plan.pull == "edit":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
+        steps.append(
+            Step(
+                "PATCH",
+                f"{repo_path}/pulls/{number}",
+                "edit " + ", ".join(plan.edit),
+                title if "title" in plan.edit else "",
+                body if "body" in plan.edit else "",
+            )
+        )
     if plan.pull == "close":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body"))
+        note = _CLOSE.format(version=escape.code(report.version)) if report is not None else ""
+        steps.append(
+            Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body", body=note)
+        )
     if plan.add_labels:
         steps.append(
             Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels))
@@ -515,7 +533,7 @@ def deliver_pr(
                 note="no token: branch, PRs and the default branch not read",
             )
         )
-        delivery.steps += planned_steps(repo_path, branch, files, plan, None, key)
+        delivery.steps += planned_steps(repo_path, branch, files, plan, None, key, want, report)
         return delivery
     with github_errors(target, f"drift PR from {branch}"):
         others = _other_drift_pulls(repo, branch, report.skills_root, me, key)
@@ -538,7 +556,9 @@ def deliver_pr(
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
             pull, pull_obj, foreign = _read_pull(repo, target, branch, base, me)
             plan = decide_pr(has_drift, state, pull, want, foreign)
-            steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None, key)
+            steps = planned_steps(
+                repo_path, branch, files, plan, pull.number if pull else None, key, want, report
+            )
             item = Item(
                 "pull_request",
                 plan.operation,
@@ -728,4 +748,4 @@ def _execute(
         record.append(todo.pop(0))
     for i, step in enumerate(record):
         if "{new}" in step.path:
-            record[i] = Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what)
+            record[i] = step.with_path(step.path.replace("{new}", str(pull_obj.number)))
