@@ -153,3 +153,53 @@ def test_maintain_reports_exactly_three_drift_findings_and_fix(minikern, tmp_pat
         "verify-entry-point-removed"
     ]  # breaking is never auto-fixed
     assert (skill / "features" / "moe-correctness.md").is_file()
+
+
+def _gpu_only_with_a_drive(monkeypatch) -> None:
+    """Make the miniature's GPU-only ``flash-correctness`` drivable, as ``float8_e5m3-correctness`` is in
+    amd-quark (a reference check run with ``--device cuda``)."""
+    from quarkci.verify import featuremap, generate
+
+    real = featuremap.build
+
+    def build(*args, **kwargs):
+        data = real(*args, **kwargs)
+        for f in data["features"]:
+            if f["id"] == "flash-correctness":
+                cmd = "python -c \"import sys; sys.exit('needs a GPU')\" --device cuda"
+                f.update(drive=cmd, negative=f"{cmd} --negative-control", parse="verdict", reason="")
+        return data
+
+    monkeypatch.setattr(featuremap, "build", build)
+    monkeypatch.setattr(generate.featuremap, "build", build)
+
+
+def test_a_gpu_only_feature_with_a_drive_is_inconclusive_without_a_gpu(
+    minikern, tmp_path, capsys, monkeypatch
+):
+    """Issue 23: SKILL.md listed such a feature without its command, so prove said FAILED "skill and map
+    disagree" at the instructions step; it must reach the device gate and answer INCONCLUSIVE."""
+    _gpu_only_with_a_drive(monkeypatch)
+    skill = init(minikern)
+    text = (skill / "SKILL.md").read_text()
+    assert "Needs a GPU device" in text and "--device cuda --negative-control" in text
+    code, proof = prove(skill, "flash-correctness", tmp_path / "flash", capsys)
+    assert code == 3 and proof["result"] == "INCONCLUSIVE" and proof["failed_step"] == "doctor", proof
+    assert [s["step"] for s in proof["steps"][:2]] == ["lock", "instructions"]
+    assert "no device for GPU-only feature (needs gfx942, gfx950" in proof["reason"]
+
+
+def test_the_generated_skill_and_its_map_never_disagree(minikern, monkeypatch):
+    from quarkci.verify import featuremap
+    from quarkci.verify.generate import disagreements
+
+    _gpu_only_with_a_drive(monkeypatch)
+    skill = init(minikern)
+    text = (skill / "SKILL.md").read_text()
+    data = featuremap.load(skill)
+    drivable = [f["id"] for f in data["features"] if f["kind"] == "correctness" and f["drive"]]
+    assert "flash-correctness" in drivable and len(drivable) == 4
+    assert disagreements(text, data) == []
+    # negative control: the old rendering (a GPU-only feature's command left out) is caught
+    flash = next(f for f in data["features"] if f["id"] == "flash-correctness")
+    assert disagreements(text.replace(flash["drive"], "(left out)"), data) == ["flash-correctness"]
