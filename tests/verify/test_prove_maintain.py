@@ -203,3 +203,32 @@ def test_the_generated_skill_and_its_map_never_disagree(minikern, monkeypatch):
     # negative control: the old rendering (a GPU-only feature's command left out) is caught
     flash = next(f for f in data["features"] if f["id"] == "flash-correctness")
     assert disagreements(text.replace(flash["drive"], "(left out)"), data) == ["flash-correctness"]
+
+
+def test_maintain_report_counts_the_skills_it_sees_and_is_titled_for_verify(minikern, tmp_path, capsys):
+    """Issue 23: the report said "0 SKILL.md under .cursor/skills" beside the one it maintains, and was
+    titled "Skill sync report"."""
+    skill = init(minikern)
+    capsys.readouterr()
+    out = tmp_path / "r"
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["path"] for s in report["skills"]] == ["verify-minikern/SKILL.md"]
+    md = (out / "validation_report.md").read_text()
+    assert "\n# Verify maintain report\n" in md and "Skill sync report" not in md
+    assert "| Skills | 1 under " in md and "skills: 1 SKILL.md under" in md
+    other = skill.parent / "another" / "SKILL.md"  # a second skill beside it is counted too
+    other.parent.mkdir()
+    other.write_text("---\nname: another\ndescription: d\n---\nbody\n")
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(out)]) == 0
+    assert "skills: 2 SKILL.md under" in (out / "validation_report.md").read_text()
+
+
+def test_a_sync_report_keeps_its_title():
+    """Negative control: the title follows the report's upstream kind; a sync report is unchanged."""
+    from quarkci.report.markdown import render_json
+    from tests.report.test_github_actions import _report
+
+    assert "\n# Skill sync report\n" in render_json(_report([]))
+    verify = _report([], upstream={"spec": "x", "version": "1", "kind": "verify", "label": "x"})
+    assert "\n# Verify maintain report\n" in render_json(verify)
