@@ -232,3 +232,57 @@ def test_a_sync_report_keeps_its_title():
     assert "\n# Skill sync report\n" in render_json(_report([]))
     verify = _report([], upstream={"spec": "x", "version": "1", "kind": "verify", "label": "x"})
     assert "\n# Verify maintain report\n" in render_json(verify)
+
+
+def _act_split_in_two(monkeypatch) -> None:
+    """The act family's file lists two correctness features (as hw_emulation-correctness.md lists the
+    mx, tqt and affine ones in amd-quark): ids ``act-silu-correctness`` and ``act-gelu-correctness``."""
+    from quarkci.verify import featuremap, generate
+
+    real = featuremap.build
+
+    def build(*args, **kwargs):
+        data = real(*args, **kwargs)
+        out = []
+        for f in data["features"]:
+            if f["id"] == "act-correctness":
+                out += [{**f, "id": "act-silu-correctness"}, {**f, "id": "act-gelu-correctness"}]
+            else:
+                out.append(f)
+        data["features"] = out
+        return data
+
+    monkeypatch.setattr(featuremap, "build", build)
+    monkeypatch.setattr(generate.featuremap, "build", build)
+
+
+def test_a_feature_file_stem_proves_each_feature_it_lists(minikern, tmp_path, capsys, monkeypatch):
+    """Issue 23: ``--feature hw_emulation-correctness`` (the file's stem, not an id) was exit 2."""
+    _act_split_in_two(monkeypatch)
+    skill = init(minikern)
+    assert (skill / "features" / "act-correctness.md").is_file()
+    out = tmp_path / "ev"
+    code, doc = prove(skill, "act-correctness", out, capsys)
+    assert code == 0, doc
+    assert doc["file"] == "act-correctness"
+    assert [(p["feature"], p["result"]) for p in doc["proofs"]] == [
+        ("act-silu-correctness", "PROVED"),
+        ("act-gelu-correctness", "PROVED"),
+    ]
+    for feature in ("act-silu-correctness", "act-gelu-correctness"):
+        assert json.loads((out / feature / "verify_proof.json").read_text())["feature"] == feature
+    capsys.readouterr()
+    code = cli.main(["verify", "prove", "--skill", str(skill), "--feature", "act-silu-correctness",
+                     "--out", str(tmp_path / "one"), "--lock", str(tmp_path / "test.lock")])  # fmt: skip
+    assert code == 0 and (tmp_path / "one" / "verify_proof.json").is_file()  # an id: one proof, as before
+
+
+def test_a_feature_that_is_neither_id_nor_file_stem_lists_both(minikern, tmp_path, capsys):
+    skill = init(minikern)
+    capsys.readouterr()
+    args = ["verify", "prove", "--skill", str(skill), "--out", str(tmp_path / "o"), "--feature", "act"]
+    assert cli.main(args) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--feature act: not in features/map.json as a feature id" in line
+    assert "nor a feature file stem (one of: act-correctness, act-isa," in line
+    assert not (tmp_path / "o").exists()
