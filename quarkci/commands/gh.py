@@ -13,7 +13,7 @@ and performs none)::
 Common: token from ``GITHUB_TOKEN`` or ``GH_TOKEN`` (a ``--dry-run`` needs none: it then reads
 nothing and says so); ``--api-url`` (else ``GITHUB_API_URL``, else https://api.github.com);
 ``--repo owner/name`` (else ``GITHUB_REPOSITORY``); ``--login`` / ``--app-slug``: whose comments,
-issues and PRs are quarkci's (default: github-actions[bot] for an installation token, else GET /user).
+issues and PRs are quarkci's (default: the token's login as GitHub names it, GraphQL ``viewer { login }``).
 """
 
 from __future__ import annotations
@@ -69,13 +69,13 @@ def _common(p: argparse.ArgumentParser, identity: bool = True) -> None:
         p.add_argument(
             "--login",
             help="the login the token acts as: only its comments/issues/PRs are edited "
-            "(default: $QUARKCI_GH_LOGIN, github-actions[bot] for an installation "
-            "token, else GET /user)",
+            "(default: $QUARKCI_GH_LOGIN, else the token's login as GitHub's "
+            "GraphQL viewer names it)",
         )
         p.add_argument(
             "--app-slug",
             help="a GitHub App installation token's app slug: acts as SLUG[bot] "
-            "(default: $QUARKCI_GH_APP_SLUG)",
+            "(default: $QUARKCI_GH_APP_SLUG; not needed: GitHub names the login)",
         )
 
 
@@ -429,8 +429,12 @@ def _deliver(args: argparse.Namespace, handler: Callable[..., Any], retry_writes
     if not target.offline:
         repo = client.connect(target, retry_writes=retry_writes)
 
-    def me() -> str:
-        return identity.token_login(repo, target, login, app_slug)
+    found: list[str] = []
+
+    def me() -> str:  # asked at most once per run (a GraphQL request unless --login/--app-slug)
+        if not found:
+            found.append(identity.token_login(repo, target, login, app_slug))
+        return found[0]
 
     delivery = handler(args, repo, target, me)
     out = delivery.to_json() if args.json else delivery.to_text()

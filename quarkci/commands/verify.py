@@ -55,7 +55,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--feature",
         required=True,
         metavar="ID",
-        help="one correctness feature id from the skill's features/map.json",
+        help="one correctness feature id from the skill's features/map.json, or a feature file's stem "
+        "(features/<family>-correctness.md: each feature it lists is proved, into --out/<id>/)",
     )
     prove.add_argument(
         "--out",
@@ -154,24 +155,34 @@ def run_prove(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     skill = _skill_dir(args.skill)
     check_disjoint(args.out, "--out", skill, "--skill")  # evidence written into the skill would be read
-    result, document = prove(
-        skill,
-        args.feature,
-        Path(args.out),
-        Path(args.lock) if args.lock else None,
-        timeout=args.timeout,
-    )
-    if args.json:
-        sys.stdout.write(dump_json(document))
-    else:
+    from quarkci.verify import featuremap
+
+    ids = featuremap.resolve_features(featuremap.load(skill), args.feature)
+    # A feature file stem listing several features proves each, into --out/<feature id>/.
+    outs = [Path(args.out)] if len(ids) == 1 else [Path(args.out) / i for i in ids]
+    results: list[str] = []
+    documents = []
+    for feature, out in zip(ids, outs, strict=True):
+        result, document = prove(
+            skill, feature, out, Path(args.lock) if args.lock else None, timeout=args.timeout
+        )
+        results.append(result)
+        documents.append(document)
+        if args.json:
+            continue
         where = f" at step {document['failed_step']}: {document['reason']}" if document["failed_step"] else ""
-        print(f"{result} {args.feature}{where}")
+        print(f"{result} {feature}{where}")
         for note in document["unverified"]:
             print(f"unverified: {note}")
         if document["draft"]:
             print("skill status: draft (never proved)")
-        print(f"proof: {Path(args.out) / 'verify_proof.json'}")
-    return EXIT[result]
+        print(f"proof: {out / 'verify_proof.json'}")
+    if args.json:
+        sys.stdout.write(
+            dump_json(documents[0] if len(ids) == 1 else {"file": args.feature, "proofs": documents})
+        )
+    # FAILED outranks INCONCLUSIVE outranks PROVED
+    return next((EXIT[r] for r in ("FAILED", "INCONCLUSIVE") if r in results), EXIT["PROVED"])
 
 
 def run_maintain(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from github.Repository import Repository
 
 from quarkci.github.client import Target, github_errors
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import first_line_marker, report_marker
 from quarkci.github.result import Delivery, Item, Step
 
@@ -80,13 +80,17 @@ def decide_comment(existing: Sequence[ExistingComment], body: str) -> CommentPla
     return CommentPlan("updated", update_id=keep.id, delete_ids=delete)
 
 
-def planned_steps(repo_path: str, number: int, plan: CommentPlan) -> list[Step]:
-    """The writes ``plan`` performs, in order."""
+def planned_steps(repo_path: str, number: int, plan: CommentPlan, body: str = "") -> list[Step]:
+    """The writes ``plan`` performs, in order; ``body`` is the comment each create or edit writes."""
     steps = []
     if plan.create:
-        steps.append(Step("POST", f"{repo_path}/issues/{number}/comments", "create sticky comment"))
+        steps.append(
+            Step("POST", f"{repo_path}/issues/{number}/comments", "create sticky comment", body=body)
+        )
     if plan.update_id is not None:
-        steps.append(Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment"))
+        steps.append(
+            Step("PATCH", f"{repo_path}/issues/comments/{plan.update_id}", "edit sticky comment", body=body)
+        )
     steps += [
         Step("DELETE", f"{repo_path}/issues/comments/{i}", "delete duplicate comment")
         for i in plan.delete_ids
@@ -141,12 +145,12 @@ def deliver_comment(
                 note="no token: existing comments not read",
             )
         )
-        delivery.steps += planned_steps(repo_path, number, plan)
+        delivery.steps += planned_steps(repo_path, number, plan, wanted)
         return delivery
     with github_errors(target, f"sticky comment {name!r} on #{number}"):
         existing, objects = _list(repo, number, name, me)
         plan = decide_comment(existing, wanted)
-        steps = planned_steps(repo_path, number, plan)
+        steps = planned_steps(repo_path, number, plan, wanted)
         item = Item("comment", plan.operation, number=number, key=name)
         delivery.items.append(item)
         if dry_run:
@@ -155,6 +159,7 @@ def deliver_comment(
         if plan.create:
             created = repo.get_issue(number).create_comment(wanted)
             delivery.steps += steps[:1]
+            check_author(created, me, f"sticky comment {name!r} on #{number} ({created.html_url})")
             item.url = created.html_url
             # Recover from a concurrent run or a retried POST: keep the oldest, delete the rest.
             existing, objects = _list(repo, number, name, me)

@@ -381,6 +381,7 @@ def deliver_dispatch(
             "POST",
             f"/repos/{target.repo}/actions/workflows/{workflow}/dispatches",
             f"dispatch on {ref} with {len(sent)} input(s): {', '.join(sorted(sent))}",
+            body="\n".join(f"{k}={v}" for k, v in sorted(sent.items())),
         )
     )
     item = Item(

@@ -6,11 +6,17 @@ counts as its own only what the token's identity authored. The login is found, i
 
 1. ``--login LOGIN`` (or ``QUARKCI_GH_LOGIN``): given explicitly, used as is;
 2. ``--app-slug SLUG`` (or ``QUARKCI_GH_APP_SLUG``): a GitHub App installation token acts as the
-   app's bot, ``SLUG[bot]`` (``GET /user`` is refused for installation tokens, and ``GET /app``
-   needs the app's private key, so the slug must be given);
-3. a token starting ``ghs_`` (an installation token) with neither: the Actions ``GITHUB_TOKEN``,
-   whose author is ``github-actions[bot]``;
-4. any other token (``ghp_``, ``github_pat_``, ``gho_``, ``ghu_``: a user's token): ``GET /user``.
+   app's bot, ``SLUG[bot]``;
+3. otherwise GitHub is asked: GraphQL ``query { viewer { login } }`` answers for every kind of token
+   (a user's ``ghp_``/``github_pat_``/``gho_``/``ghu_`` token: that user; a GitHub App installation
+   token ``ghs_``: ``SLUG[bot]``; the Actions ``GITHUB_TOKEN``, also ``ghs_``: ``github-actions[bot]``),
+   where REST ``GET /user`` is refused for installation tokens and ``GET /app`` needs the app's
+   private key. The token's prefix is never used to guess: an App's ``ghs_`` token is not the
+   Actions token, and guessing so made every run miss its own comments and issues.
+
+Every create call's answer names its author: :func:`check_author` compares it with the login
+found here, so a wrong ``--login``/``--app-slug`` fails at the first write (exit 2, naming the real
+author) instead of leaving one more sticky comment or issue on every run.
 
 Logins are compared case-insensitively, as GitHub does.
 """
@@ -20,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from github.Repository import Repository
 
@@ -27,7 +34,7 @@ from quarkci.core.errors import BadInputError, GitHubError
 from quarkci.github.client import Target, github_errors
 
 ACTIONS_BOT = "github-actions[bot]"
-INSTALLATION_PREFIX = "ghs_"
+VIEWER_QUERY = "query { viewer { login } }"
 _LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,33}$")
 
@@ -53,23 +60,42 @@ def check_login_flags(
 def token_login(repo: Repository | None, target: Target, login: str | None, app_slug: str | None) -> str:
     """The login of the token's identity (module docstring for the order).
 
-    ``repo`` is None for an offline dry run: then only rules 1-3 apply and a user token yields
-    ``"(token owner)"``. Raises :class:`BadInputError` when ``GET /user`` is refused for a token that
-    is not recognisably an installation token (pass ``--login``).
+    ``repo`` is None for an offline dry run (no token): then ``"(token owner)"`` unless given.
+    Raises :class:`BadInputError` when GitHub answers the ``viewer`` query without a login (pass
+    ``--login``); :class:`GitHubError` / :class:`UpstreamUnreachableError` when the request fails.
     """
     if login:
         return login
     if app_slug:
         return f"{app_slug}[bot]"
-    if target.token.startswith(INSTALLATION_PREFIX):
-        return ACTIONS_BOT
     if repo is None:
         return "(token owner)"
     try:
-        with github_errors(target, "GET /user (the token's login)"):
-            return str(repo._requester.requestJsonAndCheck("GET", "/user")[1]["login"])  # noqa: SLF001
+        with github_errors(target, "GraphQL viewer { login } (the token's login)"):
+            _, data = repo._requester.graphql_query(VIEWER_QUERY, {})  # noqa: SLF001
     except GitHubError as exc:
         raise BadInputError(f"{exc}; pass --login with the login the token acts as") from None
+    found = ((data.get("data") or {}).get("viewer") or {}).get("login")
+    if not isinstance(found, str) or not _LOGIN.match(found):
+        raise BadInputError(
+            f"GraphQL viewer {{ login }} gave no login ({found!r}); pass --login with the login the token acts as"
+        )
+    return found
+
+
+def check_author(created: Any, me: str, what: str) -> None:
+    """Raise :class:`BadInputError` when ``created`` (a PyGithub object a create call returned, with
+    ``user.login``) was not authored by ``me``: quarkci would not find it again on the next run and
+    would create another. The message names the real author to pass as ``--login``."""
+    user = getattr(created, "user", None)
+    author = getattr(user, "login", None) if user is not None else None
+    if author is None or same_login(author, me):
+        return
+    raise BadInputError(
+        f"{what} was created by {author!r}, but quarkci took the token's identity to be {me!r}: "
+        f"it would not recognise its own writes and would create more; "
+        f"pass --login {author} (or neither flag: quarkci then asks GitHub)"
+    )
 
 
 def same_login(a: str | None, b: str) -> bool:
@@ -77,4 +103,4 @@ def same_login(a: str | None, b: str) -> bool:
     return bool(a) and a.lower() == b.lower()  # type: ignore[union-attr]
 
 
-__all__ = ["ACTIONS_BOT", "check_login_flags", "same_login", "token_login"]
+__all__ = ["ACTIONS_BOT", "check_author", "check_login_flags", "same_login", "token_login"]

@@ -51,7 +51,7 @@ from quarkci.core import escape
 from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import (
     CLOSED_MARKER,
     DUPLICATE_MARKER,
@@ -317,16 +317,16 @@ def _list(repo: Repository, me: str) -> tuple[list[ExistingIssue], dict[int, Any
 
 
 def planned_steps(repo_path: str, actions: Sequence[IssueAction]) -> list[Step]:
-    """The writes ``actions`` perform, in order (one request each)."""
+    """The writes ``actions`` perform, in order (one request each), with the title and body each writes."""
     steps: list[Step] = []
     for a in actions:
         where = f"{repo_path}/issues/{a.number}"
         if a.action == "create":
-            steps.append(Step("POST", f"{repo_path}/issues", f"create issue [{a.key}]"))
+            steps.append(Step("POST", f"{repo_path}/issues", f"create issue [{a.key}]", a.title, a.body))
         elif a.action in ("edit", "reopen"):
-            steps.append(Step("PATCH", where, f"{a.action} issue [{a.key}]"))
+            steps.append(Step("PATCH", where, f"{a.action} issue [{a.key}]", a.title, a.body))
         elif a.action in ("close", "close-duplicate"):
-            steps.append(Step("PATCH", where, f"close issue [{a.key}] ({a.reason})"))
+            steps.append(Step("PATCH", where, f"close issue [{a.key}] ({a.reason})", body=a.body))
     return steps
 
 
@@ -337,6 +337,7 @@ def _apply(
     labels: tuple[str, ...],
     objects: dict[int, Any],
     delivery: Delivery,
+    me: str,
 ) -> Item:
     steps = planned_steps(f"/repos/{target.repo}", [action])
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
@@ -344,6 +345,7 @@ def _apply(
     if action.action == "create":
         issue = repo.create_issue(title=action.title, body=action.body, labels=list(labels))
         item.number = issue.number
+        check_author(issue, me, f"issue #{issue.number} [{action.key}]")
     elif action.action in ("edit", "reopen"):
         issue = objects[action.number]  # type: ignore[index]
         issue.edit(title=action.title, body=action.body, state="open")
@@ -357,9 +359,7 @@ def _apply(
     else:
         issue = objects.get(action.number) if action.number else None
     item.url = issue.html_url if issue is not None else None
-    delivery.steps += [
-        Step(s.method, s.path.replace("/issues/None", f"/issues/{item.number}"), s.what) for s in steps
-    ]
+    delivery.steps += [s.with_path(s.path.replace("/issues/None", f"/issues/{item.number}")) for s in steps]
     return item
 
 
@@ -404,7 +404,7 @@ def deliver_issues(
         for action in actions:
             ident = f"{action.key}#{action.number}"
             order.append(ident)
-            items[ident] = _apply(repo, target, action, labels, objects, delivery)
+            items[ident] = _apply(repo, target, action, labels, objects, delivery, me)
         created = {a.key: items[f"{a.key}#None"] for a in actions if a.action == "create"}
         if created:
             # Recovery pass: a concurrent run or a retried POST may have made a second issue.
@@ -413,7 +413,7 @@ def deliver_issues(
             again += decide_summary(summary, existing)
             for action in again:
                 if action.action in ("close-duplicate", "edit"):
-                    done = _apply(repo, target, action, labels, objects, delivery)
+                    done = _apply(repo, target, action, labels, objects, delivery, me)
                     if (
                         action.action == "close-duplicate"
                         and action.key in created

@@ -42,6 +42,10 @@ branch matches, open PR title/body/labels differ       edit PR / add labels -> `
 branch matches, PR closed unmerged at this head        respect the human's close -> ``unchanged``
   (closed by quarkci itself: drift came back)           a new PR -> ``created``
 branch matches, no PR                                  PR + labels -> ``created``
+drift, no PR of ours, an open PR from the branch by    nothing (GitHub allows one open PR per head
+  another author (a human's, even with the marker)      and base; another's PR is never edited)
+                                                       -> ``unchanged``, the note names it and its
+                                                       author
 =====================================================  ==============================================
 
 "Matches" compares git blob SHA-1s computed locally with the branch tree, so an identical re-run
@@ -72,7 +76,7 @@ from quarkci.core.templates import template
 from quarkci.github.client import Target, github_errors
 from quarkci.github.comment import deliver_comment
 from quarkci.github.fit import fit_body
-from quarkci.github.identity import same_login
+from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import (
     DEFAULT_PR_KEY,
     branch_prefix,
@@ -141,6 +145,17 @@ class PullState:
 
 
 @dataclass(frozen=True)
+class ForeignPull:
+    """An open PR from the sync branch into the base that the token's identity did not open (a
+    human's, even with quarkci's marker in its body): GitHub allows one open PR per head and base,
+    so quarkci can open none there, and it never edits another author's PR."""
+
+    number: int
+    login: str
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class PullWant:
     title: str
     body: str
@@ -166,13 +181,31 @@ def _pull_changes(pull: PullState, want: PullWant) -> tuple[tuple[str, ...], tup
     return edit, tuple(label for label in want.labels if label not in pull.labels)
 
 
-def decide_pr(has_drift: bool, branch: BranchState | None, pull: PullState | None, want: PullWant) -> PrPlan:
-    """The pure decision; see the table in the module docstring."""
+def decide_pr(
+    has_drift: bool,
+    branch: BranchState | None,
+    pull: PullState | None,
+    want: PullWant,
+    foreign: ForeignPull | None = None,
+) -> PrPlan:
+    """The pure decision; see the table in the module docstring. ``foreign``: an open PR from the
+    branch by another author (:class:`ForeignPull`), which leaves everything as it is."""
     open_pull = pull if pull is not None and pull.open else None
     if not has_drift:
         if open_pull:
             return PrPlan("closed", pull="close", reason="drift is gone")
         return PrPlan("unchanged", reason="no mechanical drift")
+    if open_pull is None and foreign is not None:
+        head = ""
+        if branch is not None:
+            whose = "quarkci's commit" if branch.by_quarkci else "a commit not made by quarkci"
+            head = f"; the branch head {branch.head_sha[:12]} is {whose}"
+        return PrPlan(
+            "unchanged",
+            reason=f"PR #{foreign.number} from this branch is open by {foreign.login}, not by the "
+            f"token's identity (a quarkci marker in its body does not make it quarkci's){head}: "
+            "left alone, branch untouched; close that PR or delete the branch for quarkci to open its own",
+        )
     if branch is None:
         return PrPlan("created", branch="create", pull="create", add_labels=want.labels, reason="new branch")
     if not branch.files_match and not branch.by_quarkci:
@@ -213,20 +246,27 @@ def planned_steps(
     plan: PrPlan,
     pull_number: int | None,
     key: str = DEFAULT_PR_KEY,
+    want: PullWant | None = None,
+    report: SyncReport | None = None,
 ) -> list[Step]:
-    """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known)."""
+    """The writes ``plan`` performs, in order (``{new}`` for a PR number not yet known). With ``want``
+    and ``report``, each step carries what it writes (commit message, PR title and body, close note)."""
     steps: list[Step] = []
+    message = commit_message(report, files, key) if report is not None else ""
     if plan.branch in ("create", "commit"):
         steps += [Step("POST", f"{repo_path}/git/blobs", f"blob {p}") for p in files]
         steps.append(Step("POST", f"{repo_path}/git/trees", f"tree with {len(files)} changed file(s)"))
-        steps.append(Step("POST", f"{repo_path}/git/commits", "commit with the Quarkci-Sync trailer"))
+        steps.append(
+            Step("POST", f"{repo_path}/git/commits", "commit with the Quarkci-Sync trailer", body=message)
+        )
         if plan.branch == "create":
             steps.append(Step("POST", f"{repo_path}/git/refs", f"create refs/heads/{branch}"))
         else:
             steps.append(Step("PATCH", f"{repo_path}/git/refs/heads/{branch}", "fast-forward the branch"))
     number = "{new}" if plan.pull == "create" else str(pull_number)
+    title, body = (want.title, want.body) if want is not None else ("", "")
     if plan.pull == "create":
-        steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}"))
+        steps.append(Step("POST", f"{repo_path}/pulls", f"open PR from {branch}", title, body))
     if plan.comment == "conflict":
         steps.append(
             Step(
@@ -236,9 +276,20 @@ def planned_steps(
             )
         )
     if plan.pull == "edit":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "edit " + ", ".join(plan.edit)))
+        steps.append(
+            Step(
+                "PATCH",
+                f"{repo_path}/pulls/{number}",
+                "edit " + ", ".join(plan.edit),
+                title if "title" in plan.edit else "",
+                body if "body" in plan.edit else "",
+            )
+        )
     if plan.pull == "close":
-        steps.append(Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body"))
+        note = _CLOSE.format(version=escape.code(report.version)) if report is not None else ""
+        steps.append(
+            Step("PATCH", f"{repo_path}/pulls/{number}", "close, the reason appended to the body", body=note)
+        )
     if plan.add_labels:
         steps.append(
             Step("PATCH", f"{repo_path}/issues/{number}", "add labels " + ", ".join(plan.add_labels))
@@ -342,16 +393,23 @@ def _read_branch(repo: Repository, branch: str, want: dict[str, str]) -> tuple[B
 
 def _read_pull(
     repo: Repository, target: Target, branch: str, base: str, me: str
-) -> tuple[PullState | None, Any]:
-    """GET the PRs by ``me`` from ``owner:branch`` into ``base`` (all states); the open one, else the newest."""
-    pulls = [
-        p
-        for p in repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base)
-        if same_login(p.user.login if p.user else None, me)
-    ]
+) -> tuple[PullState | None, Any, ForeignPull | None]:
+    """GET the PRs from ``owner:branch`` into ``base`` (all states): of those by ``me``, the open one,
+    else the newest; and the open one by another author, if any (:class:`ForeignPull`)."""
+    listed = list(repo.get_pulls(state="all", head=f"{target.owner}:{branch}", base=base))
+    pulls = [p for p in listed if same_login(p.user.login if p.user else None, me)]
+    mine = {p.number for p in pulls}
+    foreign = next(
+        (
+            ForeignPull(p.number, p.user.login if p.user else "(unknown)", p.html_url or "")
+            for p in sorted(listed, key=lambda p: p.number)
+            if p.state == "open" and p.number not in mine
+        ),
+        None,
+    )
     pulls.sort(key=lambda p: (p.state != "open", -p.number))
     if not pulls:
-        return None, None
+        return None, None, foreign
     p = pulls[0]
     state = PullState(
         p.number,
@@ -362,7 +420,7 @@ def _read_pull(
         p.body or "",
         frozenset(label.name for label in p.labels),
     )
-    return state, p
+    return state, p, foreign
 
 
 def _write_commit(
@@ -475,7 +533,7 @@ def deliver_pr(
                 note="no token: branch, PRs and the default branch not read",
             )
         )
-        delivery.steps += planned_steps(repo_path, branch, files, plan, None, key)
+        delivery.steps += planned_steps(repo_path, branch, files, plan, None, key, want, report)
         return delivery
     with github_errors(target, f"drift PR from {branch}"):
         others = _other_drift_pulls(repo, branch, report.skills_root, me, key)
@@ -496,9 +554,11 @@ def deliver_pr(
         base = base or repo.default_branch
         for _ in range(_ROUNDS):
             state, head, ref = _read_branch(repo, branch, want_blobs) if has_drift else (None, None, None)
-            pull, pull_obj = _read_pull(repo, target, branch, base, me)
-            plan = decide_pr(has_drift, state, pull, want)
-            steps = planned_steps(repo_path, branch, files, plan, pull.number if pull else None, key)
+            pull, pull_obj, foreign = _read_pull(repo, target, branch, base, me)
+            plan = decide_pr(has_drift, state, pull, want, foreign)
+            steps = planned_steps(
+                repo_path, branch, files, plan, pull.number if pull else None, key, want, report
+            )
             item = Item(
                 "pull_request",
                 plan.operation,
@@ -648,6 +708,7 @@ def _execute(
             raise
         record.append(todo.pop(0))
         item.number, item.url = pull_obj.number, pull_obj.html_url
+        check_author(pull_obj, me, f"PR #{pull_obj.number} from {branch}")
     if plan.comment == "conflict":
         todo.pop(0)
         blobs = sorted((p, git_blob_sha(d)) for p, d in files.items())
@@ -687,4 +748,4 @@ def _execute(
         record.append(todo.pop(0))
     for i, step in enumerate(record):
         if "{new}" in step.path:
-            record[i] = Step(step.method, step.path.replace("{new}", str(pull_obj.number)), step.what)
+            record[i] = step.with_path(step.path.replace("{new}", str(pull_obj.number)))

@@ -12,7 +12,9 @@ validation_report.schema.json), published only when this run wrote it (its ``run
 - prints at most 10 workflow-command annotations (``::error file=...,line=...``) for findings that
   point at a skill file present in the workspace, most severe first;
 - with ``--stage-changed DIR``, copies the files ``--fix`` rewrote into DIR (relative paths kept) so
-  that a later job can deliver them.
+  that a later job can deliver them;
+- outside Actions (``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` not set) prints what it would have
+  written there instead (:func:`outside_actions`).
 
 Run as ``quarkci report github --report-dir DIR [--stage-changed DIR]`` by the ``skill-sync``
 composite action; the workflow YAML only calls it. Exit code 0 once arguments parse (a missing report
@@ -198,6 +200,39 @@ def _append_outputs(path: str, values: dict[str, str]) -> None:
             fh.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
 
 
+def outside_actions(
+    values: dict[str, str], summary_text: str, report_json: Path | None, env: dict[str, str] | None = None
+) -> list[str]:
+    """What ``report github`` would have written, as lines to print, for each of ``$GITHUB_OUTPUT``
+    and ``$GITHUB_STEP_SUMMARY`` that is not set (a run outside GitHub Actions): every step output as
+    ``name=value`` (a JSON string where the value spans lines), and the job summary's size, first
+    line and the command that writes it in full. Empty inside Actions (both set)."""
+    env = dict(os.environ) if env is None else env
+    lines: list[str] = []
+    if not env.get("GITHUB_OUTPUT"):
+        lines.append(
+            "quarkci: GITHUB_OUTPUT is not set (not a GitHub Actions step); the step outputs would be:"
+        )
+        lines += [
+            f"  {key}={json.dumps(value) if chr(10) in value or chr(13) in value else value}"
+            for key, value in values.items()
+        ]
+    if not env.get("GITHUB_STEP_SUMMARY"):
+        first = next(
+            (line for line in summary_text.splitlines() if line.strip() and not line.startswith("<!--")), ""
+        )
+        size = len(summary_text.encode("utf-8"))
+        lines.append(
+            f"quarkci: GITHUB_STEP_SUMMARY is not set; the job summary would be {size} bytes of Markdown "
+            f"({len(summary_text.splitlines())} lines) starting: {first}"
+        )
+        if report_json is not None:
+            lines.append(
+                f"  write it in full with: quarkci report markdown --report-json {report_json} --output FILE"
+            )
+    return lines
+
+
 def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
     print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
@@ -225,19 +260,23 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
         check_path_name(stage_to, "--stage-changed")
         plan_staging(changed, workspace)  # refused here, before any output is written
 
+    values = outputs(report, report_dir)
+    if markdown is not None:
+        summary_text = summary(markdown)
+    elif stale is not None:
+        summary_text = (
+            "**quarkci sync wrote no report for this run**: the report in the report directory is "
+            f"not this run's ({plain(stale)}); it is not published. See the step log for the error.\n"
+        )
+    else:
+        summary_text = "**quarkci sync wrote no report**: see the step log for the error.\n"
     if output_file := os.environ.get("GITHUB_OUTPUT"):
-        _append_outputs(output_file, outputs(report, report_dir))
+        _append_outputs(output_file, values)
     if summary_file := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary_file, "a", encoding="utf-8") as fh:
-            if markdown is not None:
-                fh.write(summary(markdown))
-            elif stale is not None:
-                fh.write(
-                    "**quarkci sync wrote no report for this run**: the report in the report directory is "
-                    f"not this run's ({plain(stale)}); it is not published. See the step log for the error.\n"
-                )
-            else:
-                fh.write("**quarkci sync wrote no report**: see the step log for the error.\n")
+            fh.write(summary_text)
+    for line in outside_actions(values, summary_text, report_json if markdown is not None else None):
+        print(log_line(line))
     if report is None:
         reason = (
             f"{report_dir}: the report there is not this run's: {stale}"

@@ -264,3 +264,31 @@ def load(skill: Path) -> dict[str, Any]:
 def dump(data: dict[str, Any]) -> str:
     """The map's one text form."""
     return dump_json(data)
+
+
+def resolve_features(data: dict[str, Any], given: str) -> list[str]:
+    """The feature ids ``--feature given`` names: ``[given]`` for a feature id of the map ``data``; for
+    the stem of a feature file (``features/<family>-<kind>.md``, e.g. ``hw_emulation-correctness``,
+    which holds ``hw_emulation-mx-correctness``, ``hw_emulation-tqt-correctness``, ...), the ids of the
+    features that file lists (its family's features of its kind), in map order.
+
+    Raises :class:`BadInputError` naming ``--feature`` when ``given`` is neither (the message lists
+    the feature ids and the file stems).
+    """
+    ids = [f["id"] for f in data["features"]]
+    if given in ids:
+        return [given]
+    files = {
+        f"{fam['name']}-{kind}": [
+            f["id"] for f in data["features"] if f["family"] == fam["name"] and f["kind"] == kind
+        ]
+        for fam in data["families"]
+        for kind in ("correctness", "perf", "isa")
+    }
+    listed = files.get(given)
+    if listed:
+        return listed
+    raise BadInputError(
+        f"--feature {given}: not in {MAP_FILE} as a feature id (one of: {', '.join(sorted(ids))}) "
+        f"nor a feature file stem (one of: {', '.join(sorted(k for k, v in files.items() if v))})"
+    )

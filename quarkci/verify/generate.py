@@ -130,11 +130,21 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
     for feat in runnable:
         lines += [f"`{feat['id']}`:", "", _bash(feat["drive"], f"! {feat['negative']}")]
     gated = [f for f in correctness if f not in runnable]
-    if gated:
-        lines += ["Not drivable on a CPU runner (prove answers INCONCLUSIVE with the reason):", ""]
+    devices = [f for f in gated if f["drive"]]
+    if devices:  # their commands are in the map, so they are here too: skill and map never disagree
+        lines += [
+            "Needs a GPU device (on a runner without one, prove answers INCONCLUSIVE at the doctor step):",
+            "",
+        ]
+        for feat in devices:
+            negative = [f"! {feat['negative']}"] if feat["negative"] else []
+            lines += [f"`{feat['id']}` ({_arch_text(feat['arch'])}):", "", _bash(feat["drive"], *negative)]
+    undrivable = [f for f in gated if not f["drive"]]
+    if undrivable:
+        lines += ["Not drivable (prove answers INCONCLUSIVE with the reason):", ""]
         lines += [
             f"- `{f['id']}` ({_arch_text(f['arch'])}): {f['reason'] or 'needs a ' + _arch_text(f['arch']) + ' device'}"
-            for f in gated
+            for f in undrivable
         ]
         lines.append("")
     scripts = [
@@ -189,6 +199,16 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
         lines += ["ISA / object dump (compiles only):", "", _bash(*[f["drive"] for f in isa])]
     lines += ["See features/README.md for the feature map, the gaps and the skipped files.", ""]
     return "\n".join(lines)
+
+
+def disagreements(skill_text: str, data: dict[str, Any]) -> list[str]:
+    """Ids of the correctness features whose drive or negative-control command in the map ``data`` is
+    not in ``skill_text`` verbatim (what ``verify prove``'s instructions step checks); [] when they agree."""
+    return [
+        f["id"]
+        for f in data["features"]
+        if f["kind"] == "correctness" and any(c and c not in skill_text for c in (f["drive"], f["negative"]))
+    ]
 
 
 def _feature_file(fam: dict[str, Any], kind: str, feats: list[dict[str, Any]], data: dict[str, Any]) -> str:
@@ -303,7 +323,11 @@ def generate(inv: Inventory, skills_root: Path, workdir: Path, dist: str) -> Pat
         for name in HELPERS:
             if f"{helpers}/{name}" in (feat["drive"] or ""):
                 feat["harness"][f"{helpers}/{name}"] = sha256_file(helpers_dir / name)
-    atomic_write_text(skill / "SKILL.md", render_skill(inv, data, _relative(skill, workdir)))
+    text = render_skill(inv, data, _relative(skill, workdir))
+    missing = disagreements(text, data)
+    if missing:  # a generator bug: prove would fail "skill and map disagree" on a skill never edited
+        raise AssertionError(f"SKILL.md lacks the map's commands of {', '.join(missing)}")
+    atomic_write_text(skill / "SKILL.md", text)
     atomic_write_text(skill / "features" / "README.md", render_readme(inv, data))
     for fam in data["families"]:
         for kind in ("correctness", "perf", "isa"):

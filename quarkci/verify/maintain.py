@@ -24,6 +24,8 @@ from quarkci.core.findings import Finding
 from quarkci.report import lines
 from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
+from quarkci.skills.discover import discover
+from quarkci.skills.source import DirectorySource
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.policy import Config, FindingSet, classify
 from quarkci.verify import featuremap
@@ -133,7 +135,7 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
         upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
         baseline=None,
         skills_root=str(skill.parent),
-        skills=(),
+        skills=tuple(discover(DirectorySource(skill.parent))),  # every SKILL.md the report counts
         findings=result,
         applied_fixes=tuple(applied),
         changed_files=changed,

@@ -10,6 +10,8 @@ Semantics kept from GitHub (each has a test in ``tests/github/test_fake_server.p
 * ``GET /pulls?head=`` filters only with an ``owner:branch`` value; without the ``owner:`` prefix
   the filter is silently ignored (every PR is returned), exactly as GitHub does;
 * every ``url`` in a response points back at this server;
+* ``POST /graphql`` ``viewer { login }`` answers the token's login for every token kind (REST
+  ``GET /user`` is refused for installation tokens, ``ghs_...``);
 * ``GET /issues`` lists pull requests too (with ``pull_request``); default order newest first.
 
 Fault injection (:class:`Fault`): ``500``/``502``/``503``/``504`` (answered before processing),
@@ -185,7 +187,10 @@ class FakeGitHub:
         return [(c.method, c.path) for c in self.calls]
 
     def writes(self) -> list[tuple[str, str]]:
-        return [(m, p) for m, p in self.sequence() if m in ("POST", "PATCH", "PUT", "DELETE")]
+        """The write requests; ``POST /graphql`` is not one (the fake serves only the ``viewer`` query)."""
+        return [
+            (m, p) for m, p in self.sequence() if m in ("POST", "PATCH", "PUT", "DELETE") and p != "/graphql"
+        ]
 
     def clear_log(self) -> None:
         with self.lock:
@@ -237,6 +242,8 @@ class FakeGitHub:
     def _process(
         self, h: BaseHTTPRequestHandler, method: str, path: str, query: dict[str, str], raw: bytes
     ) -> tuple[int, Any, dict[str, str], Fault | None]:
+        if path == "/graphql":
+            return self._graphql(h, method, raw)
         routed = self.api.route(method, path)
         if routed is None:
             with self.lock:
@@ -281,6 +288,32 @@ class FakeGitHub:
             if method != "GET" and status < 400:
                 self.persist()
         return self._checked(op, status, out, headers, fault)
+
+    def _graphql(
+        self, h: BaseHTTPRequestHandler, method: str, raw: bytes
+    ) -> tuple[int, Any, dict[str, str], Fault | None]:
+        """``POST /graphql`` (GraphQL is outside the REST description): only ``viewer { login }`` is
+        served, answering the token's login for every kind of token, as GitHub does (an App
+        installation token gets ``SLUG[bot]``, the Actions token ``github-actions[bot]``). Another
+        query gets GitHub's 200 answer with ``errors``; faults apply as to REST requests."""
+        scheme, _, token = h.headers.get("Authorization", "").partition(" ")
+        if method != "POST":
+            return 404, shapes.error("Not Found", 404), {}, None
+        if scheme.lower() not in ("token", "bearer") or token not in self.state.tokens:
+            return 401, shapes.error("Bad credentials", 401), {}, None
+        fault = self._take_fault(method, "/graphql")
+        if fault is not None and fault.kind not in ("timeout", "lost-response", "barrier"):
+            status, err, headers = self._fault_response(fault)
+            return status, err, headers, fault
+        try:
+            query = str((json.loads(raw) or {}).get("query", ""))
+        except (json.JSONDecodeError, AttributeError):
+            return 400, shapes.error("Problems parsing JSON", 400), {}, None
+        if re.fullmatch(r"\s*(?:query\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*", query):
+            return 200, {"data": {"viewer": {"login": self.state.tokens[token]}}}, {}, fault
+        with self.lock:
+            self.violations.append(f"unsupported GraphQL query {query!r}")
+        return 200, {"errors": [{"message": "the fake serves only viewer { login }"}]}, {}, fault
 
     def _checked(
         self, op: Any, status: int, body: Any, headers: dict[str, str], fault: Fault | None

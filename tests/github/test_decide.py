@@ -5,7 +5,7 @@ from __future__ import annotations
 from quarkci.github.comment import ExistingComment, decide_comment
 from quarkci.github.issues import ExistingIssue, WantIssue, compose, decide_issues, decide_summary
 from quarkci.github.markers import CLOSED_MARKER, DUPLICATE_MARKER, title_hash
-from quarkci.github.pr import BranchState, PullState, PullWant, decide_pr
+from quarkci.github.pr import BranchState, ForeignPull, PullState, PullWant, decide_pr
 
 WANT = PullWant("title", "body", ("quarkci", "skill-sync"))
 OURS = BranchState("aaa", by_quarkci=True, files_match=False)
@@ -50,6 +50,17 @@ def test_pr_human_push_with_open_pull_comments_and_leaves_branch():
 def test_pr_human_push_without_pull_is_left_alone():
     plan = decide_pr(True, HUMAN, None, WANT)
     assert (plan.operation, plan.branch, plan.pull, plan.comment) == ("unchanged", "none", "none", "none")
+
+
+def test_pr_an_open_pull_by_another_author_on_the_branch_leaves_everything():
+    for branch in (OURS, OURS_MATCH, HUMAN):
+        plan = decide_pr(True, branch, None, WANT, ForeignPull(9, "dev"))
+        assert (plan.operation, plan.branch, plan.pull, plan.comment) == ("unchanged", "none", "none", "none")
+        assert "PR #9 from this branch is open by dev" in plan.reason
+    # our own open PR on the branch wins over the foreign one (GitHub cannot hold both open anyway)
+    assert decide_pr(True, OURS, _pull(), WANT, ForeignPull(9, "dev")).branch == "commit"
+    # drift gone: nothing of ours to close, the foreign PR is not touched
+    assert decide_pr(False, None, None, WANT, ForeignPull(9, "dev")).pull == "none"
 
 
 def test_pr_changed_content_on_own_branch_commits_and_keeps_pull():

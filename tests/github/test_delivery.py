@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 import pytest
 
@@ -398,3 +399,101 @@ def test_comment_refuses_a_pr_whose_head_is_not_the_audited_commit(fake, gh_run,
     code, out, _err = gh_run([*args, "--expect-head-sha", head])
     assert code == 0 and out.startswith("comment: created")
     assert len(fake.state.comments) == 1
+
+
+@pytest.mark.parametrize("content", ["same", "changed", "human-push"])
+def test_pr_a_humans_pr_with_the_marker_on_the_drift_branch_is_named_and_left_alone(
+    fake, ws, gh_run, content
+):
+    """Issue 23: a human-authored PR with quarkci's marker on the drift branch. quarkci opens none beside
+    it (GitHub refuses a second open PR per head and base) and edits nothing; it used to retry the
+    refused POST /pulls and fail "kept changing during 3 attempts". Now: exit 0, the PR and its author named."""
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    assert gh_run(ws.pr_args())[0] == 0
+    fake.state.issues["1"]["user"] = "dev"  # the open PR from the branch is a human's (marker and all)
+    marker_body = fake.state.issues["1"]["body"]
+    if content == "human-push":
+        fake.state.commit_files(BRANCH, {"skills/extra.md": b"mine\n"}, "my own edit")
+    head = fake.state.refs[f"refs/heads/{BRANCH}"]
+    if content != "same":
+        ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "changed upstream\n"})
+    fake.clear_log()
+    code, out, err = gh_run(ws.pr_args())
+    assert code == 0, err
+    assert out.startswith("pr: unchanged"), out
+    assert "PR #1 from this branch is open by dev, not by the token's identity" in out, out
+    whose = "a commit not made by quarkci" if content == "human-push" else "quarkci's commit"
+    assert f"the branch head {head[:12]} is {whose}" in out, out
+    assert fake.writes() == []  # no POST /pulls, no commit on the branch under the human's PR
+    assert fake.state.refs[f"refs/heads/{BRANCH}"] == head
+    assert fake.state.issues["1"]["body"] == marker_body and fake.state.comments == {}
+    assert len([i for i in fake.state.issues.values() if i.get("pull")]) == 1
+
+
+def test_pr_a_humans_closed_pr_on_the_branch_does_not_stop_quarkci_opening_its_own(fake, ws, gh_run):
+    """Negative control: only an *open* PR by another author blocks; a closed one does not."""
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT})
+    assert gh_run(ws.pr_args())[0] == 0
+    fake.state.issues["1"].update(user="dev", state="closed")
+    ws.write(_drift_report(), {SKILL_FILE: FIXED_TEXT + "changed upstream\n"})
+    code, out, err = gh_run(ws.pr_args())
+    assert code == 0 and out.startswith("pr: created"), (out, err)
+    open_pulls = [i for i in fake.state.issues.values() if i.get("pull") and i["state"] == "open"]
+    assert [p["user"] for p in open_pulls] == ["quarkci-bot"]
+
+
+def test_dry_run_shows_the_titles_and_bodies_the_real_run_writes(fake, ws, gh_run, tmp_path):
+    """Issue 23: a dry run printed method, path and fingerprint only. Each planned create now carries the
+    title and body the real run then writes, byte for byte, in --json and in the text output."""
+    findings = [finding("breaking", "--gone"), finding("breaking", "--also-gone")]
+    ws.write(
+        make_report([finding("mechanical", "w_int4"), *findings], [SKILL_FILE]), {SKILL_FILE: FIXED_TEXT}
+    )
+    code, out, _ = gh_run([*ws.issues_args(), "--dry-run", "--json"])
+    assert code == 0 and fake.writes() == []
+    planned = {s["title"]: s["body"] for s in json.loads(out)["steps"]}
+    code, text, _ = gh_run([*ws.issues_args(), "--dry-run"])
+    assert gh_run(ws.issues_args())[0] == 0
+    written = {i["title"]: i["body"] for i in fake.state.issues.values()}
+    assert planned == written and len(written) == 2
+    for title, body in written.items():
+        assert f"      title: {title}" in text.splitlines()
+        assert all(f"      | {line}" in text.splitlines() for line in body.splitlines() if line)
+
+    code, out, _ = gh_run([*ws.pr_args(), "--dry-run", "--json"])
+    steps = {s["method"] + " " + s["path"].rsplit("/", 1)[-1]: s for s in json.loads(out)["steps"]}
+    assert gh_run(ws.pr_args())[0] == 0
+    ((number, pr),) = [(n, i) for n, i in fake.state.issues.items() if i.get("pull")]
+    assert (steps["POST pulls"]["title"], steps["POST pulls"]["body"]) == (pr["title"], pr["body"])
+    head = fake.state.refs[f"refs/heads/{BRANCH}"]
+    assert steps["POST commits"]["body"] == fake.state.commits[head]["message"]
+
+    body = tmp_path / "b.md"
+    body.write_text("## Report\nall good\n")
+    args = ["gh", "comment", "--pr", number, "--body-file", str(body), "--name", "ci"]
+    code, text, _ = gh_run([*args, "--dry-run"])
+    assert (
+        "      | <!-- quarkci:report:ci -->" in text.splitlines() and "      | all good" in text.splitlines()
+    )
+    assert gh_run(args)[0] == 0
+    (comment,) = fake.state.comments.values()
+    assert comment["body"] == "<!-- quarkci:report:ci -->\n## Report\nall good\n"
+
+
+def test_dry_run_payload_lines_cannot_start_a_workflow_command(fake, tmp_path, gh_run):
+    """The bodies are untrusted: every printed body line starts with ``| `` after the indent, and a CR
+    inside a body line ends the line as the runner would, still behind the prefix."""
+    fake.state.issues["1"] = {
+        "id": 1, "title": "i", "body": "", "labels": [], "state": "open", "user": "dev",
+        "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+        "closed_at": None, "state_reason": None, "pull": None,
+    }  # fmt: skip
+    fake.state.counters["issue"] = 1
+    body = tmp_path / "b.md"
+    body.write_bytes(b"::error::forged\r::add-mask::word\n  ##[warning]x\n")
+    code, text, _ = gh_run(["gh", "comment", "--pr", "1", "--body-file", str(body), "--dry-run"])
+    assert code == 0
+    lines = [line for line in re.split(r"\r\n|\r|\n", text) if line.strip()]
+    assert not any(line.strip().startswith("::") for line in lines)
+    assert not any("##[" in line for line in lines)
+    assert "      | ::error::forged" in lines  # shown, behind the prefix

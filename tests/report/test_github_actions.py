@@ -267,3 +267,50 @@ def test_report_github_stage_changed_via_a_link_is_exit_2(tmp_path: Path, monkey
         and "outside" in line
     )
     assert not (tmp_path / "stage" / "link").exists()
+
+
+def test_report_github_outside_actions_says_what_it_would_have_written(
+    workspace: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Issue 23: without $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY it used to exit 0 and print nothing."""
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    report_dir = tmp_path / "out"
+    report_dir.mkdir()
+    report = _report([_finding("breaking", 2, file=None), _finding("semantic", 3, file=None)])
+    (report_dir / "validation_report.json").write_text(json.dumps(report), encoding="utf-8")
+    args = ["report", "github", "--report-dir", str(report_dir), "--workspace", str(workspace)]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("quarkci: GITHUB_OUTPUT is not set")
+    printed = dict(line.strip().split("=", 1) for line in out[1:10])
+    assert printed == rtg.outputs(report, report_dir)
+    assert (printed["status"], printed["breaking"], printed["semantic"]) == ("partial", "1", "1")
+    size = len(rtg.summary(render_json(report)).encode("utf-8"))
+    assert out[10].startswith(
+        f"quarkci: GITHUB_STEP_SUMMARY is not set; the job summary would be {size} bytes"
+    )
+    assert "starting: # " in out[10]  # the report's heading, not its hidden marker
+    assert out[11].endswith(
+        f"quarkci report markdown --report-json {report_dir / 'validation_report.json'} --output FILE"
+    )
+    assert len(out) == 12
+
+
+def test_report_github_inside_actions_prints_no_plan(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Negative control: with both files set nothing of the above is printed; with one, only the other's."""
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "o"))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s"))
+    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "empty")]) == 0
+    assert capsys.readouterr().out == ""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    assert cli.main(["report", "github", "--report-dir", str(tmp_path / "empty")]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("quarkci: GITHUB_STEP_SUMMARY is not set") and "wrote no report" in line
+
+
+def test_outside_actions_escapes_values_spanning_lines() -> None:
+    lines = rtg.outside_actions({"upstream-version": "1.0\n::error::x"}, "s\n", None, env={})
+    assert lines[1] == '  upstream-version="1.0\\n::error::x"'

@@ -153,3 +153,136 @@ def test_maintain_reports_exactly_three_drift_findings_and_fix(minikern, tmp_pat
         "verify-entry-point-removed"
     ]  # breaking is never auto-fixed
     assert (skill / "features" / "moe-correctness.md").is_file()
+
+
+def _gpu_only_with_a_drive(monkeypatch) -> None:
+    """Make the miniature's GPU-only ``flash-correctness`` drivable, as ``float8_e5m3-correctness`` is in
+    amd-quark (a reference check run with ``--device cuda``)."""
+    from quarkci.verify import featuremap, generate
+
+    real = featuremap.build
+
+    def build(*args, **kwargs):
+        data = real(*args, **kwargs)
+        for f in data["features"]:
+            if f["id"] == "flash-correctness":
+                cmd = "python -c \"import sys; sys.exit('needs a GPU')\" --device cuda"
+                f.update(drive=cmd, negative=f"{cmd} --negative-control", parse="verdict", reason="")
+        return data
+
+    monkeypatch.setattr(featuremap, "build", build)
+    monkeypatch.setattr(generate.featuremap, "build", build)
+
+
+def test_a_gpu_only_feature_with_a_drive_is_inconclusive_without_a_gpu(
+    minikern, tmp_path, capsys, monkeypatch
+):
+    """Issue 23: SKILL.md listed such a feature without its command, so prove said FAILED "skill and map
+    disagree" at the instructions step; it must reach the device gate and answer INCONCLUSIVE."""
+    _gpu_only_with_a_drive(monkeypatch)
+    skill = init(minikern)
+    text = (skill / "SKILL.md").read_text()
+    assert "Needs a GPU device" in text and "--device cuda --negative-control" in text
+    code, proof = prove(skill, "flash-correctness", tmp_path / "flash", capsys)
+    assert code == 3 and proof["result"] == "INCONCLUSIVE" and proof["failed_step"] == "doctor", proof
+    assert [s["step"] for s in proof["steps"][:2]] == ["lock", "instructions"]
+    assert "no device for GPU-only feature (needs gfx942, gfx950" in proof["reason"]
+
+
+def test_the_generated_skill_and_its_map_never_disagree(minikern, monkeypatch):
+    from quarkci.verify import featuremap
+    from quarkci.verify.generate import disagreements
+
+    _gpu_only_with_a_drive(monkeypatch)
+    skill = init(minikern)
+    text = (skill / "SKILL.md").read_text()
+    data = featuremap.load(skill)
+    drivable = [f["id"] for f in data["features"] if f["kind"] == "correctness" and f["drive"]]
+    assert "flash-correctness" in drivable and len(drivable) == 4
+    assert disagreements(text, data) == []
+    # negative control: the old rendering (a GPU-only feature's command left out) is caught
+    flash = next(f for f in data["features"] if f["id"] == "flash-correctness")
+    assert disagreements(text.replace(flash["drive"], "(left out)"), data) == ["flash-correctness"]
+
+
+def test_maintain_report_counts_the_skills_it_sees_and_is_titled_for_verify(minikern, tmp_path, capsys):
+    """Issue 23: the report said "0 SKILL.md under .cursor/skills" beside the one it maintains, and was
+    titled "Skill sync report"."""
+    skill = init(minikern)
+    capsys.readouterr()
+    out = tmp_path / "r"
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["path"] for s in report["skills"]] == ["verify-minikern/SKILL.md"]
+    md = (out / "validation_report.md").read_text()
+    assert "\n# Verify maintain report\n" in md and "Skill sync report" not in md
+    assert "| Skills | 1 under " in md and "skills: 1 SKILL.md under" in md
+    other = skill.parent / "another" / "SKILL.md"  # a second skill beside it is counted too
+    other.parent.mkdir()
+    other.write_text("---\nname: another\ndescription: d\n---\nbody\n")
+    assert cli.main(["verify", "maintain", "--skill", str(skill), "--out", str(out)]) == 0
+    assert "skills: 2 SKILL.md under" in (out / "validation_report.md").read_text()
+
+
+def test_a_sync_report_keeps_its_title():
+    """Negative control: the title follows the report's upstream kind; a sync report is unchanged."""
+    from quarkci.report.markdown import render_json
+    from tests.report.test_github_actions import _report
+
+    assert "\n# Skill sync report\n" in render_json(_report([]))
+    verify = _report([], upstream={"spec": "x", "version": "1", "kind": "verify", "label": "x"})
+    assert "\n# Verify maintain report\n" in render_json(verify)
+
+
+def _act_split_in_two(monkeypatch) -> None:
+    """The act family's file lists two correctness features (as hw_emulation-correctness.md lists the
+    mx, tqt and affine ones in amd-quark): ids ``act-silu-correctness`` and ``act-gelu-correctness``."""
+    from quarkci.verify import featuremap, generate
+
+    real = featuremap.build
+
+    def build(*args, **kwargs):
+        data = real(*args, **kwargs)
+        out = []
+        for f in data["features"]:
+            if f["id"] == "act-correctness":
+                out += [{**f, "id": "act-silu-correctness"}, {**f, "id": "act-gelu-correctness"}]
+            else:
+                out.append(f)
+        data["features"] = out
+        return data
+
+    monkeypatch.setattr(featuremap, "build", build)
+    monkeypatch.setattr(generate.featuremap, "build", build)
+
+
+def test_a_feature_file_stem_proves_each_feature_it_lists(minikern, tmp_path, capsys, monkeypatch):
+    """Issue 23: ``--feature hw_emulation-correctness`` (the file's stem, not an id) was exit 2."""
+    _act_split_in_two(monkeypatch)
+    skill = init(minikern)
+    assert (skill / "features" / "act-correctness.md").is_file()
+    out = tmp_path / "ev"
+    code, doc = prove(skill, "act-correctness", out, capsys)
+    assert code == 0, doc
+    assert doc["file"] == "act-correctness"
+    assert [(p["feature"], p["result"]) for p in doc["proofs"]] == [
+        ("act-silu-correctness", "PROVED"),
+        ("act-gelu-correctness", "PROVED"),
+    ]
+    for feature in ("act-silu-correctness", "act-gelu-correctness"):
+        assert json.loads((out / feature / "verify_proof.json").read_text())["feature"] == feature
+    capsys.readouterr()
+    code = cli.main(["verify", "prove", "--skill", str(skill), "--feature", "act-silu-correctness",
+                     "--out", str(tmp_path / "one"), "--lock", str(tmp_path / "test.lock")])  # fmt: skip
+    assert code == 0 and (tmp_path / "one" / "verify_proof.json").is_file()  # an id: one proof, as before
+
+
+def test_a_feature_that_is_neither_id_nor_file_stem_lists_both(minikern, tmp_path, capsys):
+    skill = init(minikern)
+    capsys.readouterr()
+    args = ["verify", "prove", "--skill", str(skill), "--out", str(tmp_path / "o"), "--feature", "act"]
+    assert cli.main(args) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--feature act: not in features/map.json as a feature id" in line
+    assert "nor a feature file stem (one of: act-correctness, act-isa," in line
+    assert not (tmp_path / "o").exists()

@@ -143,3 +143,27 @@ def test_prove_mx_fake_quantize_on_cpu_and_gpu_only_inconclusive(
         and proof["result"] == "INCONCLUSIVE"
         and "no device for GPU-only feature" in proof["reason"]
     )
+
+
+def test_float8_e5m3_without_a_gpu_is_inconclusive_and_the_file_stem_resolves(quark_skill, tmp_path, capsys):
+    """Issue 23 on the real library: ``float8_e5m3-correctness`` (GPU-only, with a drive command) said
+    FAILED "skill and map disagree" on a CPU machine; ``hw_emulation-correctness`` was exit 2."""
+    import torch
+
+    from quarkci.verify import featuremap
+    from quarkci.verify.generate import disagreements
+
+    data = featuremap.load(quark_skill)
+    assert disagreements((quark_skill / "SKILL.md").read_text(), data) == []
+    stem = featuremap.resolve_features(data, "hw_emulation-correctness")
+    assert {"hw_emulation-mx-correctness", "hw_emulation-tqt-correctness"} <= set(stem) and len(stem) >= 3
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present: the feature is drivable here")
+    capsys.readouterr()
+    code = cli.main(
+        ["verify", "prove", "--skill", str(quark_skill), "--feature", "float8_e5m3-correctness",
+         "--out", str(tmp_path / "f8"), "--lock", str(tmp_path / "lock"), "--json"]
+    )  # fmt: skip
+    proof = json.loads(capsys.readouterr().out)
+    assert code == 3 and proof["result"] == "INCONCLUSIVE" and proof["failed_step"] == "doctor", proof
+    assert "no device for GPU-only feature" in proof["reason"]
