@@ -171,18 +171,17 @@ def looks_like_program(name: str) -> bool:
 
 def flags(command: Command) -> list[Flag]:
     """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``."""
-    found: list[Flag] = []
+    found: list[tuple[str, list[str], int]] = []  # values gathered in lists: linear in the words
     for word in command.args:
         match = _FLAG.match(word.text)
         if match and (len(word.text) == match.end() or word.text[match.end()] == "="):
             value = word.text[match.end() + 1 :] if "=" in word.text else None
-            found.append(Flag(match.group(0), (value,) if value is not None else (), word.line))
+            found.append((match.group(0), [value] if value is not None else [], word.line))
         elif found and not word.text.startswith("-"):
-            last = found[-1]
-            found[-1] = Flag(last.name, (*last.values, word.text), last.line)
+            found[-1][1].append(word.text)
         elif found and word.text.startswith("-"):
-            found.append(Flag("", (), word.line))  # a short option ends the previous flag's values
-    return [f for f in found if f.name]
+            found.append(("", [], word.line))  # a short option ends the previous flag's values
+    return [Flag(name, tuple(values), line) for name, values, line in found if name]
 
 
 def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:

@@ -77,8 +77,20 @@ def statements(
         negative = bool(_NEGATIVE.search(clause))
         for n, (start, end, name) in enumerate(mentions):
             stop = mentions[n + 1][0] if n + 1 < len(mentions) else len(clause)
-            negated_before = bool(_NEGATED_BEFORE.search(clause[:start].replace("*", "").replace("`", "")))
+            negated_before = _negated_before(clause, start)
             found = leading_range(clause[end:stop], negative, negated_before)
             if found is not None:
                 spec, words = found
                 yield Statement(name, spec, words, offset + start, negative)
+
+
+# How far before a package name its negation is looked for: a fixed window, so a clause with many names
+# costs linear time (the negation ends right before the name: "Not supported: Python 3.13").
+_NEGATION_WINDOW = 400
+
+
+def _negated_before(clause: str, start: int) -> bool:
+    """True when the words right before ``clause[start]`` (markup ``*`` and backticks ignored) say
+    "not supported"/"no support for"/...; only the last :data:`_NEGATION_WINDOW` characters are read."""
+    before = clause[max(0, start - _NEGATION_WINDOW) : start]
+    return bool(_NEGATED_BEFORE.search(before.replace("*", "").replace("`", "")))
