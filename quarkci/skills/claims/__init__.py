@@ -28,7 +28,7 @@ from quarkci.skills.claims import (
     tokens,
     versions,
 )
-from quarkci.skills.claims.context import markers
+from quarkci.skills.claims.context import Surrounding, markers, surrounding
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -140,6 +140,7 @@ class _Markers:
         self._at: dict[int, list[int]] = {}  # line -> indices into _blocks (headings left out)
         self._lines: dict[int, list[str]] = {}  # index of a code block -> its lines
         self._cache: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
+        self._surrounding: dict[tuple[str, str], Surrounding] = {}  # (lead, section) -> what they say
         for block in unit.blocks:
             if isinstance(block, Text):
                 if block.kind == "heading":
@@ -176,7 +177,10 @@ class _Markers:
                 own.append(lines[line - block.first_line])
                 lead, section = block.lead, heading_path(block.headings)
         around = " ".join(" ".join(own).split())
-        found = markers(around, lead, section)
+        read = self._surrounding.get((lead, section))
+        if read is None:
+            read = self._surrounding[(lead, section)] = surrounding(lead, section)
+        found = markers(around, lead, section, read)
         if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
             found["around"] = around if len(around) <= 200 else around[:199] + "…"
         self._cache[key] = found

@@ -1,4 +1,5 @@
-"""Shell command lines in skills: split fenced blocks and inline spans into commands with shlex.
+"""Shell command lines in skills: split fenced blocks and inline spans into commands (shlex's POSIX
+words, :mod:`.shellwords`).
 
 A :class:`Command` names the program it runs the way a reader would (``quark-cli torch-llm-ptq``,
 ``quantize_quark.py``, ``pip``, ``quark-quant-perf``), so a flag can be attributed to the command it
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass
+
+from quarkci.skills.claims import shellwords
 
 QUARK_CLI = "quark-cli"
 TORCH_LLM_PTQ = "quark-cli torch-llm-ptq"
@@ -117,6 +119,7 @@ def parse_block(text: str, first_line: int) -> list[Command]:
     index = 0
     while index < len(lines):
         segments: list[tuple[str, int]] = []
+        quotes = shellwords.QuoteState()  # of the segments joined by spaces, read once each
         while index < len(lines):
             raw = lines[index]
             line_no = first_line + index
@@ -126,9 +129,11 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 stripped = re.sub(r"^\s*\$\s+", "", stripped)
             if stripped.endswith("\\") and not stripped.endswith("\\\\"):
                 segments.append((stripped[:-1], line_no))
+                quotes.feed((" " if len(segments) > 1 else "") + stripped[:-1])
                 continue
             segments.append((stripped, line_no))
-            if _open_quote(" ".join(s for s, _ in segments)) and len(segments) < _MAX_QUOTED_LINES:
+            quotes.feed((" " if len(segments) > 1 else "") + stripped)
+            if quotes.open and len(segments) < _MAX_QUOTED_LINES:
                 continue  # a quoted argument spans lines (python -c "...")
             break
         logical = " ".join(s for s, _ in segments)
@@ -140,19 +145,6 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 index += 1
             index += 1
     return commands
-
-
-def _open_quote(logical: str) -> bool:
-    """True when ``logical`` ends inside a quoted string (shlex reports no closing quotation)."""
-    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
-    try:
-        for _ in lexer:
-            pass
-    except ValueError:
-        return True
-    return False
 
 
 def parse_inline(text: str, line: int) -> list[Command]:
@@ -201,11 +193,8 @@ def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
 
 
 def _tokens(logical: str) -> list[str]:
-    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
     try:
-        tokens = list(lexer)
+        tokens = shellwords.split(logical)  # shlex's POSIX words, in linear time
     except ValueError:  # unbalanced quotes in a sketch of a command: fall back to whitespace words
         tokens = logical.split()
     merged: list[str] = []

@@ -65,16 +65,20 @@ def destination(href: str) -> tuple[str, str] | None:
 
 def extract(unit: Unit) -> Iterator[Found]:
     """The ``link`` claims of ``unit`` (see the module docstring)."""
-    return links_in(unit.file, unit.text, unit.first_line)
+    return links_in(unit.file, unit.text, unit.first_line, unit.document)
 
 
-def links_in(file: str, text: str, first_line: int = 1) -> Iterator[Found]:
+def links_in(
+    file: str, text: str, first_line: int = 1, doc: markdown.Document | None = None
+) -> Iterator[Found]:
     """``link`` claims of the Markdown ``text`` of skills-root-relative ``file`` (whose first line is
-    ``first_line``); nothing for a README or CONTRIBUTING file. ``line`` is the line holding the
-    destination (a reference-style link: its definition line, where an edit would go)."""
+    ``first_line``; ``doc``: ``text`` already parsed, else parsed here); nothing for a README or
+    CONTRIBUTING file. ``line`` is the line holding the destination (a reference-style link: its
+    definition line, where an edit would go)."""
     if not is_skill_file(file):
         return
-    doc = markdown.parse(text, first_line)
+    if doc is None:
+        doc = markdown.parse(text, first_line)
     lines = text.split("\n")
     for token in doc.tokens:
         if token.type != "inline" or not token.children:

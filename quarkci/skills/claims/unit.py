@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from quarkci.skills import markdown
 from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 
@@ -92,7 +93,8 @@ class Unit:
         self.text = text
         self.first_line = first_line
         self.lexicon = lexicon  # the release vocabulary token claims resolve against (None: not resolved)
-        self.blocks: list[Block] = walk(text, first_line)
+        self.document = markdown.parse(text, first_line)  # parsed once: the walk and the link reader share it
+        self.blocks: list[Block] = walk(text, first_line, self.document)
         self.commands: list[Located] = list(self._commands())
         self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
@@ -104,6 +106,8 @@ class Unit:
                 command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
             ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
+        self._names: frozenset[str] = frozenset().union(*self._by_section.values())
+        self._inferred: dict[tuple[tuple[Heading, ...], Inference, str | None], Inference] = {}
 
     def texts(self) -> Iterator[Text]:
         """Inline text blocks (paragraphs, headings, table cells) in document order."""
@@ -125,6 +129,13 @@ class Unit:
         its ``source_knowledge``). A level naming several commands is ambiguous: no command, and those
         names as ``candidates``. ``quark-cli`` alone becomes the skill's one ``quark-cli <sub>``.
         """
+        key = (headings, self.skill_command, self.quark_cli_subcommand)
+        inferred = self._inferred.get(key)
+        if inferred is None:
+            inferred = self._inferred[key] = self._infer(headings)  # once per section: many flags share it
+        return inferred
+
+    def _infer(self, headings: tuple[Heading, ...]) -> Inference:
         levels = [
             (self._by_section.get(headings[:depth], set()), "section")
             for depth in range(len(headings), -1, -1)
@@ -142,8 +153,8 @@ class Unit:
         return self.skill_command
 
     def names(self) -> set[str]:
-        """Every non-utility command named in this file."""
-        return set().union(*self._by_section.values()) if self._by_section else set()
+        """Every non-utility command named in this file (a new set each call)."""
+        return set(self._names)
 
     def _commands(self) -> Iterator[Located]:
         for block in self.blocks:
@@ -155,6 +166,8 @@ class Unit:
                             yield Located(command, "code", block.headings)
             else:
                 for span, line in block.code_spans():
+                    if "-" not in span:
+                        continue  # no `--flag` and no `quark-cli` (shell quoting only removes characters)
                     for command in sh.parse_inline(span, line):
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
                         if command.name and not sh.looks_like_program(command.name):

@@ -110,7 +110,14 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
 
 
+# Every form above and every statement of :mod:`.ranges` names one of these (as the patterns match it):
+# a text naming none states no version of them (read nothing more).
+_ANY_PACKAGE = re.compile(r"python|torch|transformers", re.IGNORECASE)
+
+
 def _prose(text: Text) -> Iterator[Found]:
+    if not _ANY_PACKAGE.search(text.text) and not _ANY_PACKAGE.search(_clause_text(text)):
+        return
     section = heading_path(text.headings)
     models = _model_types(text.text)
     taken = _Taken()

@@ -34,6 +34,9 @@ class Cell:
     is_header: bool
 
 
+_SHORT = 512  # offsets up to this are counted, later ones bisected (Text.line_at: bounded cost a call)
+
+
 @dataclass(frozen=True)
 class Text:
     """One inline run (paragraph, list-item paragraph, heading or table cell), inline Markdown source.
@@ -53,6 +56,8 @@ class Text:
     def line_at(self, offset: int) -> int:
         """The file line of the character at ``offset`` (``line + text.count("\\n", 0, offset)``), by
         bisecting the newline offsets (computed once per block): O(log n) a call."""
+        if offset <= _SHORT:  # near the start a count is cheaper than the index
+            return self.line + self.text.count("\n", 0, max(offset, 0))
         return self.line + self._newlines.line_of(offset)
 
     @cached_property
@@ -98,9 +103,11 @@ class Newlines:
         return bisect_right(self._offsets, offset - 1) if offset > 0 else 0
 
 
-def walk(text: str, first_line: int = 1) -> list[Block]:
-    """Blocks of ``text`` (whose first line is file line ``first_line``) in document order."""
-    doc = markdown.parse(text, first_line)
+def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -> list[Block]:
+    """Blocks of ``text`` (whose first line is file line ``first_line``) in document order; ``doc`` is
+    ``text`` already parsed (:func:`quarkci.skills.markdown.parse`), parsed here when None."""
+    if doc is None:
+        doc = markdown.parse(text, first_line)
     tokens = doc.tokens
     blocks: list[Block] = []
     stack: list[Heading] = []
