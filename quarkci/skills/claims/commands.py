@@ -96,7 +96,12 @@ class Command:
 
     @property
     def is_quark(self) -> bool:
-        return self.name in QUARK_COMMANDS or self.name.startswith(QUARK_CLI)
+        return is_quark_name(self.name)
+
+
+def is_quark_name(name: str) -> bool:
+    """True for a command of amd-quark itself (``quark-cli ...``, its console scripts, the PTQ script)."""
+    return name in QUARK_COMMANDS or name.startswith(QUARK_CLI)
 
 
 @dataclass(frozen=True)

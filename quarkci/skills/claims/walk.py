@@ -140,7 +140,8 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
             token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open")
         ):
             cell = table.cell(tokens[index - 1].type == "th_open")
-            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
+            if token.content or cell.column == 0:  # an empty cell says nothing (its row keeps it)
+                blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
         elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
             blocks.append(
                 Text(
