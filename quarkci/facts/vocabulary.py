@@ -94,9 +94,9 @@ class Vocabulary:
             return self._nearest[key]
         letters = frozenset(name)
         best: tuple[int, str] | None = None
-        for known, known_letters in self._letters(kind):
-            if abs(len(known) - len(name)) > max_distance:
-                continue
+        by_length = self._letters(kind)
+        lengths = range(len(name) - max_distance, len(name) + max_distance + 1)
+        for known, known_letters in (entry for length in lengths for entry in by_length.get(length, ())):
             # each character of one that the other lacks costs an edit: a cheap lower bound of the distance
             if len(letters - known_letters) > max_distance or len(known_letters - letters) > max_distance:
                 continue
@@ -113,15 +113,19 @@ class Vocabulary:
         """Answers of :meth:`nearest` already given (a skill repeats its tokens)."""
         return {}
 
-    def _letters(self, kind: str) -> list[tuple[str, frozenset[str]]]:
-        """The ``kind`` names of 6 characters or more, each with the set of its characters (once a kind)."""
+    def _letters(self, kind: str) -> dict[int, list[tuple[str, frozenset[str]]]]:
+        """The ``kind`` names of 6 characters or more by length, each with the set of its characters
+        (built once a kind)."""
         if kind not in self._letter_sets:
-            names = self.symbols.get(kind, {})
-            self._letter_sets[kind] = [(n, frozenset(n)) for n in names if len(n) >= 6]
+            by_length: dict[int, list[tuple[str, frozenset[str]]]] = {}
+            for known in self.symbols.get(kind, {}):
+                if len(known) >= 6:
+                    by_length.setdefault(len(known), []).append((known, frozenset(known)))
+            self._letter_sets[kind] = by_length
         return self._letter_sets[kind]
 
     @cached_property
-    def _letter_sets(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    def _letter_sets(self) -> dict[str, dict[int, list[tuple[str, frozenset[str]]]]]:
         return {}
 
     def merged(self, facts: Iterable[FactSet]) -> Vocabulary:

@@ -221,3 +221,30 @@ def test_padded_table_cells_have_a_budget_per_document() -> None:
     assert [(t.type, t.map, t.content) for t in markdown.parse(ordinary).tokens] == [
         (t.type, t.map, t.content) for t in plain.parse(ordinary)
     ]
+
+
+def test_the_garbage_collector_is_resumed_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extraction pauses the cyclic collector (its tokens and blocks are freed by reference counting) and
+    resumes it after, also when an extractor fails; a collector the caller disabled stays disabled."""
+    import gc
+
+    assert gc.isenabled()
+    seen: list[bool] = []
+
+    def failing(unit: object) -> list[object]:
+        seen.append(gc.isenabled())
+        raise RuntimeError("boom")
+
+    _claims("Some text.\n")
+    assert gc.isenabled()
+    monkeypatch.setitem(extract_claims.__globals__["EXTRACTORS"], "flags", failing)
+    with pytest.raises(RuntimeError):
+        _claims("Some text.\n")
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        monkeypatch.undo()
+        _claims("Some text.\n")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
