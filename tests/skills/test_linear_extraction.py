@@ -24,7 +24,7 @@ from markdown_it.rules_block.table import escapedSplit
 
 from quarkci.facts import vocabulary
 from quarkci.skills import markdown
-from quarkci.skills.claims import extract_claims, links, python_api
+from quarkci.skills.claims import extract_claims, links, python_api, schemes
 from quarkci.skills.claims.walk import Newlines
 from quarkci.skills.model import Claim, Skill
 
@@ -59,6 +59,9 @@ MORE: dict[str, Callable[[int], str]] = {
     ),
     "HTML comments": lambda size: _fill(lambda n: f"<!-- fp8_{n} w_int4_per_group_sym -->\n", size),
     "stated defaults": lambda size: _fill(lambda n: f"`--seq_len` defaults to {n}. ", size),
+    "a list item of many code spans": lambda size: (
+        "## Schemes\n\n- " + _fill(lambda n: f"`w_int{n}`, ", size) + "x\n"
+    ),
     "from-imports": lambda size: (
         "```python\n" + _fill(lambda n: f"from quark.a{n} import X{n}\n", size) + "```\n"
     ),
@@ -248,3 +251,13 @@ def test_the_garbage_collector_is_resumed_as_it_was(monkeypatch: pytest.MonkeyPa
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_first_spans_are_where_find_finds_them() -> None:
+    rng = random.Random(2)
+    for _ in range(3000):
+        text = "".join(rng.choice(["`", "a", "b", "``", " ", "\n"]) for _ in range(rng.randint(0, 14)))
+        end = rng.randint(0, len(text))
+        first = schemes._first_spans(text, end)
+        for content in {c for c in ("a", "b", "ab", " ", "a b", "ba") if f"`{c}`" in text[:end]}:
+            assert first[content] == text.find(f"`{content}`"), (text, end, content)

@@ -182,8 +182,7 @@ def flags(command: Command) -> list[Flag]:
 
 
 def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
-    tokens = _tokens(logical)
-    words = _locate(tokens, segments)
+    words = _locate(_tokens(logical), segments)
     commands: list[Command] = []
     current: list[Word] = []
     for word in [*words, Word(";", 0)]:
@@ -197,33 +196,44 @@ def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
     return commands
 
 
-def _tokens(logical: str) -> list[str]:
+_WHITESPACE_WORD = re.compile(r"\S+")
+
+
+def _tokens(logical: str) -> list[tuple[str, int, int]]:
+    """The words of ``logical`` with where each is written (``logical[start:end]``)."""
     try:
-        tokens = shellwords.split(logical)  # shlex's POSIX words, in linear time
+        tokens = shellwords.spans(logical)  # shlex's POSIX words, in linear time
     except ValueError:  # unbalanced quotes in a sketch of a command: fall back to whitespace words
-        tokens = logical.split()
-    merged: list[str] = []
-    for token in tokens:  # keep redirections such as 2>&1 in one word
-        joins = merged and (
-            (merged[-1].endswith((">", "<")) and token in ("&", "&&")) or merged[-1].endswith((">&", "<&"))
-        )
-        if joins:
-            merged[-1] += token
+        tokens = [(m.group(0), m.start(), m.end()) for m in _WHITESPACE_WORD.finditer(logical)]
+    merged: list[tuple[str, int, int]] = []
+    for token, start, end in tokens:  # keep redirections such as 2>&1 in one word
+        last = merged[-1][0] if merged else ""
+        if merged and ((last.endswith((">", "<")) and token in ("&", "&&")) or last.endswith((">&", "<&"))):
+            merged[-1] = (last + token, merged[-1][1], end)
         else:
-            merged.append(token)
+            merged.append((token, start, end))
     return merged
 
 
-def _locate(tokens: list[str], segments: list[tuple[str, int]]) -> list[Word]:
-    """Give each token the physical line of the segment it starts in (first match after the cursor)."""
+def _locate(tokens: list[tuple[str, int, int]], segments: list[tuple[str, int]]) -> list[Word]:
+    """Give each token the physical line of the segment it starts in: the first match of the token (of a
+    ``--flag=...`` its flag) after the cursor, up to where the token is written (``logical[start:end]``,
+    the segments joined by spaces); a token not written as itself (``a\\ b``) keeps the cursor's line.
+    Each search ends at its own token, so a command line of many words costs linear time."""
+    starts, at = [], 0  # where each segment starts in the joined line
+    for text, _ in segments:
+        starts.append(at)
+        at += len(text) + 1
     words: list[Word] = []
     seg = 0
     pos = 0
-    for token in tokens:
+    for token, _, end in tokens:
         probe = token.split("=", 1)[0] if token.startswith("--") else token
         found = False
         for s in range(seg, len(segments)):
-            at = segments[s][0].find(probe, pos if s == seg else 0)
+            if starts[s] > end:
+                break  # past where the token is written
+            at = segments[s][0].find(probe, pos if s == seg else 0, end - starts[s])
             if at >= 0:
                 seg, pos, found = s, at + len(probe), True
                 break

@@ -30,7 +30,13 @@ _DOUBLE_SPECIAL = re.compile(r'["\\]')
 def split(text: str) -> list[str]:
     """The shell words of ``text`` (see the module docstring). Raises ValueError("No closing
     quotation") or ValueError("No escaped character") where :mod:`shlex` does."""
-    words: list[str] = []
+    return [word for word, _, _ in spans(text)]
+
+
+def spans(text: str) -> list[tuple[str, int, int]]:
+    """``(word, start, end)`` for each word of :func:`split`: ``text[start:end]`` is the word as written
+    (quotes and backslashes included, a comment that ends it left out). Raises as :func:`split` does."""
+    words: list[tuple[str, int, int]] = []
     i, n = 0, len(text)
     while True:
         i = _SPACE.match(text, i).end()  # type: ignore[union-attr]  # matches the empty string
@@ -46,15 +52,17 @@ def split(text: str) -> list[str]:
         if char in PUNCTUATION:
             run = _PUNCTUATION_RUN.match(text, i)
             assert run is not None
-            words.append(run.group(0))
+            words.append((run.group(0), i, run.end()))
             i = run.end()
             continue
-        word, i = _word(text, i)
-        words.append(word)
+        start = i
+        word, i, end = _word(text, i)
+        words.append((word, start, end))
 
 
-def _word(text: str, i: int) -> tuple[str, int]:
-    """The word starting at ``text[i]`` (no whitespace, ``#`` or punctuation there) and the offset after it."""
+def _word(text: str, i: int) -> tuple[str, int, int]:
+    """The word starting at ``text[i]`` (no whitespace, ``#`` or punctuation there), the offset to read on
+    from and the offset where the word as written ends."""
     parts: list[str] = []
     n = len(text)
     while i < n:
@@ -63,7 +71,7 @@ def _word(text: str, i: int) -> tuple[str, int]:
             break
         if char == "#":  # ends the word and the line
             newline = text.find("\n", i)
-            return "".join(parts), n if newline < 0 else newline + 1
+            return "".join(parts), n if newline < 0 else newline + 1, i
         if char == "\\":
             if i + 1 >= n:
                 raise ValueError("No escaped character")
@@ -82,7 +90,7 @@ def _word(text: str, i: int) -> tuple[str, int]:
             assert plain is not None
             parts.append(plain.group(0))
             i = plain.end()
-    return "".join(parts), i
+    return "".join(parts), i, i
 
 
 def _double(text: str, i: int, parts: list[str]) -> int:
