@@ -29,7 +29,7 @@ import argparse
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -64,6 +64,10 @@ def _order(version: str) -> tuple[int, Version | str]:
         return (1, version)
 
 
+# How many answers of Vocabulary.nearest are remembered (then forgotten at once).
+_NEAREST_MEMO = 1 << 16
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """``symbols[kind][name]`` = the releases (sorted oldest first) that define ``name`` as a ``kind``."""
@@ -85,14 +89,44 @@ class Vocabulary:
         6 characters never match (``int4`` vs ``int8`` is no misspelling)."""
         if len(name) < 6 or name in self.symbols.get(kind, {}):
             return None
+        key = (kind, name, max_distance)
+        if key in self._nearest:
+            return self._nearest[key]
+        letters = frozenset(name)
         best: tuple[int, str] | None = None
-        for known in self.symbols.get(kind, {}):
-            if abs(len(known) - len(name)) > max_distance or len(known) < 6:
+        by_length = self._letters(kind)
+        lengths = range(len(name) - max_distance, len(name) + max_distance + 1)
+        for known, known_letters in (entry for length in lengths for entry in by_length.get(length, ())):
+            # each character of one that the other lacks costs an edit: a cheap lower bound of the distance
+            if len(letters - known_letters) > max_distance or len(known_letters - letters) > max_distance:
                 continue
             distance = _levenshtein(name, known, max_distance)
             if distance <= max_distance and (best is None or (distance, known) < best):
                 best = (distance, known)
-        return None if best is None else best[1]
+        if len(self._nearest) >= _NEAREST_MEMO:
+            self._nearest.clear()  # bounded memory in a long-lived process
+        self._nearest[key] = None if best is None else best[1]
+        return self._nearest[key]
+
+    @cached_property
+    def _nearest(self) -> dict[tuple[str, str, int], str | None]:
+        """Answers of :meth:`nearest` already given (a skill repeats its tokens)."""
+        return {}
+
+    def _letters(self, kind: str) -> dict[int, list[tuple[str, frozenset[str]]]]:
+        """The ``kind`` names of 6 characters or more by length, each with the set of its characters
+        (built once a kind)."""
+        if kind not in self._letter_sets:
+            by_length: dict[int, list[tuple[str, frozenset[str]]]] = {}
+            for known in self.symbols.get(kind, {}):
+                if len(known) >= 6:
+                    by_length.setdefault(len(known), []).append((known, frozenset(known)))
+            self._letter_sets[kind] = by_length
+        return self._letter_sets[kind]
+
+    @cached_property
+    def _letter_sets(self) -> dict[str, dict[int, list[tuple[str, frozenset[str]]]]]:
+        return {}
 
     def merged(self, facts: Iterable[FactSet]) -> Vocabulary:
         """This vocabulary with the symbols of ``facts`` (each one release) added."""

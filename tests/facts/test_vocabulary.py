@@ -46,6 +46,41 @@ def test_nearest_finds_misspellings_only():
     assert vocab.nearest("scheme", "completely_else") is None
 
 
+def _nearest_by_table(vocab: Vocabulary, kind: str, name: str, max_distance: int) -> str | None:
+    """``nearest`` without its letter-set shortcut and memory: the Levenshtein table for every name."""
+    if len(name) < 6 or name in vocab.symbols.get(kind, {}):
+        return None
+    close = [
+        (vocabulary._levenshtein(name, known, max_distance), known)
+        for known in vocab.symbols.get(kind, {})
+        if len(known) >= 6 and abs(len(known) - len(name)) <= max_distance
+    ]
+    best = min((c for c in close if c[0] <= max_distance), default=None)
+    return None if best is None else best[1]
+
+
+def test_nearest_answers_what_the_full_edit_distance_table_answers():
+    """The letter-set lower bound only skips names too far away (issue 24: a table of 39,000 distinct
+    scheme-shaped tokens spent seconds in the table); asked twice, the remembered answer is the same."""
+    import random
+
+    vocab = vocabulary.shipped()
+    names = sorted(vocab.symbols["scheme"])
+    rng = random.Random(9)
+    for _ in range(400):
+        name = list(rng.choice(names))
+        for _ in range(rng.randint(0, 3)):
+            at = rng.randrange(len(name) + 1)
+            name.insert(at, rng.choice("_abcfpintw0123468")) if rng.random() < 0.5 else name.pop(
+                min(at, len(name) - 1)
+            )
+        token = "".join(name)
+        for distance in (1, 2, 4):
+            expected = _nearest_by_table(vocab, "scheme", token, distance)
+            assert vocab.nearest("scheme", token, distance) == expected, (token, distance)
+            assert vocab.nearest("scheme", token, distance) == expected
+
+
 def test_token_claims_come_from_the_vocabulary_not_the_phrasing():
     vocab = EMPTY.merged([_facts("0.10", ["int8"], ["w_fp8_a_fp8", "w_int4_per_group_sym"])])
     text = (

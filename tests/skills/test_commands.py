@@ -77,3 +77,16 @@ def test_multiline_quoted_argument_and_shell_keywords() -> None:
         ("vllm", 8),
     ]
     assert [(f.name, f.line) for f in flags(commands[1])] == [("--model_dir", 6)]
+
+
+def test_a_word_not_written_as_itself_moves_no_later_word_to_another_line() -> None:
+    """``x\\ y`` is the word ``x y``, written nowhere as such on its line; the search for where a word is
+    written stops at the word itself (issue 24: searching on was quadratic, and finding ``x y`` in the
+    quoted ``'x y'`` two lines down put ``--b`` on that line)."""
+    block = "tool --a x\\ y \\\n  --b 1 \\\n  --c 'x y'\n"
+    (command,) = parse_block(block, first_line=1)
+    assert [(f.name, f.values, f.line) for f in flags(command)] == [
+        ("--a", ("x y",), 1),
+        ("--b", ("1",), 2),
+        ("--c", ("x y",), 3),
+    ]

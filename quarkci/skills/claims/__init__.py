@@ -8,7 +8,10 @@ which places count as a claim (precision over recall).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims import (
@@ -27,7 +30,7 @@ from quarkci.skills.claims import (
     tokens,
     versions,
 )
-from quarkci.skills.claims.context import markers
+from quarkci.skills.claims.context import Surrounding, markers, surrounding
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -65,10 +68,29 @@ def extract_claims(skill: Skill, read: Callable[[str], str], lexicon: Lexicon | 
     a reference that raises :class:`SkillFileError`, ``OSError`` or ``UnicodeDecodeError`` is skipped.
     A skill with ``error`` set has no claims. ``Claim.skill`` is ``skill.id`` (unique; names repeat
     between a thin adapter and its implementation). Lines are 1-based in the file named by
-    ``Claim.file``.
+    ``Claim.file``. Time and memory are linear in the files' size (``benchmarks/bench_claims.py``).
     """
     if skill.error is not None:
         return []
+    with _collector_paused():
+        return _extract(skill, read, lexicon)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while claims are extracted, then resumed as it was. The
+    parser's tokens and the blocks are many, long-lived and freed by reference counting; each collection
+    walked all of them again (a quarter of the time of a 2 MiB table)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _extract(skill: Skill, read: Callable[[str], str], lexicon: Lexicon | None) -> list[Claim]:
     found: list[tuple[str, Found]] = [(skill.path, f) for f in paths.from_frontmatter(skill)]
     units = [Unit(skill.path, skill.body, skill.body_line, lexicon)]
     description = _description_unit(skill, read)
@@ -87,8 +109,9 @@ def extract_claims(skill: Skill, read: Callable[[str], str], lexicon: Lexicon | 
         unit.skill_command = skill_command
         unit.quark_cli_subcommand = next(iter(subcommands)) if len(subcommands) == 1 else None
     for unit in units:
+        marked = _Markers(unit)
         for extractor in EXTRACTORS.values():
-            found.extend((unit.file, _with_markers(unit, f)) for f in extractor(unit))
+            found.extend((unit.file, marked.add(f)) for f in extractor(unit))
     claims: dict[tuple[str, str, str, int], Claim] = {}
     for file, f in found:
         assert f.kind in CLAIM_KINDS, f"extractor produced unknown claim kind {f.kind!r}"
@@ -126,43 +149,63 @@ def _skill_command(skill: Skill, units: list[Unit]) -> Inference:
     return Inference(None, None, tuple(sorted(scripts)))
 
 
-def _with_markers(unit: Unit, found: Found) -> Found:
-    """``found`` with the context markers (historical, negative, non_exhaustive, releases) of the
-    text around its line (see :mod:`quarkci.skills.claims.context`) and that text itself (``around``, at
-    most 200 characters); an extractor's own context keys win."""
-    own: list[str] = []
-    lead, section = "", ""
-    for block in _blocks_at(unit).get(found.line, ()):
-        if isinstance(block, Text):
-            own.append(block.text)
-            lead, section = lead or block.lead, heading_path(block.headings)
-        elif isinstance(block, Code):
-            own.append(block.text.split("\n")[found.line - block.first_line])
-            lead, section = block.lead, heading_path(block.headings)
-    around = " ".join(" ".join(own).split())
-    found_markers = markers(around, lead, section)
-    if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
-        found_markers["around"] = around if len(around) <= 200 else around[:199] + "…"
-    return Found(found.kind, found.value, found.line, {**found_markers, **found.context})
+class _Markers:
+    """The context markers (historical, negative, non_exhaustive, releases) of the text around a line of
+    one unit (see :mod:`quarkci.skills.claims.context`) and that text itself (``around``, at most 200
+    characters). Computed once per group of blocks covering a line (a paragraph, a table row's cells) or
+    per code line, and shared by every claim there: reading a long paragraph again for each of its claims
+    made extraction quadratic in its size."""
 
+    def __init__(self, unit: Unit) -> None:
+        self._blocks: list[Text | Code] = []
+        self._at: dict[int, list[int]] = {}  # line -> indices into _blocks (headings left out)
+        self._lines: dict[int, list[str]] = {}  # index of a code block -> its lines
+        self._cache: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
+        self._surrounding: dict[tuple[str, str], Surrounding] = {}  # (lead, section) -> what they say
+        for block in unit.blocks:
+            if isinstance(block, Text):
+                if block.kind == "heading":
+                    continue
+                first, last = block.line, block.line + block.text.count("\n")
+            else:
+                first, last = block.first_line, block.first_line + block.text.count("\n")
+            self._blocks.append(block)
+            for line in range(first, last + 1):
+                self._at.setdefault(line, []).append(len(self._blocks) - 1)
 
-def _blocks_at(unit: Unit) -> dict[int, list[Text | Code]]:
-    """``{line: blocks covering it}`` of a unit (headings left out), built once per unit."""
-    cached = getattr(unit, "_blocks_at", None)
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    out: dict[int, list[Text | Code]] = {}
-    for block in unit.blocks:
-        if isinstance(block, Text):
-            if block.kind == "heading":
-                continue
-            first, last = block.line, block.line + block.text.count("\n")
-        else:
-            first, last = block.first_line, block.first_line + block.text.count("\n")
-        for line in range(first, last + 1):
-            out.setdefault(line, []).append(block)
-    unit._blocks_at = out  # type: ignore[attr-defined]
-    return out
+    def add(self, found: Found) -> Found:
+        """``found`` with the markers and ``around`` of its line; an extractor's own context keys win."""
+        return Found(found.kind, found.value, found.line, {**self.at(found.line), **found.context})
+
+    def at(self, line: int) -> dict[str, Any]:
+        """The markers (and ``around``) of the blocks covering ``line`` (shared: do not modify)."""
+        indices = self._at.get(line, ())
+        key = tuple((i, line if isinstance(self._blocks[i], Code) else 0) for i in indices)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        own: list[str] = []
+        lead, section = "", ""
+        for index in indices:
+            block = self._blocks[index]
+            if isinstance(block, Text):
+                own.append(block.text)
+                lead, section = lead or block.lead, heading_path(block.headings)
+            else:
+                lines = self._lines.get(index)
+                if lines is None:
+                    lines = self._lines[index] = block.text.split("\n")
+                own.append(lines[line - block.first_line])
+                lead, section = block.lead, heading_path(block.headings)
+        around = " ".join(" ".join(own).split())
+        read = self._surrounding.get((lead, section))
+        if read is None:
+            read = self._surrounding[(lead, section)] = surrounding(lead, section)
+        found = markers(around, lead, section, read)
+        if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
+            found["around"] = around if len(around) <= 200 else around[:199] + "…"
+        self._cache[key] = found
+        return found
 
 
 # What a frontmatter description can state that a release can check (its prose is read like the body's).

@@ -1,4 +1,5 @@
-"""Shell command lines in skills: split fenced blocks and inline spans into commands with shlex.
+"""Shell command lines in skills: split fenced blocks and inline spans into commands (shlex's POSIX
+words, :mod:`.shellwords`).
 
 A :class:`Command` names the program it runs the way a reader would (``quark-cli torch-llm-ptq``,
 ``quantize_quark.py``, ``pip``, ``quark-quant-perf``), so a flag can be attributed to the command it
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass
+
+import quarkci.skills.claims.shellwords as shellwords
 
 QUARK_CLI = "quark-cli"
 TORCH_LLM_PTQ = "quark-cli torch-llm-ptq"
@@ -94,7 +96,12 @@ class Command:
 
     @property
     def is_quark(self) -> bool:
-        return self.name in QUARK_COMMANDS or self.name.startswith(QUARK_CLI)
+        return is_quark_name(self.name)
+
+
+def is_quark_name(name: str) -> bool:
+    """True for a command of amd-quark itself (``quark-cli ...``, its console scripts, the PTQ script)."""
+    return name in QUARK_COMMANDS or name.startswith(QUARK_CLI)
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,7 @@ def parse_block(text: str, first_line: int) -> list[Command]:
     index = 0
     while index < len(lines):
         segments: list[tuple[str, int]] = []
+        quotes = shellwords.QuoteState()  # of the segments joined by spaces, read once each
         while index < len(lines):
             raw = lines[index]
             line_no = first_line + index
@@ -126,9 +134,11 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 stripped = re.sub(r"^\s*\$\s+", "", stripped)
             if stripped.endswith("\\") and not stripped.endswith("\\\\"):
                 segments.append((stripped[:-1], line_no))
+                quotes.feed((" " if len(segments) > 1 else "") + stripped[:-1])
                 continue
             segments.append((stripped, line_no))
-            if _open_quote(" ".join(s for s, _ in segments)) and len(segments) < _MAX_QUOTED_LINES:
+            quotes.feed((" " if len(segments) > 1 else "") + stripped)
+            if quotes.open and len(segments) < _MAX_QUOTED_LINES:
                 continue  # a quoted argument spans lines (python -c "...")
             break
         logical = " ".join(s for s, _ in segments)
@@ -140,19 +150,6 @@ def parse_block(text: str, first_line: int) -> list[Command]:
                 index += 1
             index += 1
     return commands
-
-
-def _open_quote(logical: str) -> bool:
-    """True when ``logical`` ends inside a quoted string (shlex reports no closing quotation)."""
-    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
-    try:
-        for _ in lexer:
-            pass
-    except ValueError:
-        return True
-    return False
 
 
 def parse_inline(text: str, line: int) -> list[Command]:
@@ -171,23 +168,21 @@ def looks_like_program(name: str) -> bool:
 
 def flags(command: Command) -> list[Flag]:
     """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``."""
-    found: list[Flag] = []
+    found: list[tuple[str, list[str], int]] = []  # values gathered in lists: linear in the words
     for word in command.args:
         match = _FLAG.match(word.text)
         if match and (len(word.text) == match.end() or word.text[match.end()] == "="):
             value = word.text[match.end() + 1 :] if "=" in word.text else None
-            found.append(Flag(match.group(0), (value,) if value is not None else (), word.line))
+            found.append((match.group(0), [value] if value is not None else [], word.line))
         elif found and not word.text.startswith("-"):
-            last = found[-1]
-            found[-1] = Flag(last.name, (*last.values, word.text), last.line)
+            found[-1][1].append(word.text)
         elif found and word.text.startswith("-"):
-            found.append(Flag("", (), word.line))  # a short option ends the previous flag's values
-    return [f for f in found if f.name]
+            found.append(("", [], word.line))  # a short option ends the previous flag's values
+    return [Flag(name, tuple(values), line) for name, values, line in found if name]
 
 
 def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
-    tokens = _tokens(logical)
-    words = _locate(tokens, segments)
+    words = _locate(_tokens(logical), segments)
     commands: list[Command] = []
     current: list[Word] = []
     for word in [*words, Word(";", 0)]:
@@ -201,36 +196,44 @@ def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
     return commands
 
 
-def _tokens(logical: str) -> list[str]:
-    lexer = shlex.shlex(logical, posix=True, punctuation_chars=";&|")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
+_WHITESPACE_WORD = re.compile(r"\S+")
+
+
+def _tokens(logical: str) -> list[tuple[str, int, int]]:
+    """The words of ``logical`` with where each is written (``logical[start:end]``)."""
     try:
-        tokens = list(lexer)
+        tokens = shellwords.spans(logical)  # shlex's POSIX words, in linear time
     except ValueError:  # unbalanced quotes in a sketch of a command: fall back to whitespace words
-        tokens = logical.split()
-    merged: list[str] = []
-    for token in tokens:  # keep redirections such as 2>&1 in one word
-        joins = merged and (
-            (merged[-1].endswith((">", "<")) and token in ("&", "&&")) or merged[-1].endswith((">&", "<&"))
-        )
-        if joins:
-            merged[-1] += token
+        tokens = [(m.group(0), m.start(), m.end()) for m in _WHITESPACE_WORD.finditer(logical)]
+    merged: list[tuple[str, int, int]] = []
+    for token, start, end in tokens:  # keep redirections such as 2>&1 in one word
+        last = merged[-1][0] if merged else ""
+        if merged and ((last.endswith((">", "<")) and token in ("&", "&&")) or last.endswith((">&", "<&"))):
+            merged[-1] = (last + token, merged[-1][1], end)
         else:
-            merged.append(token)
+            merged.append((token, start, end))
     return merged
 
 
-def _locate(tokens: list[str], segments: list[tuple[str, int]]) -> list[Word]:
-    """Give each token the physical line of the segment it starts in (first match after the cursor)."""
+def _locate(tokens: list[tuple[str, int, int]], segments: list[tuple[str, int]]) -> list[Word]:
+    """Give each token the physical line of the segment it starts in: the first match of the token (of a
+    ``--flag=...`` its flag) after the cursor, up to where the token is written (``logical[start:end]``,
+    the segments joined by spaces); a token not written as itself (``a\\ b``) keeps the cursor's line.
+    Each search ends at its own token, so a command line of many words costs linear time."""
+    starts, at = [], 0  # where each segment starts in the joined line
+    for text, _ in segments:
+        starts.append(at)
+        at += len(text) + 1
     words: list[Word] = []
     seg = 0
     pos = 0
-    for token in tokens:
+    for token, _, end in tokens:
         probe = token.split("=", 1)[0] if token.startswith("--") else token
         found = False
         for s in range(seg, len(segments)):
-            at = segments[s][0].find(probe, pos if s == seg else 0)
+            if starts[s] > end:
+                break  # past where the token is written
+            at = segments[s][0].find(probe, pos if s == seg else 0, end - starts[s])
             if at >= 0:
                 seg, pos, found = s, at + len(probe), True
                 break

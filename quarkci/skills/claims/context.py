@@ -19,6 +19,7 @@ introduces its block, table or list, and its heading path) and returns the marke
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -106,26 +107,51 @@ def release_scope(text: str) -> str | None:
     return None
 
 
-def markers(own: str, lead: str = "", section: str = "") -> dict[str, Any]:
+def markers(own: str, lead: str = "", section: str = "", read: Surrounding | None = None) -> dict[str, Any]:
     """Markers of a claim whose own sentence/cell/line is ``own``, introduced by ``lead`` (the
-    paragraph before its block/list/table) under the heading path ``section``.
+    paragraph before its block/list/table) under the heading path ``section`` (``read``: their
+    :func:`surrounding`, when the caller has it already).
 
     ``historical`` reads ``own`` and ``lead``; ``non_exhaustive`` all three; ``negative`` ``own``
     (and ``section``, e.g. a "Not supported" heading); ``releases`` ``own``, then ``lead``, then ``section``.
     """
     out: dict[str, Any] = {}
-    if _HISTORICAL.search(own) or _HISTORICAL.search(lead) or migration_note(own):
+    around = surrounding(lead, section) if read is None else read
+    own_scope = release_scope(own)
+    if (
+        _HISTORICAL.search(own)
+        or around.historical
+        or (own_scope is None and len(set(_RELEASE.findall(own))) >= 2)  # migration_note(own)
+    ):
         out["historical"] = True
-    if _NEGATIVE.search(own) or _NEGATIVE.search(section):
+    if _NEGATIVE.search(own) or around.negative:
         out["negative"] = True
-    if _NON_EXHAUSTIVE.search(own) or _NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section):
+    if _NON_EXHAUSTIVE.search(own) or around.non_exhaustive:
         out["non_exhaustive"] = True
-    for text in (own, lead, section):
-        scope = release_scope(text)
-        if scope:
-            out["releases"] = scope
-            break
+    scope = own_scope or around.scope
+    if scope:
+        out["releases"] = scope
     return out
+
+
+@dataclass(frozen=True)
+class Surrounding:
+    """What the introducing paragraph and the heading path of a claim say (see :func:`markers`)."""
+
+    historical: bool
+    negative: bool
+    non_exhaustive: bool
+    scope: str | None
+
+
+def surrounding(lead: str, section: str) -> Surrounding:
+    """The markers ``lead`` and ``section`` give (read once for the claims of one table or list)."""
+    return Surrounding(
+        bool(_HISTORICAL.search(lead)),
+        bool(_NEGATIVE.search(section)),
+        bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
+        release_scope(lead) or release_scope(section),
+    )
 
 
 def in_scope(context: dict[str, Any], version: str) -> bool:

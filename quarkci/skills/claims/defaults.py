@@ -31,11 +31,14 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?](?=\s|$)|\n\s*\n")
 
 def sentences(text: str) -> list[tuple[int, str]]:
     """``text`` split into (offset, sentence) pairs at sentence ends outside code spans."""
-    spans = [(m.start(), m.end()) for m in _SPAN.finditer(text)]
+    spans = [(m.start(), m.end()) for m in _SPAN.finditer(text)]  # sorted, disjoint
     out: list[tuple[int, str]] = []
     start = 0
+    cursor = 0  # the first span not ending before the current sentence end (they come in order)
     for match in _SENTENCE_END.finditer(text):
-        if any(a <= match.start() < b for a, b in spans):
+        while cursor < len(spans) and spans[cursor][1] <= match.start():
+            cursor += 1
+        if cursor < len(spans) and spans[cursor][0] <= match.start():
             continue
         out.append((start, text[start : match.end()]))
         start = match.end()

@@ -31,7 +31,12 @@ _REQ = re.compile(
 _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark", "python3"})
 
 
+_OPERATOR_CHAR = re.compile(r"[<>=!~]")
+
+
 def _found(text: str, offset: int, line: int, where: str, section: str) -> Iterator[Found]:
+    if not _OPERATOR_CHAR.search(text):
+        return  # a requirement needs an operator
     for match in _REQ.finditer(text):
         package = canonicalize_name(match.group("pkg"))
         if package in _OWN or package.startswith(("cuda", "rocm", "cu1", "sm")):

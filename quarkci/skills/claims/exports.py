@@ -68,10 +68,13 @@ def _text(text: Text) -> Iterator[Found]:
                 )
     if text.kind == "table" and text.cell is not None and not text.cell.is_header:
         value = re.sub(r"[*`]", "", text.text).strip().lower()
+        # the row is read only for a cell naming a format (reading every row once per cell is quadratic)
+        if value not in FORMATS or (value, text.line) in seen:
+            return
         row_mentions_export = any(_EXPORT_WORD.search(c) for c in text.cell.row) or _EXPORT_WORD.search(
             text.cell.header
         )
-        if value in FORMATS and row_mentions_export and (value, text.line) not in seen:
+        if row_mentions_export:
             yield Found(
                 "export_format", value, text.line, {"where": "table", "text": text.text, "section": section}
             )

@@ -4,7 +4,8 @@ Each flag carries the command it belongs to (``context["command"]``): the progra
 line, or, for a bare fragment such as ``--seq_len 512`` in prose, the single command named in the
 same section, file or skill (``context["inferred"] = True``, ``"inferred_from"`` says which level;
 see :meth:`Unit.infer_command`); ``None`` when that is ambiguous, with the competing command names
-in ``context["candidates"]`` (empty when the skill names no command at all).
+in ``context["candidates"]`` (empty when the skill names no command at all; at most
+:data:`MAX_CANDIDATES` of them, with ``context["candidates_total"]`` when there are more).
 
 ``context["quark"]`` is a tri-state for the audit: True when the flag belongs to a command of amd-quark
 itself (check it against that command), False when it belongs to another program or is ambiguous only
@@ -19,51 +20,46 @@ import re
 from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
-from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.unit import Found, Inference, Unit
 
 _IGNORED = frozenset({"--help"})
+# The most competing command names a claim keeps (sorted; ``candidates_total`` counts them all when more):
+# a bare flag in a file naming thousands of commands stores a bounded list, not a copy of them all.
+MAX_CANDIDATES = 16
 
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``cli_flag`` claims of ``unit`` (see the module docstring)."""
     for located in unit.commands:
         command = located.command
-        name: str | None = command.name
-        inferred_from: str | None = None
-        candidates: tuple[str, ...] = ()
-        if not name:
-            inference = unit.infer_command(located.headings)
-            name, inferred_from, candidates = inference.command, inference.source, inference.candidates
+        inference = Inference(command.name, None) if command.name else unit.infer_command(located.headings)
+        name, inferred_from, candidates = inference.command, inference.source, inference.candidates
+        quark = _is_quark(inference)
+        stored = list(candidates[:MAX_CANDIDATES])
         for flag in sh.flags(command):
             if flag.name in _IGNORED:
                 continue
-            yield Found(
-                "cli_flag",
-                flag.name,
-                flag.line,
-                {
-                    "command": name,
-                    "quark": _is_quark(name, candidates),
-                    "where": located.where,
-                    "inferred": not command.name,
-                    "inferred_from": inferred_from,
-                    "values": list(flag.values),
-                    "candidates": list(candidates),
-                    "subcommand": _subcommand(command),
-                },
-            )
+            context: dict[str, object] = {
+                "command": name,
+                "quark": quark,
+                "where": located.where,
+                "inferred": not command.name,
+                "inferred_from": inferred_from,
+                "values": list(flag.values),
+                "candidates": list(stored),
+                "subcommand": _subcommand(command),
+            }
+            if len(candidates) > MAX_CANDIDATES:
+                context["candidates_total"] = len(candidates)
+            yield Found("cli_flag", flag.name, flag.line, context)
 
 
-def _is_quark(name: str | None, candidates: tuple[str, ...] | list[str]) -> bool | None:
-    if name:
-        return _quark_name(name)
-    if not candidates:
+def _is_quark(inference: Inference) -> bool | None:
+    if inference.command:
+        return sh.is_quark_name(inference.command)
+    if not inference.candidates:
         return None
-    return None if any(_quark_name(c) for c in candidates) else False
-
-
-def _quark_name(name: str) -> bool:
-    return name.startswith(sh.QUARK_CLI) or sh.Command(name, (), 0).is_quark
+    return None if inference.any_quark_candidate else False
 
 
 def _subcommand(command: sh.Command) -> str | None:

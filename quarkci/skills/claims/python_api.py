@@ -5,7 +5,9 @@ Recognised (value; ``context["form"]``):
 * ``from quark.a.b import X, Y as Z`` (one claim per name, parenthesised multi-line lists too) and
   ``import quark.a.b`` in any code block line (Python, shell ``python -c "..."``, heredocs) and in
   inline code spans: ``quark.a.b.X`` (``from``) and ``quark.a.b`` (``import``), with
-  ``context["module"]`` and ``context["name"]``;
+  ``context["module"]`` and ``context["name"]``; ``context["text"]`` is the statement as written, or, for
+  one over :data:`MAX_STATEMENT_CHARS` characters, the statement importing that one name alone
+  (``from quark.a.b import X``): each claim keeps a bounded excerpt, never a copy of a long list;
 * a dotted reference ``quark.a.b.X`` (optionally ``.method(...)``) in an inline code span or in prose:
   ``dotted`` (the reader splits module and attribute against the release);
 * a bare CamelCase name in an inline code span of prose (``Use `ModelExporter` to ...``): ``bare``,
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import heading_path
+from quarkci.skills.claims.walk import Newlines, heading_path
 
 _DOTTED = r"quark(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _FROM = re.compile(rf"(?<![\w.])from\s+(?P<module>{_DOTTED})\s+import\s+(?P<names>\([^)]*\)?|[^;#\n\"']+)")
@@ -44,9 +46,19 @@ def _names(raw: str) -> list[str]:
     return out
 
 
+# The longest statement a claim keeps as written (``context["text"]``); each name of a longer one keeps the
+# statement that imports it alone (``from quark.a import X``), so an import of N names stores O(N) bytes.
+MAX_STATEMENT_CHARS = 200
+
+
+def _statement(written: str, short: str) -> str:
+    return written if len(written) <= MAX_STATEMENT_CHARS else short
+
+
 def _imports(text: str, line_of: Callable[[int], int], where: str, section: str) -> Iterator[Found]:
     for match in _FROM.finditer(text):
         module = match.group("module")
+        written = match.group(0).strip()
         for name in _names(match.group("names")):
             yield Found(
                 "python_name",
@@ -58,7 +70,7 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
                     "name": name,
                     "where": where,
                     "section": section,
-                    "text": match.group(0).strip(),
+                    "text": _statement(written, f"from {module} import {name}"),
                 },
             )
     for match in _IMPORT.finditer(text):
@@ -79,13 +91,13 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
                         "name": None,
                         "where": where,
                         "section": section,
-                        "text": match.group(0).strip(),
+                        "text": _statement(match.group(0).strip(), f"import {module}"),
                     },
                 )
 
 
-def _line_in(text: str, first_line: int, offset: int) -> int:
-    return first_line + text.count("\n", 0, offset)
+def _line_in(newlines: Newlines, first_line: int, offset: int) -> int:
+    return first_line + newlines.line_of(offset)
 
 
 def _same_line(line: int, _offset: int) -> int:
@@ -99,7 +111,7 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         section = heading_path(code.headings)
         text = code.text
-        yield from _imports(text, partial(_line_in, text, code.first_line), "code", section)
+        yield from _imports(text, partial(_line_in, Newlines(text), code.first_line), "code", section)
     for block in unit.texts():
         if block.kind == "heading":
             continue

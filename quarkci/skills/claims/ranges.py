@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.utils import canonicalize_name
 
@@ -65,20 +66,43 @@ def statements(
 ) -> Iterator[Statement]:
     """Every version statement of ``text`` about one of ``packages`` (canonical names; ``aliases`` maps
     another spelling to one, e.g. ``pytorch`` -> ``torch``), in text order."""
-    known = {canonicalize_name(p) for p in packages}
-    aliases = {canonicalize_name(k): v for k, v in (aliases or {}).items()}
+    known = _canonical_names(frozenset(packages))
+    aliases = {_canonical(k): v for k, v in (aliases or {}).items()}
     for offset, clause in clauses(text):
         mentions = []
         for match in _WORD.finditer(clause):
-            canonical: str = canonicalize_name(match.group(0))
+            canonical = _canonical(match.group(0))
             name = aliases.get(canonical, canonical)
             if name in known:
                 mentions.append((match.start(), match.end(), name))
         negative = bool(_NEGATIVE.search(clause))
         for n, (start, end, name) in enumerate(mentions):
             stop = mentions[n + 1][0] if n + 1 < len(mentions) else len(clause)
-            negated_before = bool(_NEGATED_BEFORE.search(clause[:start].replace("*", "").replace("`", "")))
+            negated_before = _negated_before(clause, start)
             found = leading_range(clause[end:stop], negative, negated_before)
             if found is not None:
                 spec, words = found
                 yield Statement(name, spec, words, offset + start, negative)
+
+
+# How far before a package name its negation is looked for: a fixed window, so a clause with many names
+# costs linear time (the negation ends right before the name: "Not supported: Python 3.13").
+_NEGATION_WINDOW = 400
+
+
+def _negated_before(clause: str, start: int) -> bool:
+    """True when the words right before ``clause[start]`` (markup ``*`` and backticks ignored) say
+    "not supported"/"no support for"/...; only the last :data:`_NEGATION_WINDOW` characters are read."""
+    before = clause[max(0, start - _NEGATION_WINDOW) : start]
+    return bool(_NEGATED_BEFORE.search(before.replace("*", "").replace("`", "")))
+
+
+@lru_cache(maxsize=8192)
+def _canonical(word: str) -> str:
+    """``canonicalize_name(word)``, remembered (a skill repeats its words)."""
+    return str(canonicalize_name(word))
+
+
+@lru_cache(maxsize=16)
+def _canonical_names(packages: frozenset[str]) -> frozenset[str]:
+    return frozenset(_canonical(p) for p in packages)

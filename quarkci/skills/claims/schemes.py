@@ -140,9 +140,23 @@ def _list_item(text: Text) -> Iterator[Found]:
     match = _LEADING_SPANS.match(text.text)
     if not match:
         return
+    first = _first_spans(text.text, match.end())
     for span in re.findall(r"`([^`]+)`", match.group(0)):
         for name in _names(span):
-            yield Found("scheme", name, text.line_at(text.text.find(f"`{span}`")), _context(text, "list"))
+            yield Found("scheme", name, text.line_at(first[span]), _context(text, "list"))
+
+
+def _first_spans(text: str, end: int) -> dict[str, int]:
+    """``{content: offset}`` of the first ```content``` written in ``text[:end]``:
+    ``text.find(f"`{content}`")``
+    for every content at once (such a string starts at a backtick and ends at the next one), so a long
+    run of spans costs linear time."""
+    first: dict[str, int] = {}
+    ticks = [m.start() for m in re.finditer("`", text, 0) if m.start() < end]
+    for opening, closing in zip(ticks, ticks[1:], strict=False):
+        if closing > opening + 1:
+            first.setdefault(text[opening + 1 : closing], opening)
+    return first
 
 
 def _count(text: Text) -> Iterator[Found]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import Code, Text
+from quarkci.skills.claims.walk import Code, Newlines, Text
 
 _TOKEN = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?![\w-]|\.\w)")
 _SPAN = re.compile(r"`+([^`]+)`+")
@@ -52,13 +52,13 @@ def extract(unit: Unit) -> Iterator[Found]:
             for match in _TOKEN.finditer(outside):
                 if "_" in match.group(0):
                     yield from _claim(match.group(0), block.line_at(match.start()), "prose", known, unit)
+    newlines = Newlines(unit.text)
     for comment in _COMMENT.finditer(unit.text):
         body = comment.group(1)
         if body.strip().startswith("quarkci:"):
             continue
-        first = unit.first_line + unit.text.count("\n", 0, comment.start())
         for match in _TOKEN.finditer(body):
-            at = first + body.count("\n", 0, match.start())
+            at = unit.first_line + newlines.line_of(comment.start(1) + match.start())
             yield from _claim(match.group(0), at, "comment", known, unit)
 
 

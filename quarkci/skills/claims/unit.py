@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 import quarkci.skills.claims.commands as sh
+import quarkci.skills.markdown as markdown
 from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.
@@ -74,6 +76,11 @@ class Inference:
     source: str | None
     candidates: tuple[str, ...] = ()
 
+    @cached_property
+    def any_quark_candidate(self) -> bool:
+        """True when one of :attr:`candidates` is a command of amd-quark (read once per inference)."""
+        return any(sh.is_quark_name(c) for c in self.candidates)
+
 
 @dataclass(frozen=True)
 class Located:
@@ -92,7 +99,8 @@ class Unit:
         self.text = text
         self.first_line = first_line
         self.lexicon = lexicon  # the release vocabulary token claims resolve against (None: not resolved)
-        self.blocks: list[Block] = walk(text, first_line)
+        self.document = markdown.parse(text, first_line)  # parsed once: the walk and the link reader share it
+        self.blocks: list[Block] = walk(text, first_line, self.document)
         self.commands: list[Located] = list(self._commands())
         self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
@@ -104,6 +112,10 @@ class Unit:
                 command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
             ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
+        self._names: frozenset[str] = frozenset().union(*self._by_section.values())
+        # infer_command's answers by section (None: the file level), for the skill-level inputs below
+        self._inferred: dict[tuple[Heading, ...] | None, Inference] = {}
+        self._inferred_for: tuple[Inference, str | None] = (self.skill_command, self.quark_cli_subcommand)
 
     def texts(self) -> Iterator[Text]:
         """Inline text blocks (paragraphs, headings, table cells) in document order."""
@@ -125,25 +137,37 @@ class Unit:
         its ``source_knowledge``). A level naming several commands is ambiguous: no command, and those
         names as ``candidates``. ``quark-cli`` alone becomes the skill's one ``quark-cli <sub>``.
         """
-        levels = [
-            (self._by_section.get(headings[:depth], set()), "section")
-            for depth in range(len(headings), -1, -1)
-        ]
-        levels.append((self.names(), "file"))
-        for names, where in levels:
-            names = _prefer_subcommand(names)
-            if len(names) == 1:
-                name = next(iter(names))
-                if name == sh.QUARK_CLI and self.quark_cli_subcommand:
-                    return Inference(self.quark_cli_subcommand, f"{where}+skill")  # `quark-cli X` elsewhere
-                return Inference(name, where)
-            if names:
-                return Inference(None, where, tuple(sorted(names)))
-        return self.skill_command
+        current = (self.skill_command, self.quark_cli_subcommand)
+        if current[0] is not self._inferred_for[0] or current[1] != self._inferred_for[1]:
+            self._inferred, self._inferred_for = {}, current  # the caller set the skill level: start again
+        inferred = self._inferred.get(headings)
+        if inferred is None:
+            inferred = self._inferred[headings] = self._infer(headings)  # once per section: flags share it
+        return inferred
+
+    def _infer(self, headings: tuple[Heading, ...]) -> Inference:
+        for depth in range(len(headings), -1, -1):
+            inferred = self._level(self._by_section.get(headings[:depth], frozenset()), "section")
+            if inferred is not None:
+                return inferred
+        if None not in self._inferred:  # the file level: the same for every section
+            self._inferred[None] = self._level(self._names, "file") or self.skill_command
+        return self._inferred[None]
+
+    def _level(self, names: Set[str], where: str) -> Inference | None:
+        names = _prefer_subcommand(names)
+        if len(names) == 1:
+            name = next(iter(names))
+            if name == sh.QUARK_CLI and self.quark_cli_subcommand:
+                return Inference(self.quark_cli_subcommand, f"{where}+skill")  # `quark-cli X` elsewhere
+            return Inference(name, where)
+        if names:
+            return Inference(None, where, tuple(sorted(names)))
+        return None
 
     def names(self) -> set[str]:
-        """Every non-utility command named in this file."""
-        return set().union(*self._by_section.values()) if self._by_section else set()
+        """Every non-utility command named in this file (a new set each call)."""
+        return set(self._names)
 
     def _commands(self) -> Iterator[Located]:
         for block in self.blocks:
@@ -155,6 +179,8 @@ class Unit:
                             yield Located(command, "code", block.headings)
             else:
                 for span, line in block.code_spans():
+                    if "-" not in span:
+                        continue  # no `--flag` and no `quark-cli` (shell quoting only removes characters)
                     for command in sh.parse_inline(span, line):
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
                         if command.name and not sh.looks_like_program(command.name):
@@ -163,7 +189,7 @@ class Unit:
                             yield Located(command, "inline", block.headings)
 
 
-def _prefer_subcommand(names: set[str]) -> set[str]:
+def _prefer_subcommand(names: Set[str]) -> Set[str]:
     if any(n.startswith(sh.QUARK_CLI + " ") for n in names):
         return {n for n in names if n != sh.QUARK_CLI}
     return names

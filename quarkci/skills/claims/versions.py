@@ -110,18 +110,27 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
 
 
+# Every form above and every statement of :mod:`.ranges` names one of these (as the patterns match it):
+# a text naming none states no version of them (read nothing more).
+_ANY_PACKAGE = re.compile(r"python|torch|transformers", re.IGNORECASE)
+
+
 def _prose(text: Text) -> Iterator[Found]:
+    if not _ANY_PACKAGE.search(text.text) and not _ANY_PACKAGE.search(_clause_text(text)):
+        return
     section = heading_path(text.headings)
     models = _model_types(text.text)
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     for form, pattern in _PATTERNS:
+        taken.rewind()
+        added: list[tuple[int, int]] = []
         for match in pattern.finditer(text.text):
-            if any(start <= match.start() < end for start, end in taken):
+            if taken.covers(match.start()):
                 continue
             spec = _spec(form, match, text.text)
             if spec is None:
                 continue
-            taken.append((match.start(), match.end()))
+            added.append((match.start(), match.end()))
             package = match.group("pkg").lower()
             context = {
                 "aspect": "package",
@@ -135,10 +144,12 @@ def _prose(text: Text) -> Iterator[Found]:
             if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40) : match.start()]):
                 context["negative"] = True
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
+        taken.add(added)
+    taken.rewind()
     for stated in ranges.statements(_clause_text(text), KIND_BY_PACKAGE, {"pytorch": "torch"}):
         # the phrasings the patterns above do not read ("requires transformers 4.50 or newer" is read
         # there; "Python 3.13 is not supported", "transformers at least 4.50" here)
-        if any(start <= stated.start < end for start, end in taken):
+        if taken.covers(stated.start):
             continue
         single = stated.spec.startswith("==") and stated.spec.endswith(".*")
         if stated.negative and not single:
@@ -161,6 +172,38 @@ def _prose(text: Text) -> Iterator[Found]:
             text.line_at(match.start()),
             {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section},
         )
+
+
+class _Taken:
+    """The offsets of a text already read by an earlier pattern: the union of ``[start, end)`` spans,
+    kept sorted and merged, asked about offsets in increasing order (:meth:`rewind` before each pass), so
+    one pass over a text costs linear time, not a scan of every earlier span per match."""
+
+    def __init__(self) -> None:
+        self._spans: list[tuple[int, int]] = []  # disjoint, sorted
+        self._cursor = 0
+
+    def rewind(self) -> None:
+        self._cursor = 0
+
+    def covers(self, offset: int) -> bool:
+        """True when ``offset`` lies in a span; offsets asked since the last rewind must not decrease."""
+        spans = self._spans
+        while self._cursor < len(spans) and spans[self._cursor][1] <= offset:
+            self._cursor += 1
+        return self._cursor < len(spans) and spans[self._cursor][0] <= offset
+
+    def add(self, spans: list[tuple[int, int]]) -> None:
+        """Add ``spans`` (sorted by start) to the union."""
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted([*self._spans, *spans]):
+            if end <= start:
+                continue  # an empty span covers nothing
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        self._spans = merged
 
 
 def _clause_text(text: Text) -> str:

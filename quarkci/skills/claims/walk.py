@@ -6,13 +6,14 @@ table column, code-block language) is decided once, by markdown-it-py.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from markdown_it.token import Token
 
-from quarkci.skills import markdown
+import quarkci.skills.markdown as markdown
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ class Cell:
     is_header: bool
 
 
+_SHORT = 512  # offsets up to this are counted, later ones bisected (Text.line_at: bounded cost a call)
+
+
 @dataclass(frozen=True)
 class Text:
     """One inline run (paragraph, list-item paragraph, heading or table cell), inline Markdown source.
@@ -50,7 +54,15 @@ class Text:
     lead: str = ""  # the paragraph introducing this table or list (same section), "" when none
 
     def line_at(self, offset: int) -> int:
-        return self.line + self.text.count("\n", 0, max(offset, 0))
+        """The file line of the character at ``offset`` (``line + text.count("\\n", 0, offset)``), by
+        bisecting the newline offsets (computed once per block): O(log n) a call."""
+        if offset <= _SHORT:  # near the start a count is cheaper than the index
+            return self.line + self.text.count("\n", 0, max(offset, 0))
+        return self.line + self._newlines.line_of(offset)
+
+    @cached_property
+    def _newlines(self) -> Newlines:
+        return Newlines(self.text)
 
     def code_spans(self) -> Iterator[tuple[str, int]]:
         """Yield (content, line) for each inline code span, in order."""
@@ -74,9 +86,28 @@ class Code:
 Block = Text | Code
 
 
-def walk(text: str, first_line: int = 1) -> list[Block]:
-    """Blocks of ``text`` (whose first line is file line ``first_line``) in document order."""
-    doc = markdown.parse(text, first_line)
+class Newlines:
+    """The newline offsets of a text, found once, so a line number is one bisection instead of a count
+    from the start (claim extraction stays linear in the file's size)."""
+
+    def __init__(self, text: str) -> None:
+        self._offsets: list[int] = []
+        at = text.find("\n")
+        while at >= 0:
+            self._offsets.append(at)
+            at = text.find("\n", at + 1)
+
+    def line_of(self, offset: int) -> int:
+        """``text.count("\\n", 0, offset)``: the 0-based line of the character at ``offset`` (a negative
+        offset counts as 0, one past the end as the end)."""
+        return bisect_right(self._offsets, offset - 1) if offset > 0 else 0
+
+
+def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -> list[Block]:
+    """Blocks of ``text`` (whose first line is file line ``first_line``) in document order; ``doc`` is
+    ``text`` already parsed (:func:`quarkci.skills.markdown.parse`), parsed here when None."""
+    if doc is None:
+        doc = markdown.parse(text, first_line)
     tokens = doc.tokens
     blocks: list[Block] = []
     stack: list[Heading] = []
@@ -92,12 +123,7 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
         elif token.type == "list_item_close":
             list_depth -= 1
         elif token.type == "heading_open":
-            inline = tokens[index + 1]
-            heading = Heading(int(token.tag[1:]), inline.content, doc.line_of(token))
-            while stack and stack[-1].level >= heading.level:
-                stack.pop()
-            blocks.append(Text(inline.content, heading.line, tuple(stack), "heading"))
-            stack.append(heading)
+            blocks.append(_heading(token, tokens[index + 1], doc, stack))
             lead = ""
         elif token.type == "table_open":
             table = _Table()
@@ -105,11 +131,10 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
             table = None
         elif token.type == "tr_open" and table is not None:
             table.start_row(tokens, index)
-        elif (
-            token.type == "inline" and table is not None and tokens[index - 1].type in ("th_open", "td_open")
-        ):
+        elif table is not None and _is_cell(tokens, index):
             cell = table.cell(tokens[index - 1].type == "th_open")
-            blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
+            if token.content or cell.column == 0:  # an empty cell says nothing (its row keeps it)
+                blocks.append(Text(token.content, doc.line_of(token), tuple(stack), "table", cell, lead=lead))
         elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
             blocks.append(
                 Text(
@@ -125,10 +150,32 @@ def walk(text: str, first_line: int = 1) -> list[Block]:
             if list_depth == 0:
                 lead = token.content
         elif token.type in ("fence", "code_block"):
-            info = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
             offset = 1 if token.type == "fence" else 0
-            blocks.append(Code(info, token.content, doc.line_of(token, offset), tuple(stack), lead))
+            blocks.append(
+                Code(_language(token), token.content, doc.line_of(token, offset), tuple(stack), lead)
+            )
     return blocks
+
+
+def _heading(token: Token, inline: Token, doc: markdown.Document, stack: list[Heading]) -> Text:
+    """The heading's text block; ``stack`` (the open headings) becomes its ancestors plus itself."""
+    heading = Heading(int(token.tag[1:]), inline.content, doc.line_of(token))
+    while stack and stack[-1].level >= heading.level:
+        stack.pop()
+    block = Text(inline.content, heading.line, tuple(stack), "heading")
+    stack.append(heading)
+    return block
+
+
+def _is_cell(tokens: list[Token], index: int) -> bool:
+    """True for the inline content of a table cell (``th``/``td``)."""
+    return tokens[index].type == "inline" and tokens[index - 1].type in ("th_open", "td_open")
+
+
+def _language(token: Token) -> str:
+    """A code block's language: the info string's first word, lower-case ("" when there is none)."""
+    info = token.info.strip()
+    return info.split(maxsplit=1)[0].lower() if info else ""
 
 
 class _Table:
@@ -139,7 +186,8 @@ class _Table:
 
     def start_row(self, tokens: list[Token], index: int) -> None:
         cells: list[str] = []
-        for token in tokens[index + 1 :]:
+        for at in range(index + 1, len(tokens)):  # no slice: a copy of the rest per row is quadratic
+            token = tokens[at]
             if token.type == "tr_close":
                 break
             if token.type == "inline":
