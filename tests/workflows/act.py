@@ -180,7 +180,8 @@ class FakeGitHubProcess:
         return [(c["method"], c["path"]) for c in self.request("GET", "/_fake/calls")]
 
     def writes(self) -> list[tuple[str, str]]:
-        return [c for c in self.calls() if c[0] in ("POST", "PATCH", "PUT", "DELETE")]
+        """The write requests; ``POST /graphql`` (the identity's ``viewer { login }`` query) is a read."""
+        return [c for c in self.calls() if c[0] in ("POST", "PATCH", "PUT", "DELETE") and c[1] != "/graphql"]
 
     def clear_calls(self) -> None:
         self.request("POST", "/_fake/clear-calls")
