@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import configparser
 import tomllib
+from collections.abc import Iterable
 
 from quarkci.facts.base import FactItem
 from quarkci.facts.public_api import absolute_module, module_name
@@ -272,6 +273,25 @@ def commands(snapshot: Snapshot) -> dict[str, str]:
     if snapshot.exists(PACKAGED_CLI) and PACKAGED_CLI not in out.values():
         out[SCRIPTS[PACKAGED_CLI]] = PACKAGED_CLI  # a release without entry points we can read
     return out
+
+
+def scheme_choices(items: Iterable[FactItem]) -> frozenset[str]:
+    """Every string value a scheme flag accepts (``choices`` of a flag whose option names a scheme:
+    ``--quant_scheme``, ``--kv_cache_quant_scheme``) among ``cli_flags`` ``items``: the schemes a release's
+    CLI takes, which need not be its config API's (0.10's ``quark-cli torch-llm-ptq`` took ``w_*`` names)."""
+    out: set[str] = set()
+    for item in items:
+        options = item.attrs.get("options") or [item.name]
+        choices = item.attrs.get("choices")
+        if any("scheme" in str(o) for o in options) and isinstance(choices, list):
+            out.update(c for c in choices if isinstance(c, str))
+    return frozenset(out)
+
+
+def command_labels(items: Iterable[FactItem]) -> frozenset[str]:
+    """The command labels (``quark-cli torch-llm-ptq``, ``quark-quant-perf``) the ``cli_flags`` ``items``
+    belong to: every command the release's CLIs register flags for."""
+    return frozenset(str(i.attrs["script"]) for i in items if i.attrs.get("script"))
 
 
 def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:

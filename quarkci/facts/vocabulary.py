@@ -37,6 +37,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from quarkci.facts.base import FactSet
+from quarkci.facts.cli_flags import command_labels, scheme_choices
 
 FORMAT = "quarkci-vocabulary/1"
 KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency")
@@ -175,18 +176,12 @@ class Vocabulary:
 
 def symbols_of(facts: FactSet) -> dict[str, set[str]]:
     """The symbol table of one release: ``{kind: names}`` for the kinds of :data:`KINDS`."""
-    schemes = facts.names("schemes")
-    for item in facts.kinds.get("cli_flags", []):
-        options = item.attrs.get("options") or [item.name]
-        choices = item.attrs.get("choices")
-        if any("scheme" in str(o) for o in options) and isinstance(choices, list):
-            schemes |= {c for c in choices if isinstance(c, str)}
+    flags = facts.kinds.get("cli_flags", [])
+    schemes = facts.names("schemes") | scheme_choices(flags)
     return {
         "scheme": schemes,
         "module": facts.names("public_api"),
-        "command": {
-            str(i.attrs.get("script")) for i in facts.kinds.get("cli_flags", []) if i.attrs.get("script")
-        },
+        "command": set(command_labels(flags)),
         "model_template": facts.names("model_templates"),
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
     }

@@ -4,6 +4,7 @@ one of the release's."""
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
+from quarkci.facts.cli_flags import command_labels
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, releases_text
 from quarkci.sync.state import AuditState
@@ -13,18 +14,11 @@ DESC = "A Quark command the skill runs (quark-cli subcommand, console script) is
 CATEGORY = "cli_flags"
 
 
-def commands_of(state: AuditState) -> frozenset[str]:
-    """Every command label the release's CLIs register (``cli_flags`` facts' ``script``)."""
-    return frozenset(
-        str(i.attrs.get("script")) for i in state.upstream.items("cli_flags") if i.attrs.get("script")
-    )
-
-
 def unknown(state: AuditState) -> list[tuple[Claim, tuple[str, ...]]]:
     """The ``command`` claims the release does not register, each with the vocabulary's releases that do
     (empty: no release has it). Empty when the release shows no CLI at all (0.6.0 and 0.9 ship no console
     scripts: ``fact-unverifiable`` reports those claims)."""
-    known = commands_of(state)
+    known = command_labels(state.upstream.items("cli_flags"))
     if not known:
         return []
     out = []

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
+from quarkci.facts.cli_flags import scheme_choices
 from quarkci.sync.rules._common import unknown_names
-from quarkci.sync.state import AuditState, UpstreamView
+from quarkci.sync.state import AuditState
 
 ID = "scheme-unknown"
 DESC = "A scheme the skill names is not defined upstream"
@@ -27,17 +28,6 @@ def check(state: AuditState) -> list[Finding]:
         claim_kind="scheme",
         fact_kind="schemes",
         noun="scheme",
-        accepted=cli_scheme_choices(state.upstream),
+        accepted=scheme_choices(state.upstream.items("cli_flags")),
         history=(lambda name: vocabulary.releases_of("scheme", name)) if vocabulary is not None else None,
     )
-
-
-def cli_scheme_choices(view: UpstreamView) -> frozenset[str]:
-    """Every string value a scheme flag of ``view``'s CLIs accepts (see :func:`check`)."""
-    out: set[str] = set()
-    for item in view.items("cli_flags"):
-        options = item.attrs.get("options") or [item.name]
-        choices = item.attrs.get("choices")
-        if any("scheme" in str(o) for o in options) and isinstance(choices, list):
-            out.update(c for c in choices if isinstance(c, str))
-    return frozenset(out)
