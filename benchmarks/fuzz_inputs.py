@@ -42,9 +42,13 @@ LAUNCHER = (
     "try:\n"
     "    runpy.run_module('quarkci', run_name='__main__')\n"
     "finally:\n"
+    "    with open('/proc/self/status') as st:\n"
+    "        hwm = [line.split()[1] for line in st if line.startswith('VmHWM:')]\n"
     "    with open(os.environ['FUZZ_RSS'], 'w') as fh:\n"
-    "        fh.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+    "        fh.write(hwm[0])\n"
 )
+# The peak is the child's own address space's high-water mark (VmHWM, KiB), not getrusage's ru_maxrss:
+# Linux carries ru_maxrss across fork and execve, so a child of a 1 GiB pytest worker reported 1 GiB.
 METADATA = "Metadata-Version: 2.1\nName: amd-quark\nVersion: 0.99\nRequires-Python: >=3.10,<3.14\n\n"
 SKILL = "---\nname: {name}\ndescription: a fuzz skill\n---\n\n{body}\n"
 BODIES = [

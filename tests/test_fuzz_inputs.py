@@ -72,3 +72,26 @@ def test_a_clean_child_has_no_problem_negative_control(tmp_path: Path) -> None:
     record = fuzz_inputs.run_one(["--version"], d, timeout=60, address_space=4 << 30)
     assert record["code"] == 0 and record["rss_kb"] > 0
     assert fuzz_inputs.problems_of(record, ["--version"]) == []
+
+
+def test_the_peak_is_the_childs_own_even_under_a_large_parent(tmp_path: Path) -> None:
+    """Linux carries ``ru_maxrss`` across fork and execve: a child of a worker holding 1.1 GiB used to
+    report 1.1 GiB for ``--version``. The harness reads the child's own high-water mark."""
+    (tmp_path / "home").mkdir()
+    d = tmp_path / "i0"
+    d.mkdir()
+    ballast = bytearray(b"\x01") * (1100 << 20)  # touched pages: resident in this process
+    record = fuzz_inputs.run_one(["--version"], d, timeout=60, address_space=4 << 30)
+    assert len(ballast) == 1100 << 20
+    assert record["code"] == 0 and 0 < record["rss_kb"] < 512 * 1024
+
+
+def test_a_child_over_1_gib_is_counted(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    d = tmp_path / "i0"
+    d.mkdir()
+    launcher = fuzz_inputs.LAUNCHER.replace(
+        "runpy.run_module('quarkci', run_name='__main__')", "b = bytearray(b'x') * (1200 << 20)"
+    )
+    record = fuzz_inputs.run_one(["facts"], d, timeout=30, address_space=4 << 30, launcher=launcher)
+    assert [p.split(":")[0] for p in fuzz_inputs.problems_of(record, ["facts"])] == ["rss_over_1gib"]
