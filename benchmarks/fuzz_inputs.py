@@ -8,9 +8,10 @@ changed outside the command's output location (``--out``/``--output``/``$GITHUB_
 under ``OUT/`` of the input's directory; ``sync --fix`` may also edit the skills it audits). Nothing reaches the network: upstreams are local wheels,
 baselines ``none``, ``gh`` runs ``--dry-run`` without a token.
 
-    python benchmarks/fuzz_inputs.py --seed 24 --count 300 --summary fuzz_summary.json
+    python benchmarks/fuzz_inputs.py --seed 24 --count 300 --jobs 2 --summary fuzz_summary.json
 
-The same seed and count give the same inputs. The summary JSON holds the totals, the seed, per-family
+The same seed and count give the same inputs (they are generated in order in one thread; ``--jobs`` only
+runs that many children at once). The summary JSON holds the totals, the seed, per-family
 counts and every failing input (family, argv, exit code, the last stderr line); the exit status is 1 when
 anything failed.
 """
@@ -29,7 +30,8 @@ import sys
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -272,6 +274,57 @@ def case_context(rng: random.Random, d: Path) -> Case:
     return "context", [*argv, "--output", "{d}/OUT/session_context.json"]
 
 
+ARTIFACTS: dict[str, dict[str, Any]] = {
+    # miniature real-shaped documents each command reads: a Hugging Face config.json, an lm-eval 0.4
+    # results JSON, a quant_plan.json; the fuzzer replaces fields, splices huge numbers and truncates
+    "config": {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hidden_layers": 2,
+               "hidden_size": 64, "torch_dtype": "bfloat16", "quantization_config": None},
+    "results": {"results": {"arc_easy": {"acc,none": 0.5, "acc_stderr,none": 0.01, "alias": "arc_easy"}},
+                "n-samples": {"arc_easy": {"original": 100, "effective": 100}},
+                "configs": {"arc_easy": {"num_fewshot": 0, "metadata": {"version": 1.0}}},
+                "config": {"model": "hf", "limit": None}, "versions": {"arc_easy": 1.0}},
+    "plan": {"model": {"path": "m", "model_type": "llama"}, "scheme": "fp8", "algorithms": [],
+             "exclude": ["lm_head"], "calibration": {"dataset": "pileval", "num_calib_data": 128}},
+}  # fmt: skip
+
+
+def _artifact(rng: random.Random, kind: str) -> str:
+    document = json.loads(json.dumps(ARTIFACTS[kind]))
+    for _ in range(rng.randrange(0, 4)):
+        target = document
+        key = rng.choice(list(target))
+        if isinstance(target[key], dict) and target[key] and rng.random() < 0.5:
+            target = target[key]
+            key = rng.choice(list(target))
+        target[key] = _value(rng)
+    text = json.dumps(document, default=str)
+    if rng.random() < 0.15:
+        text = text.replace("0.5", "9" * rng.choice([10, 4301, 50000]), 1)
+    if rng.random() < 0.1:
+        text = text[: rng.randrange(len(text) or 1)]
+    return text
+
+
+def case_artifact(rng: random.Random, d: Path) -> Case:
+    (d / "m").mkdir()
+    (d / "m" / "config.json").write_text(_artifact(rng, "config"), encoding="utf-8")
+    (d / "base.json").write_text(_artifact(rng, "results"), encoding="utf-8")
+    (d / "cand.json").write_text(_artifact(rng, "results"), encoding="utf-8")
+    (d / "plan.json").write_text(_artifact(rng, "plan"), encoding="utf-8")
+    argv = rng.choice(
+        [
+            ["ptq", "intake", "--model", "{d}/m", "--output", "{d}/OUT/a.json"],
+            ["ptq", "plan", "--analysis", "{d}/m/config.json", "--scheme", rng.choice(["fp8", "int4_wo_128", "x"]),
+             "--output", "{d}/OUT/p.json"],
+            ["ptq", "manifest", "--plan", "{d}/plan.json", "--out", "{d}/OUT/m"],
+            ["day0", "gate-run", "--results", "{d}/cand.json"],
+            ["day0", "gate-compare", "--baseline", "{d}/base.json", "--candidate", "{d}/cand.json"],
+            ["day0", "gate-verbosity", "--baseline", "{d}/base.json", "--candidate", "{d}/cand.json"],
+        ]
+    )  # fmt: skip
+    return "artifact", argv
+
+
 FLAG_BASES: list[tuple[list[str], list[str], list[str]]] = [
     # (a complete offline command line, its input path flags, its output path flags)
     (["sync", "--upstream", "{d}/w.whl", "--skills", "{d}/skills", "--baseline", "none", "--out", "{d}/OUT"],
@@ -312,6 +365,7 @@ FAMILIES: list[Callable[[random.Random, Path], Case]] = [
     case_report,
     case_context,
     case_flags,
+    case_artifact,
 ]
 
 
@@ -340,7 +394,7 @@ def run_one(
     (None for a hang), stderr, seconds, peak RSS (KiB) and the files written outside ``d/OUT``."""
     out = d / "OUT"
     home = d.parent / "home"
-    rss = d.parent / "rss.txt"
+    rss = d.parent / f"{d.name}.rss"  # one per input: runs may overlap (--jobs)
     rss.unlink(missing_ok=True)
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "QUARKCI_"))},
@@ -371,6 +425,7 @@ def run_one(
     after = _tree(d, out)
     writes = sorted(p for p, h in after.items() if before.get(p) != h)
     peak = int(rss.read_text()) if rss.is_file() else 0
+    rss.unlink(missing_ok=True)
     return {"code": code, "stderr": stderr, "seconds": seconds, "rss_kb": peak, "writes": writes}
 
 
@@ -402,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=300, help="inputs to run (default 300)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per child (default 30)")
     parser.add_argument("--address-space", type=int, default=4 << 30, help="RLIMIT_AS bytes (default 4 GiB)")
+    parser.add_argument("--jobs", type=int, default=1, help="children run at once (default 1)")
     parser.add_argument("--summary", type=Path, help="write the summary JSON here")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
@@ -413,12 +469,33 @@ def main(argv: list[str] | None = None) -> int:
     families: dict[str, dict[str, int]] = {}
     codes: dict[str, int] = {}
     peak_kb, slowest = 0, 0.0
-    try:
+
+    def generated() -> Iterator[tuple[int, str, list[str], Path]]:
         for index in range(args.count):
             d = work / f"i{index}"
             d.mkdir()
             family, case_argv = rng.choice(FAMILIES)(random.Random(rng.random()), d)
-            record = run_one(case_argv, d, args.timeout, args.address_space)
+            yield index, family, case_argv, d
+
+    def run(case: tuple[int, str, list[str], Path]) -> tuple[int, str, list[str], dict[str, Any]]:
+        index, family, case_argv, d = case
+        record = run_one(case_argv, d, args.timeout, args.address_space)
+        shutil.rmtree(d, ignore_errors=True)
+        return index, family, case_argv, record
+
+    try:
+        results: list[tuple[int, str, list[str], dict[str, Any]]] = []
+        jobs = max(1, args.jobs)
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            pending: set[Future[tuple[int, str, list[str], dict[str, Any]]]] = set()
+            for case in generated():  # at most 2 * jobs inputs on disk at once
+                if len(pending) >= 2 * jobs:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    results.extend(f.result() for f in done)
+                pending.add(pool.submit(run, case))
+            results.extend(f.result() for f in pending)
+        results.sort(key=lambda r: r[0])
+        for index, family, case_argv, record in results:
             totals["inputs"] += 1
             problems = problems_of(record, case_argv)
             for problem in problems:
@@ -440,12 +517,12 @@ def main(argv: list[str] | None = None) -> int:
                         "stderr_last": lines[-1][:300] if lines else "",
                     }  # fmt: skip
                 )
-            shutil.rmtree(d, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     summary = {
         "seed": args.seed,
         "count": args.count,
+        "jobs": args.jobs,
         "timeout_s": args.timeout,
         "address_space_bytes": args.address_space,
         "totals": totals,

@@ -42,6 +42,23 @@ def test_a_small_seeded_run_is_clean_and_repeatable(tmp_path: Path) -> None:
     assert first["families"] == second["families"]
 
 
+def test_the_500_input_seeded_tier_is_clean(tmp_path: Path) -> None:
+    """The tier the test command keeps (issue 24): seed 24, 500 inputs, two children at once; the
+    10,000-input run before a stop is the same command with ``--count 10000``."""
+    out = tmp_path / "summary.json"
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "fuzz_inputs.py"), "--seed", "24", "--count", "500",
+         "--jobs", "2", "--summary", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    summary = json.loads(out.read_text())
+    assert done.returncode == 0, json.dumps(summary["failures"][:5], indent=1)
+    assert summary["totals"]["inputs"] == 500 and summary["failures"] == []
+    assert sum(summary["exit_codes"].values()) == 500 and set(summary["exit_codes"]) <= {"0", "1", "2", "3"}
+    assert len(summary["families"]) >= 6  # every family of untrusted input was drawn
+    assert 0 < summary["peak_rss_kib"] <= 1024 * 1024
+
+
 @pytest.mark.parametrize(
     ("launcher", "problem"),
     [

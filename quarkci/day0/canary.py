@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.documents import load_document
+from quarkci.core.errors import BadInputError
 from quarkci.day0 import serving
 from quarkci.day0.vllm_env import VllmEnv, cpu_unserved
 from quarkci.gates.failure_class import FailureClass
@@ -40,11 +42,11 @@ def known_probe(checkpoint: str | Path) -> tuple[str, str]:
     """The ``(prompt, expected substring)`` for ``checkpoint``: the addition probe when its tokenizer
     is the demo model's (a WordLevel vocabulary of at most 32 tokens holding ``+`` and ``=``)."""
     try:
-        tok = json.loads((Path(checkpoint) / "tokenizer.json").read_text(encoding="utf-8"))
+        tok = load_document(Path(checkpoint) / "tokenizer.json")
         vocab = tok.get("model", {}).get("vocab") or {}
         if isinstance(vocab, dict) and len(vocab) <= 32 and "+" in vocab and "=" in vocab:
             return DEMO_PROBE
-    except (OSError, ValueError, AttributeError):
+    except (BadInputError, AttributeError):  # absent, unreadable or over the size limit: not the demo
         pass
     return GENERIC_PROBE
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quarkci.core.documents import load_document
+from quarkci.core.errors import BadInputError
 from quarkci.day0 import lm_eval_driver
 from quarkci.day0.suite import Suite
 from quarkci.gates.failure_class import FailureClass
@@ -227,7 +229,12 @@ def _run_elsewhere(
         if proc.returncode != 0 or not res.is_file():
             tail = out_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
             raise RuntimeError(f"lm-eval exited with code {proc.returncode}: {' | '.join(tail)[:500]}")
-        result: dict[str, Any] = json.loads(res.read_text(encoding="utf-8"))
+        try:  # the one document reader: bounded, huge integers refused
+            result = load_document(res)
+        except BadInputError as exc:
+            raise RuntimeError(f"lm-eval results unreadable: {exc}") from None
+        if not isinstance(result, dict):
+            raise RuntimeError(f"{res}: lm-eval wrote no JSON object")
         return result
 
 

@@ -4,11 +4,10 @@ verbosity, the evaluated checkpoint's content hash, publish recommendation), wri
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
-from quarkci.core.documents import write_artifact
+from quarkci.core.documents import load_document, write_artifact
 from quarkci.day0.decision import decision_for, triage
 from quarkci.day0.state import ChainRecord
 
@@ -22,7 +21,8 @@ def _task_rows(record: ChainRecord) -> list[dict[str, Any]]:
 
     def load(side: str) -> dict[str, Any]:
         path = out / f"{side}.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        document = load_document(path) if path.is_file() else {}
+        return document if isinstance(document, dict) else {}
 
     base, cand = load("baseline").get("tasks") or {}, load("candidate").get("tasks") or {}
     rows = []

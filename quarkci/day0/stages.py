@@ -20,7 +20,6 @@ passes its own in their place, or replaces a pair by name.
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import shutil
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json, load_document
+from quarkci.core.errors import BadInputError
 from quarkci.day0.canary import known_probe, run_canary
 from quarkci.day0.evaluate import EvalSpec, eval_config, run_eval
 from quarkci.day0.hashing import baseline_key, directory_sha256
@@ -329,6 +329,18 @@ def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: Eval
     return result
 
 
+def _cached_result(cache: Path) -> dict[str, Any] | None:
+    """A cached baseline eval, or ``None`` when there is none or it is unreadable (a corrupt or foreign
+    file in the cache is a miss: the baseline is evaluated again and the entry rewritten)."""
+    if not cache.is_file():
+        return None
+    try:
+        result = load_document(cache)
+    except BadInputError:
+        return None
+    return result if isinstance(result, dict) else None
+
+
 def _cache_path(ctx: Context, key: str) -> Path:
     root = ctx.config.cache_dir or Path(os.environ.get("QUARKCI_CACHE", Path.home() / ".cache" / "quarkci"))
     return Path(root) / "day0-baselines" / f"{key}.json"
@@ -344,15 +356,14 @@ def baseline_eval(ctx: Context, stage: Stage, *, evaluate: EvalFn = run_eval) ->
     cache = _cache_path(ctx, key)
     ctx.data["source_sha256"] = source_sha
     ctx.data["baseline_cache"] = {"key": key, "path": str(cache), "hit": False}
-    if cache.is_file():
-        result = json.loads(cache.read_text(encoding="utf-8"))
-        if run_gate.evaluate(result)["pass"]:
-            ctx.data["baseline_cache"]["hit"] = True
-            path = atomic_write_text(ctx.out / "eval" / "baseline.json", dump_json(result))
-            stage.outputs = {"results": str(path), "cache": str(cache)}
-            stage.detail = f"baseline cache hit ({key[:12]}): baseline eval skipped"
-            ctx.say(stage.detail)
-            return
+    result = _cached_result(cache)
+    if result is not None and run_gate.evaluate(result)["pass"]:
+        ctx.data["baseline_cache"]["hit"] = True
+        path = atomic_write_text(ctx.out / "eval" / "baseline.json", dump_json(result))
+        stage.outputs = {"results": str(path), "cache": str(cache)}
+        stage.detail = f"baseline cache hit ({key[:12]}): baseline eval skipped"
+        ctx.say(stage.detail)
+        return
     result = _eval(ctx, stage, "baseline", source, evaluate)
     cache.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(cache, dump_json(result))

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.core.errors import BadInputError
+from quarkci.ptq.headers import read_config
 
 PYTHON_ENV = "QUARKCI_VLLM_PYTHON"
 MODULE = "vllm.entrypoints.openai.api_server"
@@ -158,11 +159,12 @@ def quant_format(spec: dict[str, Any]) -> str:
 
 
 def _config(checkpoint: str | Path) -> dict[str, Any]:
+    """``config.json`` of ``checkpoint`` (:func:`quarkci.ptq.headers.read_config`), ``{}`` when it is
+    missing or refused: the canary then reports the export as not servable."""
     try:
-        data = json.loads((Path(checkpoint) / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_config(checkpoint)
+    except BadInputError:
         return {}
-    return data if isinstance(data, dict) else {}
 
 
 def export_formats(checkpoint: str | Path) -> list[str]:

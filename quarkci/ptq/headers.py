@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
+from quarkci.core.documents import load_document, violations
 from quarkci.core.errors import BadInputError
 
 # bytes per element of each safetensors dtype (the header's spelling)
@@ -105,16 +108,58 @@ class Checkpoint:
         return dict(sorted(out.items()))
 
 
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "type": [schema["type"], "null"]}
+
+
+EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
+_COUNT = _nullable({"type": "integer", "minimum": 0})
+# The fields of a Hugging Face ``config.json`` that quarkci reads, typed as ``transformers``'
+# ``PretrainedConfig.to_json_string`` writes them (source: transformers/configuration_utils.py); a field
+# absent here is not read, so it is not checked. A text model's fields may sit under ``text_config``.
+_TEXT_FIELDS: dict[str, Any] = {
+    "model_type": {"type": "string"},
+    "num_hidden_layers": _COUNT,
+    "hidden_size": _COUNT,
+    "intermediate_size": _COUNT,
+    "num_attention_heads": _COUNT,
+    "num_key_value_heads": _COUNT,
+    "vocab_size": _COUNT,
+    "max_position_embeddings": _COUNT,
+    "tie_word_embeddings": _nullable({"type": "boolean"}),
+    "dtype": _nullable({"type": "string"}),
+    "torch_dtype": _nullable({"type": "string"}),
+}
+CONFIG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **_TEXT_FIELDS,
+        "architectures": _nullable({"type": "array", "items": {"type": "string"}}),
+        "text_config": _nullable({"type": "object", "properties": _TEXT_FIELDS}),
+        "quantization_config": _nullable({"type": "object"}),
+        "auto_map": _nullable({"type": "object"}),
+        "transformers_version": {"type": "string"},
+        **{key: _COUNT for key in EXPERT_KEYS},
+    },
+}
+_CONFIG_VALIDATOR = Draft202012Validator(CONFIG_SCHEMA)
+
+
 def read_config(model_dir: str | Path) -> dict[str, Any]:
-    """Parse ``model_dir/config.json``. Raises :class:`BadInputError` if missing or not a JSON object."""
+    """Parse ``model_dir/config.json`` through the one document reader (size-bounded, huge integers and
+    deep nesting refused) and check the fields quarkci reads against :data:`CONFIG_SCHEMA`.
+
+    Raises :class:`BadInputError` (one line: the file, then ``$.path: problem``) if it is missing, not a
+    JSON object, or a field quarkci reads has the wrong type (``"architectures": true``).
+    """
     path = Path(model_dir) / "config.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInputError(f"{path}: not found (not a Hugging Face model directory)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(f"{path}: unreadable: {exc}") from None
-    if not isinstance(data, dict):
+    if not path.exists() and not path.is_symlink():
+        raise BadInputError(f"{path}: not found (not a Hugging Face model directory)")
+    data = load_document(path)
+    problems = violations(_CONFIG_VALIDATOR, data)
+    if problems:
+        raise BadInputError(f"{path}: not a Hugging Face model config: {problems[0]}")
+    if not isinstance(data, dict):  # the schema's "type": "object" has already refused it
         raise BadInputError(f"{path}: expected a JSON object")
     return data
 

@@ -13,7 +13,6 @@ Risk codes (kebab-case, stable): ``config-unavailable``, ``no-safetensors``, ``q
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -23,11 +22,10 @@ from typing import Any
 from quarkci.core.documents import check_document, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq import quark_api, quark_static
-from quarkci.ptq.headers import Checkpoint, read_checkpoint
+from quarkci.ptq.headers import EXPERT_KEYS, Checkpoint, read_checkpoint, read_config
 
 ANALYSIS_FILE = "model_analysis.json"
 _HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
-_EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 _MODALITY_KEYS = ("vision_config", "audio_config", "image_config", "video_config")
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model")
 # components that are sensitive to quantization: (kind, predicate on the linear module name)
@@ -58,7 +56,7 @@ def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | No
         from huggingface_hub import hf_hub_download
 
         path = hf_hub_download(model_id, "config.json")
-        return json.loads(Path(path).read_text(encoding="utf-8")), None
+        return read_config(Path(path).parent), None
     except Exception as exc:  # offline, unknown repo, gated repo, no huggingface_hub
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return None, f"{type(exc).__name__}: {first}"[:300]
@@ -193,7 +191,7 @@ def analyze(
     if not excludes:
         excludes = ["lm_head"]  # Quark's own default for decoder LLMs when the template is unknown
 
-    experts = next((facts_val for k in _EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
+    experts = next((facts_val for k in EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
     is_moe = bool(experts)
     if is_moe:
         risks.append(

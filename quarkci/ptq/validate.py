@@ -53,7 +53,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.documents import read_artifact, write_artifact
+from quarkci.core.documents import parse_document, read_artifact, read_capped, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq import export_checks
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
@@ -115,10 +115,19 @@ EXPECTED_CONFIG_CHANGES = {
 }
 
 
+TOKENIZER_FILE_BYTES = 64 * 2**20  # tokenizer.json of a 150k-token vocabulary is 7-17 MB
+
+
 def _json(path: Path) -> dict[str, Any] | None:
+    """A tokenizer file of a model directory as a JSON object, or ``None`` when it is absent, over
+    :data:`TOKENIZER_FILE_BYTES`, or not a JSON object (read by the one document reader's JSON parser:
+    huge integers and deep nesting are refused, never raised)."""
+    if not path.is_file():
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        text = read_capped(path, TOKENIZER_FILE_BYTES, str(path)).decode("utf-8")
+        data = parse_document(text, str(path), fmt="json")
+    except (BadInputError, UnicodeDecodeError):
         return None
     return data if isinstance(data, dict) else None
 

@@ -322,6 +322,21 @@ def test_baseline_cache_hit_skips_the_baseline_eval(tmp_path):
     assert "cache hit" in next(s for s in second["stages"] if s["name"] == "baseline_eval")["detail"]
 
 
+def test_a_corrupt_baseline_cache_entry_is_a_miss_not_a_crash(tmp_path):
+    calls: list[str] = []
+    first = _conductor(_config(tmp_path), {}, calls).run()
+    cached = Path(first["baseline_cache"]["path"])
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text('{"results": ' + "9" * 5000 + "}")  # the standard library's reader raises ValueError
+    calls.clear()
+    import shutil
+
+    shutil.rmtree(tmp_path / "out")
+    second = _conductor(_config(tmp_path), {}, calls).run()
+    assert "baseline" in calls and second["baseline_cache"]["hit"] is False
+    assert second["decision"] == first["decision"]
+
+
 def test_setup_gate_is_systemic(tmp_path, monkeypatch):
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     monkeypatch.delenv("GH_TOKEN", raising=False)

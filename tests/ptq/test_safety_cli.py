@@ -558,3 +558,69 @@ def test_the_quark_cli_line_obeys_the_installed_clis_options():
     assert "--device" not in argv and "--kv_cache_dtype" not in argv
     assert any("--device cpu: not one of quark-cli's choices" in n for n in notes)
     assert any("--kv_cache_dtype is not a quark-cli torch-llm-ptq option" in n for n in notes)
+
+
+# --- config.json and tokenizer files are read through the one document reader, typed ---
+
+
+@pytest.mark.parametrize(
+    ("config", "problem"),
+    [
+        (
+            {"model_type": "llama", "architectures": True},
+            "$.architectures: expected array or null, got boolean",
+        ),
+        ({"architectures": ["LlamaForCausalLM", 3]}, "$.architectures[1]: expected string, got integer"),
+        ({"model_type": "gemma3", "text_config": {"hidden_size": "64"}}, "$.text_config.hidden_size"),
+        ({"model_type": "qwen2_moe", "num_experts": 1.5}, "$.num_experts: expected integer or null"),
+        ({"model_type": "llama", "auto_map": "x.y"}, "$.auto_map: expected object or null, got string"),
+    ],
+    ids=["architectures-bool", "architecture-int", "text-config-str", "experts-float", "auto-map-str"],
+)
+def test_intake_refuses_a_config_field_of_the_wrong_type_with_one_line(
+    no_quark, tmp_path, capsys, config, problem
+):
+    """Found by the fuzz campaign's artifact family: ``"architectures": true`` was a TypeError (exit 4)."""
+    model = tmp_path / "m"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(config))
+    assert main(["ptq", "intake", "--model", str(model), "--output", str(tmp_path / "a.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not a Hugging Face model config" in err and problem in err
+    assert not (tmp_path / "a.json").exists()
+
+
+def test_intake_refuses_a_huge_integer_in_config_json(no_quark, tmp_path, capsys):
+    model = tmp_path / "m"
+    model.mkdir()
+    (model / "config.json").write_text('{"model_type": "llama", "vocab_size": ' + "9" * 5000 + "}")
+    assert main(["ptq", "intake", "--model", str(model)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "an integer of 5000 digits" in err
+
+
+def test_a_real_shaped_config_passes_the_type_check(tmp_path):
+    from quarkci.ptq.headers import read_config
+
+    config = {
+        "model_type": "gemma3",
+        "architectures": ["Gemma3ForConditionalGeneration"],
+        "text_config": {"model_type": "gemma3_text", "hidden_size": 64, "num_hidden_layers": 2},
+        "vision_config": {"hidden_size": 32},
+        "quantization_config": None,
+        "torch_dtype": "bfloat16",
+        "rope_theta": 10000.0,  # not read by quarkci: not checked
+        "transformers_version": "4.57.0",
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    assert read_config(tmp_path) == config
+
+
+def test_a_tokenizer_file_with_a_huge_integer_reads_as_absent(tmp_path):
+    from quarkci.ptq.validate import _json
+
+    (tmp_path / "tokenizer_config.json").write_text('{"model_max_length": ' + "9" * 5000 + "}")
+    (tmp_path / "special_tokens_map.json").write_text('{"eos_token": "</s>"}')
+    assert _json(tmp_path / "tokenizer_config.json") is None
+    assert _json(tmp_path / "special_tokens_map.json") == {"eos_token": "</s>"}
+    assert _json(tmp_path / "absent.json") is None
