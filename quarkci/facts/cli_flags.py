@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import ast
 import configparser
-import tomllib
 from collections.abc import Iterable
 
 from quarkci.facts.base import FactItem
 from quarkci.facts.public_api import absolute_module, module_name
-from quarkci.facts.source import assigned_name, parse, read, str_const, text_of, value_of
+from quarkci.facts.source import assigned_name, parse, project_table, read, str_const, text_of, value_of
 from quarkci.upstream.base import ENTRY_POINTS_PATH, Snapshot
 
 KIND = "cli_flags"
@@ -214,10 +213,7 @@ def console_scripts(snapshot: Snapshot) -> dict[str, str]:
     pyproject = read(snapshot, "pyproject.toml")
     if pyproject is None:
         return {}
-    try:
-        scripts = tomllib.loads(pyproject).get("project", {}).get("scripts", {})
-    except tomllib.TOMLDecodeError:
-        return {}
+    scripts = (project_table(pyproject) or {}).get("scripts", {})
     return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}
 
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import ast
 import re
-import tomllib
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from quarkci.facts.base import FactItem
-from quarkci.facts.source import assigned_name, line_of, metadata, parse_text, read, str_const
+from quarkci.facts.source import assigned_name, line_of, metadata, parse_text, project_table, read, str_const
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "compat"
@@ -130,9 +129,8 @@ def _pins(snapshot: Snapshot) -> list[FactItem]:
     text = read(snapshot, PYPROJECT)
     if text is None:
         return items
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
+    project = project_table(text)
+    if project is None:
         return items
     groups = [(None, project.get("dependencies", []))]
     groups += sorted((project.get("optional-dependencies") or {}).items())

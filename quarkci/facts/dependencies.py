@@ -11,14 +11,13 @@ written). :func:`by_extra` gives the ``{extra: {package: specifier}}`` view show
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from quarkci.facts.base import FactItem
-from quarkci.facts.source import line_of, metadata, read
+from quarkci.facts.source import line_of, metadata, project_table, read
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "dependencies"
@@ -55,9 +54,8 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     text = read(snapshot, PYPROJECT)
     if text is None:
         return [], [p for p in (METADATA_PATH, PYPROJECT) if not snapshot.covers(p)]
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
+    project = project_table(text)
+    if project is None:
         return [], [PYPROJECT]
     groups: list[tuple[str, Any]] = [("", project.get("dependencies", []))]
     groups += sorted(

@@ -13,12 +13,11 @@ named ``"3.11"`` too (``source="install.rst"``, ``statement`` = the line).
 from __future__ import annotations
 
 import re
-import tomllib
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from quarkci.facts.base import FactItem
-from quarkci.facts.source import line_of, metadata, read
+from quarkci.facts.source import line_of, metadata, project_table, read
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 KIND = "python"
@@ -70,9 +69,8 @@ def _from_pyproject(snapshot: Snapshot) -> list[FactItem] | None:
     text = read(snapshot, PYPROJECT)
     if text is None:
         return None
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
+    project = project_table(text)
+    if project is None:
         return []
     items: list[FactItem] = []
     raw = project.get("requires-python")

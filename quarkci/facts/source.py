@@ -12,6 +12,8 @@ import re
 from email.parser import HeaderParser
 from typing import Any
 
+from quarkci.core.documents import parse_toml
+from quarkci.core.errors import BadInputError
 from quarkci.upstream.base import METADATA_PATH, Snapshot
 
 log = logging.getLogger(__name__)
@@ -142,6 +144,19 @@ def metadata(snapshot: Snapshot) -> tuple[list[tuple[str, str, int]], str] | Non
         numbers = starts.get(key, [])
         out.append((name, " ".join(str(value).split()), numbers[index] if index < len(numbers) else 0))
     return out, text
+
+
+def project_table(text: str) -> dict[str, Any] | None:
+    """The ``[project]`` table of a ``pyproject.toml`` text (PEP 621), ``{}`` when it has none or it is
+    not a table, ``None`` when the text is not TOML. Parsed by the one TOML reader
+    (:func:`quarkci.core.documents.parse_toml`): an integer of over 4,300 digits (``ValueError`` in
+    :mod:`tomllib`) or arrays nested past the recursion limit are "not TOML", never a traceback."""
+    try:
+        document = parse_toml(text, "pyproject.toml")
+    except BadInputError:
+        return None
+    project = document.get("project")
+    return project if isinstance(project, dict) else {}
 
 
 def line_of(text: str, needle: str, default: int = 0) -> int:

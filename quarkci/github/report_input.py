@@ -8,7 +8,7 @@ keys: ``upstream.version`` (names the drift branch), ``findings`` and ``changed_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -16,6 +16,7 @@ import jsonschema
 from quarkci.core.artifacts import load_schema
 from quarkci.core.documents import load_document, read_capped
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import check_relative_file
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,14 @@ def read_changed_files(report: SyncReport, root: str | Path) -> dict[str, bytes]
 
     Each file is at most :data:`MAX_CHANGED_FILE_BYTES` (the skill-file cap) and must be a
     regular file that resolves inside ``root`` (a symbolic link to ``/dev/zero`` or out of the checkout is
-    refused). Raises :class:`BadInputError` for an absolute path, a path leaving ``root`` (``..``), a
-    missing, special or oversized file.
+    refused). Raises :class:`BadInputError` for a name :func:`quarkci.core.paths.check_relative_file`
+    refuses (absolute, ``.``/``..``, a NUL byte, a component over 255 bytes), a path leaving ``root``
+    through a link, a missing, special or oversized file.
     """
     files: dict[str, bytes] = {}
     base = Path(root).resolve()
     for name in report.changed_files:
-        rel = PurePosixPath(name)
-        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-            raise BadInputError(f"{report.path}: changed file {name!r} must be relative and inside the repo")
+        rel = check_relative_file(name, f"{report.path}: changed file")  # the one name check (NUL, 255 bytes)
         path = (base / rel).resolve()
         if not path.is_relative_to(base):
             raise BadInputError(f"{report.path}: changed file {name!r} resolves outside the repo")

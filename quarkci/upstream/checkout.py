@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tomllib
 from pathlib import Path
+from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from quarkci.core.documents import parse_toml
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
 from quarkci.upstream.base import TREES, SnapshotKind, tree_of
@@ -81,9 +82,11 @@ def _version(root: Path) -> str:
         version = _normalise(txt.read_text(encoding="utf-8", errors="replace"))
     if version is None and (root / "pyproject.toml").is_file():
         try:
-            project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-            project = {}
+            document = parse_toml((root / "pyproject.toml").read_text(encoding="utf-8"), "pyproject.toml")
+        except (BadInputError, UnicodeDecodeError):
+            document = {}
+        raw = document.get("project")
+        project: dict[str, Any] = raw if isinstance(raw, dict) else {}
         version = _normalise(project.get("version") if isinstance(project.get("version"), str) else None)
     is_repo = (root / ".git").exists()
     if version is None and is_repo:

@@ -30,3 +30,33 @@ def test_checkout_pyproject_and_install_rst(checkout):
     assert [i.attrs["source"] for i in found["3.13"]] == ["install.rst"]
     # negative control: "PyTorch 2.9" / "Version 2.10" lines give no python versions
     assert not {"2.9", "2.10", "3"} & set(found)
+
+
+def _checkout_with_pyproject(tmp_path, text):
+    import shutil
+
+    from quarkci.upstream.checkout import CheckoutSnapshot
+    from tests.facts.conftest import MINI_CHECKOUT
+
+    root = tmp_path / "checkout"
+    shutil.copytree(MINI_CHECKOUT, root)
+    (root / "pyproject.toml").write_text(text, encoding="utf-8")
+    return CheckoutSnapshot(root)
+
+
+def test_a_pyproject_that_tomllib_cannot_read_gives_no_pyproject_facts_not_a_traceback(tmp_path):
+    """A 5,000-digit integer is ``ValueError`` in tomllib, 20,000 nested arrays ``RecursionError``, and a
+    ``project = 5`` is no table: each reads as no [project] facts (issue 24's kind)."""
+    from quarkci.facts import compat, dependencies
+
+    for text in (
+        '[project]\nname = "amd-quark"\nversion = ' + "9" * 5000 + "\n",
+        "x = " + "[" * 20000 + "]" * 20000 + "\n",
+        "project = 5\n",
+    ):
+        snapshot = _checkout_with_pyproject(tmp_path / str(len(text)), text)
+        items, _ = python.extract(snapshot)
+        assert not [i for i in items if i.file == "pyproject.toml"]
+        deps, _ = dependencies.extract(snapshot)
+        assert not [i for i in deps if i.file == "pyproject.toml"]
+        compat.extract(snapshot)  # returns without raising

@@ -73,6 +73,23 @@ def test_changed_files_are_bounded_regular_files_inside_the_checkout(tmp_path):
             read_changed_files(_report(name), tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("skills/a\x00b.md", "contains a NUL byte"),  # was ValueError from the OS layer: exit 4
+        ("skills/" + "a" * 300 + ".md", "a path component of 303 bytes"),
+        (".", "not a relative path to a file"),
+        ("skills//x.md", "not a relative path to a file"),
+        ("../x.md", "not a relative path to a file"),
+        ("/etc/passwd", "not a relative path to a file"),
+    ],
+    ids=["nul", "long-component", "dot", "empty-component", "dotdot", "absolute"],
+)
+def test_changed_file_names_get_the_one_name_check_before_any_file_is_touched(tmp_path, name, reason):
+    with pytest.raises(BadInputError, match=reason):
+        read_changed_files(_report(name), tmp_path)
+
+
 # --- a workflow file read from the repository (gh dispatch): bounded, and read as GitHub reads it -----------
 
 
