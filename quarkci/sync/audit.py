@@ -5,12 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from quarkci.core.findings import Finding
+from quarkci.core.rules import Rule, run_rules
 from quarkci.sync import policy
 from quarkci.sync.registry import RULES
-from quarkci.sync.rules import RuleError, Skip
 from quarkci.sync.state import AuditState
 
 log = logging.getLogger(__name__)
@@ -25,27 +24,18 @@ class AuditResult:
 
 
 def detect(
-    state: AuditState, rules: Sequence[ModuleType] = RULES
+    state: AuditState, rules: Sequence[Rule[AuditState]] = RULES
 ) -> tuple[list[Finding], list[tuple[str, str]]]:
-    """Raw findings of ``rules`` in registry order, and (rule id, reason) of skipped rules.
+    """Raw findings of ``rules`` in registry order, and (rule id, reason) of skipped rules
+    (:func:`quarkci.core.rules.run_rules`).
 
-    Raises :class:`RuleError` (tagged with the rule id) when a rule crashes.
+    Raises :class:`~quarkci.core.rules.RuleError` (tagged with the rule id) when a rule crashes.
     """
-    found: list[Finding] = []
-    skipped: list[tuple[str, str]] = []
-    for rule in rules:
-        try:
-            found.extend(rule.check(state))
-        except Skip as why:
-            log.debug("rule %s skipped: %s", rule.ID, why)
-            skipped.append((rule.ID, str(why)))
-        except Exception as exc:
-            raise RuleError(rule.ID, exc) from exc
-    return found, skipped
+    return run_rules(rules, state)
 
 
 def audit(
-    state: AuditState, config: policy.Config | None = None, rules: Sequence[ModuleType] = RULES
+    state: AuditState, config: policy.Config | None = None, rules: Sequence[Rule[AuditState]] = RULES
 ) -> AuditResult:
     """Detect with ``rules``, then classify, deduplicate and filter with ``config`` (defaults if None)."""
     found, skipped = detect(state, rules)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from quarkci.contracts.diff import RULE_CHANGE as CONTRACT_RULE_IDS
+from quarkci.core.rules import Rule
 from quarkci.sync.rules import (
     api_name_removed,
     cli_command_misspelt,
@@ -39,8 +38,9 @@ from quarkci.sync.rules import (
     upstream_fact_moved,
     version_unverifiable,
 )
+from quarkci.sync.state import AuditState
 
-RULES: tuple[ModuleType, ...] = (
+RULES: tuple[Rule[AuditState], ...] = (
     skill_unreadable,
     source_path_missing,
     source_path_unverifiable,

@@ -7,14 +7,15 @@ file and the registry disagree.
 from __future__ import annotations
 
 import sys
-from types import ModuleType
 
 from quarkci.contracts.rules import RULES as CONTRACT_RULES
+from quarkci.core.rules import Rule
 from quarkci.sync.policy import DEFAULT_KINDS, RULE_KINDS
 from quarkci.sync.registry import RULES
+from quarkci.sync.state import AuditState
 
 
-def _summary(rule: ModuleType) -> str:
+def _summary(rule: Rule[AuditState]) -> str:
     doc = (rule.__doc__ or "").strip().splitlines()
     head = doc[0] if doc else ""
     return head.split(":", 1)[1].strip() if ":" in head else head

@@ -21,6 +21,7 @@ from typing import Any
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
 from quarkci.core.findings import Finding
+from quarkci.core.rules import run_rules
 from quarkci.report import lines
 from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
@@ -36,8 +37,11 @@ from quarkci.verify.rules._common import MaintainState
 
 
 def findings(state: MaintainState) -> FindingSet:
-    """Every rule's findings, classified by the sync policy's default table, in report order."""
-    found: list[Finding] = [classify(f, Config()) for rule in RULES for f in rule.check(state)]
+    """Every rule's findings, classified by the sync policy's default table, in report order (run by
+    :func:`quarkci.core.rules.run_rules`, as skill sync runs its rules: a skipping rule is recorded, a
+    crash is :class:`~quarkci.core.rules.RuleError`)."""
+    raw, _skipped = run_rules(RULES, state)
+    found: list[Finding] = [classify(f, Config()) for f in raw]
     return FindingSet(tuple(sorted(found, key=Finding.sort_key)))
 
 

@@ -4,7 +4,8 @@ A rule is a pure function of an :class:`~quarkci.sync.state.AuditState` returnin
 :class:`~quarkci.core.findings.Finding` objects with a ``change`` (never a ``kind``: the policy
 layer classifies). Rules never filter, format or write. A rule whose prerequisite is missing
 raises :class:`Skip` (logged, not an error); a crash is wrapped in :class:`RuleError` tagged
-with the rule id. The ordered list of rules lives in :mod:`quarkci.sync.registry`.
+with the rule id (both from :mod:`quarkci.core.rules`, whose ``run_rules`` runs sync's and verify's
+registries alike). The ordered list of rules lives in :mod:`quarkci.sync.registry`.
 """
 
 from __future__ import annotations
@@ -18,18 +19,6 @@ from urllib.parse import urlsplit
 DEFAULT_DOCS_URL = "https://github.com/amd/quarkci/blob/main/docs/rules.md"
 DOCS_URL_ENV = "QUARKCI_DOCS_URL"
 _log = logging.getLogger(__name__)
-
-
-class Skip(Exception):  # noqa: N818 - a control-flow signal, not an error
-    """Raised by a rule's ``check`` when it cannot run on this input (e.g. no baseline)."""
-
-
-class RuleError(Exception):
-    """A rule crashed: quarkci is broken (exit 4). ``rule`` is the id of the rule."""
-
-    def __init__(self, rule: str, cause: BaseException) -> None:
-        super().__init__(f"rule {rule} crashed: {type(cause).__name__}: {cause}")
-        self.rule = rule
 
 
 def docs_base() -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding, Location
-from quarkci.sync.rules import Skip
+from quarkci.core.rules import Skip
 from quarkci.sync.rules._api import index_of, public_names, resolve
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState

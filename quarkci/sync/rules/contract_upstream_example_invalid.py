@@ -7,7 +7,7 @@ from __future__ import annotations
 from quarkci.contracts.diff import upstream_contracts
 from quarkci.contracts.examples import BUNDLED_ROOT, example_findings
 from quarkci.core.findings import Finding
-from quarkci.sync.rules import Skip
+from quarkci.core.rules import Skip
 from quarkci.sync.state import AuditState
 
 ID = "contract-upstream-example-invalid"

@@ -23,10 +23,10 @@ import posixpath
 from collections.abc import Iterator
 
 from quarkci.core.findings import Finding, Fix
+from quarkci.core.rules import Skip
 from quarkci.skills.claims import links
 from quarkci.skills.model import Claim
 from quarkci.skills.source import SkillFileError
-from quarkci.sync.rules import Skip
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.rules.source_path_missing import UPSTREAM_TREES
 from quarkci.sync.state import AuditState

@@ -3,8 +3,7 @@ modules with ``ID``, ``DESC``, ``CATEGORY`` and ``check(state) -> list[Finding]`
 
 from __future__ import annotations
 
-from types import ModuleType
-
+from quarkci.core.rules import Rule
 from quarkci.verify.rules import (
     entry_point_changed,
     entry_point_removed,
@@ -13,8 +12,9 @@ from quarkci.verify.rules import (
     harness_hash_moved,
     tolerance_changed,
 )
+from quarkci.verify.rules._common import MaintainState
 
-RULES: tuple[ModuleType, ...] = (
+RULES: tuple[Rule[MaintainState], ...] = (
     family_removed,
     entry_point_removed,
     family_added,
