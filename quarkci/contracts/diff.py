@@ -6,27 +6,8 @@ artifact both sides define, the schemas are walked in parallel (``properties``, 
 ``additionalProperties``; local ``$ref`` followed) and compared on what decides interoperability:
 required fields, enum values and types, plus closed objects (``additionalProperties: false``).
 
-Classification (direction matters: who would reject whose documents):
-
-=========================================================  ===========
-by behaviour: a document generated from upstream's schema   breaking   (see behaviour.py; subject = field)
-  that ours rejects
-by behaviour: a document generated from ours that upstream  semantic
-  rejects
-by behaviour, on a field ours marks x-quarkci-deviation     accepted   (semantic, listed with the reason)
-upstream accepts what ours rejects (type, enum value)       breaking
-upstream requires a field ours does not define              breaking
-upstream requires a field ours defines as optional          mechanical
-upstream defines a field ours does not model                mechanical
-upstream enum value unknown to our open (pattern) field     mechanical
-ours accepts what upstream rejects (type, enum value)       semantic
-ours requires a field upstream does not                     semantic
-upstream's own copies of one contract disagree              semantic
-upstream ships a contract quarkci does not register         mechanical
-a skill's documented example fails the release's contract   semantic   (see examples.py)
-a documented example the release accepts fails ours         breaking   (see examples.py)
-the release ships no contracts (before 0.13)                unverifiable
-=========================================================  ===========
+Each finding id, its change and its kind (direction matters: who would reject whose documents) are one
+table: :data:`quarkci.contracts.rules.CONTRACT_RULES`.
 
 A difference our schema marks as deliberate (``x-quarkci-deviation`` on the node, with the
 deliberate extra enum ``values``) is not reported by default (``include_deviations=True`` lists them).
@@ -42,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quarkci.contracts.behaviour import resolve_ref as _resolve
+from quarkci.contracts.rules import CHANGES
 from quarkci.core.artifacts import ARTIFACTS, load_schema
 from quarkci.core.documents import parse_document
 from quarkci.core.errors import BadInputError
@@ -56,32 +38,7 @@ _JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "strin
 
 # rule -> what changed (quarkci.core.findings.CHANGES). The kind is the policy's alone: its default per
 # rule id (quarkci.sync.policy.RULE_KINDS) follows the classification table above.
-RULE_CHANGE: dict[str, str] = {
-    "contract-enum-added": "changed",
-    "contract-enum-opened": "changed",
-    "contract-enum-value-extra": "removed",
-    "contract-enum-value-missing": "missing_from_list",
-    "contract-enum-value-rejected": "changed",
-    "contract-enum-value-unknown": "missing_from_list",
-    "contract-not-shipped": "not_shown",
-    "contract-object-closed": "changed",
-    "contract-object-opened": "changed",
-    "contract-property-unmodelled": "missing_from_list",
-    "contract-required-extra": "changed",
-    "contract-required-optional": "changed",
-    "contract-required-unknown": "missing_from_list",
-    "contract-type-narrowed": "changed",
-    "contract-type-widened": "changed",
-    "contract-unknown-upstream": "missing_from_list",
-    "contract-unreadable": "not_shown",
-    "contract-upstream-example-invalid": "changed",
-    "contract-example-rejected": "changed",
-    "contract-upstream-copies-differ": "changed",
-    "contract-none-shipped": "not_shown",
-    "contract-behaviour-rejected": "changed",
-    "contract-behaviour-extra": "changed",
-    "contract-behaviour-accepted": "changed",
-}
+RULE_CHANGE: dict[str, str] = CHANGES  # rule -> what changed: the one table, quarkci.contracts.rules
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from quarkci.contracts.rules import KINDS as CONTRACT_KINDS
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.findings import DRIFT_KINDS, KINDS, SEVERITY, Finding
@@ -48,37 +49,13 @@ DEFAULT_KINDS: dict[str, str] = {
     "not_shown": "unverifiable",
     "unreadable": "breaking",
 }
-# Per-rule defaults that take precedence over the change table: the contract-* ids, whose kind depends on
-# the direction of the difference (who would reject whose documents; see quarkci.contracts.diff).
-# contract-property-unmodelled is left to its change: "removed" (our closed object rejects the field)
-# -> breaking, "missing_from_list" (our open object does not check it) -> mechanical.
+# Per-rule defaults that take precedence over the change table; the contract-* ids' kinds come from their
+# one table (quarkci.contracts.rules.CONTRACT_RULES; an id with no kind there is left to its change).
 RULE_KINDS: dict[str, str] = {
     "scheme-misspelt": "semantic",  # no release has the name: a person checks which one was meant
     "name-stated-unavailable": "semantic",  # "not available: X" where the release has X
     "cli-command-misspelt": "semantic",  # no release has the command: check the name
-    "contract-type-narrowed": "breaking",
-    "contract-type-widened": "semantic",
-    "contract-enum-value-rejected": "breaking",
-    "contract-enum-opened": "semantic",
-    "contract-enum-added": "semantic",
-    "contract-enum-value-missing": "breaking",
-    "contract-enum-value-unknown": "mechanical",
-    "contract-enum-value-extra": "semantic",
-    "contract-required-optional": "mechanical",
-    "contract-required-unknown": "breaking",
-    "contract-required-extra": "semantic",
-    "contract-object-opened": "semantic",
-    "contract-object-closed": "breaking",
-    "contract-unknown-upstream": "mechanical",
-    "contract-upstream-copies-differ": "semantic",
-    "contract-upstream-example-invalid": "semantic",
-    "contract-example-rejected": "breaking",
-    "contract-not-shipped": "unverifiable",
-    "contract-unreadable": "unverifiable",
-    "contract-none-shipped": "unverifiable",
-    "contract-behaviour-rejected": "breaking",  # a document Quark accepts fails ours
-    "contract-behaviour-extra": "semantic",  # a document ours accepts fails Quark's
-    "contract-behaviour-accepted": "semantic",  # kept on purpose (x-quarkci-deviation), listed with the reason
+    **CONTRACT_KINDS,  # the contract-* ids: quarkci.contracts.rules, by the direction of the difference
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")
 _INLINE = re.compile(r"quarkci:\s*ignore\[([a-z0-9,\s-]+)\]")
