@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -290,3 +293,82 @@ def test_the_hand_written_docs_name_only_declared_inputs_and_say_which_are_depre
                     assert re.search(r"\bold\b|deprecated", line, re.I), line
                 found += 1
     assert found >= 4  # pr, corrections-pr, app-slug, amd-quark (old), quark-version
+
+
+def test_files_of_every_shape_render(tmp_path) -> None:
+    """Whatever the files hold: an action without inputs, ``workflow_call:`` with nothing under it, a number
+    default, ``read-all``, ``on: push`` as a string, and a workflow that takes no inputs at all."""
+    bare = "name: bare\ndescription: x\nruns: {using: composite, steps: []}\n"
+    called = (
+        "on:\n  workflow_call:\n  workflow_dispatch:\n    inputs:\n      n: {type: number, default: 30}\n"
+        "permissions: read-all\njobs:\n  a: {runs-on: x, steps: []}\n"
+    )
+    pushed = "on: push\npermissions: {}\njobs:\n  b: {runs-on: x, permissions: {}, steps: []}\n"
+    make_tree(tmp_path, {"bare": bare}, {"called.yml": called, "pushed.yml": pushed})
+    blocks = render_blocks(tmp_path)
+    text = blocks["actions-tables"]
+    assert (
+        "#### `actions/bare`: bare" in text
+        and "- uses: OWNER/quarkci/actions/bare@<full-commit-sha>\n" in text
+    )
+    assert "| `n` (dispatch only) | number | no | `30` |  |" in text
+    assert "pushed.yml`:" not in text  # neither callable nor dispatchable: no section
+    assert "`actions: read`" in text and "`id-token" not in text  # read-all: every scope that has a read
+    assert "| `pushed.yml` | `b` | none | none (`{}`) |" in blocks["permissions-table"]
+    assert "| `called.yml` | `a` | none | `actions: read`" in blocks["permissions-table"]
+
+
+def _actionlint() -> str:
+    found = shutil.which("actionlint") or str(Path(sys.executable).parent / "actionlint")
+    assert Path(found).is_file(), "actionlint is part of the test extra (pip install -e '.[test]')"
+    return found
+
+
+def test_actionlint_accepts_every_generated_example_against_the_real_files(tmp_path) -> None:
+    """The examples, pointed at local copies of this repository's workflows and actions, are a workflow
+    actionlint accepts: every input they set is declared, every required input is given, and the calling
+    job grants what every nested job requires (actionlint's own check, independent of the generator)."""
+    (tmp_path / ".git").mkdir()  # actionlint resolves local reusable workflows inside a project only
+    shutil.copytree(ROOT / ".github", tmp_path / ".github")
+    shutil.copytree(ROOT / "actions", tmp_path / "actions")
+    examples = _yaml_blocks(block((ROOT / "README.md").read_text(encoding="utf-8"), "actions-tables"))
+    local = [e.replace("OWNER/quarkci/", "./").replace("@<full-commit-sha>", "") for e in examples]
+    calls = [e.split("\n", 1)[1] for e in local if e.startswith("jobs:")]
+    steps = [e for e in local if e.startswith("- uses:")]
+    steps_text = "".join("      " + line + "\n" for e in steps for line in e.splitlines())
+    consumer = (
+        "name: consumer\non: workflow_dispatch\npermissions: {}\njobs:\n"
+        + "".join(calls)
+        + "  steps:\n    runs-on: ubuntu-latest\n    timeout-minutes: 5\n    permissions: {}\n    steps:\n"
+        + steps_text
+    )
+    assert len(calls) >= 5 and len(steps) >= 4
+    (tmp_path / ".github" / "workflows" / "consumer.yml").write_text(consumer, encoding="utf-8")
+    result = subprocess.run(
+        [_actionlint(), "-shellcheck=", "-pyflakes=", ".github/workflows/consumer.yml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    # negative controls: an undeclared input, a missing required one, and the old README row for
+    # verify.yml (without contents: write, which its optional corrections job needs)
+    broken = consumer.replace('audit-exit-code: "<audit-exit-code>"  # required', "no-such-input: x")
+    old = "permissions: {contents: write, pull-requests: write}\n    uses: ./.github/workflows/verify.yml"
+    assert old in broken
+    broken = broken.replace(old, old.replace("contents: write", "contents: read"))
+    (tmp_path / ".github" / "workflows" / "consumer.yml").write_text(broken, encoding="utf-8")
+    result = subprocess.run(
+        [_actionlint(), "-shellcheck=", "-pyflakes=", ".github/workflows/consumer.yml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert '"no-such-input" is not defined' in result.stdout
+    assert '"audit-exit-code" is required' in result.stdout
+    assert 'nested job "corrections" of "./.github/workflows/verify.yml" requires "contents: write"' in (
+        result.stdout
+    )
