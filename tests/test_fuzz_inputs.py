@@ -43,12 +43,13 @@ def test_a_small_seeded_run_is_clean_and_repeatable(tmp_path: Path) -> None:
 
 
 def test_the_500_input_seeded_tier_is_clean(tmp_path: Path) -> None:
-    """The tier the test command keeps (issue 24): seed 24, 500 inputs, two children at once; the
-    10,000-input run before a stop is the same command with ``--count 10000``."""
+    """The tier the test command keeps (issue 24): seed 24, 500 inputs, two children at once, each forked
+    from a process that imported quarkci once; the 10,000-input run before a stop is the same command with
+    ``--count 10000``."""
     out = tmp_path / "summary.json"
     done = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "fuzz_inputs.py"), "--seed", "24", "--count", "500",
-         "--jobs", "2", "--summary", str(out)],
+         "--jobs", "2", "--fork", "--summary", str(out)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     summary = json.loads(out.read_text())
@@ -112,3 +113,61 @@ def test_a_child_over_1_gib_is_counted(tmp_path: Path) -> None:
     )
     record = fuzz_inputs.run_one(["facts"], d, timeout=30, address_space=4 << 30, launcher=launcher)
     assert [p.split(":")[0] for p in fuzz_inputs.problems_of(record, ["facts"])] == ["rss_over_1gib"]
+
+
+FORKED = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, {bench!r})
+import fuzz_inputs
+fuzz_inputs.preload()
+import quarkci.cli as cli
+behaviour = sys.argv[1]
+if behaviour == "traceback":
+    def fake(argv): raise RuntimeError("boom")
+elif behaviour == "exit-4":
+    def fake(argv): return 4
+elif behaviour == "hang":
+    def fake(argv): time.sleep(30)
+elif behaviour == "rss":
+    def fake(argv): return len(bytearray(b"x") * (1200 << 20)) * 0
+elif behaviour == "stray-write":
+    def fake(argv): open("stray.txt", "w").write("x"); return 0
+if behaviour != "real":
+    cli.main = fake
+d = Path(sys.argv[2])
+record = fuzz_inputs.run_forked(sys.argv[3:], d, timeout=3, address_space=4 << 30)
+print(json.dumps({{"problems": fuzz_inputs.problems_of(record, sys.argv[3:]), "code": record["code"],
+                  "rss_kb": record["rss_kb"], "stderr": record["stderr"][-300:]}}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "problem"),
+    [
+        ("traceback", ["tracebacks"]),
+        ("exit-4", ["exit_4"]),
+        ("hang", ["hangs"]),
+        ("rss", ["rss_over_1gib"]),
+        ("stray-write", ["writes_outside_out"]),
+        ("real", []),
+    ],
+)
+def test_the_forked_runner_sees_what_it_counts(tmp_path: Path, behaviour: str, problem: list[str]) -> None:
+    """``--fork`` (the mode of the 500- and 10,000-input runs) counts the same problems as a fresh
+    interpreter per input; ``real`` is the negative control (``quarkci --version``: exit 0, no problem)."""
+    (tmp_path / "home").mkdir()
+    d = tmp_path / "i0"
+    d.mkdir()
+    script = FORKED.format(bench=str(REPO / "benchmarks"))
+    done = subprocess.run(
+        [sys.executable, "-c", script, behaviour, str(d), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [p.split(":")[0] for p in result["problems"]] == problem, result
+    if behaviour == "real":
+        assert result["code"] == 0 and 0 < result["rss_kb"] < 512 * 1024
