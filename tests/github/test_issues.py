@@ -141,8 +141,8 @@ def test_three_runs_in_one_concurrency_group_open_three_issues_never_nine(fake, 
 
 def test_negative_control_three_runs_outside_a_group_race(fake, ws, gh_run):
     """Without the group all three list before any creates (a barrier on the first listing): each
-    creates what it did not see, so a finding has several open issues for a while; the recovery pass still leaves
-    one per finding when the runs end. This is why the delivering workflows set the group."""
+    creates what it did not see, so a finding has several open issues for a while; the recovery pass
+    still leaves one per finding when the runs end. This is why the delivering workflows set the group."""
     fps = _report(ws, 3)
     high = record_open(fake)
     fake.faults = [Fault("barrier", method="GET", path="/issues$", times=3, delay=5)]
