@@ -19,26 +19,10 @@ import quarkci.github.issues as issues
 from quarkci.cli import main
 from quarkci.github.markers import body_marker
 from tests.fakegithub import Fault
+from tests.github.conftest import record_open
 from tests.github.reports import finding, make_report
 
 CREATE = ("POST", "/repos/octo/skills/issues")
-
-
-def record_open(fake) -> Counter[str]:
-    """The highest number of open issues per finding marker seen after any write (filled as it runs)."""
-    high: Counter[str] = Counter()
-
-    def hook(state) -> None:
-        now = Counter(
-            body_marker(i["body"])
-            for i in state.issues.values()
-            if i["state"] == "open" and not i.get("pull") and body_marker(i["body"])
-        )
-        for key, n in now.items():
-            high[key[1]] = max(high[key[1]], n)
-
-    fake.after_write.append(hook)
-    return high
 
 
 def _report(ws, n: int = 1):
