@@ -22,7 +22,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -396,7 +396,9 @@ def run_pr(args: argparse.Namespace) -> int:
 
 def run_issues(args: argparse.Namespace) -> int:
     """``gh issues``: one deduplicated issue per breaking finding. Returns 0; errors raise."""
-    return _deliver(args, _run_issues)
+    from quarkci.github.issues import CREATE_ONCE
+
+    return _deliver(args, _run_issues, once=CREATE_ONCE)
 
 
 def run_comment(args: argparse.Namespace) -> int:
@@ -414,8 +416,14 @@ def run_mark(args: argparse.Namespace) -> int:
     return _deliver(args, _run_mark)
 
 
-def _deliver(args: argparse.Namespace, handler: Callable[..., Any], retry_writes: bool = True) -> int:
+def _deliver(
+    args: argparse.Namespace,
+    handler: Callable[..., Any],
+    retry_writes: bool = True,
+    once: Sequence[tuple[str, str]] = (),
+) -> int:
     """Resolve the target, run ``handler``, print its result. Returns 0; errors raise.
+    ``retry_writes``, ``once``: which requests urllib3 may resend (:func:`quarkci.github.client.connect`).
 
     Without a token (``--dry-run`` only) nothing is read from the API and the output says so.
     """
@@ -427,7 +435,7 @@ def _deliver(args: argparse.Namespace, handler: Callable[..., Any], retry_writes
     )
     repo = None
     if not target.offline:
-        repo = client.connect(target, retry_writes=retry_writes)
+        repo = client.connect(target, retry_writes=retry_writes, once=once)
 
     found: list[str] = []
 

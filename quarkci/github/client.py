@@ -15,11 +15,13 @@ Retries (:class:`RetryPolicy`) use PyGithub's :class:`github.GithubRetry` (a ``u
 rate limit: ``Retry-After`` is honoured (capped at ``retry_after_max``), a secondary rate limit
 without it waits ``secondary_rate_wait``, a primary one waits until ``X-RateLimit-Reset`` unless
 that is further than ``max_rate_limit_wait`` (then it fails at once). Other 4xx (404, 409, 422
-validation errors) are never retried. POST is retried too: the delivery modules recover from a
-write that succeeded although its response was lost (see each module's "Concurrency and retries"),
-except the one write that cannot be recovered that way, ``workflow_dispatch``
-(:mod:`quarkci.github.dispatch` connects with ``retry_writes=False`` and looks up the run by its
-correlation id before any retry). Each retry prints exactly one line (``quarkci: WARNING: retry``).
+validation errors) are never retried. POST is retried too where a repeated create is harmless or
+recovered afterwards (a blob, a tree, a ref; see each module's "Concurrency and retries"), except the
+creates whose copy would be seen: a ``workflow_dispatch`` (a second run) and a finding issue (a second
+open issue). urllib3 never retries those (``connect(..., once=...)``); they go through
+:func:`write_once`: after a failed or unanswered create it looks the object up (the run by its
+correlation id, the issue by its fingerprint marker) and sends the create again only when it is not
+there. Each retry prints exactly one line (``quarkci: WARNING: retry``).
 
 Failures map to the exit codes of :mod:`quarkci.core.errors` (:func:`github_errors`):
 
@@ -43,10 +45,11 @@ import logging
 import os
 import re
 import socket
+import time
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
@@ -74,9 +77,12 @@ class RetryPolicy:
     seconds_between_requests: float = 0.25
     seconds_between_writes: float = 1.0
 
-    def build(self, retry_writes: bool = True) -> GithubRetry:
+    def build(self, retry_writes: bool = True, once: Collection[tuple[str, str]] = ()) -> GithubRetry:
         """The ``urllib3.Retry`` handed to PyGithub (``Github(retry=...)``); without ``retry_writes``
-        only reads (GET, HEAD) are retried."""
+        only reads (GET, HEAD) are retried. ``once``: ``(METHOD, path regex)`` pairs (the regex is
+        searched in the URL's path) of requests never retried after they were sent: a 5xx or rate
+        limit is returned to the caller, a timeout or reset connection raised (their caller recovers
+        them, :func:`write_once`); a refused connection is retried (nothing was sent)."""
         methods = {"GET", "HEAD", "POST", "PATCH", "PUT", "DELETE"} if retry_writes else {"GET", "HEAD"}
         return _OneLineRetry(
             total=self.total,
@@ -88,6 +94,7 @@ class RetryPolicy:
             status_forcelist=[500, 502, 503, 504],
             allowed_methods=frozenset(methods),
             raise_on_status=False,
+            once=tuple((m.upper(), re.compile(r)) for m, r in once),
         )
 
 
@@ -96,7 +103,19 @@ _log = logging.getLogger("quarkci.github")
 
 class _OneLineRetry(GithubRetry):
     """PyGithub's retry policy, printing one ``retry`` line per retry (urllib3 and PyGithub print two
-    or more, silenced in :func:`connect`)."""
+    or more, silenced in :func:`connect`), and sending the requests of ``once`` at most once."""
+
+    def __init__(self, *args: Any, once: tuple[tuple[str, re.Pattern[str]], ...] = (), **kwargs: Any) -> None:
+        self.once = once
+        super().__init__(*args, **kwargs)
+
+    def new(self, **kw: Any) -> Any:
+        kw.setdefault("once", self.once)
+        return super().new(**kw)
+
+    def _sent_once(self, method: str | None, url: str | None) -> bool:
+        path = urllib.parse.urlsplit(url or "").path
+        return any(m == (method or "").upper() and r.search(path) for m, r in self.once)
 
     def increment(  # type: ignore[override]
         self,
@@ -109,6 +128,10 @@ class _OneLineRetry(GithubRetry):
     ) -> Retry:
         if error is not None and name_not_resolved(error):
             raise MaxRetryError(_pool, url or "", error)  # not transient: no retry, no backoff
+        if self._sent_once(method, url) and not (error is not None and self._is_connection_error(error)):
+            if error is not None:
+                raise error  # as urllib3 does for a method it may not retry: the caller looks it up
+            raise MaxRetryError(_pool, url or "", None)  # raise_on_status=False: the answer is returned
         retry = super().increment(method, url, response, error, _pool, _stacktrace)
         why = (
             f"HTTP {response.status}" if response is not None else type(error).__name__ if error else "retry"
@@ -178,9 +201,15 @@ def resolve_target(
 
 
 def connect(
-    target: Target, policy: RetryPolicy | None = None, per_page: int = 100, *, retry_writes: bool = True
+    target: Target,
+    policy: RetryPolicy | None = None,
+    per_page: int = 100,
+    *,
+    retry_writes: bool = True,
+    once: Collection[tuple[str, str]] = (),
 ) -> Repository:
-    """A lazy PyGithub ``Repository`` for ``target`` (no request is made yet)."""
+    """A lazy PyGithub ``Repository`` for ``target`` (no request is made yet); ``retry_writes`` and
+    ``once``: see :meth:`RetryPolicy.build`."""
     policy = policy or DEFAULT_POLICY
     for noisy in ("urllib3", "github.GithubRetry"):  # one line per retry is printed by _OneLineRetry
         logging.getLogger(noisy).setLevel(logging.ERROR)
@@ -188,7 +217,7 @@ def connect(
         auth=Auth.Token(target.token),
         base_url=target.api_url,
         timeout=policy.timeout,
-        retry=policy.build(retry_writes),
+        retry=policy.build(retry_writes, once),
         per_page=per_page,
         seconds_between_requests=policy.seconds_between_requests,
         seconds_between_writes=policy.seconds_between_writes,
@@ -282,3 +311,121 @@ def _short(exc: Exception) -> str:
         text,
     )
     return match.group(1) if match else " ".join(text.split())[:200]
+
+
+def refusal_wait(exc: GithubException, attempt: int, policy: RetryPolicy) -> float:
+    """Seconds to wait after GitHub refused a request for a rate limit: ``Retry-After`` (capped at
+    ``retry_after_max``), else the primary limit's ``X-RateLimit-Reset`` (capped at
+    ``max_rate_limit_wait``), else the secondary-limit wait grown per attempt (capped at ``backoff_max``).
+    GitHub: "Rate limits for the REST API" (retry-after, x-ratelimit-reset; wait at least a minute)."""
+    headers = {str(k).lower(): str(v) for k, v in (exc.headers or {}).items()}
+    try:
+        if "retry-after" in headers:
+            return min(max(float(headers["retry-after"]), 0.0), policy.retry_after_max)
+        if headers.get("x-ratelimit-remaining") == "0" and "x-ratelimit-reset" in headers:
+            return min(
+                max(float(headers["x-ratelimit-reset"]) - time.time(), 0.0), policy.max_rate_limit_wait
+            )
+    except ValueError:
+        pass
+    return float(min(policy.backoff_max, policy.secondary_rate_wait * 2.0**attempt))
+
+
+def unanswered(exc: Exception) -> bool:
+    """Whether a failed write may have been performed: no answer (a timeout, a reset connection) or a
+    5xx (GitHub may have processed it). A refused connection or an unresolvable host name sent
+    nothing, but they are not told apart here: the caller's lookup finds nothing and sends again."""
+    if isinstance(exc, GithubException):
+        return exc.status >= 500
+    return isinstance(exc, requests.RequestException) and not name_not_resolved(exc)  # DNS does not heal
+
+
+T = TypeVar("T")
+
+# After an unanswered create that timed out, GitHub may still be processing it: look it up after
+# these multiples of the client timeout (cumulative 0.5, 1.5, 3.5) before sending it again.
+SETTLE = (0.5, 1.0, 2.0)
+
+
+@dataclass(frozen=True)
+class WriteRefused:
+    """How :func:`write_once` words its final failures (``doing``: "dispatch W on R", ...)."""
+
+    doing: str
+    request: str = "POST"  # "POST /repos/o/r/issues": named in the one ``retry`` line per resend
+    nothing_done: str = "nothing was created; run again later"
+    unknown: str = "it cannot be looked up: not retried (it may have been performed)"
+
+
+def write_once(
+    send: Callable[[], T],
+    lookup: Callable[[], T | None] | None,
+    words: WriteRefused,
+    *,
+    policy: RetryPolicy | None = None,
+    log: list[str] | None = None,
+) -> T:
+    """Send a create that must not happen twice (``send``: one request, not retried by urllib3).
+
+    * A rate-limit refusal (429, 403 primary or secondary) is an answer: nothing was done, so it is
+      sent again after :func:`refusal_wait`.
+    * An :func:`unanswered` failure may have been performed: ``lookup()`` is asked (after a timeout,
+      at :data:`SETTLE` times the client timeout, as GitHub may still be processing it) and what it
+      finds is returned; only when it finds nothing is the create sent again (backoff as the policy's).
+      Without a ``lookup`` it raises :class:`UpstreamUnreachableError` with ``words.unknown``.
+    * Another 4xx raises :class:`GitHubError` (:func:`classify`); the other exceptions propagate.
+
+    At most ``policy.total + 1`` sends. Each recovery is noted in ``log``. Raises
+    :class:`UpstreamUnreachableError` when every send was refused or went unanswered and the lookup
+    found nothing.
+    """
+    policy = policy or DEFAULT_POLICY  # looked up per call, as connect() does, not bound at import
+    log = log if log is not None else []
+    maybe_done = False  # an earlier send may have been performed (no answer, or a 5xx)
+    refused = ""  # the last rate-limit refusal, when every attempt so far was refused
+    why = ""
+    for attempt in range(policy.total + 1):
+        if maybe_done and lookup is not None:
+            found = lookup()
+            if found is not None:
+                log.append("the earlier POST had been performed; not sent again")
+                return found
+        if why:  # sending again: one line, as every retry gets
+            _log.warning("retry %d/%d: %s answered %s", attempt, policy.total, words.request, why)
+        try:
+            return send()
+        except (GithubException, requests.RequestException) as exc:
+            why = f"HTTP {exc.status}" if isinstance(exc, GithubException) else type(exc).__name__
+            if isinstance(exc, GithubException) and is_rate_limit(exc):
+                refused = f"HTTP {exc.status} {api_message(exc)}"
+                log.append(f"POST refused ({refused}); sent again after a wait")
+                time.sleep(refusal_wait(exc, attempt, policy))
+                continue
+            if not unanswered(exc):
+                raise classify(exc, words.doing) if isinstance(exc, GithubException) else exc from None
+            refused, maybe_done = "", True
+            if lookup is None:
+                raise UpstreamUnreachableError(
+                    f"{words.doing}: the POST failed without an answer ({type(exc).__name__}) and "
+                    f"{words.unknown}"
+                ) from None
+            if isinstance(exc, requests.Timeout):
+                for wait in SETTLE:
+                    time.sleep(policy.timeout * wait)
+                    found = lookup()
+                    if found is not None:
+                        log.append("the unanswered POST had been performed; not sent again")
+                        return found
+            else:
+                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2**attempt))
+    if maybe_done and lookup is not None:
+        found = lookup()
+        if found is not None:
+            log.append("the earlier POST had been performed; not sent again")
+            return found
+    if refused:
+        raise UpstreamUnreachableError(
+            f"{words.doing}: GitHub refused the POST {policy.total + 1} times, the last with {refused}: "
+            f"{words.nothing_done}"
+        )
+    raise UpstreamUnreachableError(f"{words.doing}: GitHub API unavailable after {policy.total + 1} attempts")

@@ -17,8 +17,8 @@ after its response was lost starts a second run (two GPU PTQ runs). quarkci ther
    and that is queued, in progress or completed successfully: a second identical invocation reports
    that run (``unchanged``) instead of starting another; a failed or cancelled run is dispatched anew
    (a new ``--correlation-id``, e.g. the watch's ``force``, always is);
-4. never retries the ``POST`` blindly (it connects with ``retry_writes=False``): after a failed or
-   unanswered ``POST`` it looks the run up by the correlation id; only when none is there is the
+4. never retries the ``POST`` blindly (it connects with ``retry_writes=False``;
+   :func:`quarkci.github.client.write_once`): after a failed or unanswered ``POST`` it looks the run up by the correlation id; only when none is there is the
    ``POST`` sent again. A ``429``, or a ``403`` for a primary or secondary rate limit, is an answer:
    GitHub refused the request and started nothing, so it is retried after ``Retry-After`` (or the
    rate-limit reset, or an exponential backoff; each capped by the retry policy), with or without a
@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
-from github import GithubException
 from github.Repository import Repository
 
 from quarkci.core.documents import parse_document
@@ -51,10 +50,7 @@ from quarkci.github import client
 from quarkci.github.client import (
     RetryPolicy,
     Target,
-    classify,
     github_errors,
-    is_rate_limit,
-    name_not_resolved,
 )
 from quarkci.github.result import Delivery, Item, Step
 
@@ -217,24 +213,6 @@ def find_run(
     return None
 
 
-def _refusal_wait(exc: GithubException, attempt: int, policy: RetryPolicy) -> float:
-    """Seconds to wait after GitHub refused a request for a rate limit: ``Retry-After`` (capped at
-    ``retry_after_max``), else the primary limit's ``X-RateLimit-Reset`` (capped at
-    ``max_rate_limit_wait``), else the secondary-limit wait grown per attempt (capped at ``backoff_max``).
-    GitHub: "Rate limits for the REST API" (retry-after, x-ratelimit-reset; wait at least a minute)."""
-    headers = {str(k).lower(): str(v) for k, v in (exc.headers or {}).items()}
-    try:
-        if "retry-after" in headers:
-            return min(max(float(headers["retry-after"]), 0.0), policy.retry_after_max)
-        if headers.get("x-ratelimit-remaining") == "0" and "x-ratelimit-reset" in headers:
-            return min(
-                max(float(headers["x-ratelimit-reset"]) - time.time(), 0.0), policy.max_rate_limit_wait
-            )
-    except ValueError:
-        pass
-    return float(min(policy.backoff_max, policy.secondary_rate_wait * 2.0**attempt))
-
-
 def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) -> dict[str, Any] | None:
     """One ``POST .../dispatches`` (``return_run_details``); the run details when GitHub sends them."""
     _, data = repo._requester.requestJsonAndCheck(  # noqa: SLF001
@@ -243,16 +221,6 @@ def _post(repo: Repository, workflow: str, ref: str, inputs: Mapping[str, str]) 
         input={"ref": ref, "inputs": dict(inputs), "return_run_details": True},
     )
     return data if isinstance(data, dict) and data.get("workflow_run_id") else None
-
-
-def _transient(exc: Exception) -> bool:
-    if isinstance(exc, GithubException):
-        return (
-            exc.status >= 500
-            or exc.status == 429
-            or (exc.status == 403 and "rate limit" in str(exc.data).lower())
-        )
-    return isinstance(exc, requests.RequestException) and not name_not_resolved(exc)  # DNS does not heal
 
 
 def dispatch_once(
@@ -275,63 +243,32 @@ def dispatch_once(
     policy = policy or client.DEFAULT_POLICY  # looked up per call, as connect() does, not bound at import
     log = log if log is not None else []
     doing = f"dispatch {workflow} on {ref}"
-    maybe_started = False  # an earlier POST may have started the run (no answer, or a 5xx)
-    refused = ""  # the last rate-limit refusal, when every attempt so far was refused
-    for attempt in range(policy.total + 1):
-        if maybe_started and correlation:
-            found = find_run(repo, target, workflow, ref, correlation)
-            if found is not None:
-                log.append(f"the earlier POST had started run {found.id}; not sent again")
-                return found
-        try:
-            details = _post(repo, workflow, ref, inputs)
-        except (GithubException, requests.RequestException) as exc:
-            if isinstance(exc, GithubException) and is_rate_limit(exc):
-                # an answer: GitHub refused and started nothing; wait as it asks, then send again
-                refused = f"HTTP {exc.status} {client.api_message(exc)}"
-                log.append(f"POST refused ({refused}); sent again after a wait")
-                time.sleep(_refusal_wait(exc, attempt, policy))
-                continue
-            if not _transient(exc):
-                raise classify(exc, doing) if isinstance(exc, GithubException) else exc from None
-            refused = ""
-            maybe_started = True
-            if not correlation:
-                raise UpstreamUnreachableError(
-                    f"{doing}: the POST failed without an answer ({type(exc).__name__}) and {workflow} declares no "
-                    f"{CORRELATION_INPUT} input to look the run up by: not retried (it may have started)"
-                ) from None
-            if isinstance(exc, requests.Timeout):
-                # GitHub may still be processing the unanswered POST: give it time to list the run.
-                for wait in (0.5, 1.0, 2.0):
-                    time.sleep(policy.timeout * wait)
-                    found = find_run(repo, target, workflow, ref, correlation)
-                    if found is not None:
-                        log.append(f"the unanswered POST had started run {found.id}; not sent again")
-                        return found
-            else:
-                time.sleep(min(policy.backoff_max, policy.backoff_factor * 2**attempt))
-            continue
-        if details is not None:
-            return Run(int(details["workflow_run_id"]), str(details["html_url"]))
-        if not correlation:
-            return None
-        for wait in (0.0, 1.0, 2.0, 4.0):  # the run is listed a moment after the 204
-            time.sleep(min(wait, policy.backoff_max))
-            found = find_run(repo, target, workflow, ref, correlation)
-            if found is not None:
-                return found
-        return None
-    if correlation and maybe_started:
+    words = client.WriteRefused(
+        doing,
+        request=f"POST /repos/{target.repo}/actions/workflows/{workflow}/dispatches",
+        nothing_done="no run was started; dispatch again later",
+        unknown=f"{workflow} declares no {CORRELATION_INPUT} input to look the run up by: not retried "
+        "(it may have started)",
+    )
+    posted: list[bool] = []
+
+    def send() -> Run | None:
+        details = _post(repo, workflow, ref, inputs)
+        posted.append(True)
+        return Run(int(details["workflow_run_id"]), str(details["html_url"])) if details else None
+
+    def lookup() -> Run | None:
+        return find_run(repo, target, workflow, ref, correlation) if correlation else None
+
+    run = client.write_once(send, lookup if correlation else None, words, policy=policy, log=log)
+    if run is not None or not posted or not correlation:
+        return run
+    for wait in (0.0, 1.0, 2.0, 4.0):  # the run is listed a moment after the 204
+        time.sleep(min(wait, policy.backoff_max))
         found = find_run(repo, target, workflow, ref, correlation)
         if found is not None:
             return found
-    if refused:
-        raise UpstreamUnreachableError(
-            f"{doing}: GitHub refused the POST {policy.total + 1} times, the last with {refused}: "
-            "no run was started; dispatch again later"
-        )
-    raise UpstreamUnreachableError(f"{doing}: GitHub API unavailable after {policy.total + 1} attempts")
+    return None
 
 
 def deliver_dispatch(

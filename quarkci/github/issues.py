@@ -31,12 +31,22 @@ again. Closing is one ``PATCH`` (the reason is appended to the body with the
 ``--max-close``. "Closed by quarkci" is recognised by that line (duplicates get
 ``<!-- quarkci:duplicate -->`` and are never reopened).
 
-Concurrency and retries: GitHub has no conditional create for issues, so two concurrent runs (or a
-retried ``POST /issues`` whose response was lost) can create the same issue twice. After any
-create, the issues are listed again and the decision re-run: the oldest open issue per fingerprint
-is kept and every later one is closed as a duplicate (pointing to the kept one). The REST API
-cannot delete issues, so such an extra stays as a *closed* duplicate; there is never more than one
-*open* issue per fingerprint once a run has finished, and the output names the surviving issue.
+Concurrency and retries: GitHub has no conditional create for issues, so a blindly retried
+``POST /issues`` whose response was lost, or two runs creating at once, would open the same issue
+twice. So a finding has at most one open issue at every moment, not only after a run, because
+
+* a ``POST /issues`` is never retried blindly (:data:`CREATE_ONCE`, :func:`quarkci.github.client.write_once`):
+  after a create that went unanswered (a timeout, a reset connection, a 5xx) the issues are listed
+  again and an open issue of that fingerprint authored by the token's identity
+  (:func:`find_open_issue`) is taken as the one the create made; only when there is none is the
+  create sent again (a rate-limit refusal is an answer: sent again after the wait GitHub asks for);
+* runs that deliver to one repository are serialised by the workflow's concurrency group
+  (``skill-sync-deliver.yml``: ``quarkci-deliver-${{ github.repository }}``, never cancelled), so
+  one run's listing sees every issue the previous run created;
+* runs outside such a group (by hand, two workflows) can still race: after any create the issues
+  are listed again and the decision re-run: the oldest open issue per fingerprint is kept and every
+  later one is closed as a duplicate (pointing to the kept one). The REST API cannot delete issues,
+  so such an extra stays as a *closed* duplicate, and the output names the surviving issue.
 """
 
 from __future__ import annotations
@@ -49,7 +59,7 @@ from github.Repository import Repository
 
 from quarkci.core import escape
 from quarkci.core.templates import template
-from quarkci.github.client import Target, github_errors
+from quarkci.github.client import Target, WriteRefused, github_errors, write_once
 from quarkci.github.fit import fit_body
 from quarkci.github.identity import check_author, same_login
 from quarkci.github.markers import (
@@ -69,6 +79,8 @@ DEFAULT_LABELS = ("quarkci-drift", "breaking")
 DEFAULT_MAX_NEW = 10
 DEFAULT_MAX_CLOSE = 10
 SUMMARY_KEY = "summary"
+# ``connect(..., once=CREATE_ONCE)``: urllib3 never resends an issue create (see "Concurrency and retries").
+CREATE_ONCE = (("POST", r"/repos/[^/]+/[^/]+/issues$"),)
 
 
 @dataclass(frozen=True)
@@ -316,6 +328,14 @@ def _list(repo: Repository, me: str) -> tuple[list[ExistingIssue], dict[int, Any
     return found, objects
 
 
+def find_open_issue(repo: Repository, me: str, key: str) -> Any | None:
+    """The oldest open issue authored by ``me`` whose marker is ``key`` (a fingerprint, or
+    ``"summary"``), as a PyGithub issue; None when there is none. Lists every issue again (GET)."""
+    existing, objects = _list(repo, me)
+    found = sorted(i.number for i in existing if i.key == key and i.open)
+    return objects[found[0]] if found else None
+
+
 def planned_steps(repo_path: str, actions: Sequence[IssueAction]) -> list[Step]:
     """The writes ``actions`` perform, in order (one request each), with the title and body each writes."""
     steps: list[Step] = []
@@ -343,7 +363,19 @@ def _apply(
     item = Item("issue", action.operation, number=action.number, key=action.key, note=action.reason)
     issue: Any
     if action.action == "create":
-        issue = repo.create_issue(title=action.title, body=action.body, labels=list(labels))
+        log: list[str] = []
+        issue = write_once(
+            lambda: repo.create_issue(title=action.title, body=action.body, labels=list(labels)),
+            lambda: find_open_issue(repo, me, action.key),
+            WriteRefused(
+                f"finding issue [{action.key}]",
+                request=f"POST /repos/{target.repo}/issues",
+                nothing_done="no issue was created; run again later",
+            ),
+            log=log,
+        )
+        if log:
+            item.note += "; " + "; ".join(log)
         item.number = issue.number
         check_author(issue, me, f"issue #{issue.number} [{action.key}]")
     elif action.action in ("edit", "reopen"):

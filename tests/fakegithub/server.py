@@ -33,6 +33,7 @@ import re
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -130,6 +131,8 @@ class FakeGitHub:
 
     Use as a context manager (``with FakeGitHub(seeded()) as gh: gh.url``). ``calls``, ``faults``
     and ``violations`` (OpenAPI mismatches, unrouted requests) are inspectable from tests.
+    ``after_write``: callables run with the state after each write GitHub accepted, inside the
+    lock (no other request is processed meanwhile): a test records an invariant at every moment.
     """
 
     state: RepoState
@@ -139,6 +142,7 @@ class FakeGitHub:
     calls: list[Call] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
+    after_write: list[Callable[[RepoState], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.lock = threading.RLock()
@@ -287,6 +291,8 @@ class FakeGitHub:
                 status, out, headers = exc.status, shapes.error(exc.message, exc.status, exc.errors), {}
             if method != "GET" and status < 400:
                 self.persist()
+                for hook in self.after_write:
+                    hook(self.state)
         return self._checked(op, status, out, headers, fault)
 
     def _graphql(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import quarkci.github.client as client
 from quarkci.cli import main
+from quarkci.github.markers import body_marker
 from tests.fakegithub import FakeGitHub, seeded
 from tests.github.reports import make_report
 
@@ -96,4 +98,21 @@ def gh_run(capsys):
     return run
 
 
-__all__ = ["FAST", "TOKEN", "make_report"]
+def record_open(fake) -> Counter[str]:
+    """The highest number of open issues per finding marker seen after any write (filled as it runs)."""
+    high: Counter[str] = Counter()
+
+    def hook(state) -> None:
+        now = Counter(
+            body_marker(i["body"])
+            for i in state.issues.values()
+            if i["state"] == "open" and not i.get("pull") and body_marker(i["body"])
+        )
+        for key, n in now.items():
+            high[key[1]] = max(high[key[1]], n)
+
+    fake.after_write.append(hook)
+    return high
+
+
+__all__ = ["FAST", "TOKEN", "make_report", "record_open"]

@@ -113,6 +113,32 @@ def test_name_resolution_failure_is_not_retried_but_timeouts_are():
     assert len(nxt.history) == 1 and nxt.total == RetryPolicy().total - 1
 
 
+def test_a_create_sent_once_is_never_resent_by_urllib3_but_other_requests_are():
+    """``once`` (issue 23): a sent ``POST /issues`` whose answer timed out, reset or was a 5xx goes back
+    to the caller (who looks the issue up); a refused connection sent nothing and is retried; a
+    ``PATCH`` or another ``POST`` (``/graphql``) keeps its retries."""
+    from urllib3.exceptions import MaxRetryError, NewConnectionError, ProtocolError, ReadTimeoutError
+
+    once = RetryPolicy().build(once=[("POST", r"/repos/[^/]+/[^/]+/issues$")])
+    late = ReadTimeoutError(None, "/repos/o/r/issues", "Read timed out")
+    with pytest.raises(ReadTimeoutError):
+        once.increment("POST", "/repos/o/r/issues", error=late)
+    with pytest.raises(ProtocolError):
+        once.increment("POST", "/repos/o/r/issues", error=ProtocolError("Connection reset by peer"))
+    with pytest.raises(MaxRetryError):  # a 5xx: connectionpool returns the answer (raise_on_status=False)
+        once.increment("POST", "/repos/o/r/issues", response=_resp(502))
+    refused = NewConnectionError(None, "Connection refused")  # type: ignore[arg-type]
+    assert len(once.increment("POST", "/repos/o/r/issues", error=refused).history) == 1
+    assert len(once.increment("POST", "/graphql", error=late).history) == 1
+    assert len(once.increment("PATCH", "/repos/o/r/issues/3", error=late).history) == 1
+    assert len(once.increment("POST", "/repos/o/r/issues/3/comments", error=late).history) == 1
+    again = once.increment("GET", "/repos/o/r/issues", error=late)  # the rule survives Retry.new()
+    with pytest.raises(ReadTimeoutError):
+        again.increment("POST", "/api/v3/repos/o/r/issues", error=late)
+    # negative control: without ``once`` urllib3 resends the POST itself
+    assert len(RetryPolicy().build().increment("POST", "/repos/o/r/issues", error=late).history) == 1
+
+
 def _counting_resolver(monkeypatch, answer):
     import socket
 

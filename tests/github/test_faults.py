@@ -20,7 +20,7 @@ import pytest
 from quarkci.cli import main
 from quarkci.github.markers import first_line_marker
 from tests.fakegithub import FakeGitHub, Fault, seeded
-from tests.github.conftest import TOKEN
+from tests.github.conftest import TOKEN, record_open
 from tests.github.reports import FIXED_TEXT, SKILL_FILE, finding, make_report
 
 KINDS = ["502", "secondary-rate-limit", "primary-rate-limit", "422", "timeout", "lost-response"]
@@ -124,6 +124,7 @@ def test_fault_at_every_step(command, kind, tmp_path, monkeypatch, capsys):
             continue  # GitHub documents no 422 for these reads; the fake's OpenAPI check would (rightly) object
         with FakeGitHub(seeded(token=TOKEN)) as gh:
             args = _setup(gh, tmp_path / f"{step}", monkeypatch, command)
+            high = record_open(gh)  # open issues per finding after every write (issue 23: never 2)
             gh.faults = [
                 Fault(
                     kind,
@@ -147,6 +148,12 @@ def test_fault_at_every_step(command, kind, tmp_path, monkeypatch, capsys):
             assert gh.violations == []
             _check_final(gh, command)
             assert duplicates(gh, command) == 0, (command, step, kind)
+            if command == "issues":
+                assert max(high.values()) == 1, (
+                    step,
+                    kind,
+                    dict(high),
+                )  # at every moment, not only at the end
             gh.clear_log()
             assert main(args) == 0
             assert gh.writes() == [], (command, step, kind)

@@ -437,15 +437,15 @@ def test_case08_one_line_per_retry(fake, ws):
     ), lines
 
 
-def test_case08_a_lost_response_duplicate_reports_the_surviving_issue(fake, ws, gh_run):
+def test_case08_a_lost_response_is_looked_up_not_sent_again(fake, ws, gh_run):
     ws.write(make_report([finding("breaking", "--x")]))
     fake.faults = [Fault("lost-response", method="POST", path="/issues$", delay=1.3)]
     code, out, _ = gh_run([*ws.issues_args(), "--json"])
     assert code == 0
     states = {n: i["state"] for n, i in fake.state.issues.items()}
-    assert states == {"1": "open", "2": "closed"}  # the retried POST made #2; it is closed as the duplicate
+    assert states == {"1": "open"}  # the lost create was found by its fingerprint: no #2 (issue 23)
     (item,) = json.loads(out)["items"]
-    assert (item["operation"], item["number"]) == ("created", 1) and "#2, closed" in item["note"]
+    assert (item["operation"], item["number"]) == ("created", 1) and "not sent again" in item["note"]
 
 
 # --- case 9: one workflow-command escaper for everything printed in Actions ----------------------------

@@ -177,3 +177,76 @@ def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows
     )
     run_step = next(s for s in ptq["steps"] if "ptq run" in s.get("run", ""))
     assert run_step["if"] == "inputs.confirm" and "--yes" in run_step["run"]
+
+
+# --- one delivery at a time per repository (issue 23): every job that writes the drift PR or the finding
+# issues runs in a concurrency group named by the repository alone, never cancelled -------------------
+
+REPOSITORY_DELIVERY = re.compile(r"^[^#\n]*\bquarkci gh (?:issues|pr)\b", re.M)  # not in a comment
+
+
+def delivery_group_problems(workflows: dict[str, dict]) -> list[str]:
+    """``file:job: why`` for each job that runs ``quarkci gh issues``/``gh pr`` without a concurrency
+    group (job-level, else workflow-level) whose only expression is ``github.repository`` and with
+    ``cancel-in-progress: false`` (a cancelled delivery stops between two writes)."""
+    problems = []
+    for name, workflow in workflows.items():
+        for job_id, job in (workflow.get("jobs") or {}).items():
+            script = "\n".join(str(step.get("run", "")) for step in job.get("steps", []))
+            if not REPOSITORY_DELIVERY.search(script):
+                continue
+            group = job.get("concurrency") or workflow.get("concurrency")
+            where = f"{name}:{job_id}"
+            if not isinstance(group, dict) or not isinstance(group.get("group"), str):
+                problems.append(f"{where}: no concurrency group")
+                continue
+            expressions = {e.strip() for e in re.findall(r"\$\{\{(.*?)\}\}", group["group"])}
+            if expressions != {"github.repository"}:
+                problems.append(f"{where}: group {group['group']!r} is not per repository")
+            if group.get("cancel-in-progress") is not False:
+                problems.append(f"{where}: cancel-in-progress is not false")
+    return problems
+
+
+def test_every_repository_delivery_runs_in_one_group_per_repository(workflows) -> None:
+    delivering = {
+        f"{n}:{j}"
+        for n, w in workflows.items()
+        for j, job in (w.get("jobs") or {}).items()
+        if REPOSITORY_DELIVERY.search("\n".join(str(s.get("run", "")) for s in job.get("steps", [])))
+    }
+    assert delivering == {"skill-sync-deliver.yml:deliver", "verify.yml:corrections"}
+    assert delivery_group_problems(workflows) == []
+    assert workflows["skill-sync-deliver.yml"]["jobs"]["deliver"]["concurrency"]["group"] == (
+        "quarkci-deliver-${{ github.repository }}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("concurrency", "why"),
+    [
+        (None, "no concurrency group"),
+        ({"group": "quarkci-deliver-${{ github.ref }}", "cancel-in-progress": False}, "not per repository"),
+        (
+            {
+                "group": "quarkci-deliver-${{ github.repository }}-${{ github.run_id }}",
+                "cancel-in-progress": False,
+            },
+            "not per repository",
+        ),
+        (
+            {"group": "quarkci-deliver-${{ github.repository }}", "cancel-in-progress": True},
+            "cancel-in-progress",
+        ),
+    ],
+)
+def test_negative_control_a_delivery_outside_a_repository_group_is_named(workflows, concurrency, why) -> None:
+    import copy
+
+    mutated = copy.deepcopy(workflows["skill-sync-deliver.yml"])
+    if concurrency is None:
+        del mutated["jobs"]["deliver"]["concurrency"]
+    else:
+        mutated["jobs"]["deliver"]["concurrency"] = concurrency
+    (problem,) = delivery_group_problems({"skill-sync-deliver.yml": mutated})
+    assert problem.startswith("skill-sync-deliver.yml:deliver: ") and why in problem
