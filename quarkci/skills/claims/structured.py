@@ -81,6 +81,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                             "package": package,
                             "text": value,
                             "where": "example",
+                            "key": key,
                             "section": section,
                         },
                     )
