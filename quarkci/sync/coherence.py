@@ -13,6 +13,7 @@ of non-blank lines (a sentence group, a list, a table, a code block without blan
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -57,11 +58,22 @@ def coherent(findings: policy.FindingSet, state: AuditState, reaudit: Reaudit) -
         withheld.update(blocked)
     if not withheld:
         return findings
-    kept = tuple(
+    kept = [
         _withhold(f, withheld[_key(f)]) if f.fix is not None and _key(f) in withheld else f
         for f in findings.findings
-    )
-    return replace(findings, findings=kept)
+    ]
+    # a list fix carried by one finding for its siblings ("fixed together with `x`"): withheld for all
+    carriers = {(f.rule, f.skill, f.skill_location): f for f in kept if "not fixed by --fix" in f.source_says}
+    return replace(findings, findings=tuple(_sibling(f, carriers) for f in kept))
+
+
+def _sibling(finding: Finding, carriers: dict[tuple[str, str, Location | None], Finding]) -> Finding:
+    """A finding whose fix another finding carries, told when that fix is withheld."""
+    carrier = carriers.get((finding.rule, finding.skill, finding.skill_location))
+    if carrier is None or carrier is finding or "(fixed together with" not in finding.source_says:
+        return finding
+    says = re.sub(r" \(fixed together with [^)]*\)", "", finding.source_says)
+    return replace(finding, source_says=says + f"; not fixed by --fix, as `{carrier.subject}` is not")
 
 
 def _key(finding: Finding) -> tuple[str, int, str]:

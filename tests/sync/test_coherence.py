@@ -61,3 +61,49 @@ def test_a_statement_alone_in_its_paragraph_is_fixed(tmp_path, capsys):
 def test_paragraphs_are_runs_of_non_blank_lines():
     ids = paragraph_ids("a\nb\n\nc\n  \n\nd")
     assert ids[0] == ids[1] and len({ids[0], ids[3], ids[6]}) == 3
+
+
+def test_siblings_of_a_withheld_list_fix_are_told_and_unrelated_fixes_stay():
+    from quarkci.core.findings import Finding, Fix, Location
+    from quarkci.facts.base import FactSet
+    from quarkci.skills.model import Skill
+    from quarkci.sync.coherence import coherent
+    from quarkci.sync.policy import FindingSet
+    from quarkci.sync.state import AuditState, UpstreamView
+
+    text = "---\nname: s\ndescription: d\n---\n| **Other** | a, b |\nThe list has 2 entries.\n\nPin `x<1`.\n"
+    src = Location("t.py", 3)
+
+    def finding(rule, subject, line, fix=None, says="", source=src):
+        return Finding(
+            rule,
+            "missing_from_list",
+            "c",
+            "s",
+            subject,
+            "says",
+            says,
+            "i",
+            Location("s/SKILL.md", line),
+            source,
+            fix,
+            kind="mechanical",
+        )
+
+    row = "| **Other** | a, b |"
+    carrier = finding("list", "L: c", 5, Fix("s/SKILL.md", 5, row, "| **Other** | a, b, c, d |"), "defines c")
+    sibling = finding("list", "L: d", 5, None, "defines d (fixed together with `c`)")
+    other = finding("pin", "x", 8, Fix("s/SKILL.md", 8, "Pin `x<1`.", "Pin `x<2`."), "x<2", Location("M", 9))
+    left = finding("list", "count", 6, None, "the release has 4", src)  # same rule and source, same paragraph
+    facts = FactSet(version="1.0", label="l", coverage=frozenset(), kinds={}, unavailable={})
+    view = UpstreamView(spec="s", kind="wheel", facts=facts, files=frozenset())
+    skill = Skill("s", "s/SKILL.md", {}, "", 5)
+    state = AuditState([skill], [], view, None, lambda _f: text)
+    out = coherent(FindingSet((carrier, sibling, other)), state, lambda _trial: FindingSet((left,)))
+    by_subject = {f.subject: f for f in out.findings}
+    assert by_subject["L: c"].fix is None and "line 6 of the same paragraph" in by_subject["L: c"].source_says
+    assert by_subject["L: d"].source_says == "defines d; not fixed by --fix, as `L: c` is not"
+    assert by_subject["x"].fix is not None  # another paragraph: its fix stays
+    # negative control: nothing left after the edit, every fix stays
+    kept = coherent(FindingSet((carrier, sibling, other)), state, lambda _trial: FindingSet(()))
+    assert [f.fix is not None for f in kept.findings] == [True, False, True]

@@ -104,23 +104,28 @@ def test_one_fix_run_fixes_every_range_on_a_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("body", "expected"),
+    ("body", "line", "expected"),
     [
-        ('```toml\n[project]\nrequires-python = ">=3.10,<3.13"\n```\n', 'requires-python = ">=3.11,<3.14"'),
-        ('requires-python = ">=3.10,<3.13"\n', 'requires-python = ">=3.11,<3.14"'),
-        ('Set `requires-python = ">=3.10,<3.13"` in pyproject.toml.\n', '`requires-python = ">=3.11,<3.14"`'),
+        (
+            '```toml\n[project]\nrequires-python = ">=3.10,<3.13"\n```\n',
+            8,
+            'requires-python = ">=3.11,<3.14"',
+        ),
+        ('requires-python = ">=3.10,<3.13"\n', 6, 'requires-python = ">=3.11,<3.14"'),
+        ('```\nrequires-python = ">=3.10,<3.13"\n```\n', 7, 'requires-python = ">=3.11,<3.14"'),
+        (
+            'Set `requires-python = ">=3.10,<3.13"` in pyproject.toml.\n',
+            6,
+            '`requires-python = ">=3.11,<3.14"`',
+        ),
     ],
 )
-def test_a_bare_requires_python_line_is_fixed(tmp_path, capsys, body, expected):
+def test_a_bare_requires_python_line_is_fixed(tmp_path, capsys, body, line, expected):
     # 0.13 METADATA: Requires-Python >=3.11,<3.14; the key states exactly that range, so the fix is exact
     skill = _one_skill(tmp_path, "env", body)
     first = _sync(tmp_path, "r1")
     capsys.readouterr()
-    assert first["applied_fixes"] == [
-        "env/SKILL.md:"
-        + str(6 + body.count("\n", 0, body.index("requires")))
-        + ": Python >=3.10,<3.13 -> >=3.11,<3.14"
-    ]
+    assert first["applied_fixes"] == [f"env/SKILL.md:{line}: Python >=3.10,<3.13 -> >=3.11,<3.14"]
     assert expected in skill.read_text(encoding="utf-8")
     assert first["summary"].endswith("; 1 fixes applied, 0 fixable left")
     assert [f for f in first["findings"] if f["kind"] == "mechanical"] == []
@@ -176,3 +181,24 @@ def test_a_table_that_says_it_lists_all_is_completed(tmp_path, capsys):
     capsys.readouterr()
     assert len(report["applied_fixes"]) == 47
     assert "| `gpt_oss` | describe before use |" in skill.read_text(encoding="utf-8")
+
+
+def test_a_scheme_table_presented_as_a_selection_is_marked_not_exhaustive(tmp_path, capsys):
+    # 0.13 config/template.py registers 28 schemes; the table shows fp8 only, as "Schemes we have tested"
+    body = (
+        "## Available Quantization Schemes\n\nSchemes we have tested:\n\n"
+        "| Scheme | Description |\n| --- | --- |\n| `fp8` | FP8 |\n"
+    )
+    skill = _one_skill(tmp_path, "plan", body)
+    audit = _sync(tmp_path, "audit", fix=False)
+    (only,) = [f for f in audit["findings"] if f["kind"] != "unverifiable"]
+    assert (only["rule"], only["subject"]) == (
+        "scheme-list-incomplete",
+        "Available Quantization Schemes: not exhaustive",
+    )
+    assert "defines 27 more schemes" in only["source_says"]
+    fixed = _sync(tmp_path, "r1")
+    capsys.readouterr()
+    assert fixed["applied_fixes"] == ["plan/SKILL.md:8: say the list is not exhaustive"]
+    assert "Schemes we have tested (not exhaustive):" in skill.read_text(encoding="utf-8")
+    assert [f for f in fixed["findings"] if f["kind"] != "unverifiable"] == []
