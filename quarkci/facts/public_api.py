@@ -15,7 +15,10 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
   serves cannot be known statically, so a missing name there is unverifiable, never removed;
 * ``signatures``: ``{name: parameter names}`` of its public functions, classes (their own ``__init__``)
   and methods (``"Class.method"``), ``"**"`` last when ``**kwargs`` accepts any keyword;
-* ``origins``: ``{name: "quark.mod.Name"}`` of its ``from quark... import`` bindings (re-exports).
+* ``origins``: ``{name: "quark.mod.Name"}`` of its ``from quark... import`` bindings (re-exports);
+* ``classes``: per class its bases, own ``__init__``, whether it is a dataclass and its fields, from which
+  :meth:`ApiIndex.signature` composes the signature a class inherits (an ``__init__`` or dataclass fields
+  of a base class, in another module too).
 
 Submodules are reachable from their package too (``from quark.torch import export``): the rules
 check :data:`ITEMS` by module name before the names of the parent.
@@ -131,6 +134,7 @@ def module_item(path: str, text: str) -> FactItem | None:
     declared = _literal_all(tree)
     public = declared if declared is not None else sorted(n for n in own if not n.startswith("_"))
     signatures, origins = _signatures(tree.body), _origins(tree.body, module, path.endswith("/__init__.py"))
+    classes = _classes(tree.body, module, origins)
     return FactItem(
         module,
         path,
@@ -144,6 +148,7 @@ def module_item(path: str, text: str) -> FactItem | None:
             "getattr": "__getattr__" in names,
             "signatures": signatures,
             "origins": origins,
+            "classes": classes,
         },
     )
 
@@ -182,6 +187,88 @@ def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
     return dict(sorted(out.items()))
 
 
+def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict[str, dict[str, object]]:
+    """``{class name: {"bases", "init", "dataclass", "fields"}}`` of every module-level class (private ones
+    too: they are bases): ``bases`` as dotted names (``quark.common.config.BaseQLayerConfig`` for a base
+    imported from Quark or defined here, else as written: ``ABC``, ``nn.Module``); ``init`` the parameters of
+    its own ``__init__`` (:func:`_params`) or None; ``dataclass`` True under ``@dataclass`` (not
+    ``init=False``); ``fields`` the names its body annotates (``ClassVar`` and ``field(init=False)`` left
+    out), in order. :meth:`ApiIndex.signature` composes a class's call signature from them."""
+    out: dict[str, dict[str, object]] = {}
+    for node in body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        init = next(
+            (
+                m
+                for m in node.body
+                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name == "__init__"
+            ),
+            None,
+        )
+        out[node.name] = {
+            "bases": [_base_name(b, module, origins, body) for b in node.bases],
+            "init": _params(init, method=True) if init is not None else None,
+            "dataclass": _is_dataclass(node),
+            "fields": _fields(node),
+        }
+    return dict(sorted(out.items()))
+
+
+def _base_name(node: ast.expr, module: str, origins: dict[str, str], body: list[ast.stmt]) -> str:
+    """A base class expression as a dotted name (see :func:`_classes`)."""
+    if isinstance(node, ast.Subscript):  # Generic[T], SomeBase[int]
+        node = node.value
+    text = ast.unparse(node)
+    if isinstance(node, ast.Name):
+        if node.id in origins:
+            return origins[node.id]
+        if any(isinstance(n, ast.ClassDef) and n.name == node.id for n in body):
+            return f"{module}.{node.id}"
+    return text
+
+
+def _is_dataclass(node: ast.ClassDef) -> bool:
+    """True under ``@dataclass`` / ``@dataclasses.dataclass`` (called or not), unless ``init=False``."""
+    for decorator in node.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        target = call.func if call is not None else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name != "dataclass":
+            continue
+        for keyword in call.keywords if call is not None else []:
+            if (
+                keyword.arg == "init"
+                and isinstance(keyword.value, ast.Constant)
+                and keyword.value.value is False
+            ):
+                return False
+        return True
+    return False
+
+
+def _fields(node: ast.ClassDef) -> list[str]:
+    """The ``__init__`` fields a dataclass body declares (see :func:`_classes`)."""
+    out: list[str] = []
+    for member in node.body:
+        if not isinstance(member, ast.AnnAssign) or not isinstance(member.target, ast.Name):
+            continue
+        if "ClassVar" in ast.unparse(member.annotation):
+            continue
+        value = member.value
+        if (
+            isinstance(value, ast.Call)
+            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
+            and any(
+                k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in value.keywords
+            )
+        ):
+            continue
+        out.append(member.target.id)
+    return out
+
+
 def _origins(body: list[ast.stmt], module: str, is_package: bool) -> dict[str, str]:
     """``{bound name: "quark.module.Name"}`` for every module-level ``from quark... import Name [as n]``
     (inside top-level ``if``/``try`` too): where a re-exported name is defined."""
@@ -216,6 +303,10 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
     return sorted(items), unavailable
 
 
+# Bases whose ``__init__`` takes no arguments (or that add none to a dataclass)
+_EMPTY_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol"})
+
+
 class ApiIndex:
     """Lookups over the ``public_api`` items of one release (modules by name, star re-exports followed)."""
 
@@ -247,7 +338,9 @@ class ApiIndex:
     def signature(self, dotted: str, _depth: int = 0) -> list[str] | None:
         """The parameters (see :func:`_params`) of the function, class or method ``dotted`` names
         (``quark.torch.LLMTemplate.get_config``), following re-exports (``origins``) to the module that
-        defines it; None when it cannot be found statically (inherited ``__init__``, a computed name)."""
+        defines it; a class without its own ``__init__`` gets the one it inherits, a dataclass the fields of
+        its dataclass bases and its own (see :meth:`_class_params`); None when it cannot be found
+        statically (a base outside the release, a computed name)."""
         split = self.split(dotted)
         if split is None or not split[1] or _depth > 6:
             return None
@@ -257,10 +350,62 @@ class ApiIndex:
         signatures = item.attrs.get("signatures") or {}
         if key in signatures:
             return list(signatures[key])
+        if len(rest) == 1 and rest[0] in (item.attrs.get("classes") or {}):
+            return self._class_params(module, rest[0], 0)
         origin = (item.attrs.get("origins") or {}).get(rest[0])
         if isinstance(origin, str) and origin != dotted:
             return self.signature(".".join([origin, *rest[1:]]), _depth + 1)
         return None
+
+    def _class(self, dotted: str, depth: int) -> tuple[str, str] | None:
+        """(module, class name) where the class ``dotted`` names is defined, re-exports followed."""
+        split = self.split(dotted)
+        if split is None or len(split[1]) != 1 or depth > 6:
+            return None
+        module, (name,) = split
+        attrs = self.modules[module].attrs
+        if name in (attrs.get("classes") or {}):
+            return module, name
+        origin = (attrs.get("origins") or {}).get(name)
+        return self._class(origin, depth + 1) if isinstance(origin, str) and origin != dotted else None
+
+    def _class_params(self, module: str, name: str, depth: int) -> list[str] | None:
+        """The call signature of class ``name`` of ``module``: its own ``__init__``; else, for a dataclass, the
+        fields of its dataclass bases then its own (a redeclared field keeps its place); else the signature
+        of its first base that has one (``object``/``ABC``-like bases: none). None when a base that matters
+        cannot be read statically (``torch.nn.Module``, a base of another package)."""
+        info = (self.modules[module].attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict) or depth > 12:
+            return None
+        if info.get("init") is not None:
+            return list(info["init"])
+        bases = [b for b in info.get("bases", []) if b not in _EMPTY_BASES]
+        resolved = [self._class(b, 0) for b in bases]
+        if any(r is None for r in resolved):
+            return None
+        if info.get("dataclass"):
+            return self._fields(module, name, 0)
+        for found in resolved:
+            if found is not None:
+                return self._class_params(*found, depth + 1)
+        return []
+
+    def _fields(self, module: str, name: str, depth: int) -> list[str] | None:
+        """The dataclass fields class ``name`` of ``module`` carries: those of its bases (a plain class
+        inherits its dataclass bases' fields), last base first, then its own when it is a dataclass; a
+        redeclared field keeps its first place. None when a base cannot be read statically."""
+        info = (self.modules[module].attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict) or depth > 12:
+            return None
+        params: list[str] = []
+        for base in reversed([b for b in info.get("bases", []) if b not in _EMPTY_BASES]):
+            found = self._class(base, 0)
+            inherited = self._fields(*found, depth + 1) if found is not None else None
+            if inherited is None:
+                return None
+            params += [p for p in inherited if p not in params]
+        own = info.get("fields", []) if info.get("dataclass") else []
+        return params + [f for f in own if f not in params]
 
     def split(self, dotted: str) -> tuple[str, list[str]] | None:
         """``quark.a.b.Name.attr`` -> (longest existing module prefix, remaining parts); None if no

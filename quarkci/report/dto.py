@@ -139,9 +139,21 @@ def fixable_left(outcome: SyncOutcome) -> int:
     return sum(1 for f in outcome.findings.findings if f.kind == "mechanical" and f.fix is not None)
 
 
+def by_hand(outcome: SyncOutcome) -> int:
+    """Mechanical findings no ``--fix`` edit covers (no fix of their own, none of a list fix they belong
+    to): each is edited by hand."""
+    return sum(
+        1
+        for f in outcome.findings.findings
+        if f.kind == "mechanical" and f.fix is None and "(fixed together with" not in f.source_says
+    )
+
+
 def summary_of(outcome: SyncOutcome) -> str:
     """``"12 findings: 3 breaking, 2 semantic, 7 mechanical; 4 unverifiable"`` (or the blocked reason); a
-    ``--fix`` run adds ``"; 8 fixes applied, 0 fixable left"`` (the counts are those after the fixes)."""
+    ``--fix`` run adds ``"; 8 fixes applied, 0 fixable left"`` (the counts are those after the fixes) and,
+    when some mechanical findings have no fix, ``", 2 mechanical to edit by hand"``, so a count of fixes
+    left is never read as "nothing left to do"."""
     c = outcome.findings.counts()
     if outcome.blocked is not None:
         return f"blocked: {outcome.blocked[0]}; {len(outcome.blocked[1])} skills could not be verified"
@@ -152,6 +164,8 @@ def summary_of(outcome: SyncOutcome) -> str:
     )
     if fix_requested(outcome):
         text += f"; {len(outcome.applied_fixes)} fixes applied, {fixable_left(outcome)} fixable left"
+        if hand := by_hand(outcome):
+            text += f", {hand} mechanical to edit by hand"
     return text
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from quarkci.core.findings import Finding
 from quarkci.core.rules import Rule, run_rules
-from quarkci.sync import policy
+from quarkci.sync import coherence, policy
 from quarkci.sync.registry import RULES
 from quarkci.sync.state import AuditState
 
@@ -37,7 +37,13 @@ def detect(
 def audit(
     state: AuditState, config: policy.Config | None = None, rules: Sequence[Rule[AuditState]] = RULES
 ) -> AuditResult:
-    """Detect with ``rules``, then classify, deduplicate and filter with ``config`` (defaults if None)."""
+    """Detect with ``rules``, then classify, deduplicate and filter with ``config`` (defaults if None);
+    a fix that would leave its paragraph contradicting itself is withheld (:mod:`.coherence`)."""
+    config = config or policy.Config()
     found, skipped = detect(state, rules)
-    findings = policy.apply(found, config or policy.Config(), state.line)
-    return AuditResult(findings, tuple(skipped))
+    findings = policy.apply(found, config, state.line)
+
+    def reaudit(trial: AuditState) -> policy.FindingSet:
+        return policy.apply(detect(trial, rules)[0], config, trial.line)
+
+    return AuditResult(coherence.coherent(findings, state, reaudit), tuple(skipped))

@@ -38,19 +38,32 @@ def fixable(findings: list[Finding] | tuple[Finding, ...]) -> list[Finding]:
 
 
 def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix]]:
-    """Apply ``fixes`` (all for one file) to ``text``; return (new text, applied, skipped).
+    """Apply ``fixes`` (all for one file) to ``text``; return (new text, applied, skipped); see
+    :func:`apply_with_origins`."""
+    new, applied, skipped, _origins = apply_with_origins(text, fixes)
+    return new, applied, skipped
+
+
+def apply_with_origins(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix], list[int]]:
+    """Apply ``fixes`` (all for one file) to ``text``; return (new text, applied, skipped, origins):
+    ``origins[n]`` is the 1-based line of ``text`` that line ``n + 1`` of the new text comes from (an
+    inserted line: its anchor).
 
     Replacements happen first, on the original line numbers; insertions then go after their anchor
-    line in the order given. Line endings and a missing final newline are preserved.
+    line in the order given. Several replacements of one line (three ranges on one line, each its own
+    finding) are all applied when they edit disjoint parts of it (:func:`span_of`); one that overlaps an
+    earlier one is skipped. Line endings and a missing final newline are preserved.
     """
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(newline)
+    original = list(lines)
     applied: list[Fix] = []
     skipped: list[Fix] = []
     inserts: dict[int, list[str]] = {}
+    edits: dict[int, list[tuple[int, int, str]]] = {}  # line index -> edits of the original line
     for fix in fixes:
         index = fix.line - 1
-        current = lines[index] if 0 <= index < len(lines) else None
+        current = original[index] if 0 <= index < len(original) else None
         if fix.insert_after:
             if current is None or current != fix.old:
                 skipped.append(fix)
@@ -60,16 +73,45 @@ def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, list[Fix], list[Fix
             inserts.setdefault(index, []).append(fix.new)
             applied.append(fix)
         else:
-            if current != fix.old:
+            edit = span_of(fix.old, fix.new)
+            taken = edits.setdefault(index, [])
+            if current == fix.old and edit in taken:
+                continue  # the same edit twice (two findings, one fix): made once
+            if current != fix.old or any(_overlap(edit, other) for other in taken):
                 skipped.append(fix)
                 continue
-            lines[index] = fix.new
+            taken.append(edit)
             applied.append(fix)
+    for index, taken in edits.items():
+        line = original[index]
+        for start, end, replacement in sorted(taken, reverse=True):
+            line = line[:start] + replacement + line[end:]
+        lines[index] = line
     out: list[str] = []
+    origins: list[int] = []
     for index, line in enumerate(lines):
-        out.append(line)
-        out.extend(inserts.get(index, []))
-    return newline.join(out), applied, skipped
+        added = inserts.get(index, [])
+        out += [line, *added]
+        origins += [index + 1] * (1 + len(added))
+    return newline.join(out), applied, skipped, origins
+
+
+def span_of(old: str, new: str) -> tuple[int, int, str]:
+    """The one edit that turns line ``old`` into ``new``: ``(start, end, replacement)`` with
+    ``old[start:end]`` replaced (the common prefix and suffix of the two lines are left out)."""
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    tail = 0
+    while tail < limit - start and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    return start, len(old) - tail, new[start : len(new) - tail]
+
+
+def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    """True when two edits of one line touch the same characters (or start at the same place)."""
+    return a[0] == b[0] or (a[0] < b[1] and b[0] < a[1])
 
 
 def apply_fixes(

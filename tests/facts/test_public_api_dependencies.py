@@ -38,6 +38,62 @@ def test_index_resolves_star_reexports_and_leaves_getattr_unknown():
     assert index.split("quark.pkg.sub.Found.method") == ("quark.pkg.sub", ["Found", "method"])
 
 
+def test_a_class_signature_includes_inherited_init_and_dataclass_fields_of_its_bases():
+    index = ApiIndex(
+        [
+            module_item(
+                "quark/base.py",
+                "from abc import ABC\nfrom dataclasses import dataclass, field\n"
+                "@dataclass\nclass Root(ABC):\n    weight: int = 0\n    bias: int = 0\n"
+                "class Plain(Root):\n    def method(self): ...\n"
+                "class Runner:\n    def __init__(self, model, output_dir='o'): ...\n",
+            ),
+            module_item(
+                "quark/leaf.py",
+                "from dataclasses import dataclass, field\nfrom typing import ClassVar\n"
+                "import torch.nn as nn\nfrom quark.base import Plain, Runner\n"
+                "@dataclass\nclass Leaf(Plain):\n    target: str = 'cpu'\n    weight: int = 1\n"
+                "    kind: ClassVar[str] = 'x'\n    cache: dict = field(default_factory=dict, init=False)\n"
+                "class Child(Runner):\n    pass\n"
+                "class Module(nn.Module):\n    pass\n"
+                "@dataclass(init=False)\nclass Manual(Plain):\n    z: int = 0\n",
+            ),
+        ]
+    )
+    # fields of a dataclass base in another module (through a plain class), then its own; a redeclared
+    # field keeps its place; ClassVar and init=False fields are no parameters
+    assert index.signature("quark.leaf.Leaf") == ["weight", "bias", "target"]
+    assert index.signature("quark.leaf.Child") == ["model", "output_dir"]  # an inherited __init__
+    assert index.signature("quark.base.Plain") == ["weight", "bias"]  # a plain subclass of a dataclass
+    assert index.signature("quark.leaf.Module") is None  # a base outside the release: unknown
+    # @dataclass(init=False) generates no __init__: the one of its base (Root's fields) is called
+    assert index.signature("quark.leaf.Manual") == ["weight", "bias"]
+    classes = index.modules["quark.leaf"].attrs["classes"]
+    assert classes["Leaf"]["bases"] == ["quark.base.Plain"] and classes["Module"]["bases"] == ["nn.Module"]
+
+
+@pytest.mark.real
+def test_real_0_13_signatures_of_inheriting_classes():
+    from tests.realwheels import real_snapshot
+
+    facts = facts_cache.facts_of(real_snapshot("0.13"))
+    index = ApiIndex(facts.kinds["public_api"])
+    config = "quark.torch.quantization.config.config"
+    # 0.13 config.py: @dataclass ProgressiveSpec(TwoStageSpec) declares no field, TwoStageSpec declares both
+    assert index.signature(f"{config}.ProgressiveSpec") == ["first_stage", "second_stage"]
+    # QLayerConfig(BaseQLayerConfig): input_tensors, output_tensors, weight, bias from quark/common/config.py
+    assert index.signature(f"{config}.QLayerConfig") == [
+        "input_tensors",
+        "output_tensors",
+        "weight",
+        "bias",
+        "target_device",
+    ]
+    # quark/torch/export/api.py: QuarkSafetensorsExporter has no __init__, SafetensorsExporter's is used
+    exporter = index.signature("quark.torch.export.api.QuarkSafetensorsExporter")
+    assert exporter is not None and exporter[:2] == ["model", "output_dir"]
+
+
 @pytest.mark.real
 def test_real_0_13_public_api_dependencies_and_all_clis():
     from tests.realwheels import real_snapshot

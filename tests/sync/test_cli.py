@@ -156,10 +156,14 @@ def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, 
     report = json.loads((in_tmp / "fix" / "validation_report.json").read_text(encoding="utf-8"))
     validate(report)
     assert report["mode"] == "fix"
+    # the mechanical finding left has no fix: the summary says it is a hand edit, not "nothing left"
     assert report["summary"] == (
-        "6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; 8 fixes applied, 0 fixable left"
+        "6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; 8 fixes applied, 0 fixable left, "
+        "1 mechanical to edit by hand"
     )
     assert len(report["applied_fixes"]) == 8 and report["counts"]["mechanical"] == 1
+    (left,) = [f for f in report["findings"] if f["kind"] == "mechanical"]
+    assert left["fix"] is None
     md = (in_tmp / "fix" / "validation_report.md").read_text(encoding="utf-8")
     assert (
         "**Mode:** fix" in md
@@ -169,7 +173,9 @@ def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, 
     # a second --fix run finds nothing left to fix: still a fix run, said so (the command passes fix=True)
     assert _run(wheels, skills_copy / "positive", in_tmp / "fix2", "--fix", "--fail-on", "none") == 0
     again = json.loads((in_tmp / "fix2" / "validation_report.json").read_text(encoding="utf-8"))
-    assert again["mode"] == "fix" and again["summary"].endswith("; 0 fixes applied, 0 fixable left")
+    assert again["mode"] == "fix" and again["summary"].endswith(
+        "; 0 fixes applied, 0 fixable left, 1 mechanical to edit by hand"
+    )
 
 
 def test_the_report_says_fix_when_the_producer_says_so_even_with_nothing_applied():

@@ -182,7 +182,7 @@ PARSED = (
     "import quark.torch.quantization.config.config as qcfg\n"  # line 7
     "from quark.torch import LLMTemplate, ModelQuantizer, export_safetensors\n\n"
     'config = LLMTemplate.get_config(scheme="fp8", exclude_layers=["lm_head"], {kv}="fp8")\n'  # 10
-    'spec = qcfg.{spec}(dtype="fp8")\n'  # 11
+    "spec = qcfg.{spec}(weight=None)\n"  # 11
     "quantizer = ModelQuantizer(config, multi_device=False)\n"
     "model = quantizer.quantize_model(model, {loader}=loader)\n"  # 13
     'export_safetensors(model, output_dir="out", weight_format="real_quantized")\n'
@@ -207,6 +207,37 @@ def test_python_blocks_are_parsed_with_aliases_instances_and_signatures(tmp_path
     # negative control: the true spelling of each gives nothing
     good = PARSED.format(kv="kv_cache_scheme", spec="QLayerConfig", loader="dataloader")
     assert _audit(tmp_path / "true", good, "0.13") == []
+
+
+# 0.13 quark/torch/quantization/config/config.py: @dataclass ProgressiveSpec(TwoStageSpec) gets first_stage and
+# second_stage from TwoStageSpec; QLayerConfig(BaseQLayerConfig) gets input_tensors, output_tensors, weight,
+# bias from quark/common/config.py and adds target_device; quark/torch/export/api.py: QuarkSafetensorsExporter
+# has no __init__ of its own, SafetensorsExporter's takes (model, output_dir, custom_mode, weight_format, ...)
+INHERITED = (
+    "```python\n"
+    "from quark.torch.quantization.config.config import ProgressiveSpec, QLayerConfig\n"  # line 7
+    "from quark.torch.export.api import QuarkSafetensorsExporter\n\n"
+    "spec = ProgressiveSpec(first_stage=a, {stage}=b)\n"  # 10
+    "layer = QLayerConfig(weight=spec, {device}=None)\n"  # 11
+    'exporter = QuarkSafetensorsExporter(model, {out}="out")\n'  # 12
+    "```\n"
+)
+
+
+def test_call_keywords_are_checked_against_inherited_signatures(tmp_path):
+    true = INHERITED.format(stage="second_stage", device="target_device", out="output_dir")
+    assert [f for f in _audit(tmp_path / "true", true, "0.13") if f.rule == "python-keyword-unknown"] == []
+    false = INHERITED.format(stage="second", device="device", out="output_path")
+    found = sorted(
+        (f.subject, f.skill_location.line if f.skill_location else 0)
+        for f in _audit(tmp_path / "false", false, "0.13")
+        if f.rule == "python-keyword-unknown"
+    )
+    assert found == [
+        ("quark.torch.export.api.QuarkSafetensorsExporter(output_path=)", 12),
+        ("quark.torch.quantization.config.config.ProgressiveSpec(second=)", 10),
+        ("quark.torch.quantization.config.config.QLayerConfig(device=)", 11),
+    ]
 
 
 COMMANDS = (
@@ -245,3 +276,60 @@ def test_commands_are_resolved_against_every_release(tmp_path, version, expected
             f for f in _audit(tmp_path / "again", COMMANDS, version) if f.rule == "cli-command-unknown"
         ]
         assert "releases defining it: 0.13" in unknown.source_says
+
+
+# No amd-quark release has quark.torch.quantisation (the vocabulary of 0.6.0 … 0.13); 0.13 has
+# quark/torch/quantization/config/config.py (defining QConfig). quark.experimental.plugin: 0.12.post1 only.
+MODULES = (
+    "```python\n"
+    "from quark.torch.{quant}.config.config import QConfig\n"  # line 7
+    "import quark.torch.{quant}.config as qc\n"  # 8
+    "```\n\n"
+    "The configuration classes live in `quark.torch.{quant}.config`.\n\n"  # 11
+    "See `quark.torch.quantization.{config}.config.QConfig`.\n"  # 13
+)
+
+
+def test_a_module_path_no_release_has_is_a_misspelling_with_the_nearest_module(tmp_path):
+    found = _audit(tmp_path / "false", MODULES.format(quant="quantisation", config="confg"), "0.13")
+    nearest = "the nearest module of amd-quark 0.13 is"
+    assert sorted(
+        (f.rule, f.kind, f.subject, f.skill_location.line, f.source_says.split(nearest)[-1])
+        for f in found
+        if f.skill_location
+    ) == [
+        (
+            "python-module-misspelt",
+            "semantic",
+            "quark.torch.quantisation.config",
+            8,
+            " `quark.torch.quantization.config`",
+        ),
+        (
+            "python-module-misspelt",
+            "semantic",
+            "quark.torch.quantisation.config.config",
+            7,
+            " `quark.torch.quantization.config.config`",
+        ),
+        (
+            "python-module-misspelt",
+            "semantic",
+            "quark.torch.quantization.confg.config",
+            13,
+            " `quark.torch.quantization.config.config`",
+        ),
+    ]
+    assert all("no amd-quark release has a module" in f.source_says for f in found)
+    # negative control: the true spelling gives nothing
+    assert _audit(tmp_path / "true", MODULES.format(quant="quantization", config="config"), "0.13") == []
+
+
+def test_a_module_an_older_release_had_is_drift_not_a_misspelling(tmp_path):
+    body = "```python\nimport quark.experimental.plugin\n```\n"
+    (found,) = _audit(tmp_path, body, "0.13")
+    assert (found.rule, found.kind, found.subject) == (
+        "python-import-unresolved",
+        "breaking",
+        "quark.experimental.plugin",
+    )

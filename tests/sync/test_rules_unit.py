@@ -138,3 +138,58 @@ def test_paths_outside_the_wheel_are_unverifiable_unless_bundled():
     found = source_path_unverifiable.check(state(claims, up))
     assert sorted(f.subject for f in found) == ["docs/source/install.rst", "skills/_legacy_impl/GONE.md"]
     assert all(f.change == "not_shown" for f in found)
+
+
+def test_a_stale_torch_index_tag_is_fixed_to_the_one_tag_of_its_accelerator():
+    def up(*tags):
+        items = [
+            FactItem(t, "tools/ci/install_torch.sh", n, {"accelerator": a}) for n, (t, a) in enumerate(tags)
+        ]
+        return view("1.0", {"torch_matrix": items})
+
+    text = "pip install torch --index-url https://download.pytorch.org/whl/cu126"
+    tag = claim(
+        "torch_version", "cu126", line=1, aspect="accelerator_tag", text="download.pytorch.org/whl/cu126"
+    )
+    (found,) = torch_index_tag_unknown.check(
+        state([tag], up(("cu128", "cuda"), ("rocm6.4", "rocm")), text=text)
+    )
+    assert found.fix.new == "pip install torch --index-url https://download.pytorch.org/whl/cu128"
+    # negative control: two CUDA tags, which one was meant is the author's call
+    (found,) = torch_index_tag_unknown.check(
+        state([tag], up(("cu128", "cuda"), ("cu130", "cuda")), text=text)
+    )
+    assert found.fix is None
+
+
+def test_a_stale_torch_index_tag_on_a_source_tree_is_fixed_by_one_fix_run(tmp_path, capsys):
+    import json
+
+    from quarkci.cli import main
+
+    tree = tmp_path / "quark-src"
+    (tree / "quark").mkdir(parents=True)
+    (tree / "tools" / "ci").mkdir(parents=True)
+    (tree / "pyproject.toml").write_text(
+        '[project]\nname = "amd-quark"\nversion = "0.99"\n', encoding="utf-8"
+    )
+    (tree / "quark" / "__init__.py").write_text("", encoding="utf-8")
+    (tree / "tools" / "ci" / "install_torch.sh").write_text(
+        "pip install torch --index-url https://download.pytorch.org/whl/rocm6.4\n"
+        "pip install torch --index-url https://download.pytorch.org/whl/cu128\n",
+        encoding="utf-8",
+    )
+    skill = tmp_path / "skills" / "install" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: install\ndescription: x\n---\n\n```bash\n"
+        "pip install torch --index-url https://download.pytorch.org/whl/cu126\n```\n",
+        encoding="utf-8",
+    )
+    argv = ["sync", "--upstream", str(tree), "--skills", str(tmp_path / "skills"), "--baseline", "none"]
+    assert main([*argv, "--out", str(tmp_path / "r1"), "--fix", "--fail-on", "none"]) == 0
+    capsys.readouterr()
+    report = json.loads((tmp_path / "r1" / "validation_report.json").read_text(encoding="utf-8"))
+    assert report["applied_fixes"] == ["install/SKILL.md:7: PyTorch index cu126 -> cu128"]
+    assert "download.pytorch.org/whl/cu128" in skill.read_text(encoding="utf-8")
+    assert report["summary"].endswith("; 1 fixes applied, 0 fixable left")

@@ -77,3 +77,21 @@ def test_inline_lists_get_names_appended_to_the_last_cell():
 
     assert _append_to_last_cell("| **Other** | a, b |", ["c", "d"]) == "| **Other** | a, b, c, d |"
     assert _append_to_last_cell("Models: a, b.", ["c"]) == "Models: a, b, c"
+
+
+def test_several_fixes_of_one_line_are_all_applied_when_they_edit_disjoint_parts():
+    line = "Pin `a>=1,<2`, `b>=1,<2` and `c>=1,<2`."
+    fixes = [
+        Fix("f", 1, line, line.replace("a>=1,<2", "a>=3,<4")),
+        Fix("f", 1, line, line.replace("b>=1,<2", "b>=5")),
+        Fix("f", 1, line, line.replace("c>=1,<2", "c<9")),
+    ]
+    new, done, missed = apply_to_text(line + "\n", fixes)
+    assert new == "Pin `a>=3,<4`, `b>=5` and `c<9`.\n" and len(done) == 3 and missed == []
+    # two edits of the same words: the second is skipped, never merged into nonsense
+    clash = [
+        Fix("f", 1, line, line.replace("a>=1", "a>=3")),
+        Fix("f", 1, line, line.replace("a>=1,<2", "a<7")),
+    ]
+    new, done, missed = apply_to_text(line, clash)
+    assert new == line.replace("a>=1", "a>=3") and len(done) == 1 and len(missed) == 1

@@ -32,7 +32,7 @@ _HISTORICAL = re.compile(
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(
-    r"\b(?:not supported|unsupported|do not use|don't use|never use|must not|avoid using"
+    r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
     r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available)\b",
     re.IGNORECASE,
 )
@@ -68,6 +68,25 @@ def migration_note(own: str) -> bool:
     """True when ``own`` names two or more different amd-quark releases (0.x version numbers) and is not
     a release scope (``for `amd-quark>=0.11,<0.12` ...``, which is checked inside its scope)."""
     return len(set(_RELEASE.findall(own))) >= 2 and release_scope(own) is None
+
+
+# A list or table presented as a selection of what the release has ("Models we have run", "tested with"):
+# not a complete list, so never completed row by row (see ``selection``).
+SELECTION = re.compile(
+    r"\b(?:we(?:'ve| have)?\s+(?:run|tested|validated|verified|tried|used)|(?:tested|validated|verified)"
+    r"\s+(?:with|on|models?|schemes?)|known to work|example (?:models?|schemes?)|examples? of|popular"
+    r"|commonly used|a few|highlights)\b",
+    re.IGNORECASE,
+)
+
+
+def selection(*texts: str) -> str | None:
+    """The words of the first of ``texts`` (heading, introducing paragraph) that present a list as a
+    selection ("we have run", "tested with", "known to work"), or None."""
+    for text in texts:
+        if text and (match := SELECTION.search(text)):
+            return match.group(0)
+    return None
 
 
 def partial_list(*texts: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from quarkci.skills.claims.context import partial_list
+from quarkci.skills.claims.context import partial_list, selection
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -63,6 +63,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
         elif text.kind == "table" and section is not None:
             partial = partial_list(text.lead, section.heading)
+            chosen = None if partial else selection(section.heading, text.lead)
             yield from _cell(
                 text,
                 (section.enumerates or section.count is not None) and not partial,
@@ -70,6 +71,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 section.line,
                 counts.get(heading_path(text.headings)),
                 partial,
+                chosen,
             )
 
 
@@ -80,6 +82,7 @@ def _cell(
     heading_line: int,
     paragraph_total: tuple[int, int] | None,
     partial: bool = False,
+    chosen: str | None = None,
 ) -> Iterator[Found]:
     cell = text.cell
     if cell is None or cell.is_header or clean_cell(cell.header) not in MODEL_HEADERS:
@@ -94,6 +97,7 @@ def _cell(
         "where": "table",
         "section": heading_path(text.headings),
         "enumerates": (enumerates or total is not None) and not partial,
+        "selection": chosen,
         "count_claimed": total,
         "count_line": total_line,
         "headers": list(cell.headers),

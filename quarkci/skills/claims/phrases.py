@@ -42,7 +42,8 @@ _SINGLE = re.compile(rf"^(?P<v>{_V})(?![\d.]*\d)")
 # words allowed between the package name and its range ("needs onnx 1.18", "onnx version 1.18", "onnx: 1.18")
 _NEGATED_AFTER = re.compile(
     r"^\s*[(,]?\s*(?:is\s+|are\s+)?"
-    r"(?:not supported|unsupported|not compatible|not available|isn't supported)",
+    r"(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible"
+    r"|not available|isn't supported)",
     re.IGNORECASE,
 )
 _GAP = re.compile(

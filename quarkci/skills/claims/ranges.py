@@ -28,12 +28,14 @@ from quarkci.skills.claims.phrases import leading_range
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9](?![\w])")
 _CLAUSE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|(?<=\d)[.;!?](?=\s+[A-Z]|\s*$)|;|\n\s*\n")
 _NEGATIVE = re.compile(
-    r"\b(?:not supported|unsupported|not compatible|incompatible|is not available|isn't supported"
-    r"|are not supported|does not support|doesn't support)\b",
+    r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible"
+    r"|incompatible|is not available|isn't supported"
+    r"|are not (?:(?:currently|yet|officially|presently)\s+)?supported|does not support|doesn't support)\b",
     re.IGNORECASE,
 )
 _NEGATED_BEFORE = re.compile(
-    r"(?:not supported|unsupported|does not support|doesn't support|no support for)\s*(?:on|for|:)?\s*$",
+    r"(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|does not support"
+    r"|doesn't support|no support for)\s*(?:on|for|:)?\s*$",
     re.IGNORECASE,
 )
 

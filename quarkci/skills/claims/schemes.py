@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
-from quarkci.skills.claims.context import partial_list
+from quarkci.skills.claims.context import partial_list, selection
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -113,6 +113,7 @@ def _context(text: Text, where: str) -> dict[str, object]:
         "where": where,
         "section": heading_path(text.headings),
         "enumerates": bool(section and section.enumerates) and not partial,
+        "selection": None if partial or not section else selection(section.heading, text.lead),
         "count_claimed": section.count if section else None,
         "count_line": section.line if section and section.count is not None else None,
     }

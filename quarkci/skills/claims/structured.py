@@ -1,4 +1,4 @@
-"""Claims inside YAML, JSON and TOML examples (and ``key: value`` lines of untagged blocks).
+"""Claims inside YAML, JSON and TOML examples (and ``requires-python = ...`` lines of untagged blocks).
 
 Read line by line (examples often hold placeholders and ``...`` that no parser accepts), so each
 claim keeps its exact line:
@@ -33,13 +33,16 @@ _REQUIREMENT = re.compile(
     re.IGNORECASE,
 )
 _KIND = {"transformers": "transformers_version", "python": "python_version"}
+# keys whose value is the project's Python range, read in untagged blocks too (a bare pyproject line)
+_PYTHON_RANGE_KEYS = frozenset({"requires-python", "requires_python", "python_requires", "python-requires"})
 
 
 def extract(unit: Unit) -> Iterator[Found]:
     """Scheme and version claims of the YAML/JSON/TOML blocks of ``unit`` (see the module docstring)."""
     for code in unit.codes():
-        if code.info not in LANGUAGES:
+        if code.info not in LANGUAGES and code.info != "":
             continue
+        untagged = code.info == ""  # an untagged block: only a Python-range key (``requires-python = ...``)
         section = heading_path(code.headings)
         for offset, raw in enumerate(code.text.split("\n")):
             line = code.first_line + offset
@@ -52,6 +55,8 @@ def extract(unit: Unit) -> Iterator[Found]:
                     if v is not None
                 )
                 value = value.strip()
+                if untagged and key not in _PYTHON_RANGE_KEYS:
+                    continue
                 if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
                     yield Found(
                         "scheme",
@@ -81,10 +86,13 @@ def extract(unit: Unit) -> Iterator[Found]:
                             "package": package,
                             "text": value,
                             "where": "example",
+                            "key": key,
                             "section": section,
                         },
                     )
                     continue
+            if untagged:
+                continue
             for req in _REQUIREMENT.finditer(raw):
                 try:
                     spec = str(SpecifierSet(re.sub(r"\s+", "", req.group("spec")).rstrip(",")))

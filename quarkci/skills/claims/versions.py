@@ -64,7 +64,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("bare", re.compile(rf"(?<![\w-]){_PKG}\b[^.`\n]{{0,40}}?`(?P<spec>{_SPEC})`", re.IGNORECASE)),
 ]
-_NEGATION = re.compile(r"\b(?:not supported|unsupported|not compatible)\b", re.IGNORECASE)
+# other spellings of a package the statements name: the pyproject / setup.py keys that state Python's range
+_ALIASES = {"pytorch": "torch", "requires-python": "python", "python-requires": "python"}
+_NEGATION = re.compile(
+    r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible)\b",
+    re.IGNORECASE,
+)
 _INDEX_TAG = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<tag>cpu|cu\d{3}|rocm\d+(?:\.\d+)*)\b")
 _TAG_SPAN = re.compile(r"^(?:cu\d{3}|rocm\d+(?:\.\d+)+)$")
 _MODEL_ARROW = re.compile(r"^\s*((?:`[^`]+`\s*,?\s*)+)(?:→|->|:)")
@@ -146,7 +151,7 @@ def _prose(text: Text) -> Iterator[Found]:
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
         taken.add(added)
     taken.rewind()
-    for stated in ranges.statements(_clause_text(text), KIND_BY_PACKAGE, {"pytorch": "torch"}):
+    for stated in ranges.statements(_clause_text(text), KIND_BY_PACKAGE, _ALIASES):
         # the phrasings the patterns above do not read ("requires transformers 4.50 or newer" is read
         # there; "Python 3.13 is not supported", "transformers at least 4.50" here)
         if taken.covers(stated.start):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from quarkci.facts.public_api import ApiIndex
@@ -71,3 +73,42 @@ def resolve(claim: Claim, index: ApiIndex) -> Resolved:
     if found is None:
         return Resolved("dynamic", module, name, file)
     return Resolved("ok" if found else "no_name", module, name, file)
+
+
+_SEGMENT = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+def unknown_module(claim: Claim, index: ApiIndex, known: Callable[[str], bool]) -> str | None:
+    """The module path ``claim`` names when neither this release (``index``) nor any other (``known(path)``:
+    some release of the vocabulary has that module) has it, else None.
+
+    ``from M import X`` and ``import M`` name ``M``. A dotted reference names a module when the part past
+    this release's longest module prefix is a run of module-like segments (lower case) followed by more
+    (``quark.torch.quantisation.config``, ``quark.torch.quantization.confg.QConfig``), and the module
+    prefix does not define the first of them; a lone lower-case last part (``quark.torch.export_safetensorz``)
+    may be a function, so it is no module path. A module some release had (removed, renamed) is drift, not a
+    misspelling: None.
+    """
+    form = claim.context.get("form")
+    if form in ("from", "import"):
+        module = str(claim.context.get("module")) if form == "from" else claim.value
+        if not module.startswith("quark.") or index.has_module(module) or known(module):
+            return None
+        return module
+    if form != "dotted":
+        return None
+    split = index.split(claim.value)
+    if split is None:
+        return None
+    prefix, rest = split
+    run: list[str] = []
+    for part in rest:
+        if not _SEGMENT.match(part):
+            break
+        run.append(part)
+    if not run or len(run) == len(rest) == 1 or index.resolves(prefix, run[0]) is not False:
+        return None
+    module = ".".join([prefix, *run])
+    if known(module) or known(f"{prefix}.{run[0]}"):
+        return None
+    return module

@@ -211,7 +211,9 @@ def list_incomplete(
 ) -> list[Finding]:
     """Upstream items missing from a list the skill presents as complete: ``missing_from_list``.
 
-    One finding per missing item. The fix follows the list's shape: a list with one item per line
+    One finding per missing item. A list its section presents as complete but its own words as a selection
+    ("Models we have run") gets one finding instead, saying it is not exhaustive (:func:`_not_exhaustive`):
+    never rows appended to it. The fix follows the list's shape: a list with one item per line
     (table rows, bullets) gets one new line per item after its last entry; a list whose last line
     holds several items (``| **Other** | a, b, c |``) gets the missing names appended to that line,
     as one fix carried by the first missing item's finding (the others point at it).
@@ -232,6 +234,10 @@ def list_incomplete(
                 listed.add(item.name)  # duplicates (same name in two files) are reported once
                 missing.append(item)
         where = f"'{section}'" if section else "its list"
+        chosen = next((c.context["selection"] for c in group if c.context.get("selection")), None)
+        if chosen and missing:
+            out.append(_not_exhaustive(state, group, section, missing, str(chosen), rule, category, noun))
+            continue
         base = state.baseline
         for n, item in enumerate(missing):
             fix = None
@@ -289,3 +295,48 @@ def list_incomplete(
                 )
             )
     return out
+
+
+NOT_EXHAUSTIVE = " (not exhaustive)"
+
+
+def _not_exhaustive(
+    state: AuditState,
+    group: list[Claim],
+    section: str,
+    missing: list[FactItem],
+    chosen: str,
+    rule: str,
+    category: str,
+    noun: str,
+) -> Finding:
+    """``missing_from_list`` for a list presented as a selection (``chosen``: the words that say so) under a
+    heading that presents it as complete. The fix marks its introducing line (the nearest line above the
+    list, when it holds those words) ``(not exhaustive)``; it never adds rows."""
+    first = min(group, key=lambda c: c.line)
+    fix = None
+    for number in range(first.line - 1, max(0, first.line - 12), -1):
+        text = state.line(first.file, number)
+        if text is None or not text.strip() or text.lstrip().startswith("|"):
+            continue
+        if chosen in text and NOT_EXHAUSTIVE.strip() not in text:
+            body = text.rstrip()
+            colon = body.endswith(":")
+            new = (body[:-1] if colon else body.rstrip(".")) + NOT_EXHAUSTIVE + (":" if colon else ".")
+            fix = Fix(first.file, number, text, new, description="say the list is not exhaustive")
+        break
+    names = ", ".join(f"`{m.name}`" for m in missing[:5]) + (", …" if len(missing) > 5 else "")
+    view = state.upstream
+    return make(
+        rule,
+        category,
+        "missing_from_list",
+        first,
+        subject=f"{section}: not exhaustive",
+        skill_says=f"'{section}' shows {len(group)} {noun}s as a selection ('{chosen}')",
+        source_says=f"{release(view)} defines {len(missing)} more {noun}s ({names}): the list is not "
+        "exhaustive; say so, or list them all",
+        impact=f"a reader of '{section}' takes the selection for every {noun} the release supports",
+        source=source_loc(missing[0]),
+        fix=fix,
+    )

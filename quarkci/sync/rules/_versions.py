@@ -11,6 +11,9 @@ from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.state import AuditState
 
+# example-document keys whose value is exactly the range of the product (pyproject.toml, setup.cfg)
+EXACT_KEYS = frozenset({"requires-python", "requires_python", "python_requires", "python-requires"})
+
 
 def stated_of(claim: Claim, state: AuditState) -> Stated | None:
     """The range a version claim states: its value (the extractor's normalised specifier) gives the
@@ -89,14 +92,15 @@ def mismatch(
     fix = None
     # a statement scoped to some releases ("for amd-quark>=0.11,<0.12") is never rewritten to this one;
     # a range inside an example document (a model's `transformers_version_required`) mixes the model's own
-    # floor with Quark's cap: no exact rewrite exists, so none is made
+    # floor with Quark's cap: no exact rewrite exists, so none is made; a `requires-python` key states the
+    # release's own range, rewritten like prose
     if (
         line is not None
         and stated.text
         and stated.text in line
         and new_text != stated.text
         and not claim.context.get("releases")
-        and claim.context.get("where") != "example"
+        and (claim.context.get("where") != "example" or claim.context.get("key") in EXACT_KEYS)
     ):
         fix = Fix(
             claim.file,

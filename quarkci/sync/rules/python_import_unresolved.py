@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding, Location
-from quarkci.sync.rules._api import index_of, resolve
+from quarkci.sync.rules._api import index_of, resolve, unknown_module
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 
@@ -17,18 +17,24 @@ CATEGORY = "public_api"
 
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per claim whose module or name is missing and was not in the baseline
-    either (``api-name-removed`` reports those); ``not_shown`` (unverifiable) when the module serves
+    either (``api-name-removed`` reports those) and whose module some release has (a module no release has
+    is ``python-module-misspelt``'s); ``not_shown`` (unverifiable) when the module serves
     names through a module-level ``__getattr__``. Silent when the release shows no ``public_api``."""
     view = state.upstream
     index = index_of(view)
     if not index:
         return []
     base = index_of(state.baseline) if state.baseline is not None else None
+    vocabulary = state.vocabulary
     out = []
     for claim in state.claims_of("python_name"):
         res = resolve(claim, index)
         if res.status in ("ok", "skip"):
             continue
+        if vocabulary is not None and unknown_module(
+            claim, index, lambda m: bool(vocabulary.releases_of("module", m))
+        ):
+            continue  # no release has that module: python-module-misspelt
         if res.status == "dynamic":
             out.append(
                 make(

@@ -16,9 +16,11 @@ CATEGORY = "public_api"
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per ``python_keyword`` claim (a parsed Python block's call keyword, see
     :mod:`quarkci.skills.claims.python_code`) whose callable's signature in the release, followed through
-    re-exports to its definition, has no parameter of that name and takes no ``**kwargs``. A callable whose
-    signature cannot be read statically (an inherited ``__init__``, a dataclass, a computed name) is left
-    alone. The finding names the parameters the callable does take, and the baseline's when it had it."""
+    re-exports to its definition, has no parameter of that name and takes no ``**kwargs``. A class's
+    signature includes what it inherits (a base's ``__init__``, the fields of dataclass bases, in any module
+    of the release: :meth:`~quarkci.facts.public_api.ApiIndex.signature`). A callable whose signature cannot
+    be read statically (a base class outside the release, a computed name) is left alone. The finding
+    names the parameters the callable does take, and the baseline's when it had it."""
     index = index_of(state.upstream)
     if not index:
         return []
