@@ -222,6 +222,14 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
         why = "an installation that fails (an install asked for, a pip/build log or an import error)"
         debuggers = ("debug", "onnx_debug")  # the seed sends an install failure to the install skill
         return Intent(roles, act, why, installs=installs, overridden=(*overridden, *debuggers))
+    split = _other_backend(p, spec, roles)
+    if split:
+        why = f"{_why(spec)}, but the goal names both a PyTorch and an ONNX model in different clauses"
+        return Intent((*roles, *split), act, why)
+    mentioned = _mentioned_elsewhere(p, act, spec, roles)
+    if mentioned:
+        why = f"{_why(spec)}, but another clause is about more (an L0 skill is the route only when nothing else is)"
+        return Intent((*roles, *mentioned), act, why)
     rival = _asked_elsewhere(p, act, roles, tops)
     if rival:
         why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks for more'
@@ -232,6 +240,32 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
     if len(roles) == 1 and roles[0] not in _INSTALL_ORDER and (p.has("install") or p.has("setup")):
         installs = _asked_installs(p)
     return Intent(roles, act, _why(spec), weak=act.weak, installs=installs, overridden=overridden)
+
+
+def _other_backend(p: Parse, spec: ActionSpec, roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The other backend's role, when the role is chosen by backend and the goal names an ONNX model in one
+    clause and a PyTorch model in another (see :attr:`Parse.both_backends`)."""
+    keyed = spec.roles if isinstance(spec.roles, dict) else {}
+    if len(roles) != 1 or not p.both_backends or not {"torch", "onnx"} <= keyed.keys():
+        return ()
+    other = keyed["torch"] if roles[0] == keyed["onnx"] else keyed["onnx"]
+    return (other,) if isinstance(other, str) and other != roles[0] else ()
+
+
+def _mentioned_elsewhere(p: Parse, act: Act, spec: ActionSpec, roles: tuple[str, ...]) -> tuple[str, ...]:
+    """For an L0 route (environment preflight, workspace validation): the role of a higher-ranked action that
+    another clause only mentions (a scheme name: "int4 weight-only for llama-2-13b"). The seed routes to an
+    L0 skill only when the goal is about nothing else, so the goal asks between the two."""
+    if not spec.foundation or len(roles) != 1:
+        return ()
+    for other in p.active():
+        theirs_spec = lexicon_action(other.action)
+        if other.clause == act.clause or not other.weak or theirs_spec.rank <= spec.rank:
+            continue
+        theirs = _roles_of(theirs_spec, p)[0]
+        if theirs and not set(theirs) & set(roles):
+            return theirs
+    return ()
 
 
 def _asked_elsewhere(p: Parse, act: Act, roles: tuple[str, ...], tops: list[Act]) -> tuple[str, ...]:

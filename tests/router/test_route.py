@@ -165,3 +165,28 @@ def test_real_0_13_descriptions_alone_resolve_every_role():
         back[name] = skill.name
         renamed.append(CatalogSkill(name, skill.positive, skill.negative, skill.layer))
     assert {role: back[name] for role, name in resolve_roles(renamed).items()} == expected
+
+
+# --- confidence: the parse asks when the goal leaves the route open ---------------------------------------
+
+
+def _options(goal: str) -> tuple[str, list[str]]:
+    doc = route(goal, CATALOG, LABEL).document
+    return doc["workflow"], [i["role"] for i in doc["route"].get("interpretations", [])]
+
+
+def test_a_model_named_in_both_formats_asks_which_one_to_quantize():
+    workflow, options = _options("quantize gemma-2-9b to int8. there is also an encoder.onnx export on disk")
+    assert workflow == "undecided" and set(options[:2]) == {"ptq_workflow", "onnx_ptq_workflow"}
+    # negative controls: one model kind, or the library named beside an ONNX model, still route
+    assert _options("quantize mobilenet.onnx to a8w8")[0] == "quark-onnx-ptq"
+    assert _options("install torch first, then quantize resnet50.onnx to xint8")[0] == "quark-onnx-ptq"
+
+
+def test_an_l0_route_asks_when_another_clause_is_about_a_model_and_a_scheme():
+    goal = "environment check passed (MI300X). next: fp8 for llama-3.1-8b"
+    workflow, options = _options(goal)
+    assert workflow == "undecided" and options[:2] == ["env_preflight", "ptq_workflow"]
+    # negative controls: the same L0 question alone, or with the scheme in its own clause, is a route
+    assert _options("run the environment preflight on this node")[0] == "quark-env-preflight"
+    assert _options("which GPU do I need for w4a16?")[0] != "undecided"
