@@ -64,3 +64,23 @@ def test_the_same_day_words_alone_still_defer(goal):
 )
 def test_both_backends_only_when_two_clauses_name_different_model_kinds(goal, both):
     assert parse(goal).both_backends is both
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "calibration of my model.onnx aborted halfway",
+        "die Kalibrierung von resnet.onnx bricht ab",
+        "la calibration de yolo.onnx s'interrompt",
+        "la calibración de yolo.onnx se interrumpe",
+        "mobilenet.onnx 的校准中断了",
+        "resnet.onnx のキャリブレーションが異常終了した",
+        "resnet.onnx 캘리브레이션이 중단됐어요",
+    ],
+)
+def test_an_aborted_run_is_a_reported_failure(goal):
+    assert parse(goal).has("failure")
+
+
+def test_a_run_that_was_not_aborted_reports_no_failure():
+    assert not parse("calibration of my model.onnx finished, now quantize it").has("failure")
