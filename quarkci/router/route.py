@@ -46,7 +46,9 @@ reported failure was about; the debugger, when an installation fails) are no riv
 routed when it leads every other skill by :data:`MARGIN`; otherwise the goal is ``undecided`` with the
 rules' skill and the best-matching descriptions offered. An ambiguous reading
 ("compare", "serve", "set up Quark"), a goal the rules find nothing in, and a role the catalog has no skill
-for are questions too (the last offers the role's alternatives, never a guess).
+for are questions too (the last offers the role's alternatives, never a guess; a goal the rules find
+nothing in offers the seed's "I want to use Quark" question, led by the skill whose description matches
+its words when that is a real match, BM25 at least :data:`SIMILARITY_FLOOR`: offered, never routed to).
 
 Calibration (dev set ``dev_3``, 80 goals by an independent writer, and every own set; see
 ``benchmarks/bench_router.py``): :data:`MARGIN` 3 (a lexical veto when another description leads the rules'
@@ -354,8 +356,14 @@ def decide(
     it = intent(p, names, catalog)
     off = _off_note(p)
     if not it.roles:
-        reason = it.why if it.act is None else f'the goal says "{it.act.evidence}": {it.why}'
-        return Decision(None, reason + off, DEFAULT_OPTIONS)
+        if it.act is not None:
+            return Decision(None, f'the goal says "{it.act.evidence}": {it.why}{off}', DEFAULT_OPTIONS)
+        described = _described_best(p, catalog, index, names)
+        if described is None:
+            return Decision(None, it.why + off, DEFAULT_OPTIONS)
+        why = f"{it.why}; the description of {described[1]} matches its words best"
+        options = (described[0], *DEFAULT_OPTIONS[: MAX_OPTIONS - 1])
+        return Decision(None, why + off, options)
     said = (f'the goal says "{it.act.evidence}": ' if it.act else "") + it.why + off
     similarity = _similarity(p, it.act, catalog, index)
     if len(it.roles) > 1:
@@ -386,6 +394,24 @@ def decide(
         return Decision(DESCRIBED, said, (), (), scores, skill)
     prereqs = _prerequisites(role, p, facts, it.installs)
     return Decision(role, said, (), prereqs, scores, it.skill)
+
+
+def _described_best(
+    p: Parse, catalog: list[CatalogSkill], index: LexicalIndex | None, names: dict[str, str]
+) -> tuple[str, str] | None:
+    """(option, skill) of the routable skill whose description matches a goal the rules find nothing in,
+    when that match is a real one (BM25 at least :data:`SIMILARITY_FLOOR`) and the seed's default question
+    does not offer it already; else None. Only ever offered, never routed to."""
+    from quarkci.router.roles import routable
+
+    if not catalog or index is None:
+        return None
+    raw = index.scores(p.text, canonical=True)
+    ranked = sorted((-x, s.name) for x, s in zip(raw, catalog, strict=True) if routable(s))
+    if not ranked or -ranked[0][0] < SIMILARITY_FLOOR:
+        return None
+    label = _label(ranked[0][1], names)
+    return None if label in DEFAULT_OPTIONS else (label, ranked[0][1])
 
 
 def _label(skill: str, names: dict[str, str]) -> str:

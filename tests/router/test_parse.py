@@ -84,3 +84,15 @@ def test_an_aborted_run_is_a_reported_failure(goal):
 
 def test_a_run_that_was_not_aborted_reports_no_failure():
     assert not parse("calibration of my model.onnx finished, now quantize it").has("failure")
+
+
+@pytest.mark.parametrize(
+    "goal, action",
+    [
+        ("we have been installing quark", "install"),
+        ("we've been installing quark", "install"),
+        ("quark's been set up here", "setup"),
+    ],
+)
+def test_a_contracted_has_been_states_a_fact_like_the_full_form(goal, action):
+    assert _polarity(goal, action) == "done"

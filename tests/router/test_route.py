@@ -190,3 +190,17 @@ def test_an_l0_route_asks_when_another_clause_is_about_a_model_and_a_scheme():
     # negative controls: the same L0 question alone, or with the scheme in its own clause, is a route
     assert _options("run the environment preflight on this node")[0] == "quark-env-preflight"
     assert _options("which GPU do I need for w4a16?")[0] != "undecided"
+
+
+def test_a_goal_the_rules_find_nothing_in_offers_the_best_matching_description_first():
+    doc = route(
+        "my encoder_int8.onnx: initializers, metadata and custom ops intact?", CATALOG, LABEL
+    ).document
+    assert doc["workflow"] == "undecided"  # offered, never routed to on words alone
+    options = [(i["role"], i["skill"]) for i in doc["route"]["interpretations"]]
+    assert options[0] == ("onnx_result_validator", "quark-onnx-result-validator") and len(options) == 3
+    # negative controls: no real lexical match, or one the seed's question offers already, keeps that question
+    for goal in ("hello", "upgrade amd-quark to the latest release"):
+        doc = route(goal, CATALOG, LABEL).document
+        roles = [i["role"] for i in doc["route"]["interpretations"]]
+        assert roles == ["model_intake", "ptq_workflow", "quark_install"], goal
