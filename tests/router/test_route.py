@@ -204,3 +204,60 @@ def test_a_goal_the_rules_find_nothing_in_offers_the_best_matching_description_f
         doc = route(goal, CATALOG, LABEL).document
         roles = [i["role"] for i in doc["route"]["interpretations"]]
         assert roles == ["model_intake", "ptq_workflow", "quark_install"], goal
+
+
+# negated or deferred quantize goals in every language (own sentences): never a PTQ workflow; the other
+# request is routed
+NOT_NOW = [
+    ("I'm not going to quantize Llama-3-8B; evaluate it on mmlu", "quark-torch-llm-eval"),
+    ("quantizing Qwen3-8B is not needed, just tell me which GPU this is", "quark-env-preflight"),
+    ("skip the quantization of Mistral-7B and check the model path /models/m7", "quark-workspace-validate"),
+    ("rather than quantizing phi-2, inspect its layers", "quark-torch-model-intake"),
+    ("let's not quantize Qwen2-7B yet; plan the scheme first", "quark-torch-quant-plan"),
+    ("no quantization of gemma-2-9b for now, evaluate it on arc", "quark-torch-llm-eval"),
+    (
+        "quantization of Llama-3-8B can wait until next month; which ROCm version is installed?",
+        "quark-env-preflight",
+    ),
+    ("we won't quantize mistral-7b this week, show me its architecture", "quark-torch-model-intake"),
+    ("there is no point quantizing phi-3 before we know the GPU; which GPU is it?", "quark-env-preflight"),
+    ("Llama-3-8B bitte nicht quantisieren, sondern auf MMLU evaluieren", "quark-torch-llm-eval"),
+    ("keine Quantisierung von Qwen3-8B, zeig mir nur die Architektur", "quark-torch-model-intake"),
+    ("ohne Mistral-7B zu quantisieren, prüfe den Modellpfad /models/m7", "undecided"),
+    ("Qwen3-8B soll noch nicht quantisiert werden; welche GPU habe ich?", "quark-env-preflight"),
+    (
+        "Die Quantisierung von Llama-3-8B machen wir erst nächsten Monat, jetzt nur evaluieren",
+        "quark-torch-llm-eval",
+    ),
+    ("ne pas quantifier Llama-3-8B, évalue-le sur mmlu", "quark-torch-llm-eval"),
+    ("pas de quantification pour Qwen3-8B, dis-moi quelle GPU j'ai", "quark-env-preflight"),
+    ("on ne quantifie pas Mistral-7B maintenant ; montre-moi son architecture", "quark-torch-model-intake"),
+    (
+        "la quantification de phi-2 attendra la semaine prochaine, fais d'abord un plan",
+        "quark-torch-quant-plan",
+    ),
+    ("no quiero cuantizar Llama-3-8B, evalúalo en mmlu", "quark-torch-llm-eval"),
+    ("nada de cuantizar Qwen3-8B por ahora, dime qué GPU tengo", "quark-env-preflight"),
+    ("sin cuantizar Mistral-7B, revisa la arquitectura", "quark-torch-model-intake"),
+    ("la cuantización de phi-2 será el mes que viene; ahora haz un plan", "quark-torch-quant-plan"),
+    ("不量化 Llama-3-8B，先在 mmlu 上评估一下", "quark-torch-llm-eval"),
+    ("Qwen3-8B 先不做量化，告诉我这台机器是什么 GPU", "quark-env-preflight"),
+    ("无需量化 Mistral-7B，帮我看看它的结构", "quark-torch-model-intake"),
+    ("量化 phi-2 的事下个月再说，先做个量化方案", "quark-torch-quant-plan"),
+    ("不要对 Llama-3-8B 做量化，只评估精度", "quark-torch-llm-eval"),
+    ("Llama-3-8B は量子化しないで、mmlu で評価して", "quark-torch-llm-eval"),
+    ("Qwen3-8B の量子化は不要です。GPU の種類を教えて", "quark-env-preflight"),
+    ("Mistral-7B は量子化せずにアーキテクチャを見て", "quark-torch-model-intake"),
+    ("phi-2 の量子化は来月にします。先に計画を立てて", "quark-torch-quant-plan"),
+    ("Llama-3-8B는 양자화하지 말고 mmlu로 평가해 줘", "quark-torch-llm-eval"),
+    ("Qwen3-8B 양자화는 필요 없어요. GPU 종류만 알려 주세요", "quark-env-preflight"),
+    ("Mistral-7B를 양자화 없이 구조만 살펴봐 줘", "quark-torch-model-intake"),
+    ("phi-2 양자화는 다음 달에 할게요. 먼저 계획을 세워 주세요", "quark-torch-quant-plan"),
+]
+
+
+@pytest.mark.parametrize("goal, workflow", NOT_NOW)
+def test_a_negated_or_deferred_quantize_routes_the_other_request_never_ptq(goal, workflow):
+    got = route(goal, CATALOG, LABEL).document["workflow"]
+    assert got not in ("quark-torch-ptq", "quark-onnx-ptq")
+    assert got == workflow
