@@ -261,3 +261,61 @@ def test_a_negated_or_deferred_quantize_routes_the_other_request_never_ptq(goal,
     got = route(goal, CATALOG, LABEL).document["workflow"]
     assert got not in ("quark-torch-ptq", "quark-onnx-ptq")
     assert got == workflow
+
+
+# the kinds in own sentences over the default catalog: routed, or asked where the catalog has no skill
+# for the role (export, the PyTorch debugger)
+KINDS = [
+    (
+        "I need Qwen3-14B in fp8 by Friday, but I have no clue which accelerator the cluster has",
+        "quark-torch-ptq",
+    ),
+    ("Mistral-7B auf INT4 bringen, keine Ahnung welche GPU im Server steckt", "quark-torch-ptq"),
+    ("quantifie Gemma-2-9B en fp8, je ne connais pas le matériel", "quark-torch-ptq"),
+    (
+        "the fp8 checkpoint in ./out/q is finished; package it so the serving team can load it in vLLM",
+        "undecided",
+    ),
+    ("量化已经完成了，把 ./out/q 导出成 GGUF", "undecided"),
+    ("pip install amd-quark failed: error building onnx wheel, cmake not found", "quark-install"),
+    ("fresh box: install pytorch and amd-quark, afterwards give me an int4 Qwen2.5-7B", "quark-torch-ptq"),
+    ("which layers of Qwen/Qwen2.5-7B are linear, and how many are there?", "quark-torch-model-intake"),
+    ("does /data/llama have a config.json and safetensors?", "quark-workspace-validate"),
+    ("torch says HIP is not available on my MI300X, I need a ROCm build of torch", "quark-torch-install"),
+    ("evaluate ./out/llama-fp8 on gsm8k against the bf16 original", "quark-torch-llm-eval"),
+    ("run a Quant-Perf session on Llama-3.1-8B", "quark-torch-quant-perf"),
+    ("resume the quant-perf search that stopped yesterday", "quark-torch-quant-perf"),
+    ("fold the BatchNorm nodes of mobilenet.onnx", "quark-onnx-shapeshifter-run"),
+    ("upgrade detector.onnx to opset 17", "quark-onnx-shapeshifter-run"),
+    ("write a new skill for exporting to GGUF", "quark-skill-creator"),
+    ("audit all skills against the 0.13 release", "quark-torch-skill-sync"),
+    ("ShapeShifter crashed with a KeyError on unet.onnx", "quark-onnx-debug"),
+    ("quantize resnet18.onnx to XINT8 for the Ryzen AI NPU", "quark-onnx-ptq"),
+    ("my int4 llama outputs gibberish after quantization", "undecided"),
+    ("plan a W4A16 quantization for Llama-3-70B without running anything", "quark-torch-quant-plan"),
+    ("what is the best scheme for Qwen3-32B on one MI300X?", "quark-torch-quant-plan"),
+    ("make a one-layer copy of Qwen2.5-0.5B for a smoke test", "quark-torch-shrink-model"),
+    ("Kimi-K2 is too big for RAM, quantize it file by file to fp8", "quark-torch-file2file-quantization"),
+    ("find the best ONNX quantization config for yolov8.onnx automatically", "quark-onnx-autosearch-pro"),
+    ("split encoder.onnx into attention blocks and heads subgraphs", "quark-onnx-subgraph-partitioner"),
+    (
+        "check the safetensors headers and excluded tensor hashes of ./out/qwen-fp8",
+        "quark-torch-result-validator",
+    ),
+    (
+        "is the output in ./out/yolo_int8.onnx valid: QDQ nodes present and custom ops ok?",
+        "quark-onnx-result-validator",
+    ),
+    ("install onnxruntime-gpu with the ROCm execution provider", "quark-onnx-install"),
+    ("which GPU and driver does this machine have?", "quark-env-preflight"),
+    ("Qwen3-8B를 INT8로 양자화해 주세요. GPU는 잘 모르겠어요", "quark-torch-ptq"),
+    ("Llama-3-8BをFP8に量子化して、/out に保存して", "quark-torch-ptq"),
+    ("请把 Qwen2.5-7B 量化成 INT4，然后在 mmlu 上评估", "quark-torch-ptq"),
+    ("después de cuantizar, convierte el modelo a GGUF", "undecided"),
+    ("nach der Quantisierung das Modell für das Serving-Team verpacken", "undecided"),
+]
+
+
+@pytest.mark.parametrize("goal, workflow", KINDS)
+def test_each_kind_routes_or_asks_over_the_default_catalog(goal, workflow):
+    assert route(goal, CATALOG, LABEL).document["workflow"] == workflow
