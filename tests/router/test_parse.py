@@ -96,3 +96,15 @@ def test_a_run_that_was_not_aborted_reports_no_failure():
 )
 def test_a_contracted_has_been_states_a_fact_like_the_full_form(goal, action):
     assert _polarity(goal, action) == "done"
+
+
+@pytest.mark.parametrize(
+    "goal, action",
+    [
+        ("evalúa Llama-3-8B y después cuantízalo a FP8", "quantize"),
+        ("descarga amd-quark e instálalo", "install"),
+        ("el modelo ya está cuantizado, expórtalo a GGUF", "export"),
+    ],
+)
+def test_a_spanish_imperative_with_a_clitic_is_still_its_verb(goal, action):
+    assert _polarity(goal, action) == "active"
