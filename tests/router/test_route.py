@@ -319,3 +319,47 @@ KINDS = [
 @pytest.mark.parametrize("goal, workflow", KINDS)
 def test_each_kind_routes_or_asks_over_the_default_catalog(goal, workflow):
     assert route(goal, CATALOG, LABEL).document["workflow"] == workflow
+
+
+# goals whose route is clear, in several languages (own sentences): routed, not asked
+CLEAR = [
+    ("just look at Qwen/Qwen2.5-7B, don't start anything", "quark-torch-model-intake"),
+    ("Qwen/Qwen2.5-7B を見るだけで、何も実行しないでください", "quark-torch-model-intake"),
+    ("schau dir nur mistralai/Mistral-7B-v0.3 an, starte nichts", "quark-torch-model-intake"),
+    ("the vendor tool shows nothing; which accelerator is in this server?", "quark-env-preflight"),
+    ("这台服务器上是哪块显卡？驱动版本是多少？", "quark-env-preflight"),
+    ("¿qué GPU tiene este servidor y qué versión de ROCm?", "quark-env-preflight"),
+    ("does ./models/qwen contain config.json and the weight files?", "quark-workspace-validate"),
+    ("is /outputs writable?", "quark-workspace-validate"),
+    (
+        "Qwen/Qwen3-8B: hub id or the local folder ./Qwen3-8B, which one resolves here?",
+        "quark-workspace-validate",
+    ),
+    ("torch reports no HIP on my Radeon, I need the right wheel", "quark-torch-install"),
+    ("把 CUDA 版的 torch 换成 ROCm 版", "quark-torch-install"),
+    ("torch works, now install Quark with the onnx extra", "quark-install"),
+    ("PyTorch läuft schon, installiere jetzt amd-quark", "quark-install"),
+    ("fold BatchNorm into Conv in model.onnx", "quark-onnx-shapeshifter-run"),
+    ("convert segment.onnx from NCHW to NHWC layout", "quark-onnx-shapeshifter-run"),
+    ("align the Q/DQ scales of the Concat inputs in net_int8.onnx", "quark-onnx-shapeshifter-run"),
+    ("start a Quant-Perf session for Qwen3-8B", "quark-torch-quant-perf"),
+    ("resume my Quant-Perf run", "quark-torch-quant-perf"),
+    ("create a new Quark skill for GGUF export", "quark-skill-creator"),
+    ("audit the Quark skills for outdated CLI flags", "quark-torch-skill-sync"),
+    ("ONNX モデル resnet.onnx の opset と入力形状を教えて", "quark-onnx-model-intake"),
+    ("encoder.onnx 的 opset 和算子分布是什么？", "quark-onnx-model-intake"),
+    ("Quel est l'opset de encoder.onnx et ses formes d'entrée ?", "quark-onnx-model-intake"),
+    ("wie viele Layer hat Qwen/Qwen2-7B?", "quark-torch-model-intake"),
+    ("Qwen2-7B 有多少层？", "quark-torch-model-intake"),
+    ("make a one-hidden-layer version of Llama-3-8B", "quark-torch-shrink-model"),
+    ("erstelle eine Version von Llama-3-8B mit nur einer Schicht zum Debuggen", "quark-torch-shrink-model"),
+    ("crea una versión de Llama-3-8B con una sola capa para depurar", "quark-torch-shrink-model"),
+    ("做一个只有一层的 Llama-3-8B 用来调试", "quark-torch-shrink-model"),
+    ("Die Kalibrierung von model.onnx stürzt ab", "quark-onnx-debug"),
+    ("are there QDQ nodes in my quantized net.onnx?", "quark-onnx-result-validator"),
+]
+
+
+@pytest.mark.parametrize("goal, workflow", CLEAR)
+def test_a_clear_goal_is_routed_not_asked(goal, workflow):
+    assert route(goal, CATALOG, LABEL).document["workflow"] == workflow
