@@ -90,6 +90,7 @@ class Parse:
         default_factory=frozenset
     )  # plan_only / batch_execute / interactive_execute
     hardware: str | None = None  # the accelerator the goal states (as stated: preflight confirms it)
+    both_backends: bool = False  # one clause names an ONNX model, another a PyTorch one (which is meant?)
 
     def active(self) -> list[Act]:
         """The active actions, in goal order."""
@@ -199,7 +200,14 @@ def _polarities(piece: Piece, matches: list[_Match]) -> dict[str, str]:
         if marker.scope == "clause":
             chosen = matches
         elif marker.scope == "next":  # the first action within WINDOW words, and those coordinated with it
-            barrier = next((s for s, _e, w in words if s >= end and w in by_token), len(piece.text))
+            barrier = next(  # a negative object reinforces a negation: "sans rien quantifier"
+                (
+                    s
+                    for s, _e, w in words
+                    if s >= end and w in by_token and by_token[w].effect != marker.effect
+                ),
+                len(piece.text),
+            )
             ahead = [m for m in matches if end <= m.start < barrier and gap(end, m.start) < WINDOW]
             chosen = _coordinated(ahead, piece.text)
             if not chosen and marker.effect == "negated":  # "quantisiere das Modell nicht"
@@ -278,6 +286,7 @@ def parse(goal: str) -> Parse:
         acts=tuple(acts),
         products=_products(shape, acts),
         backend=_backend(shape, acts),
+        both_backends=_both_backends(shape),
         evidence=frozenset(k for k, rx in lex.evidence.items() if rx.search(raw)),
         module=module.group(1) if module else None,
         domain=bool(lex.domain.search(text)),
@@ -375,3 +384,18 @@ def _backend(shape: list[Clause], acts: list[Act]) -> str | None:
         if objects["onnx_weak"].search(text):
             return "onnx"
     return None
+
+
+def _both_backends(shape: list[Clause]) -> bool:
+    """True when one clause names an ONNX model or graph and another clause a PyTorch model, and no clause
+    names both ("quantize llama-3-8b; I also have an .onnx export of it": which of the two is to be
+    quantized is the user's answer, not the parse's)."""
+    lex = lexicon()
+    product = dict(lex.products)["torch"]  # "install torch first" names the library, not a model
+    onnx = {i for i, c in enumerate(shape) if "onnx_model" in c.objects}
+    torch = {
+        i
+        for i, c in enumerate(shape)
+        if "torch_model" in c.objects and lex.objects["torch"].search(product.sub(" ", c.text))
+    }
+    return bool(onnx) and bool(torch) and not onnx & torch

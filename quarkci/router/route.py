@@ -27,7 +27,16 @@ applied to the active actions of the :mod:`quarkci.router.parse` parse:
    is this?", stays a prerequisite instead); a bare *quantize* does not outrank any other request (L0
    included): an unknown way of saying "not now" must not reach the PTQ workflow.
 
-Confidence. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
+Confidence: a route is confident only when the parse has settled it and the catalog agrees. The parse
+leaves it open (``undecided``, the readings offered) when
+
+* the goal names an ONNX model in one clause and a PyTorch model in another (``Parse.both_backends``) and
+  the role is chosen by backend: which model is meant is the user's answer;
+* the route is an L0 skill (preflight, workspace) and another clause mentions a higher-ranked action (a
+  scheme name next to a model): the seed routes to L0 only when the goal is about nothing else;
+* a bare verb faces another clause's request (rule 5), or the reading is ambiguous (below).
+
+Agreement with the catalog. Each catalog skill gets ``parse + LEXICAL_WEIGHT * similarity``: ``parse`` is
 :data:`PARSE_STRONG` for the rules' skill (:data:`PARSE_WEAK` when only a scheme was mentioned),
 0 for every other skill; ``similarity`` is the BM25 score (``bm25s``) of the deciding clause (with the
 clauses that only name objects; prerequisite clauses such as "install torch first" are left out) against
@@ -37,7 +46,18 @@ reported failure was about; the debugger, when an installation fails) are no riv
 routed when it leads every other skill by :data:`MARGIN`; otherwise the goal is ``undecided`` with the
 rules' skill and the best-matching descriptions offered. An ambiguous reading
 ("compare", "serve", "set up Quark"), a goal the rules find nothing in, and a role the catalog has no skill
-for are questions too (the last offers the role's alternatives, never a guess).
+for are questions too (the last offers the role's alternatives, never a guess; a goal the rules find
+nothing in offers the seed's "I want to use Quark" question, led by the skill whose description matches
+its words when that is a real match, BM25 at least :data:`SIMILARITY_FLOOR`: offered, never routed to).
+
+Calibration (dev set ``dev_3``, 80 goals by an independent writer, and every own set; see
+``benchmarks/bench_router.py``): :data:`MARGIN` 3 (a lexical veto when another description leads the rules'
+skill by more than 0.7 of the best normalised similarity) is kept: a tighter agreement (margin 4-7, i.e. a
+veto at a 0.6-0.3 lead) made no dev route more precise and made 3 (margin 4) to 41 (margin 7) own-set
+answers and 1-2 of the 30 bundled evals wrong; requiring the rules' skill to be the lexical top-1 would have turned 162 of 660 right own-set routes into
+questions (short descriptions rank incidental words: paths, hardware, a second clause). Asking on two strong
+requests whose precedence is not one of the seed's explicit ones (quantize > post-quantization stage > plan >
+install > inspect > L0) was measured too and not kept: every such dev and own-set route was right.
 """
 
 from __future__ import annotations
@@ -222,6 +242,14 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
         why = "an installation that fails (an install asked for, a pip/build log or an import error)"
         debuggers = ("debug", "onnx_debug")  # the seed sends an install failure to the install skill
         return Intent(roles, act, why, installs=installs, overridden=(*overridden, *debuggers))
+    split = _other_backend(p, spec, roles)
+    if split:
+        why = f"{_why(spec)}, but the goal names both a PyTorch and an ONNX model in different clauses"
+        return Intent((*roles, *split), act, why)
+    mentioned = _mentioned_elsewhere(p, act, spec, roles)
+    if mentioned:
+        why = f"{_why(spec)}, but another clause is about more (an L0 skill is the route only when nothing else is)"
+        return Intent((*roles, *mentioned), act, why)
     rival = _asked_elsewhere(p, act, roles, tops)
     if rival:
         why = f'{_why(spec)}, but "{act.evidence}" names nothing to act on and another clause asks for more'
@@ -232,6 +260,32 @@ def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Inte
     if len(roles) == 1 and roles[0] not in _INSTALL_ORDER and (p.has("install") or p.has("setup")):
         installs = _asked_installs(p)
     return Intent(roles, act, _why(spec), weak=act.weak, installs=installs, overridden=overridden)
+
+
+def _other_backend(p: Parse, spec: ActionSpec, roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The other backend's role, when the role is chosen by backend and the goal names an ONNX model in one
+    clause and a PyTorch model in another (see :attr:`Parse.both_backends`)."""
+    keyed = spec.roles if isinstance(spec.roles, dict) else {}
+    if len(roles) != 1 or not p.both_backends or not {"torch", "onnx"} <= keyed.keys():
+        return ()
+    other = keyed["torch"] if roles[0] == keyed["onnx"] else keyed["onnx"]
+    return (other,) if isinstance(other, str) and other != roles[0] else ()
+
+
+def _mentioned_elsewhere(p: Parse, act: Act, spec: ActionSpec, roles: tuple[str, ...]) -> tuple[str, ...]:
+    """For an L0 route (environment preflight, workspace validation): the role of a higher-ranked action that
+    another clause only mentions (a scheme name: "int4 weight-only for llama-2-13b"). The seed routes to an
+    L0 skill only when the goal is about nothing else, so the goal asks between the two."""
+    if not spec.foundation or len(roles) != 1:
+        return ()
+    for other in p.active():
+        theirs_spec = lexicon_action(other.action)
+        if other.clause == act.clause or not other.weak or theirs_spec.rank <= spec.rank:
+            continue
+        theirs = _roles_of(theirs_spec, p)[0]
+        if theirs and not set(theirs) & set(roles):
+            return theirs
+    return ()
 
 
 def _asked_elsewhere(p: Parse, act: Act, roles: tuple[str, ...], tops: list[Act]) -> tuple[str, ...]:
@@ -302,8 +356,14 @@ def decide(
     it = intent(p, names, catalog)
     off = _off_note(p)
     if not it.roles:
-        reason = it.why if it.act is None else f'the goal says "{it.act.evidence}": {it.why}'
-        return Decision(None, reason + off, DEFAULT_OPTIONS)
+        if it.act is not None:
+            return Decision(None, f'the goal says "{it.act.evidence}": {it.why}{off}', DEFAULT_OPTIONS)
+        described = _described_best(p, catalog, index, names)
+        if described is None:
+            return Decision(None, it.why + off, DEFAULT_OPTIONS)
+        why = f"{it.why}; the description of {described[1]} matches its words best"
+        options = (described[0], *DEFAULT_OPTIONS[: MAX_OPTIONS - 1])
+        return Decision(None, why + off, options)
     said = (f'the goal says "{it.act.evidence}": ' if it.act else "") + it.why + off
     similarity = _similarity(p, it.act, catalog, index)
     if len(it.roles) > 1:
@@ -334,6 +394,24 @@ def decide(
         return Decision(DESCRIBED, said, (), (), scores, skill)
     prereqs = _prerequisites(role, p, facts, it.installs)
     return Decision(role, said, (), prereqs, scores, it.skill)
+
+
+def _described_best(
+    p: Parse, catalog: list[CatalogSkill], index: LexicalIndex | None, names: dict[str, str]
+) -> tuple[str, str] | None:
+    """(option, skill) of the routable skill whose description matches a goal the rules find nothing in,
+    when that match is a real one (BM25 at least :data:`SIMILARITY_FLOOR`) and the seed's default question
+    does not offer it already; else None. Only ever offered, never routed to."""
+    from quarkci.router.roles import routable
+
+    if not catalog or index is None:
+        return None
+    raw = index.scores(p.text, canonical=True)
+    ranked = sorted((-x, s.name) for x, s in zip(raw, catalog, strict=True) if routable(s))
+    if not ranked or -ranked[0][0] < SIMILARITY_FLOOR:
+        return None
+    label = _label(ranked[0][1], names)
+    return None if label in DEFAULT_OPTIONS else (label, ranked[0][1])
 
 
 def _label(skill: str, names: dict[str, str]) -> str:
