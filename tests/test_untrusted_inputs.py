@@ -701,3 +701,141 @@ def test_a_walk_over_too_many_entries_is_refused(tmp_path: Path, monkeypatch) ->
     monkeypatch.setattr(source, "MAX_TREE_ENTRIES", 5)  # 3 directories + 3 files
     with pytest.raises(BadInputError, match="more than 5 files and directories; not a skills directory"):
         source.DirectorySource(skills).files()
+
+
+# ---------------------------------------------------------------------------------------------
+# Found by the attack trial of this wave: lone surrogates, names that are not UTF-8, a huge version,
+# --scales, and outputs that replaced inputs in route, ptq intake, ptq plan and report github.
+
+SURROGATE = '"s\\ud800"'  # valid JSON and YAML escape syntax; not Unicode text
+
+
+def test_a_lone_surrogate_in_a_report_is_one_line_exit_2_everywhere_it_is_read(tmp_path: Path) -> None:
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    text = json.dumps(report()).replace('"demo"', SURROGATE, 1)
+    (rep / "validation_report.json").write_text(text, encoding="utf-8")
+    path = str(rep / "validation_report.json")
+    for argv in (
+        ["report", "markdown", "--report-json", path, "--output", str(tmp_path / "r.md")],
+        ["gh", "issues", "--report", path, "--dry-run", "--repo", "o/r"],
+        ["contracts", "validate", path],
+    ):
+        one_line(quarkci(*argv, cwd=tmp_path), 2, "not Unicode text", "$.findings[0].skill")
+    assert not (tmp_path / "r.md").exists()
+
+
+def test_a_lone_surrogate_in_a_baseline_or_a_model_config_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_text('{"version": ' + SURROGATE + "}", encoding="utf-8")
+    skills = skills_dir(tmp_path / "skills", demo="Nothing.")
+    done = quarkci(*sync_args(wheel(tmp_path), skills, tmp_path / "out", "--baseline", str(tmp_path / "b.json")),
+                   cwd=tmp_path)  # fmt: skip
+    one_line(done, 2, "not Unicode text")
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text('{"model_type": ' + SURROGATE + "}", encoding="utf-8")
+    one_line(quarkci("ptq", "intake", "--model", str(tmp_path / "m"), cwd=tmp_path), 2, "not Unicode text")
+
+
+def test_a_skill_whose_folder_or_name_is_not_unicode_text_is_unreadable_and_the_report_is_written(
+    tmp_path: Path,
+) -> None:
+    skills = skills_dir(tmp_path / "skills", good="Nothing.")
+    bad = Path(os.fsdecode(os.fsencode(str(skills)) + b"/s\xff"))  # a folder name that is not UTF-8
+    bad.mkdir()
+    (bad / "SKILL.md").write_text(SKILL.format(name="s", body="x"), encoding="utf-8")
+    (skills / "named").mkdir()
+    (skills / "named" / "SKILL.md").write_text(SKILL.format(name=SURROGATE, body="x"), encoding="utf-8")
+    done = quarkci(*sync_args(wheel(tmp_path), skills, tmp_path / "out", "--baseline", "none"), cwd=tmp_path)
+    assert done.returncode in (0, 1) and "internal error" not in done.stderr, done.stderr[-2000:]
+    written = json.loads((tmp_path / "out" / "validation_report.json").read_text(encoding="utf-8"))
+    unreadable = [f for f in written["findings"] if f["rule"] == "skill-unreadable"]
+    said = " ".join(f["source_says"] + f["skill_says"] + f["subject"] for f in unreadable)
+    assert "s\\xff" in said and "not UTF-8" in said and "not Unicode text" in said, said
+
+
+def test_a_path_option_that_is_not_utf8_is_one_line_exit_2(tmp_path: Path) -> None:
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/o\xff")
+    skills = skills_dir(tmp_path / "skills", demo="Nothing.")
+    one_line(quarkci(*sync_args(wheel(tmp_path), skills, Path(odd)), cwd=tmp_path), 2, "--out", "not UTF-8")
+    assert not Path(odd).exists()
+
+
+def test_a_version_of_5000_digits_in_metadata_is_bad_input(tmp_path: Path) -> None:
+    metadata = METADATA.replace("Version: 0.99", "Version: 0." + "1" * 5000)
+    skills = skills_dir(tmp_path / "skills", demo="Nothing.")
+    done = quarkci(*sync_args(wheel(tmp_path, metadata=metadata), skills, tmp_path / "out"), cwd=tmp_path)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("quarkci: error: ")]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert len(errors) == 1 and "METADATA has no valid Version header" in errors[0]
+
+
+@pytest.mark.parametrize(
+    "scales", ["[" * 100000, '{"arc_easy": ' + BIG_INT + "}", '{"arc_easy": ' + SURROGATE + "}"]
+)
+def test_gate_compare_scales_go_through_the_json_reader(tmp_path: Path, scales: str) -> None:
+    results = {"results": {"arc_easy": {"acc,none": 0.5, "acc_stderr,none": 0.01}}}
+    (tmp_path / "r.json").write_text(json.dumps(results), encoding="utf-8")
+    done = quarkci("day0", "gate-compare", "--baseline", "r.json", "--candidate", "r.json", "--scales", scales,
+                   cwd=tmp_path)  # fmt: skip
+    assert (
+        done.returncode in (1, 2) and "internal error" not in done.stderr and "Traceback" not in done.stderr
+    )
+    assert "--scales" in done.stdout + done.stderr
+
+
+def test_outputs_never_replace_or_land_in_what_the_command_reads(tmp_path: Path) -> None:
+    skills = skills_dir(tmp_path / "skills", s1="Nothing.")
+    before = (skills / "s1" / "SKILL.md").read_bytes()
+    for output in (skills / "s1" / "SKILL.md", skills / "s1" / "refs.json"):
+        one_line(quarkci("route", "quantize llama", "--skills", str(skills), "--output", str(output), cwd=tmp_path),
+                 2, "--output", "--skills")  # fmt: skip
+    assert (skills / "s1" / "SKILL.md").read_bytes() == before and not (skills / "s1" / "refs.json").exists()
+    model = tmp_path / "m"
+    model.mkdir()
+    (model / "config.json").write_text('{"model_type": "llama"}', encoding="utf-8")
+    done = quarkci(
+        "ptq", "intake", "--model", str(model), "--output", str(model / "config.json"), cwd=tmp_path
+    )
+    one_line(done, 2, "--output", "--model")
+    assert json.loads((model / "config.json").read_text()) == {"model_type": "llama"}
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    calib = tmp_path / "calib.txt"
+    calib.write_text("1 + 1 = 2\n", encoding="utf-8")
+    done = quarkci("ptq", "plan", "--analysis", "a.json", "--scheme", "fp8", "--calib-dataset", str(calib),
+                   "--output", str(calib), cwd=tmp_path)  # fmt: skip
+    one_line(done, 2, "--output", "--calib-dataset")
+    assert calib.read_text() == "1 + 1 = 2\n"
+
+
+def test_report_github_never_stages_over_its_report_or_into_a_skill(tmp_path: Path) -> None:
+    env = _report_dir(tmp_path, report(changed_files=["skills/demo/SKILL.md"]))  # workspace: tmp_path
+    rep, ws = tmp_path / "rd", tmp_path
+    for stage, needle in ((rep, "is the --report-dir"), (ws, "is the --workspace"),
+                          (ws / "skills" / "demo", "inside the skill")):  # fmt: skip
+        argv = [
+            "report",
+            "github",
+            "--report-dir",
+            str(rep),
+            "--workspace",
+            str(ws),
+            "--stage-changed",
+            str(stage),
+        ]
+        one_line(quarkci(*argv, cwd=tmp_path, env=env), 2, "--stage-changed", needle)
+        assert not Path(env["GITHUB_OUTPUT"]).exists()  # refused before the first output
+    # negative control: beside the report (the workflows' reports/changed-files) is fine
+    stage = rep / "changed"
+    argv = [
+        "report",
+        "github",
+        "--report-dir",
+        str(rep),
+        "--workspace",
+        str(ws),
+        "--stage-changed",
+        str(stage),
+    ]
+    done = quarkci(*argv, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (stage / "skills" / "demo" / "SKILL.md").is_file()

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.commands import arguments as _args
-from quarkci.core.documents import load_document
+from quarkci.core.documents import load_document, parse_document
 from quarkci.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -337,11 +337,9 @@ def run_gate_compare(args: argparse.Namespace) -> int:
 
     try:
         baseline, candidate = read("--baseline", args.baseline), read("--candidate", args.candidate)
-        scales = json.loads(args.scales) if args.scales else None
-    except BadInputError as exc:
+        scales = parse_document(args.scales, "--scales", fmt="json") if args.scales else None
+    except BadInputError as exc:  # the one JSON reader: depth, huge integers, surrogates refused
         return _unreadable(compare_gate.ID, exc)
-    except json.JSONDecodeError as exc:
-        return _unreadable(compare_gate.ID, BadInputError(f"--scales: invalid JSON: {exc.msg}"))
     return _print(
         compare_gate.evaluate(
             baseline, candidate, threshold=args.threshold, relative=args.relative, scales=scales

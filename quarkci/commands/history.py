@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_text
@@ -75,7 +75,7 @@ def _version(flag: str, raw: str | None) -> Version | None:
         return None
     try:
         return Version(raw.removeprefix("amd-quark==").strip())
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         raise BadInputError(f"{flag} {raw!r}: not a release version (e.g. 0.11.2)") from None
 
 

@@ -306,10 +306,11 @@ def _offline_hub() -> None:
 
 def run_intake(args: argparse.Namespace) -> int:
     """``ptq intake``."""
-    from quarkci.core.paths import check_output_file
+    from quarkci.core.paths import check_apart, check_output_file
     from quarkci.ptq.intake import analyze, write_analysis
 
     check_output_file(args.out, "--output")
+    check_apart([(args.out, "--output")], [(args.model, "--model")])
     analysis = analyze(args.model, allow_hub=args.allow_hub)
     path = write_analysis(analysis, args.out)
     if analysis["analysis_status"] == "partial":
@@ -322,12 +323,13 @@ def run_intake(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     """``ptq plan``."""
-    from quarkci.core.paths import check_distinct_file, check_output_file
+    from quarkci.core.paths import check_apart, check_output_file
     from quarkci.ptq.evidence import plan_warnings
     from quarkci.ptq.plan import build_plan, load_json, write_plan
 
     check_output_file(args.out, "--output")
-    check_distinct_file(args.out, "--output", args.analysis, "--analysis")
+    calib_file = args.calib_dataset if args.calib_dataset and Path(args.calib_dataset).exists() else None
+    check_apart([(args.out, "--output")], [(args.analysis, "--analysis"), (calib_file, "--calib-dataset")])
     analysis = load_json(args.analysis, "model_analysis")
     calibration = {
         "dataset": args.calib_dataset,

@@ -17,7 +17,7 @@ import argparse
 import json
 
 from quarkci.commands import arguments as _args
-from quarkci.core.paths import check_distinct_file
+from quarkci.core.paths import check_apart
 
 MAX_STDIN_BYTES = 64 * 1024
 
@@ -103,12 +103,12 @@ def run(args: argparse.Namespace) -> int:
     # bad input before slow work: the goal, then the context files (another skill's artifact is never
     # replaced; the session context itself may be carried forward in place)
     goal = clean_goal(read_goal(args.goal))
-    for flag, source in (
-        ("--env-context", args.env_context),
-        ("--workspace-context", args.workspace_context),
-    ):
-        if source is not None:
-            check_distinct_file(args.out, "--output", source, flag)
+    skills_dir = args.skills if args.skills and not str(args.skills).startswith("bundled:") else None
+    check_apart(
+        [(args.out, "--output")],
+        [(args.env_context, "--env-context"), (args.workspace_context, "--workspace-context"),
+         (skills_dir, "--skills")],
+    )  # fmt: skip
     check_contexts(args.env_context, args.workspace_context, args.session_context)
     catalog, label = load_catalog(args.skills)
     result = route(

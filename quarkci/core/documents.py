@@ -131,13 +131,57 @@ def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
     alias refers to itself; only then is it constructed. Mapping keys must be strings (YAML ``{1.5: 3}``,
     ``null:`` or ``true:`` keys are refused) and unique (a duplicate key in JSON or YAML is refused).
     An integer of more than :data:`MAX_INT_DIGITS` digits is refused in every format (the standard
-    library's JSON reader raises a bare ``ValueError`` for it).
+    library's JSON reader raises a bare ``ValueError`` for it), and so is a string that is not Unicode text
+    (a lone surrogate escape such as ``"\\ud800"``: nothing holding it can be written as UTF-8).
     Raises :class:`BadInputError` (one line naming ``where``) for all of these and for malformed text.
     """
-    if fmt == "toml":  # an empty TOML document is an empty table
+    if fmt == "toml":  # an empty TOML document is an empty table (tomllib refuses surrogate escapes itself)
         return parse_toml(text, where)
     if not text.strip():
         raise BadInputError(f"{where}: empty document")
+    return _check_unicode(_parse(text, where, fmt), where)
+
+
+def _check_unicode(document: Any, where: str) -> Any:
+    """``document`` when every string in it (keys too) is Unicode text; a lone surrogate (JSON
+    ``"\\ud800"``, YAML ``"\\ud800"``: valid syntax, not text; RFC 7493 I-JSON forbids it) is refused,
+    since nothing read can then be written or printed as UTF-8. One encode of the whole document, then a
+    walk only when it fails, to name the path."""
+    try:
+        json.dumps(document, ensure_ascii=False, default=str).encode("utf-8")
+        return document
+    except UnicodeEncodeError:
+        pass
+    except (ValueError, TypeError, RecursionError):  # not JSON-shaped (YAML dates...): walk it
+        pass
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        items: Iterable[tuple[str | int, Any]] = ()
+        if isinstance(value, dict):
+            for key in value:
+                if isinstance(key, str) and not _is_text(key):
+                    raise BadInputError(f"{where}: {json_path(path)}: a key that is not Unicode text")
+            items = value.items()
+        elif isinstance(value, list):
+            items = enumerate(value)
+        elif isinstance(value, str) and not _is_text(value):
+            raise BadInputError(
+                f"{where}: {json_path(path)}: a string that is not Unicode text (lone surrogate)"
+            )
+        stack.extend((child, (*path, key)) for key, child in items)
+    return document
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _parse(text: str, where: str, fmt: str) -> Any:
     if fmt in ("json", "auto"):
         try:
             return json.loads(text, object_pairs_hook=_unique_pairs(where), parse_int=_bounded_int(where))

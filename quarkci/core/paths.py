@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from quarkci.core.errors import BadInputError
@@ -18,10 +19,26 @@ NAME_MAX_BYTES = 255  # one path component (Linux NAME_MAX; also macOS and Windo
 PATH_MAX_BYTES = 4095  # a whole path (Linux PATH_MAX less the terminating NUL)
 
 
+def is_text(name: str) -> bool:
+    """Whether ``name`` is Unicode text: a file name read from a disk that is not UTF-8 (``b"s\\xff"``)
+    arrives as a lone surrogate (PEP 383) and cannot be written as UTF-8 into a report."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped_name(name: str) -> str:
+    """``name`` with each byte that is not UTF-8 written as ``\\xNN`` text (``"s\\udcff"`` -> ``"s\\\\xff"``):
+    printable, and never the name of the file on disk."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def check_path_name(path: str | os.PathLike[str], flag: str) -> Path:
     """Check that ``path`` (given with option ``flag``) is a path the operating system can look up at all:
-    no NUL byte, no component over :data:`NAME_MAX_BYTES` bytes and at most :data:`PATH_MAX_BYTES` bytes in
-    all (UTF-8, as the file system sees it). Touches no file, so it is safe before any other check.
+    no NUL byte, UTF-8 (:func:`is_text`), no component over :data:`NAME_MAX_BYTES` bytes and at most
+    :data:`PATH_MAX_BYTES` bytes in all. Touches no file, so it is safe before any other check.
 
     Returns the path. Raises :class:`BadInputError` naming ``flag`` otherwise (``Path.exists()`` would
     raise ``OSError: File name too long`` or ``ValueError: embedded null byte`` instead of answering).
@@ -30,6 +47,10 @@ def check_path_name(path: str | os.PathLike[str], flag: str) -> Path:
     shown = text if len(text) <= 80 else text[:77] + "..."
     if "\0" in text:
         raise BadInputError(f"{flag} {shown!r}: contains a NUL byte")
+    if not is_text(text):
+        raise BadInputError(
+            f"{flag} {escaped_name(shown)}: not UTF-8 (quarkci writes paths into its reports)"
+        )
     data = os.fsencode(text)
     if len(data) > PATH_MAX_BYTES:
         raise BadInputError(
@@ -149,6 +170,37 @@ def check_distinct_file(
             f"{output_flag} {output}: is the {source_flag} file {source}; write the output elsewhere"
         )
     return out
+
+
+Location = tuple[str | os.PathLike[str] | None, str]  # (path or None when not given, its option)
+
+
+def check_apart(writes: Iterable[Location], reads: Iterable[Location]) -> None:
+    """Check, before any work, that no location a command writes can replace or change one it reads:
+    the one data-safety check every command that reads and writes calls with all its paths.
+
+    ``writes``/``reads``: ``(path, option)`` pairs; a ``None`` path (an option not given) is skipped. An
+    existing directory read (a skills tree, a model directory, a workspace) must not be, contain or hold
+    a written location (:func:`check_disjoint`); a file read must not be a written file (also through a
+    symbolic or hard link: :func:`check_distinct_file`) nor lie inside a written directory.
+
+    Raises :class:`BadInputError` naming the written option and the read one.
+    """
+    reads = [(path, flag) for path, flag in reads if path is not None and str(path) not in ("", "-")]
+    for output, output_flag in writes:
+        if output is None or str(output) in ("", "-"):
+            continue
+        for source, source_flag in reads:
+            assert source is not None
+            if Path(source).is_dir():
+                check_disjoint(output, output_flag, source, source_flag)
+            else:
+                check_distinct_file(output, output_flag, source, source_flag)
+                if Path(output).resolve() in Path(source).resolve().parents:
+                    raise BadInputError(
+                        f"{output_flag} {output}: holds the {source_flag} file {source}; "
+                        "write the output elsewhere"
+                    )
 
 
 def repository_root(start: str | os.PathLike[str]) -> Path | None:

@@ -34,7 +34,7 @@ from importlib import resources
 from typing import Any
 
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.facts.base import FactSet
 from quarkci.facts.cli_flags import command_labels, scheme_choices
@@ -61,7 +61,7 @@ RELEASES: tuple[str, ...] = (
 def _order(version: str) -> tuple[int, Version | str]:
     try:
         return (0, Version(version))
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         return (1, version)
 
 

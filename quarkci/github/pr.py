@@ -451,11 +451,11 @@ def _is_422(exc: GithubException, *needles: str) -> bool:
 
 def _newer(a: str, b: str) -> bool:
     """True when version ``a`` is newer than ``b`` (PEP 440; unparsable versions compare as text)."""
-    from packaging.version import InvalidVersion, Version
+    from packaging.version import Version
 
     try:
         return Version(a) > Version(b)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         return a > b
 
 

@@ -233,6 +233,32 @@ def outside_actions(
     return lines
 
 
+def check_stage_dir(stage_to: Path, report_dir: Path, workspace: Path) -> None:
+    """Check, before anything is written, that staging into ``stage_to`` cannot replace what this command
+    reads: it is not, and does not contain, ``--report-dir`` or ``--workspace`` (the report or the changed
+    files would be overwritten by their own copies), and inside the workspace it is not inside a skill (a
+    folder up to the workspace holding ``SKILL.md``: the copies would become that skill's files). A
+    directory beside the report (``reports/changed-files``) is fine.
+
+    Raises :class:`BadInputError` naming ``--stage-changed``.
+    """
+    stage = stage_to.resolve()
+    for path, flag in ((workspace, "--workspace"), (report_dir, "--report-dir")):
+        folder = path.resolve()
+        if stage == folder or stage in folder.parents:
+            relation = "is" if stage == folder else "contains"
+            raise BadInputError(f"--stage-changed {stage_to}: {relation} the {flag} directory {path}")
+    ws = workspace.resolve()
+    if ws in stage.parents:
+        for folder in (stage, *stage.parents):
+            if folder == ws:
+                break
+            if (folder / "SKILL.md").exists():
+                raise BadInputError(
+                    f"--stage-changed {stage_to}: inside the skill {folder} of the workspace; stage elsewhere"
+                )
+
+
 def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     """Write outputs and the job summary (when ``$GITHUB_OUTPUT`` / ``$GITHUB_STEP_SUMMARY`` are set),
     print the annotations, and stage the files ``--fix`` changed into ``stage_to`` (when given).
@@ -258,6 +284,7 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     changed = list(report.get("changed_files") or []) if report is not None else []
     if stage_to:
         check_path_name(stage_to, "--stage-changed")
+        check_stage_dir(Path(stage_to), report_dir, workspace)
         plan_staging(changed, workspace)  # refused here, before any output is written
 
     values = outputs(report, report_dir)

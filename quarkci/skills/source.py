@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import escaped_name, is_text
 from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed
@@ -75,6 +76,7 @@ class DirectorySource:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self.label = str(root)
+        self._undecodable: set[str] = set()  # escaped names of files whose real name is not UTF-8
 
     def files(self) -> list[str]:
         """Every file below the root, sorted. Raises :class:`BadInputError` once the walk has seen more
@@ -103,10 +105,16 @@ class DirectorySource:
                 except OSError:  # e.g. /proc/1/cwd: permission denied even to root
                     broken = False
                 if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
-                    found.append(full.relative_to(root).as_posix())
+                    relative = full.relative_to(root).as_posix()
+                    if not is_text(relative):  # listed by its escaped name; reading it is the error
+                        relative = escaped_name(relative)
+                        self._undecodable.add(relative)
+                    found.append(relative)
         return sorted(found)
 
     def read_text(self, path: str) -> str:
+        if path in self._undecodable:
+            raise SkillFileError(f"{path}: file name is not UTF-8 (shown escaped); rename it")
         full = self.root / path
         try:  # non-blocking open: a FIFO put in place of a file must not hang the audit
             with open(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import load_document
@@ -105,7 +105,7 @@ class Stored:
             return None
         try:
             Version(self.view.version)
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             return None
         return f"{PROJECT}=={self.view.version}"
 

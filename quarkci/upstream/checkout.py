@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.documents import parse_toml
 from quarkci.core.errors import BadInputError
@@ -71,7 +71,7 @@ def _normalise(raw: str | None) -> str | None:
         return None
     try:
         return str(Version(raw.strip().lstrip("v")))
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         return None
 
 

@@ -57,7 +57,7 @@ def fetch_wheel(version: str, directory: Path | None = None, index: PyPIIndex | 
     """
     try:
         wanted = Version(version)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         raise BadInputError(f"amd-quark=={version}: not a PEP 440 version") from None
     directory = directory or cache_dir()
     hit = cached_wheel(wanted, directory)

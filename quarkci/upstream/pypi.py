@@ -14,7 +14,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 
@@ -47,7 +47,7 @@ def release_versions(payload: dict[str, Any]) -> list[Version]:
     for raw, files in (payload.get("releases") or {}).items():
         try:
             version = Version(raw)
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             continue
         if version.is_prerelease or version.is_devrelease:
             continue
@@ -88,7 +88,7 @@ class PyPIIndex:
         """
         try:
             current = Version(str(version))
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             raise BadInputError(f"not a version: {version!r}") from None
         older = [v for v in self.versions() if v < current]
         return older[-1] if older else None

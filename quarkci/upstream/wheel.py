@@ -14,7 +14,7 @@ import zlib
 from email.parser import HeaderParser
 from pathlib import Path
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.errors import BadInputError
 from quarkci.upstream._files import IndexedSnapshot
@@ -116,7 +116,7 @@ class WheelSnapshot(IndexedSnapshot):
         meta = HeaderParser().parsestr(text)
         try:
             version = str(Version(meta.get("Version", "")))
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             raise BadInputError(f"{self.path}: METADATA has no valid Version header") from None
         if label is None:
             label = f"{self.path.name} (wheel)"

@@ -115,7 +115,7 @@ def release_scope(text: str) -> str | None:
         version = m.group("v")
         try:
             Version(version)
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             return None
         rel = (m.group("rel") or "").lower()
         if rel in ("earlier", "older", "before"):

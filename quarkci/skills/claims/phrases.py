@@ -118,7 +118,7 @@ def _minors(spec_text: str, majors: int | tuple[int, ...], top: int) -> tuple[st
             try:
                 if Version(f"{major}.{n}") in spec:
                     out.append(f"{major}.{n}")
-            except InvalidVersion:  # pragma: no cover - f-string versions are always valid
+            except ValueError:  # pragma: no cover - f-string versions are always valid
                 continue
     return tuple(out)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
@@ -23,7 +23,7 @@ def _bounds(spec: SpecifierSet) -> tuple[list[Version], list[Version]]:
     for clause in spec:
         try:
             version = Version(clause.version.rstrip(".*"))
-        except InvalidVersion:
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             continue
         if clause.operator in (">=", ">", "==", "~=", "==="):
             lower.append(version)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from quarkci.core.findings import Finding
 from quarkci.facts.base import FactItem
@@ -25,7 +25,7 @@ def _gate_version(item: FactItem) -> Version | None:
     raw = item.attrs.get("version")
     try:
         return Version(str(raw)) if raw else None
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
         return None
 
 
