@@ -15,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.documents import dump_json, load_document
+from quarkci.core.documents import dump_json, json_path, load_document
 from quarkci.core.errors import BadInputError
 from quarkci.verify.inventory import op_key
 from quarkci.verify.model import CPU, Family, Inventory
@@ -255,7 +255,7 @@ def load(skill: Path) -> dict[str, Any]:
             and (feature["kind"] != "correctness" or {"drive", "negative"} <= set(feature))
         ):
             raise BadInputError(
-                f"--skill {skill}: {MAP_FILE} features[{i}] needs a string 'id' and 'kind', a list 'arch' "
+                f"--skill {skill}: {MAP_FILE} {json_path(['features', i])} needs a string 'id' and 'kind', a list 'arch' "
                 "and, for a correctness feature, 'drive' and 'negative'"
             )
     return data
