@@ -59,7 +59,7 @@ def xdist_group_of(item: pytest.Item) -> str | None:
     if path.is_relative_to(TESTS / "verify"):
         return "verify"
     if item.get_closest_marker("real"):
-        return f"real:{path.relative_to(TESTS).as_posix()}"  # the module, not its file name: three are test_real.py
+        return f"real:{path.relative_to(TESTS).as_posix()}"  # the module path, not its bare file name
     return None
 
 

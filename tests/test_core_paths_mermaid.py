@@ -129,8 +129,6 @@ def test_bar_chart_shape_and_mismatch():
         mermaid.bar_chart("t", ["a"], [1, 2])
     with pytest.raises(ValueError, match="line series"):
         mermaid.bar_chart("t", ["a"], [1], line=[1, 2])
-    assert "  line [0, 2]" in mermaid.line_chart("t", ["0.12", "0.13"], [0, 2])
-    assert "  bar [" not in mermaid.line_chart("t", ["0.12", "0.13"], [0, 2])
 
 
 def test_a_chart_holds_one_bar_series_and_a_line_is_drawn_as_a_line():

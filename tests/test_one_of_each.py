@@ -1,5 +1,6 @@
 """One way to do each thing: one Markdown escaper, one workflow-command escaper, one kind -> level table,
-one version-phrase module (asserted by import and over the source, so a second copy fails here)."""
+one version-phrase module, one JSON-path format and one reading path for the sync report (asserted by
+import, over the source and on the readers' messages, so a second copy fails here)."""
 
 from __future__ import annotations
 
@@ -106,3 +107,57 @@ def test_one_jinja2_environment_and_no_inline_templates() -> None:
         return False
 
     assert _modules_with(builds_templates) == ["quarkci/core/templates.py"]
+
+
+def test_one_json_path_format() -> None:
+    """Only core.documents turns a jsonschema error into a message (``json_path``, ``Violation``): no other
+    module reads an error's path or runs a validator's ``iter_errors``/``validate`` itself."""
+
+    def formats_schema_errors(path: Path) -> bool:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in {
+                "absolute_path",
+                "relative_path",
+                "iter_errors",
+                "best_match",
+            }:
+                return True
+            if isinstance(node, ast.Attribute) and node.attr == "ValidationError":
+                return True
+        return False
+
+    assert _modules_with(formats_schema_errors) == ["quarkci/core/documents.py"]
+    from quarkci.core.documents import json_path
+
+    assert json_path([]) == "$"
+    assert json_path(["findings", 0, "skill_location", "file"]) == "$.findings[0].skill_location.file"
+    assert json_path(["a b", 2]) == '$["a b"][2]'
+
+
+def test_every_reader_of_the_sync_report_says_a_violation_in_one_format(tmp_path: Path) -> None:
+    """``report markdown``, ``report github`` and ``gh``'s report loader read validation_report.json through
+    ``core.documents.read_artifact``: the same broken document gives the same ``$.path: message``."""
+    import json
+
+    from quarkci.core.errors import BadInputError
+    from quarkci.github.report_input import load_report
+    from quarkci.report.github_actions import publish
+    from quarkci.report.markdown import render_json
+    from tests.report.test_github_actions import _report
+
+    finding = {"kind": "breaking", "rule": "r", "skill_location": {"file": "a/SKILL.md", "line": "3"}}
+    document = _report([finding])
+    (tmp_path / "rd").mkdir()
+    path = tmp_path / "rd" / "validation_report.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    messages = []
+    for read in (
+        lambda: load_report(path),
+        lambda: publish(tmp_path / "rd", tmp_path),
+        lambda: render_json(document, str(path)),
+    ):
+        with pytest.raises(BadInputError) as caught:
+            read()
+        messages.append(str(caught.value))
+    assert messages[0].startswith(f"{path}: not a valid validation_report: $.findings[0]")
+    assert messages == [messages[0]] * 3, messages

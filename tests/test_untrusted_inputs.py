@@ -252,11 +252,11 @@ NEEDLES = {
     "findings-a-string": "$.findings: expected array",
     "line-a-string": "$.findings[0].skill_location",
     "line-fractional": "$.findings[0].skill_location",
-    "changed-file-dot": "changed_files[0] '.': not a relative path",
+    "changed-file-dot": "$.changed_files[0] '.': not a relative path",
     "changed-file-int": "$.changed_files[0]: expected string",
-    "changed-file-dotdot": "changed_files[0] 'skills/../../etc/passwd': not a relative path",
+    "changed-file-dotdot": "$.changed_files[0] 'skills/../../etc/passwd': not a relative path",
     "changed-file-long-name": "a path component of 303 bytes, over the 255-byte limit",
-    "location-long-name": "findings[0].skill_location.file",
+    "location-long-name": "$.findings[0].skill_location.file",
 }
 
 

@@ -238,11 +238,6 @@ def input_file_at_most(limit: int, *, stdin: bool = False) -> Callable[[str], st
     return check
 
 
-def input_file_or_stdin(value: str) -> str:
-    """An existing regular file, or ``-`` for standard input."""
-    return value if value == "-" else input_file(value)
-
-
 def input_dir(value: str) -> str:
     """An existing directory."""
     path = _looked_up(value)

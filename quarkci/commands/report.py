@@ -13,7 +13,7 @@ from pathlib import Path
 
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_text
-from quarkci.core.documents import load_document
+from quarkci.core.documents import read_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_distinct_file
 from quarkci.report.github_actions import publish
@@ -91,12 +91,13 @@ def run_markdown(args: argparse.Namespace) -> int:
     """``report markdown``: validation_report.md rendered from a validation_report.json (with
     ``--expect-run``, only from run RUN's report: :mod:`quarkci.report.provenance`)."""
     check_distinct_file(args.out, "--output", args.report_json, "--report-json")
-    payload = load_document(args.report_json)
-    if not isinstance(payload, dict):
-        raise BadInputError(f"--report-json {args.report_json}: not a JSON object")
+    try:  # the one reading path: bounded load, then the validation_report contract (one line, $.path)
+        payload = read_artifact("validation_report", args.report_json)
+    except BadInputError as exc:
+        raise BadInputError(f"--report-json {exc}") from None
     if stale := stale_reason(payload, args.expect_run.strip()):
         raise BadInputError(
             f"--report-json {args.report_json}: not run {args.expect_run.strip()}'s report: {stale}"
         )
-    atomic_write_text(args.out, render_json(payload))
+    atomic_write_text(args.out, render_json(payload, str(args.report_json)))
     return 0

@@ -25,7 +25,7 @@ from typing import Any
 from quarkci.contracts.behaviour import resolve_ref as _resolve
 from quarkci.contracts.rules import CHANGES
 from quarkci.core.artifacts import ARTIFACTS, load_schema
-from quarkci.core.documents import parse_document
+from quarkci.core.documents import json_path, parse_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.findings import Finding, Location
 from quarkci.upstream.base import Snapshot
@@ -287,7 +287,8 @@ def _pairs(
 
 
 def _child(path: str, key: str) -> str:
-    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{json.dumps(key)}]"
+    """``path`` and one more key, in the one JSON-path form (:func:`quarkci.core.documents.json_path`)."""
+    return path + json_path([key]).removeprefix("$")
 
 
 def _types(node: dict[str, Any]) -> set[str] | None:

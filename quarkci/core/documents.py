@@ -389,6 +389,14 @@ def check_document(document: Any, artifact: str, where: str) -> None:
         raise BadInputError(f"{where}: not a valid {artifact}: {problems[0]}{more}")
 
 
+def check_produced(document: Any, artifact: str) -> None:
+    """Raise ``ValueError`` (``<artifact>: producer wrote an invalid document: $.path: message``) when a
+    document quarkci produced breaks its contract: a bug in the producer, never bad input."""
+    problems = validate_document(document, artifact)
+    if problems:
+        raise ValueError(f"{artifact}: producer wrote an invalid document: {problems[0]}")
+
+
 @cache
 def _validator(artifact: str) -> Draft202012Validator:
     schema = load_schema(artifact)
@@ -474,9 +482,7 @@ def write_artifact(contract: str, path: str | Path, document: Any) -> Path:
     document, ``OSError`` when the directory cannot be written (the old file is left untouched).
     """
     artifact = get_artifact(contract)
-    problems = validate_document(document, contract)
-    if problems:
-        raise ValueError(f"{contract}: producer wrote an invalid document: {problems[0]}")
+    check_produced(document, contract)
     if artifact.fmt == "yaml":
         text = yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
     else:

@@ -1,8 +1,8 @@
 """The one finding kind -> output level table (SARIF ``level`` and GitHub annotation command).
 
 Every renderer that turns a finding's kind (``breaking``, ``semantic``, ``mechanical``, ``unverifiable``;
-see :mod:`quarkci.core.findings`) into a level reads it here, so the SARIF log, the job-summary
-annotations and ``github_annotations`` agree:
+see :mod:`quarkci.core.findings`) into a level reads it here, so the SARIF log and the job-summary
+annotations agree:
 
 =============  ==========  ===================
 kind           SARIF       workflow command

@@ -83,12 +83,6 @@ def bar_chart(
     return "\n".join(lines) + "\n"
 
 
-def line_chart(title: str, x_labels: Sequence[str], values: Sequence[float], y_label: str = "") -> str:
-    """Like :func:`bar_chart` with one ``line`` series instead of bars (e.g. a drift timeline)."""
-    chart = bar_chart(title, x_labels, values, y_label)
-    return chart.replace("  bar [", "  line [")
-
-
 def _number(value: float) -> str:
     if value != value or value in (float("inf"), float("-inf")):  # NaN / infinite cannot be drawn
         return "0"

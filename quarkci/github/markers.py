@@ -107,17 +107,13 @@ def body_marker(
 
 
 def title_hash(title: str) -> str:
-    """12 hex digits of the SHA-1 of ``title``: what :func:`title_marker` records."""
+    """12 hex digits of the SHA-1 of ``title``: what ``<!-- quarkci:title:<sha1-12> -->`` records
+    (written by :func:`quarkci.github.issues.compose`), so a human's later edit of the title is seen."""
     return hashlib.sha1(title.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
 
 
-def title_marker(title: str) -> str:
-    """``<!-- quarkci:title:<sha1-12> -->``: the title quarkci wrote, so a human's later edit is seen."""
-    return f"<!-- quarkci:title:{title_hash(title)} -->"
-
-
 def recorded_title(body: str | None) -> str | None:
-    """The title hash recorded in ``body`` (:func:`title_marker`), else None."""
+    """The title hash recorded in ``body`` (``<!-- quarkci:title:<sha1-12> -->``), else None."""
     found = body_marker(body, ("title",))
     return found[1] if found else None
 

@@ -11,10 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from quarkci.core.artifacts import load_schema
-from quarkci.core.documents import load_document, read_capped
+from quarkci.core.documents import json_path, read_artifact, read_capped
 from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_relative_file
 
@@ -43,26 +40,19 @@ class SyncReport:
 
 
 def load_report(path: str | Path) -> SyncReport:
-    """Load and validate the report at ``path``.
+    """Load and validate the report at ``path`` (:func:`quarkci.core.documents.read_artifact`, the one
+    reading path: bounded load, the ``validation_report`` contract, ``$.path`` in every message).
 
     Raises :class:`BadInputError` (exit 2) when the file is unreadable, not JSON, not valid against
     the contract, or lacks ``upstream.version`` (unless the report is a blocked audit).
     """
-    try:
-        data = load_document(path)
-    except BadInputError as exc:
-        raise BadInputError(f"{path}: cannot read the report: {exc}") from None
-    errors = sorted(
-        jsonschema.Draft202012Validator(load_schema("validation_report")).iter_errors(data),
-        key=lambda e: list(e.absolute_path),
-    )
-    if errors:
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
-        raise BadInputError(f"{path}: not a valid validation report at {where}: {errors[0].message}")
+    data = read_artifact("validation_report", path)
     mode = data.get("mode") or "audit"
     version = (data.get("upstream") or {}).get("version") or ""
     if not version and mode != "blocked":
-        raise BadInputError(f"{path}: upstream.version is missing; the drift branch is named after it")
+        raise BadInputError(
+            f"{path}: {json_path(['upstream', 'version'])}: missing; the drift branch is named after it"
+        )
     baseline = (data.get("baseline") or {}).get("version")
     return SyncReport(
         path=str(path),

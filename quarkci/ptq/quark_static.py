@@ -18,8 +18,7 @@ located through ``importlib.metadata``) with :mod:`ast`, in a fraction of a seco
   ``group_size`` default of the first ``*Spec`` class it builds (``OCP_MXSpec``: 32). ``None``
   when per-tensor/per-channel or unresolvable.
 
-``run`` and ``validate`` still import Quark (:mod:`quarkci.ptq.quark_api`); the ML test tier checks
-that these static facts equal the runtime ones (``quark_api.runtime_quark``).
+``run`` and ``validate`` still import Quark (:mod:`quarkci.ptq.quark_api`).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from quarkci.core.documents import check_document, load_document
+from quarkci.core.documents import json_path, read_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, log_line, plain, shorten
 from quarkci.core.levels import annotation_level
@@ -117,26 +117,23 @@ def outputs(report: dict[str, Any] | None, report_dir: Path) -> dict[str, str]:
     return values
 
 
-def check_report(report: Any, where: str) -> dict[str, Any]:
-    """Check a parsed ``validation_report.json`` before anything is written from it: its contract (the
-    JSON Schema ``quarkci/core/schemas/validation_report.schema.json``: integer counts, ``findings`` an
-    array of findings with integer lines, ``changed_files`` an array of strings...), then every path it
-    names: each changed file a normalised relative file path, each finding's file name one the file
-    system can look up (no component over 255 bytes).
+def check_report_paths(report: dict[str, Any], where: str) -> dict[str, Any]:
+    """Check every path a contract-valid report names: each changed file a normalised relative file
+    path, each finding's file name one the file system can look up (no component over 255 bytes).
+    A problem names ``where`` and the field's JSON path (``$.changed_files[0]``,
+    :func:`quarkci.core.documents.json_path`).
 
-    Returns ``report``. Raises :class:`BadInputError` with the first problem, naming ``where``.
+    Returns ``report``. Raises :class:`BadInputError` with the first problem.
     """
-    check_document(report, "validation_report", where)
-    assert isinstance(report, dict)  # the contract's root is an object
     for index, name in enumerate(report.get("changed_files") or []):
-        check_relative_file(name, f"{where}: changed_files[{index}]")
+        check_relative_file(name, f"{where}: {json_path(['changed_files', index])}")
     for index, finding in enumerate(report.get("findings") or []):
         for key in ("skill_location", "source_location", "fix"):
             file = (finding.get(key) or {}).get("file")
             if file:
-                check_path_name(file, f"{where}: findings[{index}].{key}.file")
+                check_path_name(file, f"{where}: {json_path(['findings', index, key, 'file'])}")
     if report.get("skills_root"):
-        check_path_name(str(report["skills_root"]), f"{where}: skills_root")
+        check_path_name(str(report["skills_root"]), f"{where}: {json_path(['skills_root'])}")
     return report
 
 
@@ -269,18 +266,23 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
     Markdown re-rendered from the JSON through the one escaper (:func:`quarkci.report.markdown.render_json`),
     never ``validation_report.md`` as it is on disk, so it renders no raw HTML.
 
-    Everything is read and checked before the first write: the report against its contract and its
-    paths (:func:`check_report`) and the staging plan (:func:`plan_staging`). Returns 0. Raises
+    Everything is read and checked before the first write: the report against its contract
+    (:func:`~quarkci.core.documents.read_artifact`), its paths (:func:`check_report_paths`) and the
+    staging plan (:func:`plan_staging`). Returns 0. Raises
     :class:`~quarkci.core.errors.BadInputError` (nothing written) for an unreadable or invalid report JSON
     (shared loader: size cap, nesting limit) and for a changed file that is not a relative file path,
     outside the workspace or missing from it.
     """
     report_json = report_dir / "validation_report.json"
-    report = check_report(load_document(report_json), str(report_json)) if report_json.is_file() else None
+    report = (
+        check_report_paths(read_artifact("validation_report", report_json), str(report_json))
+        if report_json.is_file()
+        else None
+    )
     stale = stale_reason(report, current_run_id()) if report is not None else None
     if stale is not None:
         report = None
-    markdown = render_json(report) if report is not None else None
+    markdown = render_json(report, str(report_json)) if report is not None else None
     changed = list(report.get("changed_files") or []) if report is not None else []
     if stage_to:
         check_path_name(stage_to, "--stage-changed")

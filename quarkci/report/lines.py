@@ -1,4 +1,4 @@
-"""Terminal renderers: the canonical one-line form and GitHub workflow-command annotations.
+"""Terminal renderers: the canonical one-line form, and the guard on output in GitHub Actions.
 
 In GitHub Actions the runner executes a log line that starts with ``::`` after leading whitespace
 (``::error``, ``::add-mask``, ``::stop-commands``...) or holds the older ``##[`` anywhere, and it ends
@@ -6,8 +6,9 @@ lines at CR as well as LF (the rules are in :mod:`quarkci.core.escape`, the one 
 text (a skill folder name with a CR, an upstream string) printed as is could forge annotations, mask
 words or stop command processing. So:
 
-* deliberate commands (:func:`github_annotations`) escape their data with :func:`escape_data` /
-  :func:`escape_property` and are written with :func:`emit_command`;
+* deliberate commands (the job summary's annotations, :mod:`quarkci.report.github_actions`) escape
+  their data with :func:`~quarkci.core.escape.escape_data` / :func:`~quarkci.core.escape.escape_property`
+  and are written with :func:`emit_command`;
 * the renderers here escape untrusted text where they print it (:func:`canonical`: one
   :func:`~quarkci.core.escape.log_line` per finding);
 * every other line quarkci prints in Actions goes through :class:`CommandGuard` (installed by the
@@ -22,9 +23,8 @@ import re
 import sys
 from typing import Protocol
 
-from quarkci.core.escape import LINE_END, escape_data, escape_property, log_line
+from quarkci.core.escape import LINE_END, log_line
 from quarkci.core.findings import Finding
-from quarkci.core.levels import annotation_level
 
 _LINE_PIECES = re.compile(f"({LINE_END.pattern})")
 
@@ -94,22 +94,3 @@ def emit_command(line: str) -> None:
         out.raw.write(line.rstrip("\n") + "\n")
     else:
         print(line.rstrip("\n"), file=out)
-
-
-def github_annotations(findings: list[Finding] | tuple[Finding, ...], prefix: str = "") -> str:
-    """``::error file=...,line=...,title=rule::message`` lines (primary location only).
-
-    ``prefix`` is prepended to skill-relative paths so they resolve from the repository root.
-    Untrusted text is escaped per the workflow-command rules, so it cannot inject another command.
-    """
-    out = []
-    for f in findings:
-        loc = f.skill_location
-        props = [f"title={escape_property(f'{f.rule} ({f.kind})')}"]
-        if loc is not None:
-            props.insert(0, f"file={escape_property(prefix + loc.file)}")
-            if loc.line:
-                props.insert(1, f"line={loc.line}")
-        message = f"{f.skill_says} -> {f.source_says}"
-        out.append(f"::{annotation_level(f.kind)} {','.join(props)}::{escape_data(message)}\n")
-    return "".join(out)

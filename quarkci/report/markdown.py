@@ -6,12 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import jinja2
-import jsonschema
 
 from quarkci.core import mermaid, templates
+from quarkci.core.documents import check_document
 from quarkci.core.errors import BadInputError
 from quarkci.core.findings import KINDS
-from quarkci.report import json_report
 from quarkci.report.dto import build
 from quarkci.sync.outcome import SyncOutcome
 
@@ -46,19 +45,16 @@ def render(outcome: SyncOutcome) -> str:
     return _render(build(outcome))
 
 
-def render_json(payload: dict[str, Any]) -> str:
+def render_json(payload: Any, where: str = "validation_report.json") -> str:
     """Re-render the Markdown from a ``validation_report.json`` document (e.g. an artifact of a fork
     PR's run: untrusted). Every string goes through the same escaping filters as :func:`render`, so
     the result cannot ping people, inject HTML or break out of code fences.
 
     Raises :class:`~quarkci.core.errors.BadInputError` when ``payload`` breaks the validation_report
-    schema or lacks a field the report shows.
+    contract (``<where>: not a valid validation_report: $.path: message``, the one format of
+    :func:`quarkci.core.documents.check_document`) or lacks a field the report shows.
     """
-    try:
-        json_report.validate(payload)
-    except jsonschema.ValidationError as exc:
-        where = "$" + "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in exc.absolute_path)
-        raise BadInputError(f"not a quarkci validation report: {where}: {exc.message[:200]}") from None
+    check_document(payload, "validation_report", where)
     try:
         return _render(payload)
     except (jinja2.UndefinedError, KeyError, TypeError) as exc:

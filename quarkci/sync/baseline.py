@@ -345,16 +345,3 @@ def diff(base: UpstreamView, current: UpstreamView, skills: list[Skill], claims:
         else:
             out.append(Change("files", "added", path, None, path, touched))
     return out
-
-
-def summarise(changes: list[Change]) -> dict[str, dict[str, int]]:
-    """``{category: {added, removed, changed}}`` counts, categories in FACT_KINDS order then files."""
-    out: dict[str, dict[str, int]] = {}
-    for category in (*FACT_KINDS, "files"):
-        counts = {
-            c: sum(1 for x in changes if x.category == category and x.change == c)
-            for c in ("added", "removed", "changed")
-        }
-        if any(counts.values()):
-            out[category] = counts
-    return out

@@ -13,9 +13,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
-from quarkci.core.documents import dump_json, load_document
+from quarkci.core.documents import dump_json, json_path, load_document
 from quarkci.core.errors import BadInputError
 from quarkci.verify.inventory import op_key
 from quarkci.verify.model import CPU, Family, Inventory
@@ -28,6 +28,50 @@ TEMPLATES = {LOWFP_OP: "check_lowfp.py", "tqt_backward": "check_tqt.py"}
 PYTEST = "python -m pytest -q -p no:cacheprovider"
 
 
+class Feature(TypedDict, total=False):
+    """One feature of ``features/map.json``: what drives it and what must fail (``negative``).
+
+    ``kind``: correctness | perf | isa; ``drive``/``negative``: shell commands run in the workdir (None:
+    not drivable, ``reason`` says why); ``parse``: how a run's outcome is read (pytest | exit |
+    verdict); ``harness``: file -> sha256 of the files that decide the verdict; ``regime`` and
+    ``reference`` for a perf feature only."""
+
+    id: str
+    family: str
+    kind: str
+    arch: list[str]
+    needs: list[str]
+    drive: str | None
+    negative: str | None
+    parse: str
+    harness: dict[str, str]
+    reason: str
+    regime: str
+    reference: str
+
+
+class FeatureMap(TypedDict, total=False):
+    """The ``features/map.json`` document (version :data:`MAP_VERSION`). ``families`` holds each
+    :class:`~quarkci.verify.model.Family` in its JSON form (:func:`family_dict`); ``proofs`` the
+    proofs :mod:`quarkci.verify.prove` appended; ``repo``, when present, the library spec to re-scan."""
+
+    map_version: int
+    library: str
+    source: str
+    package: str
+    dist: str
+    version: str
+    sha: str
+    workdir: str
+    helpers: str
+    families: list[dict[str, Any]]
+    features: list[Feature]
+    gaps: list[list[str]]
+    skipped: list[str]
+    proofs: list[dict[str, Any]]
+    repo: str
+
+
 def _q(text: str) -> str:
     return shlex.quote(text)
 
@@ -38,9 +82,9 @@ def family_dict(family: Family) -> dict[str, Any]:
     return dict(data)
 
 
-def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[dict[str, Any]]:
-    features: list[dict[str, Any]] = []
-    base = {"family": fam.name, "kind": "correctness", "arch": list(fam.arch), "needs": []}
+def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[Feature]:
+    features: list[Feature] = []
+    base: Feature = {"family": fam.name, "kind": "correctness", "arch": list(fam.arch), "needs": []}
     pytests = [e for e in fam.entry_points if e.kind == "pytest"]
     scripts = [e for e in fam.entry_points if e.kind == "script"]
     if pytests or scripts:
@@ -141,8 +185,8 @@ def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[dic
     return features
 
 
-def _perf(fam: Family) -> list[dict[str, Any]]:
-    out = []
+def _perf(fam: Family) -> list[Feature]:
+    out: list[Feature] = []
     for perf in fam.perf:
         flags = " ".join(f"{f.split('=')[0]} {f.split('=', 1)[1]}" for f in perf.flags if "=" in f)
         out.append(
@@ -164,7 +208,7 @@ def _perf(fam: Family) -> list[dict[str, Any]]:
     return out
 
 
-def _isa(fam: Family, helpers: str, extension: str) -> list[dict[str, Any]]:
+def _isa(fam: Family, helpers: str, extension: str) -> list[Feature]:
     if fam.isa:
         drive = fam.isa
     elif fam.build == "torch cpp_extension JIT" and extension:
@@ -202,12 +246,10 @@ def _isa(fam: Family, helpers: str, extension: str) -> list[dict[str, Any]]:
     ]
 
 
-def build(
-    inv: Inventory, helpers: str, workdir: str, extensions: dict[str, str], dist: str
-) -> dict[str, Any]:
+def build(inv: Inventory, helpers: str, workdir: str, extensions: dict[str, str], dist: str) -> FeatureMap:
     """The feature map document for ``inv``. ``helpers``: the helpers directory as written in
     commands (relative to the workdir); ``extensions``: family -> ``module:extension_name``."""
-    features: list[dict[str, Any]] = []
+    features: list[Feature] = []
     for fam in inv.families:
         features += _correctness(fam, helpers, inv.package, dist)
     for fam in inv.families:
@@ -232,7 +274,7 @@ def build(
     }
 
 
-def load(skill: Path) -> dict[str, Any]:
+def load(skill: Path) -> FeatureMap:
     """Read ``skill/features/map.json``. Raises :class:`BadInputError` (``--skill``) when absent or malformed."""
     path = skill / MAP_FILE
     if not path.is_file():
@@ -255,18 +297,18 @@ def load(skill: Path) -> dict[str, Any]:
             and (feature["kind"] != "correctness" or {"drive", "negative"} <= set(feature))
         ):
             raise BadInputError(
-                f"--skill {skill}: {MAP_FILE} features[{i}] needs a string 'id' and 'kind', a list 'arch' "
+                f"--skill {skill}: {MAP_FILE} {json_path(['features', i])} needs a string 'id' and 'kind', a list 'arch' "
                 "and, for a correctness feature, 'drive' and 'negative'"
             )
-    return data
+    return cast(FeatureMap, data)
 
 
-def dump(data: dict[str, Any]) -> str:
+def dump(data: FeatureMap) -> str:
     """The map's one text form."""
     return dump_json(data)
 
 
-def resolve_features(data: dict[str, Any], given: str) -> list[str]:
+def resolve_features(data: FeatureMap, given: str) -> list[str]:
     """The feature ids ``--feature given`` names: ``[given]`` for a feature id of the map ``data``; for
     the stem of a feature file (``features/<family>-<kind>.md``, e.g. ``hw_emulation-correctness``,
     which holds ``hw_emulation-mx-correctness``, ``hw_emulation-tqt-correctness``, ...), the ids of the

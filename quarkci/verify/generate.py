@@ -57,11 +57,16 @@ def _bash(*commands: str) -> str:
     return "```bash\n" + "\n".join(commands) + "\n```\n"
 
 
+def _drive(feature: featuremap.Feature) -> str:
+    """A drivable feature's command (the lists rendered here hold features whose ``drive`` is set)."""
+    return feature["drive"] or ""
+
+
 def _arch_text(arch: list[str]) -> str:
     return ", ".join(arch) or "unknown"
 
 
-def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
+def render_skill(inv: Inventory, data: featuremap.FeatureMap, skill_rel: str) -> str:
     """SKILL.md text: frontmatter, the six sections with this library's real commands."""
     fams = [f["name"] for f in data["families"]]
     helpers = data["helpers"]
@@ -128,7 +133,7 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
         "",
     ]
     for feat in runnable:
-        lines += [f"`{feat['id']}`:", "", _bash(feat["drive"], f"! {feat['negative']}")]
+        lines += [f"`{feat['id']}`:", "", _bash(_drive(feat), f"! {feat['negative']}")]
     gated = [f for f in correctness if f not in runnable]
     devices = [f for f in gated if f["drive"]]
     if devices:  # their commands are in the map, so they are here too: skill and map never disagree
@@ -138,7 +143,7 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
         ]
         for feat in devices:
             negative = [f"! {feat['negative']}"] if feat["negative"] else []
-            lines += [f"`{feat['id']}` ({_arch_text(feat['arch'])}):", "", _bash(feat["drive"], *negative)]
+            lines += [f"`{feat['id']}` ({_arch_text(feat['arch'])}):", "", _bash(_drive(feat), *negative)]
     undrivable = [f for f in gated if not f["drive"]]
     if undrivable:
         lines += ["Not drivable (prove answers INCONCLUSIVE with the reason):", ""]
@@ -171,7 +176,7 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
         lines += [
             "Perf rows only after a passing correctness row from the same run:",
             "",
-            _bash(*[f["drive"] for f in perf]),
+            _bash(*[_drive(f) for f in perf]),
         ]
     lines += [
         "## Cleanup",
@@ -196,12 +201,12 @@ def render_skill(inv: Inventory, data: dict[str, Any], skill_rel: str) -> str:
     ]
     isa = [f for f in data["features"] if f["kind"] == "isa" and f["drive"] and CPU in f["arch"]]
     if isa:
-        lines += ["ISA / object dump (compiles only):", "", _bash(*[f["drive"] for f in isa])]
+        lines += ["ISA / object dump (compiles only):", "", _bash(*[_drive(f) for f in isa])]
     lines += ["See features/README.md for the feature map, the gaps and the skipped files.", ""]
     return "\n".join(lines)
 
 
-def disagreements(skill_text: str, data: dict[str, Any]) -> list[str]:
+def disagreements(skill_text: str, data: featuremap.FeatureMap) -> list[str]:
     """Ids of the correctness features whose drive or negative-control command in the map ``data`` is
     not in ``skill_text`` verbatim (what ``verify prove``'s instructions step checks); [] when they agree."""
     return [
@@ -211,7 +216,9 @@ def disagreements(skill_text: str, data: dict[str, Any]) -> list[str]:
     ]
 
 
-def _feature_file(fam: dict[str, Any], kind: str, feats: list[dict[str, Any]], data: dict[str, Any]) -> str:
+def _feature_file(
+    fam: dict[str, Any], kind: str, feats: list[featuremap.Feature], data: featuremap.FeatureMap
+) -> str:
     harness = {"correctness": "the correctness gate", "perf": "the perf harness", "isa": "the object dump"}[
         kind
     ]
@@ -274,7 +281,7 @@ def _feature_file(fam: dict[str, Any], kind: str, feats: list[dict[str, Any]], d
     return "\n".join(lines) + "\n"
 
 
-def render_readme(inv: Inventory, data: dict[str, Any]) -> str:
+def render_readme(inv: Inventory, data: featuremap.FeatureMap) -> str:
     """features/README.md: the families (top first), the feature table, gaps and skipped files."""
     lines = [
         f"# {inv.library} feature map",

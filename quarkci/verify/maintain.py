@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
@@ -30,8 +29,10 @@ from quarkci.skills.source import DirectorySource
 from quarkci.sync.outcome import SyncOutcome
 from quarkci.sync.policy import Config, FindingSet, classify
 from quarkci.verify import featuremap
+from quarkci.verify.featuremap import FeatureMap
 from quarkci.verify.generate import generate
 from quarkci.verify.inventory import locate, scan
+from quarkci.verify.model import Inventory
 from quarkci.verify.rules import RULES
 from quarkci.verify.rules._common import MaintainState
 
@@ -46,8 +47,8 @@ def findings(state: MaintainState) -> FindingSet:
 
 
 def _fresh(
-    skill: Path, mapped: dict[str, Any], repo: str | None, scratch: Path
-) -> tuple[dict[str, Any], Any, Path]:
+    skill: Path, mapped: FeatureMap, repo: str | None, scratch: Path
+) -> tuple[FeatureMap, Inventory, Path]:
     """The map a fresh inventory gives, generated into ``scratch`` (never into the skill)."""
     spec = repo or mapped.get("repo", mapped["source"])
     if repo is None and not spec.startswith("installed"):
@@ -82,10 +83,10 @@ def changed_files(before: dict[Path, bytes], skill: Path) -> tuple[str, ...]:
 
 def _apply(
     skill: Path,
-    mapped: dict[str, Any],
-    current: dict[str, Any],
+    mapped: FeatureMap,
+    current: FeatureMap,
     fixed: FindingSet,
-    inventory: Any,
+    inventory: Inventory,
     workdir: Path,
 ) -> list[str]:
     """Regenerate the skill from the fresh inventory, keeping what breaking drift names (removed

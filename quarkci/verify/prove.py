@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import write_artifact
@@ -140,7 +140,7 @@ def _rows(text: str) -> list[dict[str, str]]:
     return rows
 
 
-def _gate(feature: dict[str, Any], doctor: dict[str, Any], run: Run) -> None:
+def _gate(feature: featuremap.Feature, doctor: dict[str, Any], run: Run) -> None:
     missing = [t for t in feature["needs"] if t in doctor.get("toolchain_missing", [])]
     if missing:
         raise Stop(INCONCLUSIVE, "doctor", f"no build toolchain: {', '.join(missing)} not on PATH")
@@ -275,7 +275,12 @@ def prove(
             raise Stop(FAILED, "drive", f"the gate failed (exit {code}); see {evidence / 'drive.stdout.txt'}")
         run.step("drive", "ok", f"passed in {time.monotonic() - started:.1f} s (exit {code})")
         code, neg_text = _execute(
-            feature["negative"], workdir, env, evidence / "negative.stdout.txt", timeout
+            # (a drivable feature's map entry carries its negative control: featuremap.load checks both keys)
+            cast(str, feature["negative"]),
+            workdir,
+            env,
+            evidence / "negative.stdout.txt",
+            timeout,
         )
         calls = re.findall(r"PERTURBED calls=(\d+)", neg_text)
         if calls and int(calls[-1]) == 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -151,3 +152,15 @@ def test_the_table_adds_up(capsys, monkeypatch, tmp_path, upstream):
         assert names <= items, kind
     if upstream == "installed":  # the real release states some names twice: the two counts differ there
         assert rows["cli_flags"][0] > rows["cli_flags"][1]
+
+
+@pytest.mark.real  # the real PyPI index
+def test_cli_nonexistent_release_on_real_pypi():
+    proc = subprocess.run(
+        [sys.executable, "-m", "quarkci", "facts", "--upstream", "amd-quark==9.99"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "does not exist on PyPI" in proc.stderr

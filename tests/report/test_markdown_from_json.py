@@ -54,8 +54,13 @@ def test_a_json_that_is_not_a_report_is_exit_2_and_writes_nothing(tmp_path, caps
     out = tmp_path / "re.md"
     assert cli.main(["report", "markdown", "--report-json", str(src), "--output", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("quarkci: error: not a quarkci validation report") and err.count("\n") == 1
+    assert err == (  # the one reading path and its one JSON-path format, naming the flag
+        f"quarkci: error: --report-json {src}: not a valid validation_report: "
+        "$: missing required field 'evidence' (+3 more)\n"
+    )
     assert not out.exists()
     src.write_text("{not json", encoding="utf-8")
     assert cli.main(["report", "markdown", "--report-json", str(src), "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quarkci: error: --report-json {src}: ") and err.count("\n") == 1
     assert not out.exists()

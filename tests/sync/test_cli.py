@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from quarkci.cli import main
-from quarkci.report.json_report import validate
+from quarkci.core.documents import read_artifact
 
 from .conftest import FIXTURES
 
@@ -75,8 +75,7 @@ def test_golden_reports_are_byte_identical(wheels, in_tmp, capsys):
         assert (in_tmp / "out1" / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(
             encoding="utf-8"
         )
-    document = json.loads((in_tmp / "out1" / "validation_report.json").read_text(encoding="utf-8"))
-    validate(document)
+    document = read_artifact("validation_report", in_tmp / "out1" / "validation_report.json")
     assert document["status"] == "failed" and document["mode"] == "audit"
     # contract-none-shipped (a quarkci-schema comparison) left the skill audit: 5 unverifiable, not 6
     assert document["counts"] == {
@@ -153,8 +152,7 @@ def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, 
     assert audit["mode"] == "audit" and "fixes applied" not in audit["summary"]  # negative control
     assert "8 of these can be applied with `--fix`" in (in_tmp / "audit" / "validation_report.md").read_text()
     assert _run(wheels, skills_copy / "positive", in_tmp / "fix", "--fix", "--fail-on", "none") == 0
-    report = json.loads((in_tmp / "fix" / "validation_report.json").read_text(encoding="utf-8"))
-    validate(report)
+    report = read_artifact("validation_report", in_tmp / "fix" / "validation_report.json")
     assert report["mode"] == "fix"
     # the mechanical finding left has no fix: the summary says it is a hand edit, not "nothing left"
     assert report["summary"] == (
@@ -233,8 +231,7 @@ def test_unreachable_upstream_writes_a_blocked_report(in_tmp, capsys):
         ]
     )
     assert code == 3
-    report = json.loads((in_tmp / "blocked" / "validation_report.json").read_text(encoding="utf-8"))
-    validate(report)
+    report = read_artifact("validation_report", in_tmp / "blocked" / "validation_report.json")
     assert report["mode"] == "blocked" and report["status"] == "failed"
     assert report["blocked"]["skills"] == ["drifty"]
     assert "drifty" in (in_tmp / "blocked" / "validation_report.md").read_text(encoding="utf-8")

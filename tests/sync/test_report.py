@@ -1,4 +1,4 @@
-"""Renderers: escaping of untrusted text, annotations, SARIF, schema validity of a blocked report."""
+"""Renderers: escaping of untrusted text, SARIF, schema validity of a blocked report."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
-import jsonschema
 import pytest
 
+from quarkci.core.documents import validate_document
 from quarkci.core.escape import ZWSP, code, md
 from quarkci.core.findings import Finding, Location
 from quarkci.report import json_report, lines, markdown, sarif
@@ -66,30 +67,19 @@ def test_markdown_report_has_no_raw_untrusted_markup():
     assert "<img" not in outside and "[click](" not in outside
 
 
-def test_json_report_is_schema_valid_and_rejects_a_broken_dto():
+def test_json_report_is_schema_valid_and_rejects_a_broken_dto(monkeypatch):
     document = json.loads(json_report.render(_outcome()))
     assert document["status"] == "failed" and document["counts"]["breaking"] == 1
-    document["status"] = "fine"
-    with pytest.raises(jsonschema.ValidationError):
-        json_report.validate(document)
-
-
-def test_annotations_cannot_inject_workflow_commands():
-    f = Finding(
-        "r",
-        "removed",
-        "c",
-        "s",
-        "x",
-        "line1\n::error::pwned",
-        "b%",
-        "i",
-        skill_location=Location("a,b:c.md", 7),
-        kind="breaking",
+    assert validate_document(document, "validation_report") == []
+    # negative control: a DTO that breaks the contract is a producer bug, in the one $.path format
+    broken = json_report.build(_outcome()).to_json() | {"status": "fine"}
+    monkeypatch.setattr(json_report, "build", lambda outcome: SimpleNamespace(to_json=lambda: broken))
+    with pytest.raises(ValueError) as caught:
+        json_report.render(_outcome())
+    assert str(caught.value) == (
+        "validation_report: producer wrote an invalid document: "
+        "$.status: 'fine' is not one of 'success', 'partial', 'failed'"
     )
-    out = lines.github_annotations([f], prefix="skills/")
-    assert out.count("\n") == 1 and out.startswith("::error file=skills/a%2Cb%3Ac.md,line=7,")
-    assert "%0A::error::pwned" in out and "b%25" in out
 
 
 def test_canonical_line_and_sarif():

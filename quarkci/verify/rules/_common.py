@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quarkci.core.findings import Finding, Location
+from quarkci.verify.featuremap import FeatureMap
 
 CATEGORY = "verify"
 MAP = "features/map.json"
@@ -16,8 +17,8 @@ class MaintainState:
     """``mapped``: the skill's map; ``current``: the map a fresh inventory gives; ``skill``: its name."""
 
     skill: str
-    mapped: dict[str, Any]
-    current: dict[str, Any]
+    mapped: FeatureMap
+    current: FeatureMap
 
     def families(self, which: str) -> dict[str, dict[str, Any]]:
         doc = self.mapped if which == "mapped" else self.current

@@ -1,4 +1,5 @@
-"""The real amd-quark 0.13 wheel and its bundled skills, baseline 0.12.post1 (downloaded at test time, cached).
+"""The sync (:mod:`quarkci.sync.run`, through ``quarkci sync``) on the real amd-quark 0.13 wheel and its
+bundled skills, baseline 0.12.post1 (downloaded at test time, cached).
 
 Every asserted finding was checked by hand against the wheel contents (template.py, METADATA, the
 bundled SKILL.md files); see the comments.
@@ -6,12 +7,10 @@ bundled SKILL.md files); see the comments.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from quarkci.cli import main
-from quarkci.report.json_report import validate
+from quarkci.core.documents import read_artifact
 
 pytestmark = pytest.mark.real
 
@@ -32,8 +31,7 @@ def report(tmp_path_factory):
             str(out),
         ]
     )
-    document = json.loads((out / "validation_report.json").read_text(encoding="utf-8"))
-    validate(document)
+    document = read_artifact("validation_report", out / "validation_report.json")
     return code, document
 
 
@@ -149,57 +147,3 @@ def test_real_negative_controls(report):
     unver = _findings(d, "cli-flag-unverifiable")
     assert unver and all(f["kind"] == "unverifiable" for f in unver)
     assert any(f["subject"].startswith("quantize_quark.py ") for f in unver)
-
-
-def test_fix_on_a_copy_of_the_real_bundled_skills_is_idempotent(tmp_path):
-    import zipfile
-
-    from tests.realwheels import real_wheel
-
-    prefix = "quark/_bundled_skills/"
-    with zipfile.ZipFile(real_wheel("0.13")) as zf:
-        for name in zf.namelist():
-            if name.startswith(prefix) and not name.endswith("/"):
-                target = tmp_path / "skills" / name[len(prefix) :]
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(zf.read(name))
-    argv = [
-        "sync",
-        "--upstream",
-        str(real_wheel("0.13")),
-        "--baseline",
-        str(real_wheel("0.12.post1")),
-        "--skills",
-        str(tmp_path / "skills"),
-    ]
-    main([*argv, "--fix", "--out", str(tmp_path / "r1")])
-    first = json.loads((tmp_path / "r1" / "validation_report.json").read_text(encoding="utf-8"))
-    # 12 edits as before (the 15 missing model templates go into one table cell) plus the onnxruntime
-    # range on its two lines (CPU and GPU install patterns) and in the version table (line 89)
-    assert len(first["applied_fixes"]) == 15
-    # left: the JSON example's transformers range (a model's floor mixed with Quark's cap: no exact rewrite)
-    (left,) = [f for f in first["findings"] if f["kind"] == "mechanical"]
-    assert left["rule"] == "transformers-version-mismatch" and left["fix"] is None
-    assert left["skill_location"]["line"] == 41
-    install = (tmp_path / "skills" / "_legacy_impl/l1-atomic/onnx/quark-onnx-install/SKILL.md").read_text(
-        encoding="utf-8"
-    )
-    assert install.count('pip install "onnxruntime<=1.28.0,>=1.22.2"') == 2  # both bounds kept
-    intake = (
-        tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md"
-    ).read_text(encoding="utf-8")
-    assert "kimi_k25, minimax_m2, deepseek_v4, gemma4," in intake
-    text = (tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md").read_text(
-        encoding="utf-8"
-    )
-    assert "## Available Quantization Schemes (28 total)" in text
-    # notes are true: mx9 is the one scheme 0.12.post1 lacks; the others existed before (no release named);
-    # a 3-column table (Scheme | Description | Use Case) gets its note in the Description column
-    assert "| `mx9` | new since amd-quark 0.12.post1; describe before use |  |" in text
-    assert "| `int4_fp8` | describe before use |  |" in text
-    assert "added in amd-quark" not in text
-    snapshot = {p: p.read_bytes() for p in (tmp_path / "skills").rglob("*") if p.is_file()}
-    main([*argv, "--fix", "--out", str(tmp_path / "r2")])
-    second = json.loads((tmp_path / "r2" / "validation_report.json").read_text(encoding="utf-8"))
-    assert second["applied_fixes"] == [] and second["changed_files"] == []
-    assert {p: p.read_bytes() for p in (tmp_path / "skills").rglob("*") if p.is_file()} == snapshot

@@ -1,4 +1,5 @@
-"""Each case of issue 9's "What was seen", as a one-skill audit against the real wheel where the fact exists.
+"""The audit (:func:`quarkci.sync.audit.audit`, every rule) of one-skill trees against the real wheel where
+the fact exists: each case of issue 9's "What was seen".
 
 Every expected value below was checked by hand against the wheel (paths in the comments). A skill is
 written to a temporary directory; the facts come from the real amd-quark wheels (downloaded once and
@@ -71,8 +72,12 @@ def test_scheme_named_as_example_value_in_prose_and_yaml_is_breaking(tmp_path):
 
 
 def test_import_of_a_name_the_module_never_defined_is_breaking(tmp_path):
-    # quark/torch/utils/llm/__init__.py (0.13) imports no LLMTemplate; it lives in quark.torch / config.template
-    body = "```python\nfrom quark.torch import ModelQuantizer\nfrom quark.torch.utils.llm import LLMTemplate\n```\n"
+    # quark/torch/utils/llm/__init__.py (0.13) imports no LLMTemplate; it lives in quark.torch /
+    # config.template
+    body = (
+        "```python\nfrom quark.torch import ModelQuantizer\n"
+        "from quark.torch.utils.llm import LLMTemplate\n```\n"
+    )
     findings = _audit(tmp_path, body, "0.13", "0.12.post1")
     (bad,) = _rules(findings)["python-import-unresolved"]
     assert bad.kind == "breaking" and bad.subject == "quark.torch.utils.llm.LLMTemplate"

@@ -1,11 +1,8 @@
-"""Links and moved facts on the real amd-quark wheels (downloaded at test time, cached).
+"""source-path-missing (where a cited file went, by content) and upstream-fact-moved on the real
+amd-quark wheels (downloaded at test time, cached).
 
 Checked by hand against the wheels:
 
-* 0.13's bundled ONNX skills under ``_legacy_impl/l1-atomic/onnx/`` link ``../../shared/contracts/...``,
-  one directory short of ``_legacy_impl/shared/contracts/``; ``model_analysis`` and ``quant_plan``
-  exist there and again under ``quark-torch-ptq/references/contracts/`` (two of each name, so no
-  fix), ``subgraph_partition.schema.json`` exists nowhere in the tree.
 * 0.11 moved ``quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`` (0.10) to
   ``quark/torch/utils/llm/model_preparation.py``; 0.10's CLI model table (``cli_models``) lived in the
   old file, every release's model templates are in ``quark/torch/quantization/config/template.py``.
@@ -25,8 +22,6 @@ from quarkci.cli import main
 
 pytestmark = pytest.mark.real
 
-ONNX = "_legacy_impl/l1-atomic/onnx"
-
 
 def _sync(out: Path, upstream: str, baseline: str | None, skills: str | None = None) -> list[dict]:
     from tests.realwheels import real_wheel
@@ -37,50 +32,6 @@ def _sync(out: Path, upstream: str, baseline: str | None, skills: str | None = N
         argv += ["--skills", skills]
     assert main(argv) == 0
     return json.loads((out / "validation_report.json").read_text(encoding="utf-8"))["findings"]
-
-
-def test_default_job_reports_the_three_dead_schema_links_of_the_onnx_skills(tmp_path, capsys):
-    # the default job: 0.13's bundled skills against 0.13 (baseline: the previous release)
-    found = [f for f in _sync(tmp_path, "0.13", "0.12.post1") if f["rule"] == "skill-link-broken"]
-    capsys.readouterr()
-    rows = sorted(
-        (f["kind"], f["skill_location"]["file"], f["skill_location"]["line"], f["subject"]) for f in found
-    )
-    assert rows == [
-        (
-            "breaking",
-            f"{ONNX}/quark-onnx-model-intake/SKILL.md",
-            51,
-            f"{ONNX}/quark-onnx-model-intake/SKILL.md: ../../shared/contracts/model_analysis.schema.json",
-        ),
-        (
-            "breaking",
-            f"{ONNX}/quark-onnx-quant-plan/SKILL.md",
-            57,
-            f"{ONNX}/quark-onnx-quant-plan/SKILL.md: ../../shared/contracts/quant_plan.schema.json",
-        ),
-        (
-            "breaking",
-            f"{ONNX}/quark-onnx-subgraph-partitioner/SKILL.md",
-            50,
-            f"{ONNX}/quark-onnx-subgraph-partitioner/SKILL.md: ../../shared/contracts/subgraph_partition.schema.json",
-        ),
-    ]
-    says = {f["subject"].rsplit("/", 1)[-1]: f["source_says"] for f in found}
-    assert says["model_analysis.schema.json"].endswith(
-        "nearest file of that name: `_legacy_impl/shared/contracts/model_analysis.schema.json` "
-        "(nearest of 2 files of that name)"
-    )
-    assert (
-        "`_legacy_impl/shared/contracts/quant_plan.schema.json` (nearest of 2"
-        in says["quant_plan.schema.json"]
-    )
-    assert (
-        "no file named `subgraph_partition.schema.json` exists anywhere"
-        in says["subgraph_partition.schema.json"]
-    )
-    assert all(f["fix"] is None for f in found)  # two files of each name: the agent must choose
-    # README/CONTRIBUTING links to ../../docs/ and the template's <primary_artifact> are no findings
 
 
 SKILL = """\
@@ -115,17 +66,20 @@ def test_a_file_moved_in_0_11_is_found_by_the_names_it_defined(tmp_path, skills,
     assert gone["skill_location"] == {"file": "intake/SKILL.md", "line": 5}
     assert gone["source_location"]["file"] == "quark/torch/utils/llm/model_preparation.py"
     assert (
-        "most likely now `quark/torch/utils/llm/model_preparation.py` (by content: it defines 6 of the 12 names "
+        "most likely now `quark/torch/utils/llm/model_preparation.py` (by content: it defines 6 of the "
+        "12 names "
         "the file defined in amd-quark 0.10 (`get_device_max_memory`, `get_model`, `get_tokenizer`, …)"
     ) in gone["source_says"]
     # the fact the skill cites the file for (0.10's CLI model list) is 0.11's template registry
     assert (
-        "the model templates it reads there are defined in `quark/torch/quantization/config/template.py` (29 of 29)"
+        "the model templates it reads there are defined in "
+        "`quark/torch/quantization/config/template.py` (29 of 29)"
     ) in gone["source_says"]
     moved = found["upstream-fact-moved"]
     assert moved["skill_location"] == {"file": "intake/SKILL.md", "line": 12}
     assert moved["kind"] == "semantic" and moved["source_says"] == (
-        "amd-quark 0.11 defines none of its 29 model templates in `quark/torch/utils/llm/model_preparation.py`; "
+        "amd-quark 0.11 defines none of its 29 model templates in "
+        "`quark/torch/utils/llm/model_preparation.py`; "
         "29 are defined in `quark/torch/quantization/config/template.py`"
     )
     assert set(found) == {"source-path-missing", "upstream-fact-moved"}  # template.py's sentence is true
@@ -147,7 +101,8 @@ def test_the_skills_release_says_what_a_cited_file_defined(tmp_path, capsys):
     capsys.readouterr()
     says = {f["subject"]: f["source_says"] for f in found if f["rule"] == "source-path-missing"}
     assert (
-        "most likely now `quark/onnx_adapter/utils.py` (by content: it defines 1 of the 1 names the file defined "
+        "most likely now `quark/onnx_adapter/utils.py` (by content: it defines 1 of the 1 names the "
+        "file defined "
         "in amd-quark 0.13 (`LoadConfigFromFileOrDict`))"
     ) in says["quark/shapeshifter/utils.py"]
     assert (
