@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from quarkci.core.errors import BadInputError
+from quarkci.core.progress import heartbeat, stderr
 
 # KV-cache schemes LLMTemplate.get_config accepts (LLMTemplate docstring and its
 # _SUPPORTED_KV_CACHE_SCHEMES in amd-quark 0.13; read from the class when present).
@@ -52,7 +53,8 @@ def quark_torch() -> Any:
     start = time.perf_counter()
     print("quarkci: importing quark.torch (once per process) ...", file=sys.stderr, flush=True)
     try:
-        import quark.torch as qt
+        with heartbeat(stderr(), "importing quark.torch"):
+            import quark.torch as qt
     except Exception as exc:  # ImportError, or a broken torch/quark install raising anything
         raise QuarkUnavailable(f"cannot import quark.torch: {type(exc).__name__}: {exc}") from None
     qt._quarkci_import_seconds = time.perf_counter() - start
