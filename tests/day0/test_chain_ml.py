@@ -248,6 +248,14 @@ def test_corrupted_scales_checkpoint_is_not_accepted(demo_source, shared_cache, 
     failed = [s for s in result["stages"] if s["status"] == "failed"]
     assert failed and failed[0]["name"] in ("gate_ptq", "canary")
     assert _stage(result, "baseline_eval")["status"] == "not_run"  # no eval on an unservable checkpoint
+    # the export is complete and reloads cleanly: only the behaviour probe sees the damage (measured: demo
+    # accuracy 28 % vs 100 %, top-1 agreement 81 %), its own class, decided REGRESSION with its figures
+    assert (failed[0]["name"], failed[0]["failure_class"]) == ("gate_ptq", "BEHAVIOUR_PROBE_FAILED")
+    assert (result["decision"], result["failure_classes"]) == ("REGRESSION", ["BEHAVIOUR_PROBE_FAILED"])
+    probe = result["behaviour_probe"]
+    assert (probe["measure"], probe["source_value"], probe["threshold"]) == ("task_accuracy", 1.0, 0.10)
+    assert probe["pass"] is False and probe["value"] < 0.9
+    assert "## Behaviour probe" in (tmp_path / "run-int8" / "validation_report.md").read_text()
 
 
 def test_nvfp4_is_not_accepted(demo_source, shared_cache, tmp_path):
