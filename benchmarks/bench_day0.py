@@ -6,16 +6,24 @@ Runs, each in a fresh process (so both pay one ``import quark.torch``):
 
 * ``conductor``: ``quarkci day0 run`` (fresh baseline cache), wall time end to end;
 * ``direct``: the same stage functions called one after the other with no conductor (intake, plan,
-  manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity).
+  manifest, PTQ run, validate + PTQ gate, canary, baseline eval, candidate eval, compare, verbosity);
+* ``checkpoint``: ``quarkci day0 run --checkpoint EXPORT`` on the export of the warm-up conductor run (no
+  PTQ: validate + gate, canary, evals), side by side with the full chain: it must be no slower (issue 22:
+  it was 111 s vs 66 s when it imported Quark in more processes);
+* ``vllm``: once, ``quarkci day0 run --server vllm`` (the canary and both evals through vLLM's server, from
+  ``--vllm-python``, ``$QUARKCI_VLLM_PYTHON`` or ``.venv-vllm/bin/python``), with its stage times; the row
+  says why it was skipped when no vLLM environment is there (``bash scripts/vllm_env.sh`` builds one).
 
-Runs one uncounted warm-up run of each mode, then ABBA rounds (default 2). Reports both mean wall times
-side by side, the overhead ``(conductor - direct) / direct``, each round's conductor/direct ratio and their
-median, the stage times of the last conductor run beside the same stages timed in the last direct run
-(where a difference sits), the conductor's own bookkeeping (its recorded wall time minus the sum of its
-stage times) and, per conductor run, the whole process's wall time minus its stage times (an upper bound
-of the conductor's cost that stage-time noise cannot hide: it includes the interpreter start and exit the
-direct run pays too). Targets: end to end
-<= 600 s on this machine; overhead <= 5 %. Timing on a shared machine is noisy: each figure is one run.
+Runs one uncounted warm-up run of each mode, then ABBA rounds (default 2) of conductor and direct, each
+round followed by a checkpoint run. Reports the mean wall times side by side (and the checkpoint run's
+against the full chain's, with both runs' stage times), the overhead ``(conductor - direct) / direct``,
+each round's conductor/direct ratio and their median, the stage times of the last conductor run beside
+the same stages timed in the last direct run (where a difference sits), the conductor's own bookkeeping
+(its recorded wall time minus the sum of its stage times) and, per conductor run, the whole process's
+wall time minus its stage times (an upper bound of the conductor's cost that stage-time noise cannot
+hide: it includes the interpreter start and exit the direct run pays too). Targets: end to end <= 600 s
+on this machine; overhead <= 5 %; checkpoint / full <= 1. Timing on a shared machine is noisy: each
+figure is one run.
 """
 
 from __future__ import annotations
@@ -80,6 +88,31 @@ def _timed(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def _vllm_row(python: str, conductor_argv, scheme: str) -> dict:
+    """One ``day0 run --server vllm`` with its wall and stage times and which server judged, or
+    ``{"skipped": why}`` when the vLLM environment is not there."""
+    if not Path(python).is_file():
+        return {
+            "skipped": f"no vLLM environment at {python} (build one with `bash scripts/vllm_env.sh`, or pass "
+            "--vllm-python / set QUARKCI_VLLM_PYTHON)"
+        }
+    argv = conductor_argv("vllm", "cache-vllm", "--server", "vllm", "--vllm-python", python)
+    wall = _timed(argv)
+    out = Path(argv[argv.index("--out") + 1])
+    if not (out / "day0_result.json").is_file():
+        return {"skipped": f"the --server vllm run wrote no day0_result.json (see {out})", "wall_s": wall}
+    result = json.loads((out / "day0_result.json").read_text())
+    canary = result.get("canary") or {}
+    return {
+        "scheme": scheme,
+        "decision": result["decision"],
+        "wall_s": round(wall, 1),
+        "canary_server": canary.get("server"),
+        "fallback": canary.get("fallback"),
+        "stages_s": {s["name"]: round(s["seconds"], 1) for s in result["stages"]},
+    }
+
+
 def main() -> int:
     """Run both modes and print the figures (JSON on the last line)."""
     parser = argparse.ArgumentParser()
@@ -93,6 +126,12 @@ def main() -> int:
         default=1,
         help="uncounted runs of each mode first (default 1): the first run of a session pays the "
         "cold page cache, HF datasets cache and .pyc writes, and ABBA puts the conductor first",
+    )
+    parser.add_argument(
+        "--vllm-python",
+        default=os.environ.get("QUARKCI_VLLM_PYTHON") or str(ROOT / ".venv-vllm" / "bin" / "python"),
+        help="the vLLM environment's interpreter for the --server vllm row (default: $QUARKCI_VLLM_PYTHON, "
+        "else .venv-vllm/bin/python); the row is skipped, saying so, when it does not exist",
     )
     parser.add_argument("--mode", choices=("direct",), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -112,7 +151,7 @@ def main() -> int:
             stderr=subprocess.DEVNULL,
         )
 
-    def conductor_argv(name: str, cache: str) -> list[str]:
+    def conductor_argv(name: str, cache: str, *extra: str) -> list[str]:
         return [
             sys.executable,
             "-m",
@@ -127,6 +166,7 @@ def main() -> int:
             str(work / name),
             "--cache-dir",
             str(work / cache),
+            *extra,
         ]
 
     def direct_argv(name: str) -> list[str]:
@@ -143,13 +183,17 @@ def main() -> int:
             str(work / name),
         ]
 
-    for i in range(args.warmup):
+    for i in range(max(args.warmup, 1)):  # the first warm-up conductor run makes the checkpoint's export
         _timed(conductor_argv(f"warmup-conductor-{i}", f"warmup-cache-{i}"))
         _timed(direct_argv(f"warmup-direct-{i}"))
+    export = str(work / "warmup-conductor-0" / "ptq" / "model")
+    _timed(conductor_argv("warmup-checkpoint", "warmup-cache-ckpt", "--checkpoint", export))
     # ABBA order (conductor, direct, direct, conductor, ...) so that load drifting on a shared machine
-    # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit)
-    conductor_times, direct_times, outside = [], [], []
+    # weighs on both sides alike; each conductor run gets a fresh baseline cache (no cache hit), and so
+    # does each checkpoint run (it evaluates the baseline too)
+    conductor_times, direct_times, checkpoint_times, outside = [], [], [], []
     result: dict = {}
+    given: dict = {}
     for i in range(args.rounds):
         order = ("conductor", "direct") if i % 2 == 0 else ("direct", "conductor")
         for mode in order:
@@ -162,6 +206,9 @@ def main() -> int:
                 outside.append(conductor_times[-1] - sum(s["seconds"] for s in result["stages"]))
             else:
                 direct_times.append(_timed(direct_argv(f"direct-{i}")))
+        argv = conductor_argv(f"checkpoint-{i}", f"cache-ckpt-{i}", "--checkpoint", export)
+        checkpoint_times.append(_timed(argv))
+        given = json.loads((work / f"checkpoint-{i}" / "day0_result.json").read_text())
     t_conductor = sum(conductor_times) / len(conductor_times)
     t_direct = sum(direct_times) / len(direct_times)
     stage_sum = sum(s["seconds"] for s in result["stages"])
@@ -192,6 +239,13 @@ def main() -> int:
                 (work / f"direct-{args.rounds - 1}" / "direct_stages.json").read_text()
             ).items()
         },
+        # day0 run --checkpoint (no PTQ) beside the full chain: target no slower (ratio <= 1)
+        "checkpoint_decision": given["decision"],
+        "checkpoint_s": round(sum(checkpoint_times) / len(checkpoint_times), 1),
+        "checkpoint_runs_s": [round(t, 1) for t in checkpoint_times],
+        "checkpoint_vs_full": round(sum(checkpoint_times) / sum(conductor_times), 4),
+        "checkpoint_stages_s": {s["name"]: round(s["seconds"], 1) for s in given["stages"]},
+        "vllm": _vllm_row(args.vllm_python, conductor_argv, args.scheme),
         "end_to_end_target_s": 600,
         "overhead_target": 0.05,
     }
@@ -199,6 +253,21 @@ def main() -> int:
         f"day-0 {args.scheme} on the demo model: conductor {t_conductor:.1f}s | direct {t_direct:.1f}s | "
         f"overhead {figures['overhead_vs_direct']:+.1%} | "
         f"bookkeeping {figures['conductor_bookkeeping_s']:.2f}s"
+    )
+    print(
+        f"day0 run --checkpoint {figures['checkpoint_s']:.1f}s vs the full chain {t_conductor:.1f}s "
+        f"(ratio {figures['checkpoint_vs_full']:.3f})"
+    )
+    stages = list(figures["stages_s"])
+    print(f"{'stage':<16}{'full chain s':>14}{'--checkpoint s':>16}")
+    for name in stages:
+        given_s = figures["checkpoint_stages_s"].get(name, 0.0)
+        print(f"{name:<16}{figures['stages_s'][name]:>14.1f}{given_s:>16.1f}")
+    vllm = figures["vllm"]
+    print(
+        f"--server vllm: {vllm['skipped']}"
+        if "skipped" in vllm
+        else f"--server vllm: {vllm['wall_s']:.1f}s, {vllm['decision']}, stages {vllm['stages_s']}"
     )
     print(json.dumps(figures))
     return 0

@@ -459,7 +459,11 @@ def run_validate(args: argparse.Namespace) -> int:
     run_result = load_run_result(args.run_result) if args.run_result else None
     _check_checkpoint(args.checkpoint, run_result)
     _offline_hub()
-    summary = summarize(args.source, args.checkpoint, run_result=run_result, reload=not args.no_reload)
+    from quarkci.core.progress import stderr
+
+    summary = summarize(
+        args.source, args.checkpoint, run_result=run_result, reload=not args.no_reload, say=stderr()
+    )
     path = write_summary(summary, args.out)
     _emit(args, path, summary)
     return EXIT_OK

@@ -148,6 +148,7 @@ def run_init(args: argparse.Namespace) -> int:
 
 
 def run_prove(args: argparse.Namespace) -> int:
+    from quarkci.core.progress import stderr
     from quarkci.verify.prove import EXIT, prove
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
@@ -164,7 +165,12 @@ def run_prove(args: argparse.Namespace) -> int:
     documents = []
     for feature, out in zip(ids, outs, strict=True):
         result, document = prove(
-            skill, feature, out, Path(args.lock) if args.lock else None, timeout=args.timeout
+            skill,
+            feature,
+            out,
+            Path(args.lock) if args.lock else None,
+            timeout=args.timeout,
+            say=stderr("quarkci: verify prove"),
         )
         results.append(result)
         documents.append(document)

@@ -212,6 +212,7 @@ def day0_result(model: str, scheme: str, failure_class: str, detail: str, action
         "sizes": {"source_bytes": None, "candidate_bytes": None, "ratio": None},
         "stages": [],
         "tasks": [],
+        "behaviour_probe": None,
         "canary": None,
         "verbosity": None,
         "baseline_cache": None,

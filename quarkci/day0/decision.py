@@ -7,6 +7,8 @@ none (every gate passed)                               ACCEPT
 a gate that decided (compare: REGRESSION, ANOMALOUS,   its own
 INDETERMINATE; verbosity: REGRESSION; setup: SYSTEMIC)
 SYSTEMIC, INFRA_TRANSIENT                              SYSTEMIC
+BEHAVIOUR_PROBE_FAILED (gate_ptq: the export is        REGRESSION
+complete, its outputs drift from the source's)
 MODEL_UNSUPPORTED, QUANT_COVERAGE_FAILURE,             INFEASIBLE
 SIZE_NOT_REDUCED, CHECKPOINT_NOT_SERVABLE,
 DEPLOYMENT_HEALTH_FAILED
@@ -33,6 +35,8 @@ INFEASIBLE = frozenset(
     }
 )
 SYSTEMIC = frozenset({FailureClass.SYSTEMIC, FailureClass.INFRA_TRANSIENT})
+# a measured quality loss, not an impossibility: the export is what it declares and serves
+REGRESSION = frozenset({FailureClass.BEHAVIOUR_PROBE_FAILED})
 INDETERMINATE_ACTION = (
     "add independent runs (more items or repeated evals) until the task's stderr is below the threshold"
 )
@@ -50,6 +54,8 @@ def decision_for(failed: GateFailed | None) -> str:
         return failed.decision
     if failed.cls in SYSTEMIC:
         return "SYSTEMIC"
+    if failed.cls in REGRESSION:
+        return "REGRESSION"
     if failed.cls in INFEASIBLE:
         return "INFEASIBLE"
     return "ANOMALOUS"

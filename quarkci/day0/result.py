@@ -1,4 +1,5 @@
-"""Closeout: the ``day0_result`` document (decision, classes, triage, sizes, per-task table, canary,
+"""Closeout: the ``day0_result`` document (decision, classes, triage, sizes, the PTQ gate's behaviour
+probe, per-task table, canary,
 verbosity, the evaluated checkpoint's content hash, publish recommendation), written through
 :func:`quarkci.core.documents.write_artifact`; the report through :mod:`quarkci.report.day0`."""
 
@@ -89,6 +90,7 @@ def build(record: ChainRecord) -> dict[str, Any]:
         },
         "stages": [s.to_json() for s in record.stages],
         "tasks": _task_rows(record),
+        "behaviour_probe": data.get("behaviour_probe"),
         "canary": data.get("canary"),
         "verbosity": data.get("verbosity"),
         "baseline_cache": data.get("baseline_cache"),

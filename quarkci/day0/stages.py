@@ -11,7 +11,8 @@ passes its own in their place, or replaces a pair by name.
 * ``ptq``: the PTQ chain on the source (``out/ptq``: intake, plan, manifest, run, validate, gate); a failed
   run stops here with the runner's class. Skipped with a given checkpoint.
 * ``gate_ptq``: the chain's PTQ-gate verdict; the chain is called for validate and the gate only when this
-  process holds no outcome for the checkpoint (a given checkpoint, a resumed run).
+  process holds no outcome for the checkpoint (a given checkpoint, a resumed run). The behaviour probe's
+  figures go to ``data["behaviour_probe"]``; its failure (BEHAVIOUR_PROBE_FAILED) decides REGRESSION.
 * ``canary`` (CHECKPOINT_NOT_SERVABLE), ``baseline_eval`` (cached per source hash and eval config),
   ``candidate_eval`` (each with the run gate; INFRA_TRANSIENT retried once, twice is SYSTEMIC),
   ``compare`` and ``verbosity``.
@@ -208,6 +209,7 @@ def gate_ptq(ctx: Context, stage: Stage, *, chain: ChainFn = run_ptq) -> None:
         "task_accuracy": summary["reload"].get("task_accuracy"),
         "source_task_accuracy": summary["reload"].get("source_task_accuracy"),
     }
+    ctx.data["behaviour_probe"] = verdict.get("behaviour")
     stage.outputs = {"summary": str(outcome.summary), "verdict": str(outcome.verdict_file)}
     if not verdict["pass"]:
         raise GateFailed(

@@ -24,6 +24,10 @@ QUANT_COVERAGE_FAILURE     the export does not hold what its             inspect
 SIZE_NOT_REDUCED           the output is not smaller than the source     check that the run exported the
                            (sum of ``*.safetensors``), e.g. the output   quantized model (real_quantized),
                            is a copy of the source                       not a copy or a fake-quantized one
+BEHAVIOUR_PROBE_FAILED     the export is complete and reloads cleanly,   a quality loss of the scheme on this
+                           but its outputs drift from the source's       model (day-0 REGRESSION): try
+                           beyond the probe's threshold (demo-task       another scheme or algorithm, or
+                           accuracy drop, else top-1 agreement)          exclude the sensitive layers
 USER_CONFIG_ERROR          unreadable or incomplete input, a plan the    fix the input or the plan; rerun
                            Quark template rejects, calibration data      from the failed step
                            that cannot be loaded, missing output,
@@ -49,6 +53,7 @@ class FailureClass(StrEnum):
     MODEL_UNSUPPORTED = "MODEL_UNSUPPORTED"
     QUANT_COVERAGE_FAILURE = "QUANT_COVERAGE_FAILURE"
     SIZE_NOT_REDUCED = "SIZE_NOT_REDUCED"
+    BEHAVIOUR_PROBE_FAILED = "BEHAVIOUR_PROBE_FAILED"
     CHECKPOINT_NOT_SERVABLE = "CHECKPOINT_NOT_SERVABLE"
     DEPLOYMENT_HEALTH_FAILED = "DEPLOYMENT_HEALTH_FAILED"
     EVAL_JUDGE_FAILED = "EVAL_JUDGE_FAILED"
@@ -67,6 +72,10 @@ ACTIONS: dict[FailureClass, str] = {
     FailureClass.MODEL_UNSUPPORTED: "patch the recipe or add support; else INFEASIBLE",
     FailureClass.QUANT_COVERAGE_FAILURE: "fix the recipe's layer patterns or the export metadata, re-run PTQ",
     FailureClass.SIZE_NOT_REDUCED: "declare the source precision; else a real compression failure",
+    FailureClass.BEHAVIOUR_PROBE_FAILED: (
+        "the export is complete but its outputs drift from the source's beyond the behaviour probe's "
+        "threshold: try another scheme or algorithm (e.g. awq/gptq), or exclude the sensitive layers"
+    ),
     FailureClass.CHECKPOINT_NOT_SERVABLE: "fix the export; do not evaluate",
     FailureClass.DEPLOYMENT_HEALTH_FAILED: "debug serving alone; else INFEASIBLE",
     FailureClass.EVAL_JUDGE_FAILED: "usually transient (auth, rate limit): wait, retry",
@@ -84,6 +93,7 @@ PRIORITY: tuple[FailureClass, ...] = (
     FailureClass.MODEL_UNSUPPORTED,
     FailureClass.QUANT_COVERAGE_FAILURE,
     FailureClass.SIZE_NOT_REDUCED,
+    FailureClass.BEHAVIOUR_PROBE_FAILED,  # after the coverage classes: a broken export explains drift
     FailureClass.CHECKPOINT_NOT_SERVABLE,
     FailureClass.DEPLOYMENT_HEALTH_FAILED,
     FailureClass.EVAL_JUDGE_FAILED,

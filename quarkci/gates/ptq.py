@@ -36,9 +36,12 @@ reload                 the loader raised, or a forward pass after reload raised 
                        (QUANT_COVERAGE_FAILURE when a metadata check above failed: a
                        tampered config explains the failed reload)
                        missing / unexpected / mismatched keys, non-finite logits       QUANT_COVERAGE_FAILURE
-behaviour              demo-task accuracy dropped more than ``max_accuracy_drop``      QUANT_COVERAGE_FAILURE
+behaviour              demo-task accuracy dropped more than ``max_accuracy_drop``      BEHAVIOUR_PROBE_FAILED
                        from the source's, else top-1 agreement with the source below
-                       ``min_top1_agreement``, or not measured after a clean reload
+                       ``min_top1_agreement`` (both quarkci's own defaults, no upstream
+                       rule; the verdict's ``behaviour`` names the figures and where
+                       the threshold comes from)
+                       not measured after a clean reload                               QUANT_COVERAGE_FAILURE
 metadata               a blocking metadata difference                                  USER_CONFIG_ERROR
 =====================  ============================================================== ======================
 
@@ -162,24 +165,72 @@ def _tensors_ok(b: dict[str, Any]) -> str:
     return f"{b.get('checked')} unquantized tensor(s) equal the source's"
 
 
-def _behaviour(reload: dict[str, Any], reload_check: Check, max_drop: float, min_agreement: float) -> Check:
+def threshold_source(name: str, value: float, default: float) -> str:
+    """Where a behaviour threshold comes from, for the verdict and the reports: quarkci's own default
+    (no upstream rule sets it) or the caller's value (``ptq gate --<name>``)."""
+    flag = "--" + name.replace("_", "-")
+    if abs(value - default) <= 1e-12:
+        return (
+            f"quarkci's default DEFAULT_{name.upper()} = {default:g} (quarkci.gates.ptq; quarkci's own "
+            f"choice, not an upstream rule; `ptq gate {flag}` overrides it)"
+        )
+    return f"{name} = {value:g} given by the caller (`ptq gate {flag}`; quarkci's default is {default:g})"
+
+
+def _behaviour(
+    reload: dict[str, Any], reload_check: Check, max_drop: float, min_agreement: float
+) -> tuple[Check, dict[str, Any] | None]:
+    """The behaviour check and the probe's figures (``None`` when nothing was measured): ``measure``
+    (``task_accuracy`` on the demo model, else ``top1_agreement``), ``value``, ``source_value`` (the
+    source's task accuracy), ``threshold`` and ``rule``, ``top1_agreement``, ``threshold_source``, ``pass``.
+    A measured drift is BEHAVIOUR_PROBE_FAILED; no measurement after a clean reload QUANT_COVERAGE_FAILURE."""
     if not reload.get("checked"):
-        return _check("behaviour", "skipped", "reload not checked")
+        return _check("behaviour", "skipped", "reload not checked"), None
     if reload_check["status"] == "fail" and (reload.get("error") or reload.get("forward_error")):
-        return _check("behaviour", "skipped", "the export did not reload")
+        return _check("behaviour", "skipped", "the export did not reload"), None
     acc, src_acc = reload.get("task_accuracy"), reload.get("source_task_accuracy")
     agreement = reload.get("top1_agreement")
-    cls = FailureClass.QUANT_COVERAGE_FAILURE
+    cls = FailureClass.BEHAVIOUR_PROBE_FAILED
+    probe: dict[str, Any] = {"top1_agreement": agreement if _number(agreement) else None}
     if _number(acc) and _number(src_acc):
+        failed = src_acc - acc > max_drop + 1e-9
         detail = f"demo-task accuracy {acc:.0%} vs {src_acc:.0%} for the source (max drop {max_drop:.0%})"
         if _number(agreement):
             detail += f"; top-1 agreement {agreement:.0%}"
-        return _check("behaviour", "fail" if src_acc - acc > max_drop + 1e-9 else "pass", detail, cls)
-    if _number(agreement):
+        probe.update(
+            measure="task_accuracy",
+            value=acc,
+            source_value=src_acc,
+            threshold=max_drop,
+            rule="source_value - value <= threshold",
+            threshold_source=threshold_source("max_accuracy_drop", max_drop, DEFAULT_MAX_ACCURACY_DROP),
+        )
+    elif _number(agreement):
+        failed = agreement < min_agreement
         detail = f"top-1 agreement with the source {agreement:.0%} (min {min_agreement:.0%})"
-        return _check("behaviour", "fail" if agreement < min_agreement else "pass", detail, cls)
-    why = reload.get("behaviour_error") or reload.get("task_error") or "no probe result in the summary"
-    return _check("behaviour", "fail", f"behaviour not measured after reload: {why}", cls)
+        probe.update(
+            measure="top1_agreement",
+            value=agreement,
+            source_value=None,
+            threshold=min_agreement,
+            rule="value >= threshold",
+            threshold_source=threshold_source(
+                "min_top1_agreement", min_agreement, DEFAULT_MIN_TOP1_AGREEMENT
+            ),
+        )
+    else:
+        why = reload.get("behaviour_error") or reload.get("task_error") or "no probe result in the summary"
+        return (
+            _check(
+                "behaviour",
+                "fail",
+                f"behaviour not measured after reload: {why}",
+                FailureClass.QUANT_COVERAGE_FAILURE,
+            ),
+            None,
+        )
+    probe["pass"] = not failed
+    return _check("behaviour", "fail" if failed else "pass", detail, cls), probe
 
 
 def _number(value: Any) -> TypeGuard[float]:
@@ -272,7 +323,10 @@ def _checks(
     max_size_ratio: float,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
+    probes: list[dict[str, Any]] | None = None,
 ) -> list[Check]:
+    """The checks of the module table, in order; the behaviour probe's figures go to ``probes``."""
+    probes = probes if probes is not None else []
     checks: list[Check] = [_run_check(summary.get("run"))]
 
     output = _dict(summary.get("output"))
@@ -351,7 +405,10 @@ def _checks(
 
     reload = _dict(summary.get("reload"))
     checks.append(_reload_check(reload, checks))
-    checks.append(_behaviour(reload, checks[-1], max_accuracy_drop, min_top1_agreement))
+    behaviour, probe = _behaviour(reload, checks[-1], max_accuracy_drop, min_top1_agreement)
+    checks.append(behaviour)
+    if probe is not None:
+        probes.append(probe)
 
     checks.append(_metadata_check(_dict(summary.get("metadata"))))
     return checks
@@ -365,14 +422,16 @@ def evaluate(
 ) -> Verdict:
     """Judge a validation summary (see module docstring): a pure function, it reads no file and never
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
-    0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions."""
+    0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions. The verdict's
+    ``behaviour`` holds the probe's figures (see :func:`_behaviour`) when it measured any, else ``None``."""
+    probes: list[dict[str, Any]] = []
     if not isinstance(summary, dict) or summary.get("summary_version") != 1:
         checks = [
             _check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)
         ]
     else:
         try:
-            checks = _checks(summary, max_size_ratio, max_accuracy_drop, min_top1_agreement)
+            checks = _checks(summary, max_size_ratio, max_accuracy_drop, min_top1_agreement, probes)
         except Exception as exc:  # malformed field types deep inside: a verdict, not a crash
             checks = [
                 _check(
@@ -387,4 +446,4 @@ def evaluate(
     detail = (
         "; ".join(f"[{c['failure_class']}] {c['name']}: {c['detail']}" for c in failed) or "all checks passed"
     )
-    return verdict(ID, not failed, cls, detail, checks=checks)
+    return verdict(ID, not failed, cls, detail, checks=checks, behaviour=probes[0] if probes else None)

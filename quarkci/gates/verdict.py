@@ -5,8 +5,9 @@ A verdict is a JSON object: ``gate`` (the gate's id), ``pass``, ``failure_class`
 line), then what the gate adds: ``checks`` (ptq: one row per check), ``decision`` (compare: ACCEPT |
 REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (compare, verbosity, run: one row per task),
 ``input_error`` (true when the gate could not judge its input at all; the gate's command exits 2), the
-settings used (``threshold``, ``mode``, ``format``), ``differences`` (compare's config parity) and
-``not_measured`` (verbosity).
+settings used (``threshold``, ``mode``, ``format``), ``differences`` (compare's config parity),
+``not_measured`` (verbosity) and ``behaviour`` (ptq: the behaviour probe's figures and where its threshold
+comes from).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ Verdict = TypedDict(
         "format": NotRequired[str],
         "differences": NotRequired[list[dict[str, Any]]],
         "not_measured": NotRequired[list[str]],
+        "behaviour": NotRequired[dict[str, Any] | None],
     },
 )
 

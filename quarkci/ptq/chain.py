@@ -108,7 +108,7 @@ def run_ptq(request: PtqRequest, say: Callable[[str], None] | None = None) -> Pt
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # local models only (HF_HUB_OFFLINE=0 overrides)
     if request.checkpoint is not None:
         recorded = load_run_result(request.run_result) if request.run_result else None
-        return replace(_judge(request, out, request.checkpoint, recorded), run_result=request.run_result)
+        return replace(_judge(request, out, request.checkpoint, recorded, say), run_result=request.run_result)
     from quarkci.ptq.evidence import plan_warnings
 
     analysis_path = out / ANALYSIS_FILE
@@ -139,7 +139,7 @@ def run_ptq(request: PtqRequest, say: Callable[[str], None] | None = None) -> Pt
     run_result_path = write_run_result(result, manifest["outputs"]["run_result"])
     manifest_mod.record_run(manifest_path, result)
     return replace(
-        _judge(request, out, export, result),
+        _judge(request, out, export, result, say),
         run=run,
         analysis=analysis_path,
         plan=plan_path,
@@ -149,12 +149,18 @@ def run_ptq(request: PtqRequest, say: Callable[[str], None] | None = None) -> Pt
     )
 
 
-def _judge(request: PtqRequest, out: Path, checkpoint: Path, run_result: dict[str, Any] | None) -> PtqOutcome:
-    """Validate ``checkpoint`` against the source (``run_result``: the run that made it, when known),
-    gate the summary, and write the verdict when ``request.gate_output`` asks for it."""
+def _judge(
+    request: PtqRequest,
+    out: Path,
+    checkpoint: Path,
+    run_result: dict[str, Any] | None,
+    say: Callable[[str], None] | None = None,
+) -> PtqOutcome:
+    """Validate ``checkpoint`` against the source (``run_result``: the run that made it, when known;
+    progress to ``say``), gate the summary, and write the verdict when ``request.gate_output`` asks for it."""
     from quarkci.ptq.validate import summarize, write_summary
 
-    summary = summarize(request.model, checkpoint, run_result=run_result, reload=request.reload)
+    summary = summarize(request.model, checkpoint, run_result=run_result, reload=request.reload, say=say)
     if run_result is None:
         summary["scheme"] = request.scheme
     summary_path = write_summary(summary, out / manifest_mod.SUMMARY_FILE)

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from quarkci.core.errors import BadInputError
+from quarkci.core.progress import heartbeat, stderr
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ def quark_torch() -> Any:
     """
     print("quarkci: importing quark.torch (once per process) ...", file=sys.stderr, flush=True)
     try:
-        import quark.torch as qt
+        with heartbeat(stderr(), "importing quark.torch"):
+            import quark.torch as qt
     except Exception as exc:  # ImportError, or a broken torch/quark install raising anything
         raise QuarkUnavailable(f"cannot import quark.torch: {type(exc).__name__}: {exc}") from None
     return qt

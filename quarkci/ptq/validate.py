@@ -55,6 +55,7 @@ from typing import Any
 
 from quarkci.core.documents import parse_document, read_artifact, read_capped, write_artifact
 from quarkci.core.errors import BadInputError
+from quarkci.core.progress import Say, heartbeat
 from quarkci.ptq import export_checks
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
@@ -352,13 +353,15 @@ def _keys(values: Any) -> list[str]:
     return out
 
 
-def reload_check(output: Path, source: Path) -> dict[str, Any]:
+def reload_check(output: Path, source: Path, say: Say | None = None) -> dict[str, Any]:
     """Reload ``output`` with transformers (CPU, ``output_loading_info=True``).
 
     ``ok`` is true only when loading raised nothing, reported no missing, unexpected or mismatched
     keys, and one forward pass ran (else ``forward_error``) with finite logits (``logits_finite``).
     For the demo model (``quarkci_task.json`` in ``source``) the reloaded model's
     addition accuracy is measured too. Exceptions become ``error`` (one line), never tracebacks.
+    ``say`` gets one line per step and a progress line every ~10 s while one runs
+    (:func:`quarkci.core.progress.heartbeat`).
     """
     from quarkci.ptq import quark_api
     from quarkci.ptq.runner import upstream_message
@@ -381,8 +384,13 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
     quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    def step(what: str) -> Any:
+        if say is not None:
+            say(f"validate: {what} ...")
+        return heartbeat(say, f"validate: {what}")
+
     try:
-        with contextlib.redirect_stdout(sys.stderr):
+        with step(f"reloading {output} with transformers"), contextlib.redirect_stdout(sys.stderr):
             model, info = AutoModelForCausalLM.from_pretrained(
                 str(output), output_loading_info=True, device_map="cpu"
             )
@@ -396,15 +404,17 @@ def reload_check(output: Path, source: Path) -> dict[str, Any]:
     result["forward_error"], result["logits_finite"] = _forward_smoke(model)
     result["ok"] = not any(result["counts"].values()) and result["logits_finite"] is True
     if result["forward_error"] is None:
-        result["top1_agreement"], result["behaviour_error"] = _agreement(model, source, output)
+        with step("behaviour probe: top-1 agreement with the source"):
+            result["top1_agreement"], result["behaviour_error"] = _agreement(model, source, output)
     task = _json(source / "quarkci_task.json")
     if task and task.get("task") == "single-digit-addition" and result["forward_error"] is None:
         from quarkci.ptq.demo import addition_accuracy
 
         result["source_task_accuracy"] = task.get("accuracy")
         try:
-            tokenizer = AutoTokenizer.from_pretrained(str(output))
-            result["task_accuracy"] = addition_accuracy(model, tokenizer)
+            with step("behaviour probe: demo-task accuracy"):
+                tokenizer = AutoTokenizer.from_pretrained(str(output))
+                result["task_accuracy"] = addition_accuracy(model, tokenizer)
         except Exception as exc:  # garbage weights can break generation itself
             result["task_accuracy"] = 0.0
             result["task_error"] = upstream_message(exc)
@@ -497,6 +507,7 @@ def summarize(
     run_result: dict[str, Any] | None = None,
     reload: bool = True,
     quark_info: QuarkInfo | None = None,
+    say: Say | None = None,
 ) -> dict[str, Any]:
     """Build the validation summary (see module docstring).
 
@@ -504,7 +515,7 @@ def summarize(
     ``output`` or one whose weights cannot be read (a corrupt or truncated safetensors file) is
     recorded (``output.exists: false`` / ``output.error``), not raised: the gate reports it.
     ``quark_info`` (default: the installed Quark, read statically) supplies scheme group sizes and the
-    template's k/v projection patterns.
+    template's k/v projection patterns. ``say`` gets the reload's progress (:func:`reload_check`).
     """
     src_path, out_path = Path(source), Path(output)
     src = read_checkpoint(src_path)
@@ -577,7 +588,7 @@ def summarize(
         summary["unquantized_tensors"] = export_checks.unquantized_tensors(src, out)
         summary["metadata"] = metadata_diffs(src_path, out_path)
         if reload:
-            summary["reload"] = reload_check(out_path, src_path)
+            summary["reload"] = reload_check(out_path, src_path, say)
     return summary
 
 

@@ -99,6 +99,13 @@ def report_json(result: dict[str, Any], result_file: str) -> dict[str, Any]:
         for s in result["stages"]
         if s["status"] != "not_run"
     ]
+    probe = result.get("behaviour_probe")
+    if probe:
+        evidence.append(
+            f"behaviour probe: {probe['measure']} {_num(probe['value'], 4)} ({probe['rule']}, threshold "
+            f"{_num(probe['threshold'], 4)}) {'PASS' if probe['pass'] else 'FAIL'}; threshold from "
+            f"{probe['threshold_source']}"[:1000]
+        )
     evidence += [
         f"{t['task']}: baseline {_num(t['baseline'], 4)} candidate {_num(t['candidate'], 4)} "
         f"stderr {_num(t['stderr'], 4)} {t['status']}"

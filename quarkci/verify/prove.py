@@ -32,6 +32,7 @@ from typing import Any, cast
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import write_artifact
 from quarkci.core.errors import BadInputError
+from quarkci.core.progress import Say, heartbeat
 from quarkci.verify import featuremap
 from quarkci.verify.inventory import sha256_file
 from quarkci.verify.model import CPU, GPU_HINT
@@ -92,15 +93,30 @@ def _argv(command: str) -> tuple[list[str], dict[str, str]]:
     return words, env
 
 
-def _execute(command: str, workdir: Path, env: dict[str, str], log: Path, timeout: float) -> tuple[int, str]:
+def _execute(
+    command: str,
+    workdir: Path,
+    env: dict[str, str],
+    log: Path,
+    timeout: float,
+    say: Say | None = None,
+    what: str = "run",
+) -> tuple[int, str]:
+    """Run one skill command in ``workdir``, its output saved to ``log``; ``say`` gets a start line and
+    a progress line every ~10 s while it runs. Returns (exit code, the saved output)."""
     argv, extra = _argv(command)
     full = {
         **os.environ,
         **env,
         **{k: str((workdir / v).resolve()) if v in (".", "..") else v for k, v in extra.items()},
     }
+    if say is not None:
+        say(f"{what}: `{command}` ...")
     try:
-        done = subprocess.run(argv, cwd=workdir, env=full, capture_output=True, timeout=timeout, check=False)
+        with heartbeat(say, what):
+            done = subprocess.run(
+                argv, cwd=workdir, env=full, capture_output=True, timeout=timeout, check=False
+            )
     except FileNotFoundError as exc:
         raise Stop(INCONCLUSIVE, "drive", f"cannot run {argv[0]}: {exc.strerror}") from None
     except subprocess.TimeoutExpired:
@@ -189,9 +205,11 @@ def prove(
     lock: Path | None = None,
     lock_wait: float = 600.0,
     timeout: float = 1800.0,
+    say: Say | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """Prove ``feature_id`` of the skill at ``skill``; write ``out/verify_proof.json`` and the saved
-    outputs under ``out/<feature>/``. Returns (result, proof document). Raises
+    outputs under ``out/<feature>/``; ``say`` gets a line per command run and progress every ~10 s
+    while one runs (doctor, drive, negative control). Returns (result, proof document). Raises
     :class:`BadInputError` for an unknown feature or a non-correctness feature (before any work)."""
     data = featuremap.load(skill)
     features = {f["id"]: f for f in data["features"]}
@@ -228,7 +246,9 @@ def prove(
             if cmd and cmd not in text:
                 raise Stop(FAILED, "instructions", f"SKILL.md does not carry `{cmd}`: skill and map disagree")
         run.step("instructions", "ok", "drive and negative control found in SKILL.md")
-        code, doc_text = _execute(doctor_cmd, workdir, env, evidence / "doctor.stdout.txt", timeout)
+        code, doc_text = _execute(
+            doctor_cmd, workdir, env, evidence / "doctor.stdout.txt", timeout, say, f"{feature_id}: doctor"
+        )
         line = next((ln for ln in doc_text.splitlines() if ln.startswith("DOCTOR ")), None)
         if line is None:
             raise Stop(INCONCLUSIVE, "doctor", "unreadable doctor output (no DOCTOR line)")
@@ -264,7 +284,15 @@ def prove(
                 )
         run.step("harness", "ok", f"{len(feature['harness'])} file(s) match their sha256")
         started = time.monotonic()
-        code, drive_text = _execute(feature["drive"], workdir, env, evidence / "drive.stdout.txt", timeout)
+        code, drive_text = _execute(
+            feature["drive"],
+            workdir,
+            env,
+            evidence / "drive.stdout.txt",
+            timeout,
+            say,
+            f"{feature_id}: drive",
+        )
         verdict = _verdict(feature["parse"], code, drive_text)
         run.rows = _rows(drive_text)
         if verdict is None:
@@ -281,6 +309,8 @@ def prove(
             env,
             evidence / "negative.stdout.txt",
             timeout,
+            say,
+            f"{feature_id}: negative control",
         )
         calls = re.findall(r"PERTURBED calls=(\d+)", neg_text)
         if calls and int(calls[-1]) == 0:

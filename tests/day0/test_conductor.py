@@ -57,21 +57,55 @@ def _written(path: Path | None) -> Path | None:
     return path
 
 
-def _outcome(request: PtqRequest, checkpoint: Path, run: RunResult | None, passed: bool = True) -> PtqOutcome:
-    """What the PTQ chain returns: a validation summary with sizes and the gate's verdict."""
+def _probed(agreement: float) -> dict:
+    """The real PTQ gate's verdict on a clean export (coverage, size and reload pass) whose behaviour
+    probe measured ``agreement`` top-1 agreement with the source (no demo task: the real-model path)."""
+    from quarkci.gates.ptq import evaluate
+
+    return dict(
+        evaluate(
+            {
+                "summary_version": 1,
+                "output": {"exists": True, "files": 1, "bytes": 250},
+                "size_ratio": 0.25,
+                "quantization_config": {
+                    "present": True,
+                    "quant_method": "quark",
+                    "global_weight_dtypes": ["int8"],
+                },
+                "layers": {"total": 2, "quantized": {"int8": 2}},
+                "reload": {"checked": True, "ok": True, "counts": {}, "top1_agreement": agreement},
+            }
+        )
+    )
+
+
+def _outcome(
+    request: PtqRequest,
+    checkpoint: Path,
+    run: RunResult | None,
+    passed: bool = True,
+    probe: float | None = None,
+) -> PtqOutcome:
+    """What the PTQ chain returns: a validation summary with sizes and the gate's verdict (``probe``: the
+    real gate's verdict on an export whose behaviour probe measured that top-1 agreement)."""
     summary = {
         "source": {"bytes": 1000},
         "output": {"bytes": 250},
         "size_ratio": 0.25,
         "reload": {"task_accuracy": 1.0, "source_task_accuracy": 1.0},
     }
-    verdict = {
-        "gate": "ptq",
-        "pass": passed,
-        "failure_class": None if passed else "QUANT_COVERAGE_FAILURE",
-        "detail": "ok" if passed else "2 layer(s) declared quantized but stored unquantized",
-        "checks": [],
-    }
+    verdict = (
+        _probed(probe)
+        if probe is not None
+        else {
+            "gate": "ptq",
+            "pass": passed,
+            "failure_class": None if passed else "QUANT_COVERAGE_FAILURE",
+            "detail": "ok" if passed else "2 layer(s) declared quantized but stored unquantized",
+            "checks": [],
+        }
+    )
     return PtqOutcome(
         checkpoint=checkpoint,
         summary=_written(request.out / "validation_summary.json"),
@@ -98,7 +132,9 @@ class Fakes:
         self.requests.append(request)
         if request.checkpoint is not None:
             self.calls.append("gate_ptq")
-            return _outcome(request, request.checkpoint, None, passed=not self.plan.get("gate_fail"))
+            return _outcome(
+                request, request.checkpoint, None, not self.plan.get("gate_fail"), self.plan.get("probe")
+            )
         self.calls.append("ptq")
         if self.plan.get("no_quark"):
             raise QuarkUnavailable("amd-quark is not installed")
@@ -119,7 +155,9 @@ class Fakes:
             message="export failed" if failed else None,
             timings={"total": 1.5},
         )
-        return _outcome(request, export, run, passed=not (failed or self.plan.get("gate_fail")))
+        return _outcome(
+            request, export, run, not (failed or self.plan.get("gate_fail")), self.plan.get("probe")
+        )
 
     def canary(self, checkpoint, out_dir, server, health_timeout, probe, say, vllm=None) -> dict:
         self.calls.append("canary")
@@ -223,6 +261,52 @@ def test_the_ptq_gate_is_the_chains_verdict(tmp_path):
     assert gate["detail"] == "2 layer(s) declared quantized but stored unquantized"
     assert (result["decision"], result["sizes"]["ratio"]) == ("INFEASIBLE", 0.25)
     assert result["publish"]["checkpoint_sha256"] is None  # hashed only once the gate passed
+
+
+@pytest.mark.parametrize("given", [False, True], ids=["from-source", "given-checkpoint"])
+def test_a_behaviour_probe_failure_is_a_regression_with_the_probes_figures(tmp_path, given):
+    """Coverage passed, top-1 agreement 0.73 < 0.80 (the SmolLM2 fp8 case): BEHAVIOUR_PROBE_FAILED at
+    gate_ptq, decision REGRESSION (not INFEASIBLE), the figures and the threshold's source in the result
+    and the report; nothing served or evaluated."""
+    extra = {}
+    if given:
+        extra["checkpoint"] = tmp_path / "given"
+        extra["checkpoint"].mkdir()
+    calls: list[str] = []
+    result = _conductor(_config(tmp_path, **extra), {"probe": 0.73}, calls).run()
+    assert calls == (["gate_ptq"] if given else ["ptq"])
+    assert (result["decision"], result["failure_classes"]) == ("REGRESSION", ["BEHAVIOUR_PROBE_FAILED"])
+    gate = next(s for s in result["stages"] if s["name"] == "gate_ptq")
+    assert (
+        gate["detail"] == "[BEHAVIOUR_PROBE_FAILED] behaviour: top-1 agreement with the source 73% (min 80%)"
+    )
+    probe = result["behaviour_probe"]
+    assert (probe["measure"], probe["value"], probe["threshold"], probe["pass"]) == (
+        "top1_agreement",
+        0.73,
+        0.80,
+        False,
+    )
+    assert "DEFAULT_MIN_TOP1_AGREEMENT" in probe["threshold_source"]
+    assert result["triage"] and "behaviour probe" in result["triage"][0]
+    assert result["publish"]["recommended"] is False
+    read_artifact("day0_result", tmp_path / "out" / "day0_result.json")  # the contract holds the class
+    md = (tmp_path / "out" / "validation_report.md").read_text()
+    assert "# Day-0 release: REGRESSION" in md and "## Behaviour probe" in md
+    assert "**FAIL:** `top1_agreement` 0.7300, rule `value >= threshold` with threshold 0.8000" in md
+    assert r"Threshold from: quarkci's default DEFAULT\_MIN\_TOP1\_AGREEMENT = 0.8" in md  # Markdown-escaped
+    report = read_artifact("validation_report", tmp_path / "out" / "validation_report.json")
+    assert any(e.startswith("behaviour probe: top1_agreement 0.7300") for e in report["evidence"])
+
+
+def test_a_passing_behaviour_probe_keeps_accept(tmp_path):
+    """Negative control: agreement 0.97 on the same clean export passes every gate."""
+    calls: list[str] = []
+    result = _conductor(_config(tmp_path), {"probe": 0.97}, calls).run()
+    assert calls == ["ptq", "canary", "baseline", "candidate"]
+    assert (result["decision"], result["failure_classes"]) == ("ACCEPT", [])
+    assert (result["behaviour_probe"]["value"], result["behaviour_probe"]["pass"]) == (0.97, True)
+    assert "**PASS:** `top1_agreement` 0.9700" in (tmp_path / "out" / "validation_report.md").read_text()
 
 
 def test_the_chain_request_runs_in_out_ptq_with_the_gates_output(tmp_path):

@@ -25,6 +25,7 @@ C = FailureClass
         (GateFailed(C.MODEL_UNSUPPORTED, "export failed"), "INFEASIBLE"),
         (GateFailed(C.QUANT_COVERAGE_FAILURE, "unquantized"), "INFEASIBLE"),
         (GateFailed(C.SIZE_NOT_REDUCED, "copy"), "INFEASIBLE"),
+        (GateFailed(C.BEHAVIOUR_PROBE_FAILED, "top-1 agreement 73% (min 80%)"), "REGRESSION"),
         (GateFailed(C.CHECKPOINT_NOT_SERVABLE, "answered 'x'"), "INFEASIBLE"),
         (GateFailed(C.DEPLOYMENT_HEALTH_FAILED, "no /health"), "INFEASIBLE"),
         (GateFailed(C.SAMPLE_ACCOUNTING_FAILED, "counts"), "ANOMALOUS"),
@@ -49,4 +50,5 @@ def test_triage():
     assert triage(GateFailed(None, "x", "REGRESSION")) == [REGRESSION_ACTION]
     assert triage(GateFailed(C.VERBOSITY_EXCEEDED, "x", "REGRESSION")) == [ACTIONS[C.VERBOSITY_EXCEEDED]]
     assert triage(GateFailed(C.CHECKPOINT_NOT_SERVABLE, "x")) == ["fix the export; do not evaluate"]
+    assert triage(GateFailed(C.BEHAVIOUR_PROBE_FAILED, "x")) == [ACTIONS[C.BEHAVIOUR_PROBE_FAILED]]
     assert triage(GateFailed(None, "x", "ANOMALOUS")) == []

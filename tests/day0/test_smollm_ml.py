@@ -43,7 +43,23 @@ def test_smollm2_day0_chain(smollm_cache, tmp_path, scheme):
     )
     result = json.loads((out / "day0_result.json").read_text())
     stages = {s["name"]: s for s in result["stages"]}
+    probe = result["behaviour_probe"]
+    assert probe["measure"] == "top1_agreement"  # no demo task on a real model
+    assert probe["threshold"] == 0.80 and "DEFAULT_MIN_TOP1_AGREEMENT" in probe["threshold_source"]
+    if scheme == "fp8":
+        # measured (issue 22): coverage passed, top-1 agreement 73 % < 80 %: a behaviour-probe failure,
+        # decided REGRESSION with the probe's figures (it was INFEASIBLE / QUANT_COVERAGE_FAILURE)
+        assert stages["gate_ptq"]["failure_class"] == "BEHAVIOUR_PROBE_FAILED", stages["gate_ptq"]
+        assert (code, result["decision"]) == (1, "REGRESSION")
+        assert result["failure_classes"] == ["BEHAVIOUR_PROBE_FAILED"]
+        assert probe["pass"] is False and probe["value"] < probe["threshold"]
+        coverage = json.loads((out / "ptq" / "gate_ptq.json").read_text())
+        assert next(c for c in coverage["checks"] if c["name"] == "coverage")["status"] == "pass"
+        assert stages["canary"]["status"] == "not_run"
+        assert "## Behaviour probe" in (out / "validation_report.md").read_text()
+        return
     assert stages["gate_ptq"]["status"] == "passed", stages["gate_ptq"]
+    assert probe["pass"] is True
     assert stages["canary"]["status"] == "passed" and "Paris" in result["canary"]["answer"]
     assert "4-bit" in result["model"]["note"] and "4-bit" in (out / "validation_report.md").read_text()
     assert result["sizes"]["ratio"] < 0.5

@@ -10,7 +10,7 @@ import pytest
 
 from quarkci.cli import main
 from quarkci.gates.failure_class import ACTIONS, PRIORITY, FailureClass, most_actionable
-from quarkci.gates.ptq import evaluate
+from quarkci.gates.ptq import evaluate, threshold_source
 
 
 def _summary(**over) -> dict:
@@ -412,8 +412,11 @@ def test_behaviour_gates_demo_accuracy_against_the_source_inclusive(accuracy, pa
     result = evaluate(_summary(reload=_reload(task_accuracy=accuracy)))
     assert result["pass"] is passes
     assert _status(result, "behaviour") == ("pass" if passes else "fail")
-    if not passes:
-        assert result["failure_class"] == "QUANT_COVERAGE_FAILURE"
+    assert result["failure_class"] == (None if passes else "BEHAVIOUR_PROBE_FAILED")
+    probe = result["behaviour"]
+    assert (probe["measure"], probe["value"], probe["source_value"]) == ("task_accuracy", accuracy, 1.0)
+    assert (probe["threshold"], probe["pass"]) == (0.10, passes)
+    assert "DEFAULT_MAX_ACCURACY_DROP" in probe["threshold_source"]
 
 
 @pytest.mark.parametrize("agreement, passes", [(0.97, True), (0.8, True), (0.79, False), (0.05, False)])
@@ -422,6 +425,46 @@ def test_behaviour_without_a_task_gates_top1_agreement(agreement, passes):
         _summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=agreement))
     )
     assert _status(result, "behaviour") == ("pass" if passes else "fail")
+    assert result["failure_class"] == (None if passes else "BEHAVIOUR_PROBE_FAILED")
+    assert result["behaviour"] == {
+        "measure": "top1_agreement",
+        "value": agreement,
+        "source_value": None,
+        "threshold": 0.80,
+        "rule": "value >= threshold",
+        "threshold_source": threshold_source("min_top1_agreement", 0.80, 0.80),
+        "top1_agreement": agreement,
+        "pass": passes,
+    }
+
+
+def test_smollm2_fp8_case_coverage_passed_agreement_73_is_a_behaviour_probe_failure():
+    """The real-model case of issue 22 in miniature: every coverage check passed, top-1 agreement 0.73 <
+    0.80 -> BEHAVIOUR_PROBE_FAILED (not QUANT_COVERAGE_FAILURE), the probe's figures in the verdict."""
+    result = evaluate(
+        _summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=0.73))
+    )
+    failed = [c["name"] for c in result["checks"] if c["status"] == "fail"]
+    assert failed == ["behaviour"] and _status(result, "coverage") == "pass"
+    assert result["failure_class"] == "BEHAVIOUR_PROBE_FAILED"
+    assert "top-1 agreement with the source 73% (min 80%)" in result["detail"]
+    assert (result["behaviour"]["value"], result["behaviour"]["threshold"]) == (0.73, 0.80)
+    assert "quarkci's own choice, not an upstream rule" in result["behaviour"]["threshold_source"]
+
+
+def test_a_coverage_failure_outranks_the_behaviour_probe():
+    """A broken export explains drifting outputs: coverage's class wins when both fail."""
+    layers = {**_summary()["layers"], "unexpected_unquantized": ["model.layers.0.mlp.up_proj"]}
+    result = evaluate(_summary(layers=layers, reload=_reload(task_accuracy=0.2)))
+    assert _status(result, "behaviour") == "fail" and _status(result, "coverage") == "fail"
+    assert result["failure_class"] == "QUANT_COVERAGE_FAILURE"
+
+
+def test_a_given_threshold_is_named_as_the_callers():
+    summary = _summary(reload=_reload(task_accuracy=None, source_task_accuracy=None, top1_agreement=0.9))
+    probe = evaluate(summary, min_top1_agreement=0.95)["behaviour"]
+    assert probe["pass"] is False and probe["threshold"] == 0.95
+    assert probe["threshold_source"].startswith("min_top1_agreement = 0.95 given by the caller")
 
 
 def test_a_clean_reload_without_a_behaviour_measurement_is_never_a_pass():
@@ -437,6 +480,8 @@ def test_a_clean_reload_without_a_behaviour_measurement_is_never_a_pass():
     )
     assert result["pass"] is False and _status(result, "behaviour") == "fail"
     assert "probe failed" in result["detail"]
+    # nothing measured: no figures, and not a measured regression
+    assert result["behaviour"] is None and result["failure_class"] == "QUANT_COVERAGE_FAILURE"
 
 
 def test_behaviour_threshold_is_a_parameter():

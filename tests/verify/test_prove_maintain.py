@@ -104,6 +104,33 @@ def test_a_moved_harness_hash_fails_before_driving(minikern, tmp_path, capsys):
     )
 
 
+def test_prove_says_each_command_and_while_it_runs(minikern, tmp_path, capsys, monkeypatch):
+    """Progress on stderr: a line per command started and one per period while it runs (the drive of a
+    real kernel is silent for 60-120 s otherwise); stdout keeps the JSON alone."""
+    from quarkci.core import progress
+
+    monkeypatch.setattr(progress, "EVERY", 0.05)
+    skill = init(minikern)
+    test = minikern / "tests" / "test_gemm.py"
+    test.write_text(test.read_text() + "\n# edited\n")  # stop after the doctor: no build, no drive
+    capsys.readouterr()
+    argv = ["verify", "prove", "--skill", str(skill), "--feature", "gemm-correctness"]
+    code = cli.main([*argv, "--out", str(tmp_path / "ev"), "--lock", str(tmp_path / "t.lock"), "--json"])
+    captured = capsys.readouterr()
+    assert code == 1 and json.loads(captured.out)["failed_step"] == "harness"
+    lines = captured.err.splitlines()
+    assert lines[0].startswith("quarkci: verify prove: gemm-correctness: doctor: `") and lines[0].endswith(
+        "..."
+    )
+    beats = [
+        ln
+        for ln in lines
+        if ln.startswith("quarkci: verify prove: gemm-correctness: doctor: still running (")
+    ]
+    assert beats, lines  # the doctor imports torch: well over 0.05 s
+    assert not any("drive" in ln for ln in lines)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
