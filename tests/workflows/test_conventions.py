@@ -7,8 +7,6 @@ pinned to full SHAs with a version comment, ``persist-credentials: false``, no `
 
 from __future__ import annotations
 
-import re
-
 import pytest
 import yaml
 
@@ -27,7 +25,7 @@ EXPECTED_WORKFLOWS = {
     "verify.yml",
     "day0-release.yml",
 }
-EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report", "runner-labels"}
+EXPECTED_ACTIONS = {"setup-quarkci", "skill-sync", "publish-report", "gpu-preflight"}
 
 
 def test_the_suite_is_complete(workflows, actions) -> None:
@@ -149,22 +147,22 @@ def test_skill_sync_is_reusable_with_typed_inputs_and_outputs(workflows) -> None
 
 def test_ptq_runner_table_matches_the_choice_and_the_actionlint_labels(workflows, actions) -> None:
     workflow = workflows["ptq.yml"]
+    from quarkci.github.preflight import RUNNER_KINDS
+
     choice = workflow["on"]["workflow_dispatch"]["inputs"]["runner"]["options"]
-    script = actions["runner-labels"]["runs"]["steps"][0]["run"]
-    table = dict(re.findall(r"^\s*(\w+)\) labels='(\[.*?\])' ;;$", script, re.M))
+    table = {kind: list(labels) for kind, labels in RUNNER_KINDS.items()}  # the one table
     assert list(table) == choice
     declared = set(
         yaml.safe_load((ROOT / ".github/actionlint.yaml").read_text())["self-hosted-runner"]["labels"]
     )
     assert declared == {"rocm", "mi300x", "mi355x", "cuda", "h100", "h200"}
     for runner, labels in table.items():
-        labels = yaml.safe_load(labels)
         if runner == "cpu":
             assert labels == ["ubuntu-latest"]
         else:
             assert labels[0] == "self-hosted" and set(labels[1:]) <= declared and runner in labels
     check = workflow["jobs"]["check"]
-    assert any(step.get("uses") == "$/actions/runner-labels" for step in check["steps"])
+    assert any(step.get("uses") == "$/actions/gpu-preflight" for step in check["steps"])
     ptq = workflow["jobs"]["ptq"]
     assert ptq["runs-on"] == "${{ fromJSON(needs.check.outputs.labels) }}"
     assert ptq["concurrency"] == {
