@@ -55,3 +55,44 @@ def index_document(releases: dict[str, list[Path]], sdists: dict[str, str] | Non
         entry = {"filename": f"amd_quark-{version}.tar.gz", "packagetype": "sdist", "yanked": False}
         out.setdefault(version, []).append({**entry, "digests": {"sha256": digest}})
     return {"info": {"name": "amd-quark"}, "releases": out}
+
+
+def repackaged_wheel(dest: Path, version: str, name: str = "amd-quark") -> Path:
+    """The installed ``name`` repackaged as release ``version`` (its files, ``quark/version.py`` and the
+    metadata saying ``version``): a new release that imports and quantizes exactly as the installed one,
+    for a chain that must run end to end on it. Written uncompressed (fast); returns the wheel."""
+    import importlib.metadata as md
+    import re
+
+    dist = md.distribution(name)
+    old_info = f"{name.replace('-', '_')}-{dist.version}.dist-info/"
+    new_info = f"{name.replace('-', '_')}-{version}.dist-info/"
+    skip = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
+    members: dict[str, bytes] = {}
+    for rel in dist.files or []:
+        posix = rel.as_posix()
+        if "__pycache__" in posix or posix.endswith(".pyc"):
+            continue
+        if posix.startswith(old_info):
+            if posix[len(old_info) :] in skip:
+                continue
+            posix = new_info + posix[len(old_info) :]
+        elif not posix.startswith("quark/"):
+            continue
+        data = Path(str(dist.locate_file(rel))).read_bytes()
+        if posix == "quark/version.py":
+            data = re.sub(rb"__version__ = '[^']*'", f"__version__ = '{version}'".encode(), data)
+        if posix == new_info + "METADATA":
+            data = re.sub(rb"(?m)^Version: .*$", f"Version: {version}".encode(), data)
+        members[posix] = data
+    record = []
+    for path, data in members.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{path},sha256={digest},{len(data)}")
+    members[new_info + "RECORD"] = ("\n".join([*record, f"{new_info}RECORD,,"]) + "\n").encode()
+    dest.mkdir(parents=True, exist_ok=True)
+    wheel = dest / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_STORED) as archive:
+        for path, data in members.items():
+            archive.writestr(path, data)
+    return wheel

@@ -436,3 +436,24 @@ def test_publish_ptq_posts_nothing_without_a_report_and_refuses_two_artifacts(wo
     (tmp_path / "ptq" / "quarkci-ptq-h100-fp8").mkdir()
     code, out, outputs = run_step(step["run"], {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
     assert code == 2 and "expected one quarkci-ptq-* artifact" in out and outputs == {}
+
+
+# --- the watch reads the new release's wheel sha256 when it detects it ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "warned"),
+    [
+        (f"echo {'ab' * 32}", "ab" * 32, False),
+        (f"echo {'ab' * 32},{'cd' * 32}", f"{'ab' * 32},{'cd' * 32}", False),
+        ("exit 3", "", True),  # the index lists no wheel with a sha256 (or is unreachable)
+        ("echo 'x\nnew=true'", "", True),  # an answer that is no digest list is never an output
+    ],
+)
+def test_the_watch_passes_the_wheels_sha256_or_warns(workflows, tmp_path, answer, expected, warned) -> None:
+    stub = QUARKCI_STUB.replace(f"echo {WHEEL_SHA256} ;;", f"{answer} ;;")
+    env = {"INPUT_UPSTREAM": "", "FORCE": "false", "VAR_UPSTREAM": ""}
+    code, out, outputs = run_step(_detect(workflows), env, tmp_path, {"quarkci": stub})
+    assert code == 0, out
+    assert outputs["sha256"] == expected and outputs["new"] == "true"
+    assert ("no wheel sha256 for amd-quark 0.14 on the index" in out) == warned
