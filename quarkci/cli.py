@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "ptq": "quarkci.commands.ptq",
     "verify": "quarkci.commands.verify",
     "day0": "quarkci.commands.day0",
+    "preflight": "quarkci.commands.preflight",
     "completion": "quarkci.commands.completion",
 }
 # Commands that describe the whole CLI (the completion script) get every command's parser; the others

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Static checks of the GitHub Actions suite (.github/workflows/*.yml and actions/*/action.yml):
 #   1. actionlint, with shellcheck and pyflakes on PATH (both are required: a missing one fails);
-#   2. zizmor --offline --persona pedantic: zero findings at medium or above (offline, tokens unset);
+#   2. zizmor 1.32.0 --offline --persona pedantic over the whole tree (every file zizmor reads: workflows,
+#      every action.yml, .github/dependabot.yml): zero findings at any severity (offline, tokens unset);
 #   3. check-jsonschema with the vendored github-workflows and github-actions schemas;
 #   4. shellcheck of the scripts the composite actions run (actionlint only sees workflow files).
 # Usage: scripts/lint_workflows.sh [ROOT]   (ROOT defaults to the repository; tests lint other trees)
@@ -38,12 +39,22 @@ config=()
 if [ -f .github/actionlint.yaml ]; then config=(-config-file .github/actionlint.yaml); fi
 actionlint "${config[@]}" -shellcheck "$(command -v shellcheck)" -pyflakes "$(command -v pyflakes)" "${workflows[@]}"
 
-echo "== zizmor --offline --persona pedantic (fail at medium or above)"
+zizmor_version=$(zizmor --version | awk '{print $2}')
+if [ "$zizmor_version" != "1.32.0" ]; then
+  echo "lint_workflows: zizmor $zizmor_version found, 1.32.0 expected (the test extra pins it)" >&2
+  exit 1
+fi
+echo "== zizmor $zizmor_version --offline --persona pedantic over the whole tree (fail on any finding)"
+# The tree, not a file list: zizmor then also reads dependabot.yml and every action.yml (and honours
+# .gitignore, so a virtual environment is never audited).
 env -u GH_TOKEN -u GITHUB_TOKEN -u ZIZMOR_GITHUB_TOKEN \
-  zizmor --offline --quiet --persona pedantic --min-severity medium "${workflows[@]}" "${actions[@]}"
+  zizmor --offline --quiet --persona pedantic .
 
-echo "== check-jsonschema (vendor.github-workflows, vendor.github-actions)"
+echo "== check-jsonschema (vendor.github-workflows, vendor.github-actions, vendor.dependabot)"
 check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
+if [ -f .github/dependabot.yml ]; then
+  check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
+fi
 if [ "${#actions[@]}" -gt 0 ]; then
   check-jsonschema --builtin-schema vendor.github-actions "${actions[@]}"
 fi

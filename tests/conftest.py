@@ -6,7 +6,8 @@
   ``real`` (downloads real amd-quark wheels from PyPI) and ``e2e`` (runs workflows with act).
 * **No model hub**: ``HF_HUB_OFFLINE=1`` for every test, so nothing downloads weights or data sets;
   ``QUARKCI_DOCS_URL`` is unset, so goldens hold the default help URLs, and so is the CI run's id
-  (``QUARKCI_RUN_ID``, ``GITHUB_RUN_ID``, ``GITHUB_RUN_ATTEMPT``), so reports record none.
+  (``QUARKCI_RUN_ID``, ``GITHUB_RUN_ID``, ``GITHUB_RUN_ATTEMPT``) and its commit (``GITHUB_SHA``), so
+  reports record none.
 * **Nothing installed**: tools come from the test extra (scripts/test.sh installs it); a test whose
   tool is missing fails with one line naming it, it never runs pip or apt-get.
 * **Parallel-safe**: scripts/test.sh runs the suite on several pytest-xdist workers (``--dist loadgroup``).
@@ -36,8 +37,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
         os.environ.setdefault(_name, "1")
 # A fork's docs URL (SARIF helpUri) must not leak into the goldens.
 os.environ.pop("QUARKCI_DOCS_URL", None)
-# Nor the CI run's id (report run_id): a test that needs one sets it.
-for _name in ("QUARKCI_RUN_ID", "GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT"):
+# Nor the CI run's id and commit (report run_id, head_sha): a test that needs one sets it.
+for _name in ("QUARKCI_RUN_ID", "GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "GITHUB_SHA"):
     os.environ.pop(_name, None)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
 from quarkci.gates import ptq as ptq_gate
+from quarkci.gates.verdict import Verdict
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
@@ -506,7 +507,7 @@ def run_gate(args: argparse.Namespace) -> int:
     from quarkci.core.documents import read_artifact
     from quarkci.core.paths import check_distinct_file, check_output_file
     from quarkci.gates.failure_class import FailureClass
-    from quarkci.gates.verdict import Verdict, verdict
+    from quarkci.gates.verdict import verdict
 
     summary: Any = None
     problem = None
@@ -553,3 +554,10 @@ def run_gate(args: argparse.Namespace) -> int:
         ptq_report.write(summary, judged, args.report_dir)
     print(json.dumps(judged, indent=2, sort_keys=True))
     return EXIT_OK if judged["pass"] else EXIT_FINDINGS
+
+
+def judge_summary(summary: dict[str, Any]) -> Verdict:
+    """The PTQ gate's verdict on ``summary`` with the gate's defaults (what ``ptq gate`` without threshold
+    flags judges, and so ``ptq.yml``): for a publisher that re-renders a GPU runner's PTQ report from its
+    measured summary instead of showing the verdict the runner wrote (``report markdown``). Never raises."""
+    return ptq_gate.evaluate(summary)

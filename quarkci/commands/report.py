@@ -2,7 +2,10 @@
 
 ``github`` publishes a report directory to GitHub Actions (outputs, job summary, at most 10
 annotations on SKILL.md lines, staging of the files ``--fix`` changed); ``markdown`` re-renders
-``validation_report.md`` from the JSON twin, e.g. an untrusted artifact of a fork PR's run.
+``validation_report.md`` from the JSON twin, e.g. an untrusted artifact of a fork PR's run, or of a GPU
+runner's PTQ or day-0 run (kinds ``ptq`` and ``day0``: re-rendered from the JSON records beside it,
+``validation_summary.json`` with the PTQ gate re-evaluated on it, or ``day0_result.json``, through the same
+escaping templates; never the ``.md`` the runner wrote).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from quarkci.core.errors import BadInputError
 from quarkci.core.paths import check_distinct_file
 from quarkci.report.github_actions import publish
 from quarkci.report.markdown import render_json
-from quarkci.report.provenance import stale_reason
+from quarkci.report.provenance import other_commit_reason, stale_reason
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -78,6 +81,14 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="refuse (exit 2) a report whose run_id is not run RUN's, e.g. the triggering run's "
         "'<id>.<attempt>' in a workflow_run publisher, so a stale report is never posted (empty: no check)",
     )
+    markdown.add_argument(
+        "--expect-head-sha",
+        default="",
+        metavar="SHA",
+        help="refuse (exit 2) a report whose head_sha is not SHA (the commit the publishing workflow trusts "
+        "for the run, e.g. workflow_run.head_sha), before the comment's PR head is checked against it "
+        "(empty: no check)",
+    )
     markdown.deprecate("--out", "--output")
     markdown.set_defaults(func=run_markdown)
 
@@ -99,5 +110,42 @@ def run_markdown(args: argparse.Namespace) -> int:
         raise BadInputError(
             f"--report-json {args.report_json}: not run {args.expect_run.strip()}'s report: {stale}"
         )
-    atomic_write_text(args.out, render_json(payload, str(args.report_json)))
+    if other := other_commit_reason(payload, args.expect_head_sha.strip()):
+        raise BadInputError(f"--report-json {args.report_json}: not this commit's report: {other}")
+    kind = payload.get("kind")
+    if kind in RELEASE_KINDS:
+        markdown = _render_release(str(kind), Path(args.report_json).parent, args.report_json)
+    else:
+        markdown = render_json(payload, str(args.report_json))
+    atomic_write_text(args.out, markdown)
     return 0
+
+
+RELEASE_KINDS = ("ptq", "day0")
+
+
+def _render_release(kind: str, directory: Path, report_json: Path) -> str:
+    """The PTQ or day-0 Markdown from the JSON records beside ``report_json`` (read through their
+    contracts), rendered by the report's own escaping template. The PTQ gate is evaluated again here, with
+    its defaults (what ``ptq.yml`` runs), on the measured summary, so the verdict shown is not the runner's
+    word. Raises :class:`BadInputError` naming ``--report-json`` when a record is missing or invalid."""
+    from quarkci.core.documents import read_artifact
+
+    name = "validation_summary.json" if kind == "ptq" else "day0_result.json"
+    record = directory / name
+    if not record.is_file():
+        raise BadInputError(f"--report-json {report_json}: a {kind} report needs {name} beside it")
+    document = read_artifact(name.removesuffix(".json"), record)
+    try:
+        if kind == "ptq":
+            from quarkci.commands.ptq import judge_summary  # the gate stage, run where its command lives
+            from quarkci.report import ptq as ptq_report
+
+            return ptq_report.render(document, judge_summary(document))
+        from quarkci.report import day0 as day0_report
+
+        return day0_report.render(document)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise BadInputError(
+            f"--report-json {report_json}: {name} lacks what the report shows ({exc})"
+        ) from None

@@ -1,8 +1,11 @@
 """``quarkci upstream``: amd-quark releases on PyPI (used by the scheduled upstream watch).
 
 ``quarkci upstream latest [--json]`` prints the newest final release (and the one before it);
-``quarkci upstream versions [--json]`` prints every final, non-yanked release, oldest first.
-Exit 0; 3 when PyPI is unreachable.
+``quarkci upstream versions [--json]`` prints every final, non-yanked release, oldest first;
+``quarkci upstream wheel-sha256 --version V [--json] [--github-output]`` prints the sha256 of each of the
+release's wheels, comma-separated (what a hashed install of that release accepts; the watch passes it to
+the workflows it dispatches as ``quark-sha256``).
+Exit 0; 2 for a bad version; 3 when PyPI is unreachable or lists no wheel of the release.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import json
 from typing import Any
 
 from quarkci.commands.arguments import Subparsers
+from quarkci.core.step_outputs import require_output_file, write_outputs
 from quarkci.upstream.fetch import PROJECT
+from quarkci.upstream.pin import check_version, wheel_sha256s
 from quarkci.upstream.pypi import PyPIIndex
 
 
@@ -30,6 +35,31 @@ def add_parser(subparsers: Subparsers) -> None:
         action = actions.add_parser(name, help=helptext)
         action.add_argument("--json", action="store_true", help="machine output on stdout")
         action.set_defaults(func=run)
+    hashes = actions.add_parser(
+        "wheel-sha256", help="the sha256 of a release's wheels (for a hashed install)"
+    )
+    hashes.add_argument("--version", required=True, metavar="V", help="the release, e.g. 0.13")
+    hashes.add_argument("--json", action="store_true", help="machine output on stdout")
+    hashes.add_argument(
+        "--github-output",
+        action="store_true",
+        help="also write the digests as the step output sha256 ($GITHUB_OUTPUT)",
+    )
+    hashes.set_defaults(func=run_wheel_sha256)
+
+
+def run_wheel_sha256(args: argparse.Namespace, index: PyPIIndex | None = None) -> int:
+    """Print the sha256 of every wheel of ``--version`` on the index. Raises BadInputError for a bad
+    version or ``--github-output`` outside Actions, UpstreamUnreachableError when the index is down or lists
+    no wheel of the release."""
+    target = require_output_file() if args.github_output else None
+    version = check_version(args.version, "--version")
+    digests = ",".join(wheel_sha256s((index or PyPIIndex()).document(), version))
+    if target is not None:
+        write_outputs({"sha256": digests}, target)
+    payload = {"project": PROJECT, "version": version, "sha256": digests.split(",")}
+    print(json.dumps(payload, indent=2) if args.json else digests)
+    return 0
 
 
 def run(args: argparse.Namespace, index: PyPIIndex | None = None) -> int:

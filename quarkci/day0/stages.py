@@ -6,8 +6,9 @@ work they call: the one PTQ chain (:func:`quarkci.ptq.chain.run_ptq`), the canar
 (:func:`quarkci.day0.canary.run_canary`) and the eval (:func:`quarkci.day0.evaluate.run_eval`). A test
 passes its own in their place, or replaces a pair by name.
 
-* ``setup`` (SYSTEMIC): disk, the ML stack, the declared accelerator, the token when posting, and every
-  dataset the suite's tasks load available to the offline eval (:mod:`quarkci.day0.availability`).
+* ``setup`` (SYSTEMIC): disk, the ML stack (the amd-quark version it runs on is recorded), the declared
+  accelerator, the token when posting, and every dataset the suite's tasks load available to the offline
+  eval (:mod:`quarkci.day0.availability`).
 * ``ptq``: the PTQ chain on the source (``out/ptq``: intake, plan, manifest, run, validate, gate); a failed
   run stops here with the runner's class. Skipped with a given checkpoint.
 * ``gate_ptq``: the chain's PTQ-gate verdict; the chain is called for validate and the gate only when this
@@ -96,13 +97,30 @@ def setup(ctx: Context, stage: Stage) -> None:
         problems += _accelerator_problems(cfg.accelerator)
     if cfg.require_token and not (os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")):
         problems.append("token: posting was asked but neither GITHUB_TOKEN nor GH_TOKEN is set")
-    stage.outputs = {"source_bytes": source_bytes, "disk_free_bytes": free, "accelerator": cfg.accelerator}
+    stage.outputs = {
+        "source_bytes": source_bytes,
+        "disk_free_bytes": free,
+        "accelerator": cfg.accelerator,
+        # the release the chain runs on (the workflow may have installed a new one over the locked one)
+        "amd_quark": installed_version("amd-quark"),
+    }
     datasets_note = ""
     if not missing and importlib.util.find_spec("datasets") is not None:
         datasets_note = _datasets(ctx, stage, problems)
     if problems:
         raise GateFailed(FailureClass.SYSTEMIC, "; ".join(problems), "SYSTEMIC")
     stage.detail = f"{cfg.accelerator}, {free / 2**30:.1f} GiB free{datasets_note}"
+
+
+def installed_version(distribution: str) -> str | None:
+    """The version of ``distribution`` this interpreter would import (``importlib.metadata``, first match on
+    ``sys.path``), or None when it is not installed. Reads metadata only; nothing is imported."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def _accelerator_problems(accelerator: str) -> list[str]:

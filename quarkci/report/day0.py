@@ -15,6 +15,7 @@ from quarkci.core.documents import write_artifact, write_artifact_text
 from quarkci.core.escape import code, plain
 from quarkci.core.mermaid import bar_chart, unique_labels
 from quarkci.report.markdown import environment
+from quarkci.report.provenance import provenance
 
 TEMPLATE = "day0_report.md.j2"
 REPORT_MD = "validation_report.md"
@@ -125,6 +126,7 @@ def report_json(result: dict[str, Any], result_file: str) -> dict[str, Any]:
             "checkpoint_sha256": result["publish"]["checkpoint_sha256"],
             "result": result_file,
         },
+        **provenance(),
     }
 
 

@@ -25,7 +25,6 @@ arguments or a changed file outside the workspace.
 # No `from __future__ import annotations`: this module's public `annotations()` would shadow it.
 import json
 import os
-import secrets
 import shutil
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, log_line, plain, shorten
 from quarkci.core.levels import annotation_level
 from quarkci.core.paths import check_inside, check_path_name, check_relative_file
+from quarkci.core.step_outputs import write_outputs
 from quarkci.report.lines import emit_command
 from quarkci.report.markdown import render_json
 from quarkci.report.provenance import current_run_id, stale_reason
@@ -189,14 +189,6 @@ def stage_changed(changed_files: list[str], workspace: Path, dest: Path) -> list
     return copied
 
 
-def _append_outputs(path: str, values: dict[str, str]) -> None:
-    # The heredoc form with a random delimiter: a value holding a newline cannot forge another output.
-    with open(path, "a", encoding="utf-8") as fh:
-        for key, value in values.items():
-            delimiter = f"ghadelimiter_{secrets.token_hex(8)}"
-            fh.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
-
-
 def outside_actions(
     values: dict[str, str], summary_text: str, report_json: Path | None, env: dict[str, str] | None = None
 ) -> list[str]:
@@ -299,8 +291,7 @@ def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:
         )
     else:
         summary_text = "**quarkci sync wrote no report**: see the step log for the error.\n"
-    if output_file := os.environ.get("GITHUB_OUTPUT"):
-        _append_outputs(output_file, values)
+    write_outputs(values)  # the one step-output writer (heredocs with a random delimiter)
     if summary_file := os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(summary_file, "a", encoding="utf-8") as fh:
             fh.write(summary_text)

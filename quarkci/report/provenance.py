@@ -11,11 +11,16 @@ it with the run it publishes for:
 * ``quarkci report github`` expects the id of its own run (the same rule), ``quarkci report markdown
   --expect-run RUN`` (publish-report.yml: the triggering run's ``<id>.<attempt>``) expects that run;
   an id equal to the expected one or starting with it and a ``.`` matches.
+
+The PTQ and day-0 reports (written on a GPU runner that runs untrusted model code) also record the commit
+their run ran on (``head_sha``, ``$GITHUB_SHA``); their publisher (``report markdown --expect-head-sha``)
+refuses a report of another commit before the comment's PR head is checked against the same SHA.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +36,33 @@ def current_run_id(environ: Mapping[str, str] | None = None) -> str | None:
         return value[:MAX_RUN_ID]
     if run := env.get("GITHUB_RUN_ID", "").strip():
         return f"{run}.{env.get('GITHUB_RUN_ATTEMPT', '').strip() or '1'}"[:MAX_RUN_ID]
+    return None
+
+
+def current_head_sha(environ: Mapping[str, str] | None = None) -> str | None:
+    """The commit this CI run runs on (``$GITHUB_SHA``, 40 lowercase hex digits), or None outside CI."""
+    env = os.environ if environ is None else environ
+    sha = env.get("GITHUB_SHA", "").strip().lower()
+    return sha if re.fullmatch(r"[0-9a-f]{40}", sha) else None
+
+
+def provenance(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``{"run_id": ..., "head_sha": ...}`` of this run, each only when known (empty outside CI)."""
+    found = {"run_id": current_run_id(environ), "head_sha": current_head_sha(environ)}
+    return {key: value for key, value in found.items() if value}
+
+
+def other_commit_reason(report: Mapping[str, Any], expected: str) -> str | None:
+    """Why ``report`` is not commit ``expected``'s (a sentence), or None when it is or nothing is expected."""
+    if not expected:
+        return None
+    written = report.get("head_sha")
+    if not isinstance(written, str) or not written:
+        return (
+            f"it names no commit (expected {expected}): a report not written by the run it is published for"
+        )
+    if written != expected.strip().lower():
+        return f"it was written for commit {written}, not for {expected}"
     return None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from quarkci.core.documents import write_artifact, write_artifact_text
 from quarkci.report.day0 import REPORT_JSON, REPORT_MD, _mib, _num
 from quarkci.report.markdown import environment
+from quarkci.report.provenance import provenance
 
 TEMPLATE = "ptq_report.md.j2"
 
@@ -87,6 +88,7 @@ def report_json(summary: dict[str, Any], verdict: Mapping[str, Any]) -> dict[str
             "scheme": summary.get("scheme"),
             "size_ratio": summary.get("size_ratio"),
         },
+        **provenance(),
     }
 
 

@@ -67,11 +67,18 @@ class PyPIIndex:
         self._fetch = fetch or _http_json
         self.url = url or os.environ.get("QUARKCI_PYPI_JSON_URL") or PYPI_JSON_URL
         self._versions: list[Version] | None = None
+        self._document: dict[str, Any] | None = None
+
+    def document(self) -> dict[str, Any]:
+        """The project's PyPI JSON document (fetched once per instance)."""
+        if self._document is None:
+            self._document = self._fetch(self.url)
+        return self._document
 
     def versions(self) -> list[Version]:
         """All final, non-yanked releases, oldest first (fetched once per instance)."""
         if self._versions is None:
-            self._versions = release_versions(self._fetch(self.url))
+            self._versions = release_versions(self.document())
         return list(self._versions)
 
     def newest(self) -> Version:

@@ -514,3 +514,22 @@ def test_an_unknown_scheme_is_refused_before_any_stage(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and extra[-2] in err[0]
         assert not (tmp_path / "o").exists()
+
+
+def test_setup_records_the_amd_quark_the_chain_runs_on(tmp_path, monkeypatch):
+    import importlib.metadata
+
+    from quarkci.day0 import stages
+
+    result = _conductor(_config(tmp_path), {}, []).run()
+    (setup,) = [s for s in result["stages"] if s["name"] == "setup"]
+    assert setup["outputs"]["amd_quark"] == importlib.metadata.version("amd-quark")
+    # what the interpreter would import, not a fixed string: another installed release is reported as such
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.99" if name == "amd-quark" else "")
+    assert stages.installed_version("amd-quark") == "0.99"
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    assert stages.installed_version("amd-quark") is None

@@ -357,7 +357,8 @@ class FakeGitHub:
         return 422, shapes.error("Validation Failed", 422, [{"code": "custom", "message": "injected"}]), {}
 
     def _control(self, h: BaseHTTPRequestHandler, method: str, path: str, raw: bytes) -> None:
-        """Test-control endpoints (not GitHub's): state, call log, violations, faults."""
+        """Test-control endpoints (not GitHub's): state, call log, violations, faults, and ``push`` (a git
+        push of a commit made outside the fake, e.g. the act runner's checkout: ``State.push_external``)."""
         with self.lock:
             if method == "GET" and path == "/_fake/state":
                 return self._send(h, 200, self.state.to_json(), {})
@@ -374,6 +375,13 @@ class FakeGitHub:
             if method == "POST" and path == "/_fake/clear-calls":
                 self.calls.clear()
                 return self._send(h, 200, {}, {})
+            if method == "POST" and path == "/_fake/push":
+                try:
+                    body = json.loads(raw or b"{}")
+                    self.state.push_external(str(body["branch"]), str(body["sha"]))
+                except (KeyError, TypeError, ValueError) as exc:
+                    return self._send(h, 400, {"message": str(exc)}, {})
+                return self._send(h, 200, {"ref": f"refs/heads/{body['branch']}", "sha": body["sha"]}, {})
         return self._send(h, 404, {"message": "Not Found"}, {})
 
     # --- GitHub semantics ------------------------------------------------------------------------
@@ -699,9 +707,22 @@ class FakeGitHub:
 
     # actions
     def _workflow(self, key: str) -> str:
+        """The workflow file named or numbered ``key``; as on GitHub, a ``.github/workflows/`` file committed
+        to the default branch is a workflow (registered on first use, with the next id)."""
         for file, w in self.state.workflows.items():
             if key in (file, str(w["id"])):
                 return file
+        if re.fullmatch(r"[A-Za-z0-9_.-]+\.ya?ml", key):
+            declared = self._declared(key, self.state.default_branch)
+            if declared is not None:
+                ids = [int(w["id"]) for w in self.state.workflows.values()] or [161334]
+                self.state.workflows[key] = {
+                    "id": max(ids) + 1,
+                    "name": str(declared.get("name") or key),
+                    "dispatch": bool(declared["dispatch"]),
+                    "created_at": now_iso(),
+                }
+                return key
         raise _not_found()
 
     def _get_actions_workflows_workflow_id(self, p, q, b, login):

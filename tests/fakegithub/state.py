@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -180,6 +181,19 @@ class RepoState:
         sha = self.put_commit(self.build_tree(flat), [parent] if parent else [], message, who)
         self.refs[ref] = sha
         return sha
+
+    def push_external(self, branch: str, sha: str) -> None:
+        """A human's ``git push`` of commit ``sha`` (made outside the fake, e.g. the checkout a workflow runs
+        on) to ``branch``, on top of the default branch: the fake records the commit with the default
+        branch's tree (it does not model the pushed content) and moves the branch to it. Raises ValueError
+        for a SHA that is not 40 lowercase hex digits."""
+        if not re.fullmatch(r"[0-9a-f]{40}", sha):
+            raise ValueError(f"not a commit SHA: {sha!r}")
+        parent = self.refs[f"refs/heads/{self.default_branch}"]
+        if sha not in self.commits:
+            base = self.commits[parent]
+            self.commits[sha] = {**base, "parents": [parent], "message": f"pushed {sha[:7]}"}
+        self.refs[f"refs/heads/{branch}"] = sha
 
 
 RELEASE_YML = b"""\

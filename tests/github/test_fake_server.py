@@ -185,3 +185,31 @@ def test_standalone_process(tmp_path):
         assert proc.wait(timeout=10) == 0
     saved = json.loads(state.read_text())
     assert [i["title"] for i in saved["issues"].values()] == ["hi"]
+
+
+def test_a_commit_pushed_from_outside_can_head_a_pull_request(srv):
+    """``/_fake/push``: the commit a workflow runs on (made by git, not through the API) as a PR's head."""
+    sha = "c0ffee" + "1" * 34
+    assert _call(srv, "POST", "/_fake/push", {"branch": "release", "sha": sha}).status_code == 200
+    pr = _call(srv, "POST", f"{R}/pulls", {"title": "t", "head": "release", "base": "main"}).json()
+    assert pr["head"]["sha"] == sha
+    assert _call(srv, "GET", f"{R}/pulls/{pr['number']}").json()["head"]["sha"] == sha
+    # negative control: no commit SHA, no push
+    assert _call(srv, "POST", "/_fake/push", {"branch": "x", "sha": "HEAD"}).status_code == 400
+    assert _call(srv, "GET", f"{R}/git/ref/heads/x").status_code == 404
+
+
+def test_a_workflow_file_committed_to_the_default_branch_is_a_workflow(srv):
+    """As on GitHub: committing .github/workflows/x.yml to main makes x.yml listable and dispatchable."""
+    body = (
+        b"name: X\non:\n  workflow_dispatch:\n    inputs:\n      v: {type: string, default: ''}\njobs: {}\n"
+    )
+    assert _call(srv, "GET", f"{R}/actions/workflows/x.yml").status_code == 404  # not there yet
+    srv.state.commit_files("main", {".github/workflows/x.yml": body}, "add x")
+    assert _call(srv, "GET", f"{R}/actions/workflows/x.yml").json()["name"] == "X"
+    sent = _call(
+        srv, "POST", f"{R}/actions/workflows/x.yml/dispatches", {"ref": "main", "inputs": {"v": "1"}}
+    )
+    assert sent.status_code == 204
+    runs = _call(srv, "GET", f"{R}/actions/workflows/x.yml/runs").json()["workflow_runs"]
+    assert len(runs) == 1 and runs[0]["name"] == "X"

@@ -154,7 +154,7 @@ def test_outputs_and_main_write_github_files(workspace: Path, tmp_path: Path, mo
         == 0
     )
 
-    matches = re.findall(r"^([\w-]+)<<(ghadelimiter_\w+)\n(.*?)\n\2$", output.read_text(), re.M | re.S)
+    matches = re.findall(r"^([\w-]+)<<(quarkci_[0-9a-f]{32})\n(.*?)\n\2$", output.read_text(), re.M | re.S)
     parsed = {key: value for key, _, value in matches}
     assert parsed["status"] == "partial"
     assert (parsed["breaking"], parsed["mechanical"], parsed["semantic"]) == ("1", "1", "0")
@@ -174,7 +174,7 @@ def test_missing_report_is_summarised_not_fatal(tmp_path: Path, monkeypatch) -> 
     (tmp_path / "empty").mkdir()  # the composite action creates --out before sync runs
     assert cli.main(["report", "github", "--report-dir", str(tmp_path / "empty")]) == 0
     assert "wrote no report" in step_summary.read_text()
-    assert re.search(r"^status<<ghadelimiter_\w+\n\n", output.read_text(), re.M)
+    assert re.search(r"^status<<quarkci_[0-9a-f]{32}\n\n", output.read_text(), re.M)
 
 
 def test_a_report_dir_that_does_not_exist_is_bad_input_and_writes_nothing(

@@ -106,7 +106,7 @@ def test_a_stale_report_in_out_is_not_published_when_sync_fails(ws: Path, monkey
     assert "wrote no report for this run" in summary and "811.1.aa" in summary and "812.1.bb" in summary
     assert "Skill sync report" not in summary
     outputs = (ws / "output.txt").read_text(encoding="utf-8")
-    assert re.search(r"^status<<ghadelimiter_\w+\n\n", outputs, re.M)
+    assert re.search(r"^status<<quarkci_[0-9a-f]{32}\n\n", outputs, re.M)
     assert "not this run's" in err
     # negative control: the same report is published by the run that wrote it
     monkeypatch.setenv("QUARKCI_RUN_ID", "811.1.aa")
@@ -153,3 +153,29 @@ def test_report_markdown_expect_run(ws: Path, monkeypatch, capsys, tmp_path: Pat
     assert cli.main([*args, "--output", str(tmp_path / "any.md")]) == 0
     report = json.loads((ws / "out" / "validation_report.json").read_text(encoding="utf-8"))
     assert report["run_id"] == "812.2.aa"
+
+
+def test_a_release_report_records_the_commit_and_the_publisher_checks_it() -> None:
+    from quarkci.report.provenance import other_commit_reason, provenance
+
+    sha = "ab" * 20
+    env = {"GITHUB_RUN_ID": "7", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_SHA": sha.upper()}
+    assert provenance(env) == {"run_id": "7.2", "head_sha": sha}
+    assert provenance({}) == {}  # a local run records nothing
+    assert provenance({"GITHUB_SHA": "not-a-sha"}) == {}
+    report = provenance(env)
+    assert other_commit_reason(report, sha) is None and other_commit_reason(report, "") is None
+    assert "not for " + "cd" * 20 in (other_commit_reason(report, "cd" * 20) or "")
+    assert "names no commit" in (other_commit_reason({}, sha) or "")  # negative control: no record
+
+
+def test_report_markdown_refuses_a_release_report_without_its_records(tmp_path, capsys) -> None:
+    from quarkci import cli
+
+    report = {"status": "success", "summary": "s", "evidence": [], "next_actions": [], "kind": "ptq"}
+    (tmp_path / "validation_report.json").write_text(json.dumps(report))
+    argv = ["report", "markdown", "--report-json", str(tmp_path / "validation_report.json")]
+    assert cli.main([*argv, "--output", str(tmp_path / "c.md")]) == 2
+    err = capsys.readouterr().err
+    assert "a ptq report needs validation_summary.json beside it" in err and err.count("\n") == 1
+    assert not (tmp_path / "c.md").exists()

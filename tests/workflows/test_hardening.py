@@ -8,13 +8,14 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from quarkci.github.dispatch import CORRELATION_INPUT, check_inputs, declared_inputs
-from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, steps_of
+from tests.workflows.conftest import ACTIONS, ROOT, WORKFLOWS, load, steps_of
 
 REQUIREMENTS = ROOT / "requirements"
 
@@ -115,18 +116,60 @@ def test_case13_delivery_accepts_an_app_or_fine_grained_token(workflows, actions
 # --- case 14: GPU workflows refuse pull_request events; the venv is verified by a lock hash ---------
 
 
+QUARKCI = f'exec {sys.executable} -m quarkci "$@"\n'
+GPU_WORKFLOWS = ("ptq.yml", "day0-release.yml", "verify.yml")
+
+
+def preflight(env: dict[str, str], tmp: Path) -> tuple[int, str, dict[str, str]]:
+    """Run actions/gpu-preflight's step with the real quarkci (``quarkci preflight``)."""
+    script = load(ROOT / "actions" / "gpu-preflight" / "action.yml")["runs"]["steps"][0]["run"]
+    inputs = {"EVENT": "workflow_dispatch", "RUNNER": "cpu", "SCHEME": "", "PR": "", "CORRELATION_ID": ""}
+    inputs |= {"QUARK_VERSION": "", "QUARK_SHA256": "", **env}
+    inputs |= {"GITHUB_ACTION_PATH": str(ROOT / "actions" / "gpu-preflight"), "PYTHONPATH": str(ROOT)}
+    return run_step(script, inputs, tmp, {"quarkci": QUARKCI})
+
+
 @pytest.mark.parametrize(
     ("event", "code"),
-    [("pull_request", 2), ("pull_request_target", 2), ("workflow_dispatch", 0), ("schedule", 0), ("push", 0)],
+    [
+        ("pull_request", 2),
+        ("pull_request_target", 2),
+        ("pull_request_review", 2),
+        ("workflow_dispatch", 0),
+        ("schedule", 0),
+        ("push", 0),
+    ],
 )
-def test_case14_ptq_refuses_pull_request_events(workflows, tmp_path, event, code) -> None:
-    workflow = workflows["ptq.yml"]
+@pytest.mark.parametrize("runner", ["cpu", "mi300x", '["self-hosted", "gpu-pool-a"]'])
+def test_case14_the_gpu_preflight_refuses_pull_request_events(tmp_path, event, code, runner) -> None:
+    got, out, outputs = preflight({"EVENT": event, "RUNNER": runner}, tmp_path)
+    assert got == code, out
+    assert (f"the GPU workflows never run for {event} events" in out) == (code == 2)
+    assert (outputs == {}) == (code == 2)  # a refusal writes no output: runs-on has no labels
+
+
+@pytest.mark.parametrize("name", GPU_WORKFLOWS)
+def test_case14_every_gpu_workflow_runs_its_jobs_after_the_one_preflight(workflows, name) -> None:
+    workflow = workflows[name]
     assert set(workflow["on"]) == {"workflow_dispatch", "workflow_call"}
-    step = _step(workflow, "Refuse pull_request events")
-    got, out, _ = run_step(step["run"], {"EVENT": event}, tmp_path)
-    assert got == code
-    assert ("::error title=ptq::PTQ never runs for" in out) == (code == 2)
-    assert workflow["jobs"]["ptq"]["needs"] == "check"  # the GPU job never starts after a refusal
+    check = workflow["jobs"]["check"]
+    (step,) = [s for s in check["steps"] if s.get("uses") == "$/actions/gpu-preflight"]
+    assert step["with"]["runner"] == "${{ inputs.runner }}"
+    assert check["runs-on"] == "ubuntu-latest"  # the check itself never runs on a self-hosted runner
+    # no copy of the check: no event test, label table or slug hash of its own
+    text = (ROOT / ".github" / "workflows" / name).read_text()
+    for copy in ("pull_request_review", "sha256sum", "labels='", "runner-labels"):
+        assert copy not in text, (name, copy)
+    for job_name, job in workflow["jobs"].items():
+        if job_name == "check":
+            continue
+        needs = job.get("needs") or []
+        needs = [needs] if isinstance(needs, str) else needs
+        assert "check" in needs or any("check" in (workflow["jobs"][n].get("needs") or []) for n in needs), (
+            job_name
+        )  # every job waits for the preflight, directly or through a job that does
+        if str(job.get("runs-on", "")).startswith("${{ fromJSON("):
+            assert job["runs-on"] == "${{ fromJSON(needs.check.outputs.labels) }}"
 
 
 def test_case14_setup_verifies_the_venv_by_a_lock_hash_of_everything_installed() -> None:
@@ -195,22 +238,23 @@ def test_case15_ci_scopes_the_pytorch_index_to_torch(workflows) -> None:
     [
         ("cpu", ["ubuntu-latest"], "false"),
         ("mi300x", ["self-hosted", "rocm", "mi300x"], "true"),
+        ("h200", ["self-hosted", "cuda", "h200"], "true"),
         ('["self-hosted", "gpu-pool-a"]', ["self-hosted", "gpu-pool-a"], "true"),
+        ("self-hosted,gpu-pool-a", ["self-hosted", "gpu-pool-a"], "true"),
+        ('["ubuntu-24.04-arm"]', ["ubuntu-24.04-arm"], "false"),
     ],
 )
-def test_case16_runner_labels_action_maps_kinds_and_accepts_labels(
-    actions, tmp_path, runner, labels, gpu
-) -> None:
-    script = actions["runner-labels"]["runs"]["steps"][0]["run"]
-    code, _, out = run_step(script, {"RUNNER": runner}, tmp_path)
-    assert code == 0 and json.loads(out["labels"]) == labels and out["gpu"] == gpu
+def test_case16_the_preflight_maps_kinds_and_accepts_labels(tmp_path, runner, labels, gpu) -> None:
+    code, out, outputs = preflight({"RUNNER": runner}, tmp_path)
+    assert code == 0 and json.loads(outputs["labels"]) == labels and outputs["gpu"] == gpu, out
 
 
-@pytest.mark.parametrize("runner", ["gpu", '["a b"]', '["x"]\n::set-output name=gpu::false', "[]"])
-def test_case16_runner_labels_refuses_anything_else(actions, tmp_path, runner) -> None:
-    script = actions["runner-labels"]["runs"]["steps"][0]["run"]
-    code, out, outputs = run_step(script, {"RUNNER": runner}, tmp_path)
-    assert code == 2 and "::error title=runner-labels::" in out and outputs == {}
+@pytest.mark.parametrize(
+    "runner", ["gpu", "mi300", '["a b"]', '["x"]\n::set-output name=gpu::false', "[]", "a,,b", '["x", 1]']
+)
+def test_case16_the_preflight_refuses_anything_else(tmp_path, runner) -> None:
+    code, out, outputs = preflight({"RUNNER": runner}, tmp_path)
+    assert code == 2 and "quarkci: error: --runner" in out and outputs == {}, out
 
 
 def test_case16_gpu_runs_queue_and_time_out_in_the_queue(workflows) -> None:
@@ -247,12 +291,14 @@ def _detect(workflows) -> str:
     return _step(workflows["upstream-watch.yml"], "Find the release and whether it was handled")["run"]
 
 
+WHEEL_SHA256 = "ab" * 32
 QUARKCI_STUB = """\
 case "$1 $2" in
   "upstream latest") echo 0.14 ;;
+  "upstream wheel-sha256") echo WHEEL_SHA256 ;;
   "gh release-mark") echo '{"items": [{"note": "not handled"}]}' ;;
 esac
-"""
+""".replace("WHEEL_SHA256", WHEEL_SHA256)
 
 
 @pytest.mark.parametrize(
@@ -272,7 +318,7 @@ def test_case17_outputs_are_written_as_heredocs_with_a_random_delimiter(workflow
     env = {"INPUT_UPSTREAM": "", "FORCE": "false", "VAR_UPSTREAM": ""}
     code, out, outputs = run_step(_detect(workflows), env, tmp_path, {"quarkci": QUARKCI_STUB})
     assert code == 0, out
-    assert outputs == {"new": "true", "version": "0.14", "spec": "amd-quark==0.14"}
+    assert outputs == {"new": "true", "version": "0.14", "spec": "amd-quark==0.14", "sha256": WHEEL_SHA256}
     raw = (tmp_path / "github_output").read_text()
     first = re.findall(r"^new<<(quarkci_[0-9a-f]{32})$", raw, re.M)
     run_step(_detect(workflows), env, tmp_path, {"quarkci": QUARKCI_STUB})
@@ -356,34 +402,58 @@ def test_ptq_declares_the_inputs_the_watch_offers_and_shows_the_correlation_id(w
         "run"
     ]
     offers = dict(re.findall(r'--offer "([\w-]+)=([^"]*)"', release))
-    assert set(offers) == {"quark-version"}
+    assert set(offers) == {"quark-version", "quark-sha256"}
     sent = {k: v for k, v in offers.items() if k in declared}
     check_inputs(declared, {**sent, CORRELATION_INPUT: "qc-0"}, "ptq.yml")  # accepted as declared
-    assert sent == {"quark-version": "$VERSION"}
+    assert sent == {"quark-version": "$VERSION", "quark-sha256": "$SHA256"}
 
 
 # --- publish-ptq.yml: the comment of a dispatched PTQ run, from its artifact treated as data ------------
 
 
 @pytest.mark.parametrize(
-    ("pr", "expected"), [("7", "7"), ("7\n::set-output name=x::y", ""), ("0", ""), ("", "")]
+    ("pr", "expected"), [("7", "7"), ("7\n::set-output name=x::y", "7"), ("0", ""), ("", ""), ("x", "")]
 )
 def test_publish_ptq_reads_the_artifact_as_data(workflows, tmp_path, pr, expected) -> None:
     folder = tmp_path / "ptq" / "quarkci-ptq-cpu-fp8"
     folder.mkdir(parents=True)
-    meta = {"pr": pr, "runner": "cpu", "scheme": "fp8", "pass": "true", "failure_class": ""}
-    (folder / "ptq-run.json").write_text(json.dumps(meta))
-    (folder / "gate.json").write_text(json.dumps({"pass": True, "detail": ["<img src=x> ```"]}))
-    (folder / "ptq_gate.md").write_text("<!-- quarkci:report:x -->\n## Gate: pass\n")
-    step = _step(workflows["publish-ptq.yml"], "Write the comment body")
+    (folder / "pr-number").write_text(pr + "\n")
+    (folder / "validation_report.json").write_text("{}")
+    step = _step(workflows["publish-ptq.yml"], "Find the records and the pull request")
     code, out, outputs = run_step(step["run"], {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
     assert code == 0, out
-    assert outputs == {"pr": expected, "name": "ptq-cpu-fp8"}
-    body = (tmp_path / "ptq" / "comment.md").read_text()
-    assert body.startswith("### PTQ `fp8`: gate pass") and "## Gate: pass" in body
-    assert "quarkci:report" not in body  # the gate's own marker is not carried into the comment
-    from markdown_it import MarkdownIt
+    # digits only: a newline cannot add an output, whatever follows the number
+    assert outputs == {"dir": str(folder), "pr": expected, "name": "ptq-cpu-fp8"}
 
-    # a JSON line never starts with a backtick run, so untrusted text inside cannot close the fence
-    (fence,) = [t for t in MarkdownIt("commonmark").parse(body) if t.type == "fence"]
-    assert fence.info == "json" and json.loads(fence.content)["detail"] == ["<img src=x> ```"]
+
+def test_publish_ptq_posts_nothing_without_a_report_and_refuses_two_artifacts(workflows, tmp_path) -> None:
+    step = _step(workflows["publish-ptq.yml"], "Find the records and the pull request")
+    folder = tmp_path / "ptq" / "quarkci-ptq-cpu-fp8"
+    folder.mkdir(parents=True)
+    (folder / "pr-number").write_text("7\n")  # the gate did not run: no validation_report.json
+    code, out, outputs = run_step(step["run"], {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
+    assert code == 0 and outputs["pr"] == "" and "nothing to post on #7" in out
+    (tmp_path / "ptq" / "quarkci-ptq-h100-fp8").mkdir()
+    code, out, outputs = run_step(step["run"], {"RUNNER_TEMP": str(tmp_path)}, tmp_path)
+    assert code == 2 and "expected one quarkci-ptq-* artifact" in out and outputs == {}
+
+
+# --- the watch reads the new release's wheel sha256 when it detects it ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "warned"),
+    [
+        (f"echo {'ab' * 32}", "ab" * 32, False),
+        (f"echo {'ab' * 32},{'cd' * 32}", f"{'ab' * 32},{'cd' * 32}", False),
+        ("exit 3", "", True),  # the index lists no wheel with a sha256 (or is unreachable)
+        ("echo 'x\nnew=true'", "", True),  # an answer that is no digest list is never an output
+    ],
+)
+def test_the_watch_passes_the_wheels_sha256_or_warns(workflows, tmp_path, answer, expected, warned) -> None:
+    stub = QUARKCI_STUB.replace(f"echo {WHEEL_SHA256} ;;", f"{answer} ;;")
+    env = {"INPUT_UPSTREAM": "", "FORCE": "false", "VAR_UPSTREAM": ""}
+    code, out, outputs = run_step(_detect(workflows), env, tmp_path, {"quarkci": stub})
+    assert code == 0, out
+    assert outputs["sha256"] == expected and outputs["new"] == "true"
+    assert ("no wheel sha256 for amd-quark 0.14 on the index" in out) == warned

@@ -174,7 +174,10 @@ def test_every_call_and_dispatch_key_is_declared_and_every_required_input_given(
 
 def test_the_watch_dispatches_the_release_version_as_quark_version() -> None:
     ((_, _, inputs, offers),) = _dispatches()
-    assert inputs == {} and offers == {"quark-version": "$VERSION"}
+    # with the wheels' sha256 read when the release was detected (the hashed install's input)
+    assert inputs == {} and offers == {"quark-version": "$VERSION", "quark-sha256": "$SHA256"}
+    for target in ("day0-release.yml", "ptq.yml", "verify.yml"):
+        assert "quark-sha256" in _dispatchable()[target], target
 
 
 def test_negative_controls_the_checkers_catch_each_kind() -> None:
@@ -222,14 +225,13 @@ def test_one_name_for_the_amd_quark_version(path: Path) -> None:
                 assert key == "quark-version", f"{path.name} {trigger}.inputs.{key}: {description}"
 
 
-# --- the runner's name in records: one slug from actions/runner-labels ---------------------------------
+# --- the runner's name in records: one slug from actions/gpu-preflight ---------------------------------
 
 
-def _runner_labels(runner: str, tmp_path: Path) -> dict[str, str]:
-    from tests.workflows.test_hardening import run_step
+def _preflight(runner: str, tmp_path: Path) -> dict[str, str]:
+    from tests.workflows.test_hardening import preflight
 
-    script = load(ROOT / "actions" / "runner-labels" / "action.yml")["runs"]["steps"][0]["run"]
-    code, out, outputs = run_step(script, {"RUNNER": runner}, tmp_path)
+    code, out, outputs = preflight({"RUNNER": runner}, tmp_path)
     assert code == 0, out
     return outputs
 
@@ -242,28 +244,30 @@ def _runner_labels(runner: str, tmp_path: Path) -> dict[str, str]:
         ('["self-hosted", "gpu-pool-a"]', None),
         ('["self-hosted","gpu-pool-a"]', None),
         ('["self-hosted", "My.Pool_B"]', None),
+        ("self-hosted,My.Pool_B", None),
     ],
 )
 def test_the_runner_slug_is_a_valid_comment_name(runner: str, slug: str | None, tmp_path: Path) -> None:
     from quarkci.github.markers import report_marker
 
-    outputs = _runner_labels(runner, tmp_path)
+    outputs = _preflight(runner, tmp_path)
     if slug is not None:
         assert outputs["slug"] == slug
     else:
         assert re.fullmatch(r"labels-[0-9a-f]{8}", outputs["slug"]), outputs
-    for prefix in ("verify-", "day0-", ""):
+    for prefix in ("verify-", "day0-", "ptq-", ""):
         report_marker(f"{prefix}{outputs['slug']}-int8")  # accepted by gh comment --name (no BadInputError)
 
 
-def test_the_same_labels_spelled_twice_share_one_slug(tmp_path: Path) -> None:
+def test_the_same_labels_spelled_three_ways_share_one_slug(tmp_path: Path) -> None:
     slugs = []
-    for n, runner in enumerate(
-        ['["self-hosted", "gpu-pool-a"]', '["self-hosted","gpu-pool-a"]', '["self-hosted","b"]']
-    ):
+    spellings = ['["self-hosted", "gpu-pool-a"]', '["self-hosted","gpu-pool-a"]', "self-hosted, gpu-pool-a"]
+    for n, runner in enumerate([*spellings, '["self-hosted","b"]']):
         (tmp_path / str(n)).mkdir()
-        slugs.append(_runner_labels(runner, tmp_path / str(n))["slug"])
-    assert slugs[0] == slugs[1] != slugs[2]
+        slugs.append(_preflight(runner, tmp_path / str(n))["slug"])
+    assert slugs[0] == slugs[1] == slugs[2] != slugs[3]
+    # the slug the old bash action gave these labels (sha256 of the compact JSON), kept for records
+    assert slugs[0] == "labels-0841cee3"
 
 
 def test_negative_control_the_raw_json_runner_is_no_comment_name() -> None:
@@ -276,7 +280,7 @@ def test_negative_control_the_raw_json_runner_is_no_comment_name() -> None:
 
 def test_verify_and_the_gpu_workflows_name_records_by_the_slug() -> None:
     verify = load(ROOT / ".github" / "workflows" / "verify.yml")
-    assert verify["jobs"]["check"]["outputs"]["slug"] == "${{ steps.runner.outputs.slug }}"
+    assert verify["jobs"]["check"]["outputs"]["slug"] == "${{ steps.preflight.outputs.slug }}"
     comment = verify["jobs"]["comment"]
     assert "check" in comment["needs"]
     (post,) = [s for s in comment["steps"] if "gh comment" in s.get("run", "")]
@@ -288,10 +292,11 @@ def test_verify_and_the_gpu_workflows_name_records_by_the_slug() -> None:
     body = next(s for s in comment["steps"] if s.get("name") == "Write the comment body")["run"]
     assert "quarkci report markdown --report-json" in body and "drift/validation_report.md" not in body
     day0 = load(ROOT / ".github" / "workflows" / "day0-release.yml")
-    assert day0["jobs"]["check"]["outputs"]["kind"] == "${{ steps.runner.outputs.slug }}"
+    assert day0["jobs"]["check"]["outputs"]["kind"] == "${{ steps.preflight.outputs.slug }}"
     ptq = load(ROOT / ".github" / "workflows" / "ptq.yml")
-    (name,) = [s for s in ptq["jobs"]["check"]["steps"] if s.get("id") == "slug"]
-    assert name["env"]["KIND"] == "${{ steps.runner.outputs.slug }}" and "sha256sum" not in name["run"]
+    outputs = ptq["jobs"]["check"]["outputs"]
+    assert outputs["kind"] == "${{ steps.preflight.outputs.slug }}"
+    assert outputs["slug"] == "${{ steps.preflight.outputs.slug }}-${{ inputs.scheme }}"
 
 
 # --- the watch: force dispatches anew; its own release input is quark-version too ----------------------
@@ -310,6 +315,7 @@ def test_the_watch_dispatches_anew_only_when_forced(tmp_path: Path, force: str, 
     assert step["env"]["FORCE"] == "${{ inputs.force }}"
     stub = 'printf "%s\\n" "$@" > "$HOME/args"\n'
     env = {"WORKFLOW": "ptq.yml", "REF": "main", "VERSION": "0.14", "FORCE": force, "RUN": "812-1"}
+    env["SHA256"] = "ab" * 32
     code, out, _ = run_step(step["run"], env, tmp_path, {"quarkci": stub})
     assert code == 0, out
     args = (tmp_path / "args").read_text().splitlines()
@@ -322,6 +328,8 @@ def test_the_watch_dispatches_anew_only_when_forced(tmp_path: Path, force: str, 
         "main",
         "--offer",
         "quark-version=0.14",
+        "--offer",
+        "quark-sha256=" + "ab" * 32,
         *extra,
     ]
 

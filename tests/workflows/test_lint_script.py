@@ -19,6 +19,7 @@ SCRIPT = ROOT / "scripts" / "lint_workflows.sh"
 
 GOOD_JOB = """
   build:
+    name: Build
     runs-on: {runs_on}
     timeout-minutes: 5
     permissions: {{}}
@@ -29,7 +30,10 @@ GOOD_JOB = """
 
 
 def _workflow(step: str = 'run: echo "ok"', runs_on: str = "ubuntu-latest") -> str:
-    return "name: t\non: push\npermissions: {}\njobs:" + GOOD_JOB.format(runs_on=runs_on, step=step)
+    # pedantic zizmor: every job named, a concurrency limit (here for the whole workflow)
+    head = "name: t\non: push\npermissions: {}\n"
+    head += "concurrency:\n  group: t-${{ github.ref }}\n  cancel-in-progress: true\n"
+    return head + "jobs:" + GOOD_JOB.format(runs_on=runs_on, step=step)
 
 
 def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
@@ -56,7 +60,8 @@ inputs:
 runs:
   using: composite
   steps:
-    - shell: bash
+    - name: Step
+      shell: bash
       run: {run}
 """
 
@@ -147,3 +152,27 @@ def test_each_linter_fails_a_tree_that_breaks_it(
     started = [line for line in result.stdout.splitlines() if line.startswith("== ")]
     assert started[-1].startswith(stage), output
     assert evidence in output, output
+
+
+def test_zizmor_reads_dependabot_yml_and_any_severity_fails(tmp_path: Path) -> None:
+    """The whole tree is audited: a dependabot.yml without a cooldown (zizmor's dependabot-cooldown) fails,
+    and with one the same tree is clean (the finding, not the file, fails the lint)."""
+    tree = _tree(tmp_path, _workflow())
+    dependabot = tree / ".github" / "dependabot.yml"
+    body = "version: 2\nupdates:\n  - package-ecosystem: pip\n"
+    body += '    directory: "/"\n    schedule:\n      interval: weekly\n'
+    dependabot.write_text(body, encoding="utf-8")
+    result = _lint(tree)
+    started = [line for line in result.stdout.splitlines() if line.startswith("== ")]
+    assert result.returncode != 0 and started[-1].startswith("== zizmor"), result.stdout + result.stderr
+    assert "dependabot-cooldown" in result.stdout
+    dependabot.write_text(body + "    cooldown:\n      default-days: 7\n", encoding="utf-8")
+    result = _lint(tree)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_repository_dependabot_yml_has_a_cooldown() -> None:
+    from quarkci.core.documents import load_document
+
+    config = load_document(ROOT / ".github" / "dependabot.yml")
+    assert [u["cooldown"]["default-days"] for u in config["updates"]] == [7, 7]
