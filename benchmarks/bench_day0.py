@@ -113,6 +113,28 @@ def _vllm_row(python: str, conductor_argv, scheme: str) -> dict:
     }
 
 
+def _dataset_absent_row(conductor_argv) -> dict:
+    """``day0 run --tasks arc_easy`` offline with no arc_easy dataset in the cache: the setup gate's
+    SYSTEMIC, its wall time, and that no PTQ stage started (issue 22)."""
+    argv = conductor_argv("absent", "cache-absent")
+    at = argv.index("--scheme")
+    argv = [*argv[:at], "--tasks", "arc_easy", *argv[at:]]
+    empty = Path(argv[argv.index("--out") + 1]).parent / "empty-datasets-cache"
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_CACHE": str(empty)}
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    out = Path(argv[argv.index("--out") + 1])
+    result = (
+        json.loads((out / "day0_result.json").read_text()) if (out / "day0_result.json").is_file() else {}
+    )
+    started = [
+        s["name"] for s in result.get("stages", []) if s.get("status") not in (None, "skipped", "not_run")
+    ]
+    return {"wall_s": round(wall, 1), "exit": done.returncode, "decision": result.get("decision"),
+            "stages_started": started}  # fmt: skip
+
+
 def main() -> int:
     """Run both modes and print the figures (JSON on the last line)."""
     parser = argparse.ArgumentParser()
@@ -246,6 +268,7 @@ def main() -> int:
         "checkpoint_vs_full": round(sum(checkpoint_times) / sum(conductor_times), 4),
         "checkpoint_stages_s": {s["name"]: round(s["seconds"], 1) for s in given["stages"]},
         "vllm": _vllm_row(args.vllm_python, conductor_argv, args.scheme),
+        "dataset_absent": _dataset_absent_row(conductor_argv),
         "end_to_end_target_s": 600,
         "overhead_target": 0.05,
     }
@@ -268,6 +291,11 @@ def main() -> int:
         f"--server vllm: {vllm['skipped']}"
         if "skipped" in vllm
         else f"--server vllm: {vllm['wall_s']:.1f}s, {vllm['decision']}, stages {vllm['stages_s']}"
+    )
+    absent = figures["dataset_absent"]
+    print(
+        f"--tasks arc_easy, dataset absent offline: {absent['decision']} after {absent['wall_s']:.1f}s "
+        f"(exit {absent['exit']}), stages started: {absent['stages_started']}"
     )
     print(json.dumps(figures))
     return 0
