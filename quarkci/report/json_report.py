@@ -26,7 +26,32 @@ def schema() -> dict[str, Any]:
 
 def validate(document: dict[str, Any]) -> None:
     """Raise ``jsonschema.ValidationError`` when ``document`` breaks the wire contract."""
-    jsonschema.Draft202012Validator(schema()).validate(document)
+    jsonschema.Draft202012Validator(_inlined()).validate(document)
+
+
+@cache
+def _inlined() -> dict[str, Any]:
+    """:func:`schema` with each bare local reference (``{"$ref": "#/$defs/NAME"}``) replaced by its
+    definition: the same constraints, without a reference lookup per finding (a 2 MiB skill can carry
+    200,000 findings: issue 24). A definition that refers back to itself keeps its reference."""
+    document = schema()
+    defs = document.get("$defs", {})
+
+    def expand(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if len(node) == 1 and isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref.removeprefix("#/$defs/")
+                if name in defs and name not in seen:
+                    return expand(defs[name], (*seen, name))
+                return node
+            return {k: v if k == "$defs" else expand(v, seen) for k, v in node.items()}
+        if isinstance(node, list):
+            return [expand(v, seen) for v in node]
+        return node
+
+    expanded: dict[str, Any] = expand(document, ())
+    return expanded
 
 
 def render(outcome: SyncOutcome, run_id: str | None = None) -> str:
