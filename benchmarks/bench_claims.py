@@ -12,9 +12,10 @@ upstream flag: a table of rows ``| `a1` | `--b1` | `quark.c1` |`` (99,084 claims
 ``quark-cli run --f0 --f1 ...`` command line (233,000 flags). Figures on the 2-core shared machine
 (load 8), 2 MiB, amd-quark 0.13 wheel, CPU s / peak RSS:
 
-    shape            before issue-24 fix             after (flag index, markers once per line, one parse)
-    table            64.8 s / 939 MB                 32.8 s / 960 MB
-    one-line flags   >90 s (killed at 300 s wall)    56.4 s / 1.92 GB
+    shape            before issue-24 fix             after (flag index, markers once per line, one parse,
+                                                     schema refs inlined)
+    table            64.8 s / 939 MB                 30.0 s / 960 MB
+    one-line flags   >90 s (killed at 300 s wall)    49.3 s / 1.92 GB
 
 The audit itself (extraction and every rule) is now about 15 % of the one-line-flags run and a third of the
 table run (cProfile at 256 KiB); what is left is linear and mostly the report writer: jsonschema validation
