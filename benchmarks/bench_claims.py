@@ -6,15 +6,36 @@ line, plain prose. For each, the seconds ``extract_claims`` takes with the shipp
 claim count and the stored context bytes per input byte (the structural bound the tests assert). Run at two
 sizes (``--kib`` and a quarter of it) the ratio of times shows whether extraction is linear (ratio ~4).
 
-Usage: ``python benchmarks/bench_claims.py [--kib N]``.
+With ``--sync WHEEL`` it also runs the whole ``quarkci sync --upstream WHEEL --baseline none`` (a child
+process: CPU seconds and peak RSS from ``getrusage``) on the two shapes whose claims each meet every
+upstream flag: a table of rows ``| `a1` | `--b1` | `quark.c1` |`` (99,084 claims at 2 MiB) and one
+``quark-cli run --f0 --f1 ...`` command line (233,000 flags). Figures on the 2-core shared machine
+(load 8), 2 MiB, amd-quark 0.13 wheel, CPU s / peak RSS:
+
+    shape            before issue-24 fix             after (flag index, markers once per line, one parse,
+                                                     schema refs inlined)
+    table            64.8 s / 939 MB                 30.0 s / 960 MB
+    one-line flags   >90 s (killed at 300 s wall)    49.3 s / 1.92 GB
+
+The audit itself (extraction and every rule) is now about 15 % of the one-line-flags run and a third of the
+table run (cProfile at 256 KiB); what is left is linear and mostly the report writer: jsonschema validation
+of every finding, then the JSON, SARIF and Markdown texts, for 99,084 and 220,800 findings (a 135 MB JSON
+and a 202 MB SARIF report for the one-line flags).
+
+Usage: ``python benchmarks/bench_claims.py [--kib N] [--sync path/to/amd_quark-0.13-py3-none-any.whl]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from quarkci.facts import vocabulary
 from quarkci.skills.claims import extract_claims
@@ -53,6 +74,53 @@ SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
+SYNC_SHAPES: dict[str, Callable[[int], str]] = {
+    "table (sync)": lambda size: (
+        "| a | b | c |\n|---|---|---|\n" + _fill(lambda n: f"| `a{n}` | `--b{n}` | `quark.c{n}` |\n", size)
+    ),
+    "one-line flags (sync)": lambda size: (
+        "```bash\nquark-cli run " + _fill(lambda n: f"--f{n} ", size) + "\n```\n"
+    ),
+}
+
+
+def measure_sync(kib: int, wheel: str) -> dict[str, dict[str, float]]:
+    """``{shape: {cpu_seconds, peak_rss_mb, code, exit}}`` of a whole ``quarkci sync`` per shape, each in
+    its own child process."""
+    out = {}
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    for name, make in SYNC_SHAPES.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            skill = Path(tmp, "skills", "big")
+            skill.mkdir(parents=True)
+            (skill / "SKILL.md").write_text(
+                "---\nname: big\ndescription: a big skill\n---\n\n# Big\n\n" + make(kib * 1024),
+                encoding="utf-8",
+            )
+            command = [sys.executable, "-c", _CHILD, wheel, str(skill.parent), str(Path(tmp, "out"))]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+            usage = json.loads(done.stdout.strip().splitlines()[-1])
+        out[name] = {**usage, "exit": done.returncode}
+    return out
+
+
+# The child runs the sync in-process and reports its own CPU time and peak RSS (Linux: ru_maxrss in KiB).
+_CHILD = """
+import contextlib, json, os, resource, sys
+from quarkci.cli import main
+try:
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        code = main(["sync", "--upstream", sys.argv[1], "--skills", sys.argv[2], "--baseline", "none",
+                 "--out", sys.argv[3], "--fail-on", "none"])
+except SystemExit as exc:
+    code = exc.code
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"cpu_seconds": use.ru_utime + use.ru_stime, "peak_rss_mb": use.ru_maxrss / 1024,
+                  "code": code}))
+"""
+
+
 def measure(kib: int) -> dict[str, dict[str, float]]:
     """``{shape: {seconds, claims, context_per_byte}}`` at ``kib`` KiB per input."""
     lexicon = vocabulary.shipped()
@@ -72,6 +140,9 @@ def measure(kib: int) -> dict[str, dict[str, float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--kib", type=int, default=2048, help="input size in KiB (default 2048)")
+    parser.add_argument(
+        "--sync", metavar="WHEEL", help="also time the whole sync against this amd-quark wheel"
+    )
     args = parser.parse_args()
     small, large = measure(max(args.kib // 4, 1)), measure(args.kib)
     print(f"{'shape':<22} {'KiB':>6} {'s':>8} {'KiB/4 s':>8} {'ratio':>6} {'claims':>7} {'ctx B/B':>8}")
@@ -82,6 +153,13 @@ def main() -> int:
             f"{name:<22} {args.kib:>6} {big['seconds']:>8.2f} {s['seconds']:>8.2f} {ratio:>6.1f} "
             f"{int(big['claims']):>7} {big['context_per_byte']:>8.2f}"
         )
+    if args.sync:
+        print(f"{'sync shape':<22} {'KiB':>6} {'CPU s':>8} {'RSS MB':>8} {'exit':>5}")
+        for name, row in measure_sync(args.kib, args.sync).items():
+            print(
+                f"{name:<22} {args.kib:>6} {row['cpu_seconds']:>8.1f} {row['peak_rss_mb']:>8.0f} "
+                f"{row['code']!s:>5}"
+            )
     return 0
 
 

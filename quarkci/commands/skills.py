@@ -21,7 +21,7 @@ from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.atomic import atomic_write_bytes
-from quarkci.core.documents import read_capped
+from quarkci.core.documents import read_capped, write_json_streamed
 from quarkci.core.errors import EXIT_FINDINGS, BadInputError
 from quarkci.core.paths import check_disjoint, check_relative_file
 from quarkci.facts import vocabulary
@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             "skills": [s.to_json() for s in skills],
         }
         lines = [_skill_line(s) for s in skills] + [f"{len(skills)} skills in {source.label}"]
+        print(json.dumps(payload, indent=2, sort_keys=True) if args.json else "\n".join(lines))
     else:
         if not skills:  # as in sync: a skill set with no SKILL.md is bad input, never "0 claims"
             raise BadInputError(f"--skills {args.skills}: no SKILL.md found in {source.label}")
@@ -166,15 +167,20 @@ def run(args: argparse.Namespace) -> int:
             "skills": len(skills),
             "count": len(claims),
             "counts": {k: v for k, v in counts.items() if v},
-            "claims": [c.to_json() for c in claims],
             "unreadable": [{"path": s.path, "error": s.error} for s in unreadable],
         }
-        lines = [f"{c.file}:{c.line}: {c.kind} {c.value}{_context_suffix(c.context)}" for c in claims]
-        lines.append(
-            f"{len(claims)} claims in {len(skills)} skills"
-            + "".join(f", {k}={v}" for k, v in payload["counts"].items())
-        )
-    print(json.dumps(payload, indent=2, sort_keys=True) if args.json else "\n".join(lines))
+        # Streamed, one claim at a time: a 2 MiB SKILL.md can hold 200,000 claims (issue 24).
+        if args.json:
+            write_json_streamed(sys.stdout, payload, "claims", (c.to_json() for c in claims))
+            sys.stdout.write("\n")
+        else:
+            for c in claims:
+                sys.stdout.write(f"{c.file}:{c.line}: {c.kind} {c.value}{_context_suffix(c.context)}\n")
+            sys.stdout.write(
+                f"{len(claims)} claims in {len(skills)} skills"
+                + "".join(f", {k}={v}" for k, v in payload["counts"].items())
+                + "\n"
+            )
     if args.skills_command == "claims" and unreadable:
         for skill in unreadable:
             print(

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -401,7 +402,31 @@ def check_produced(document: Any, artifact: str) -> None:
 def _validator(artifact: str) -> Draft202012Validator:
     schema = load_schema(artifact)
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(inline_refs(schema))
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with each bare local reference (``{"$ref": "#/$defs/NAME"}``) replaced by its
+    definition: the same constraints without a reference lookup per instance (a 2 MiB skill can carry
+    200,000 findings, each checked against the report's finding definition: issue 24). A definition that
+    refers back to itself keeps its reference; ``$defs`` stays for those."""
+    defs = schema.get("$defs", {})
+
+    def expand(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if len(node) == 1 and isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref.removeprefix("#/$defs/")
+                if name in defs and name not in seen:
+                    return expand(defs[name], (*seen, name))
+                return node
+            return {k: v if k == "$defs" else expand(v, seen) for k, v in node.items()}
+        if isinstance(node, list):
+            return [expand(v, seen) for v in node]
+        return node
+
+    expanded: dict[str, Any] = expand(schema, ())
+    return expanded
 
 
 def _format_of(path: Path) -> str:
@@ -468,6 +493,35 @@ def dump_json(document: Any, *, ascii_only: bool = False) -> str:
     outputs that end up in logs). Raises ``TypeError`` for values JSON cannot represent.
     """
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=ascii_only) + "\n"
+
+
+def write_json_streamed(
+    out: TextIO, document: dict[str, Any], key: str, items: Iterable[Any], *, ascii_only: bool = True
+) -> None:
+    """Write ``json.dumps({**document, key: list(items)}, sort_keys=True, indent=2,
+    ensure_ascii=ascii_only)`` to ``out``, byte for byte, encoding one item of ``items`` at a time.
+
+    For a list too large to hold twice (as objects and as one string): the peak memory is one item's
+    text, not the document's. ``document`` holds the other top-level keys (small values). Raises
+    ``TypeError`` for values JSON cannot represent (after the items before it were written).
+    """
+    marker = "\x00quarkci-stream-" + secrets.token_hex(8)
+    head = json.dumps({**document, key: [marker]}, sort_keys=True, indent=2, ensure_ascii=ascii_only)
+    slot = "[\n    " + json.dumps(marker, ensure_ascii=ascii_only) + "\n  ]"
+    if head.count(slot) != 1:  # the marker text occurs in a value: no splice point; encode in one piece
+        out.write(
+            json.dumps({**document, key: list(items)}, sort_keys=True, indent=2, ensure_ascii=ascii_only)
+        )
+        return
+    before, after = head.split(slot)
+    out.write(before)
+    empty = True
+    for item in items:
+        text = json.dumps(item, sort_keys=True, indent=2, ensure_ascii=ascii_only)
+        out.write(("[\n    " if empty else ",\n    ") + text.replace("\n", "\n    "))
+        empty = False
+    out.write("[]" if empty else "\n  ]")
+    out.write(after)
 
 
 def write_artifact(contract: str, path: str | Path, document: Any) -> Path:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 KINDS = ("breaking", "semantic", "mechanical", "unverifiable")
@@ -96,9 +97,9 @@ class Finding:
         if self.kind and self.kind not in KINDS:
             raise ValueError(f"{self.rule}: unknown kind {self.kind!r}")
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """sha256 of (rule, skill, subject), first 16 hex digits."""
+        """sha256 of (rule, skill, subject), first 16 hex digits (computed once per finding)."""
         key = json.dumps([self.rule, self.skill, self.subject], separators=(",", ":"))
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 

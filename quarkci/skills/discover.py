@@ -95,6 +95,8 @@ def _load(source: SkillSource, directory: str, refs: tuple[str, ...]) -> Skill:
 
 def _delegation(body: str, directory: str) -> str | None:
     """The root-relative SKILL.md a thin adapter body points at, or None for a real skill body."""
+    if SKILL_FILE not in body and "&" not in body and "\\" not in body:
+        return None  # no link can name a SKILL.md (only an entity or an escape could spell it): no parse
     doc = markdown.parse(body)
     blocks = [t for t in doc.tokens if t.level == 0 and t.nesting in (0, 1)]
     if not blocks or len(blocks) > _ADAPTER_MAX_BLOCKS:

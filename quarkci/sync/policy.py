@@ -213,16 +213,27 @@ def classify(finding: Finding, config: Config = Config()) -> Finding:
     return replace(finding, kind=kind)
 
 
-def _inline_ignored(finding: Finding, line_of: Callable[[str, int], str | None]) -> bool:
+def _inline_ignored(finding: Finding, markers: Callable[[str, int], frozenset[str]]) -> bool:
     loc = finding.skill_location
     if loc is None or not loc.line:
         return False
-    for n in (loc.line, loc.line - 1):
-        text = line_of(loc.file, n) or ""
-        for m in _INLINE.finditer(text):
-            if finding.rule in {r.strip() for r in m.group(1).split(",")}:
-                return True
-    return False
+    return any(finding.rule in markers(loc.file, n) for n in (loc.line, loc.line - 1))
+
+
+def _marker_reader(line_of: Callable[[str, int], str | None]) -> Callable[[str, int], frozenset[str]]:
+    """``markers(file, line)``: the rule ids the line's ``quarkci: ignore[...]`` markers name, each line
+    scanned once (many findings share a line: one per flag of a long command line)."""
+    seen: dict[tuple[str, int], frozenset[str]] = {}
+
+    def markers(file: str, n: int) -> frozenset[str]:
+        hit = seen.get((file, n))
+        if hit is None:
+            text = line_of(file, n) or ""
+            hit = frozenset(r.strip() for m in _INLINE.finditer(text) for r in m.group(1).split(","))
+            seen[(file, n)] = hit
+        return hit
+
+    return markers
 
 
 def apply(
@@ -234,14 +245,17 @@ def apply(
     """
     kept: dict[str, Finding] = {}
     ignored: list[tuple[Finding, str]] = []
+    ignored_prints: set[str] = set()
+    markers = _marker_reader(line_of)
     for finding in sorted((classify(f, config) for f in findings), key=lambda f: f.sort_key()):
         if finding.fingerprint in kept:
             continue
         reason = next((str(i) for i in config.ignore if i.matches(finding)), None)
-        if reason is None and _inline_ignored(finding, line_of):
+        if reason is None and _inline_ignored(finding, markers):
             reason = f"inline quarkci: ignore[{finding.rule}]"
         if reason is not None:
-            if all(f.fingerprint != finding.fingerprint for f, _ in ignored):  # counted once
+            if finding.fingerprint not in ignored_prints:  # counted once
+                ignored_prints.add(finding.fingerprint)
                 ignored.append((finding, reason))
             continue
         kept[finding.fingerprint] = finding

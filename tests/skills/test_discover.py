@@ -72,6 +72,26 @@ def test_thin_adapter_delegation(tmp_path: Path) -> None:
     assert by_id["impl/x"].delegates_to is None
 
 
+def test_delegation_spelt_with_an_entity_or_escape_and_no_parse_without_a_skill_link(tmp_path, monkeypatch):
+    from quarkci.skills import markdown
+
+    _write(tmp_path, "impl/x/SKILL.md", GOOD.format(name="x"))
+    _write(tmp_path, "e/SKILL.md", "---\nname: e\n---\n\nFollow [impl](../impl/x/SKILL&#46;md).\n")
+    _write(tmp_path, "b/SKILL.md", "---\nname: b\n---\n\nFollow [impl](../impl/x/SKILL\\.md).\n")
+    _write(tmp_path, "p/SKILL.md", "---\nname: p\n---\n\nFollow [impl](../impl/x/SKILL%2Emd).\n")
+    parsed: list[str] = []
+    real = markdown.parse
+    monkeypatch.setattr(
+        markdown, "parse", lambda text, first_line=1: parsed.append(text) or real(text, first_line)
+    )
+    by_id = {s.id: s for s in discover(DirectorySource(tmp_path))}
+    assert by_id["e"].delegates_to == "impl/x/SKILL.md"
+    assert by_id["b"].delegates_to == "impl/x/SKILL.md"
+    assert by_id["p"].delegates_to is None  # percent-encoding is kept in the href: no SKILL.md link
+    # a body that cannot spell SKILL.md in a link (impl/x, p) is never parsed to look for one
+    assert len(parsed) == 2 and all("SKILL" in t for t in parsed)
+
+
 # Nine levels of ten aliases each: 10**9 strings once expanded, a few hundred bytes as text.
 BILLION_LAUGHS = (
     "---\nname: x\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"

@@ -79,16 +79,97 @@ def flags_for(view: UpstreamView, target: Target) -> list[FactItem]:
     """The flag facts of ``target``'s command: the items whose ``script`` is the command label
     (``quark-cli onnx-ptq``, ``quark-quant-perf``: every CLI the release holds), else those of the
     script file of that basename; all flags when the target is any script."""
-    items = view.items("cli_flags")
+    return list(flag_index(view, target).items)
+
+
+class FlagIndex:
+    """The flag facts of one command, indexed once so that each lookup costs O(1).
+
+    ``items`` keeps the facts' order; every lookup answers what a scan of ``items`` in that order
+    would: the first fact holding an option string (``find``), the first holding an option that
+    maps to a key under :func:`normalise` (``by_key``), the first with an argparse ``dest`` whose option
+    strings are all new against a baseline index (``fresh_with_dest``). Building costs
+    O(option strings); a pair's ``dest`` table is built on first use and kept.
+    """
+
+    def __init__(self, items: list[FactItem]) -> None:
+        self.items = items
+        self.by_option: dict[str, FactItem] = {}
+        self.by_key: dict[str, FactItem] = {}
+        for item in items:
+            for option in sorted(option_strings(item)):
+                self.by_option.setdefault(option, item)
+                if option.startswith("-"):
+                    self.by_key.setdefault(normalise(option), item)
+        self._fresh: dict[int, tuple[FlagIndex, dict[object, FactItem]]] = {}
+
+    def find(self, flag: str) -> FactItem | None:
+        """The first fact that has ``flag`` among its option strings."""
+        return self.by_option.get(flag)
+
+    def fresh_with_dest(self, dest: object, before: FlagIndex) -> FactItem | None:
+        """The first fact whose ``dest`` is ``dest`` and none of whose option strings ``before`` holds."""
+        hit = self._fresh.get(id(before))
+        if hit is None or hit[0] is not before:
+            table: dict[object, FactItem] = {}
+            for item in self.items:
+                value = item.attrs.get("dest")
+                if _hashable(value) and not option_strings(item) & before.by_option.keys():
+                    table.setdefault(value, item)
+            if len(self._fresh) > 32:
+                self._fresh.clear()
+            hit = (before, table)
+            self._fresh[id(before)] = hit
+        if _hashable(dest):
+            return hit[1].get(dest)
+        return next(  # an unhashable dest (never seen in a release): the plain scan
+            (
+                i
+                for i in self.items
+                if i.attrs.get("dest") == dest and not option_strings(i) & before.by_option.keys()
+            ),
+            None,
+        )
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def flag_index(view: UpstreamView, target: Target) -> FlagIndex:
+    """The :class:`FlagIndex` of ``target``'s flags in ``view`` (see :func:`flags_for`), built once per
+    view object and command."""
     if target.any_script:
-        return list(items)
-    by_label, by_basename = _index(view)
-    labelled = by_label.get(target.label, [])
-    if labelled or target.basename is None:
-        return list(labelled)
-    return list(by_basename.get(target.basename, []))
+        key = ("any", "")
+    else:
+        by_label, _ = _index(view)
+        labelled = target.label in by_label
+        key = ("label", target.label) if labelled or target.basename is None else ("file", target.basename)
+    groups = _GROUPS.get(id(view))
+    if groups is None or groups[0] is not view:
+        if len(_GROUPS) > 32:
+            _GROUPS.clear()
+        groups = (view, {})
+        _GROUPS[id(view)] = groups
+    index = groups[1].get(key)
+    if index is None:
+        by_label, by_basename = _index(view)
+        if key[0] == "any":
+            items = list(view.items("cli_flags"))
+        elif key[0] == "label":
+            items = list(by_label.get(key[1], []))
+        else:
+            items = list(by_basename.get(key[1], []))
+        index = FlagIndex(items)
+        groups[1][key] = index
+    return index
 
 
+_GROUPS: dict[int, tuple[UpstreamView, dict[tuple[str, str], FlagIndex]]] = {}
 _INDEXES: dict[int, tuple[UpstreamView, dict[str, list[FactItem]], dict[str, list[FactItem]]]] = {}
 
 
@@ -109,6 +190,8 @@ def _index(view: UpstreamView) -> tuple[dict[str, list[FactItem]], dict[str, lis
 
 
 def find_flag(items: list[FactItem], flag: str) -> FactItem | None:
+    """The first of ``items`` that has ``flag`` among its option strings (a scan: for one-off
+    lookups; rules use :meth:`FlagIndex.find`)."""
     for item in items:
         if flag in option_strings(item):
             return item
@@ -138,24 +221,21 @@ def normalise(flag: str) -> str:
     return flag.lstrip("-").replace("-", "_").lower()
 
 
-def successor(claimed: str, items: list[FactItem], baseline_items: list[FactItem] | None) -> FactItem | None:
+def successor(claimed: str, index: FlagIndex, baseline: FlagIndex | None) -> FactItem | None:
     """A flag that replaced ``claimed``, when one is known.
 
     Known means: the same flag spelled differently (dashes vs underscores, case), or, with a
     baseline, a flag new in this release with the same argparse ``dest`` as the removed one.
+    O(1) per claim: one :func:`normalise` and dictionary lookups in the prebuilt indexes.
     """
-    key = normalise(claimed)
-    for item in items:
-        if any(normalise(o) == key for o in option_strings(item) if o.startswith("-")):
-            return item
-    if baseline_items:
-        old = find_flag(baseline_items, claimed)
+    same = index.by_key.get(normalise(claimed))
+    if same is not None:
+        return same
+    if baseline is not None and baseline.items:
+        old = baseline.find(claimed)
         dest = old.attrs.get("dest") if old is not None else None
         if dest:
-            before = {o for i in baseline_items for o in option_strings(i)}
-            for item in items:
-                if item.attrs.get("dest") == dest and not option_strings(item) & before:
-                    return item
+            return index.fresh_with_dest(dest, baseline)
     return None
 
 
@@ -182,10 +262,11 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
     """Check the flag ``claim.value`` against the script its context names (see module doc)."""
     target = target_of(claim)
     flag = claim.value
-    items = flags_for(view, target)
-    base_items = flags_for(baseline, target) if baseline is not None else None
-    was = find_flag(base_items, flag) if base_items else None
-    found = find_flag(items, flag)
+    index = flag_index(view, target)
+    items = index.items
+    base = flag_index(baseline, target) if baseline is not None else None
+    was = base.find(flag) if base is not None else None
+    found = index.find(flag)
     if found is not None:
         return Resolution("deprecated" if is_deprecated(found) else "present", target, found, was)
     if not items:
@@ -205,7 +286,7 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
                 "not_shown", target, reason=f"flags of {target.label} are not extracted from this snapshot"
             )
         return Resolution("removed", target, was=was, reason=f"{target.label} no longer exists")
-    new = successor(flag, items, base_items)
+    new = successor(flag, index, base)
     if new is not None:
         return Resolution("renamed", target, new, was)
     sub = claim.context.get("subcommand")

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import find_flag, flags_for, resolve
+from quarkci.sync.rules._flags import flag_index, resolve
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-default-changed"
@@ -81,7 +81,7 @@ def check(state: AuditState) -> list[Finding]:
         res = resolve(claim, state.upstream, state.baseline)
         if res.status not in ("present", "deprecated") or res.item is None:
             continue
-        was = find_flag(flags_for(state.baseline, res.target), claim.value)
+        was = flag_index(state.baseline, res.target).find(claim.value)
         if was is None:
             continue
         for field in FIELDS:
