@@ -147,3 +147,23 @@ def test_real_negative_controls(report):
     unver = _findings(d, "cli-flag-unverifiable")
     assert unver and all(f["kind"] == "unverifiable" for f in unver)
     assert any(f["subject"].startswith("quantize_quark.py ") for f in unver)
+
+
+def test_every_finding_names_the_skill_that_holds_its_location(report):
+    """A finding's ``skill`` is the id (directory) of the skill whose file it points into, for every rule:
+    0.13 bundles ``quark-onnx-model-intake`` twice (top level and under ``_legacy_impl/``), and the example
+    rule used to name the legacy one's findings by the frontmatter name, i.e. the other skill."""
+    _code, document = report
+    located = [f for f in document["findings"] if f.get("skill_location")]
+    assert located and _findings(document, "contract-upstream-example-invalid")
+    wrong = [
+        (f["rule"], f["skill"], f["skill_location"]["file"])
+        for f in located
+        if f["skill"] != "." and not f["skill_location"]["file"].startswith(f["skill"] + "/")
+    ]
+    assert wrong == []
+    examples = {f["skill"] for f in _findings(document, "contract-upstream-example-invalid")}
+    assert (
+        "_legacy_impl/l1-atomic/onnx/quark-onnx-model-intake" in examples
+        and "quark-onnx-model-intake" not in examples
+    )

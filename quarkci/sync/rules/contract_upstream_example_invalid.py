@@ -4,6 +4,8 @@ contract rejects (real skill drift; the comparison of quarkci's schemas with ups
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quarkci.contracts.diff import upstream_contracts
 from quarkci.contracts.examples import BUNDLED_ROOT, example_findings
 from quarkci.core.findings import Finding
@@ -42,5 +44,10 @@ def check(state: AuditState) -> list[Finding]:
     if not grouped:
         return []
     shared = {a: (copies[0].path, copies[0].schema) for a, copies in grouped.items()}
-    # `skill` stays the frontmatter name the example reader gives, as before: fingerprints are unchanged
-    return [f for f in example_findings(_AuditedSkills(state), shared) if f.rule == ID]  # type: ignore[arg-type]
+    # `skill` is the skill's id (its directory), as every other rule's finding says: the example reader's
+    # frontmatter name is not unique (0.13 bundles a top-level and a _legacy_impl/ skill of one name)
+    ids = {s.path: s.id for s in state.skills}
+    found = [f for f in example_findings(_AuditedSkills(state), shared) if f.rule == ID]  # type: ignore[arg-type]
+    return [
+        replace(f, skill=ids.get(f.skill_location.file, f.skill)) if f.skill_location else f for f in found
+    ]
