@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from packaging.version import Version
+
 from quarkci.core.errors import BadInputError, UpstreamUnreachableError
 from quarkci.core.paths import check_output_dir
 from quarkci.facts import vocabulary
@@ -237,6 +239,24 @@ def read_skills(source: SkillSource, lexicon: Lexicon | None = None) -> tuple[li
     return skills, claims
 
 
+def newest_recorded_before(out: Path, version: str) -> str | None:
+    """The newest release older than ``version`` with a recorded baseline ``out/baselines/<v>.json`` (the
+    previous release as far as this machine knows when PyPI cannot be asked), or None."""
+    try:
+        current = Version(version)
+    except ValueError:
+        return None
+    found: list[Version] = []
+    for path in (out / "baselines").glob("*.json") if (out / "baselines").is_dir() else ():
+        try:
+            recorded = Version(path.stem)
+        except ValueError:  # InvalidVersion, or an integer of over 4,300 digits
+            continue
+        if recorded < current and str(recorded) == path.stem:
+            found.append(recorded)
+    return str(max(found)) if found else None
+
+
 def build_baseline(
     spec: str | None, upstream: UpstreamView, out: Path, index: PyPIIndex | None, progress: Progress = _silent
 ) -> tuple[UpstreamView | None, str]:
@@ -256,7 +276,16 @@ def build_baseline(
     try:
         previous = (index or PyPIIndex()).previous(upstream.version)
     except (UpstreamUnreachableError, BadInputError) as exc:
-        return None, f"no baseline: previous release unknown ({exc})"
+        local = newest_recorded_before(out, upstream.version)
+        if local is None:
+            note = f"no baseline: previous release unknown ({exc}) and none recorded in {out / 'baselines'}"
+            progress(note)
+            return None, note
+        progress(
+            f"the PyPI index is unreachable: baseline {local}, the newest recorded before {upstream.version}"
+        )
+        return current_baseline(baselines.read(out / "baselines" / f"{local}.json"), index, progress,
+                                f"{PROJECT}=={local}")  # fmt: skip
     if previous is None:
         return None, f"no baseline: no release before {upstream.version}"
     recorded = out / "baselines" / f"{previous}.json"

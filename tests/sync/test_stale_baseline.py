@@ -176,3 +176,34 @@ def test_the_default_recorded_baseline_is_rebuilt_when_stale(wheels, wheel_cache
     assert outcome.notes[0].startswith(
         f"baseline {out / 'baselines' / '0.98.json'} rebuilt from amd-quark==0.98"
     )
+
+
+def test_offline_the_newest_recorded_baseline_before_the_release_is_used_and_said(tmp_path):
+    """PyPI unreachable: the previous release cannot be asked for, so the default baseline is the newest
+    one recorded in OUT/baselines older than the audited release (the shipped reports/baselines), and a
+    line says so; with none recorded, a line says why there is no baseline."""
+    import shutil
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from quarkci.core.errors import UpstreamUnreachableError
+    from quarkci.sync import run as sync_run
+
+    class Offline:
+        def previous(self, version):
+            raise UpstreamUnreachableError("pypi.org: connection refused")
+
+    shipped = Path(__file__).resolve().parents[2] / "reports" / "baselines"
+    (tmp_path / "baselines").mkdir()
+    for name in ("0.12.post1.json", "0.13.json"):
+        shutil.copy(shipped / name, tmp_path / "baselines" / name)
+    (tmp_path / "baselines" / "notes.json").write_text("{}")  # not a version: ignored
+    said: list[str] = []
+    upstream = SimpleNamespace(version="0.13")
+    view, note = sync_run.build_baseline(None, upstream, tmp_path, Offline(), said.append)  # type: ignore[arg-type]
+    assert view is not None and view.version == "0.12.post1", note
+    assert any("unreachable" in line and "0.12.post1" in line for line in said), said
+    assert sync_run.newest_recorded_before(tmp_path, "0.12.post1") is None  # nothing older recorded
+    said.clear()
+    view, note = sync_run.build_baseline(None, upstream, tmp_path / "empty", Offline(), said.append)  # type: ignore[arg-type]
+    assert view is None and "none recorded" in note and said == [note]
