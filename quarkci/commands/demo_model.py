@@ -13,7 +13,7 @@ import json
 import os
 
 from quarkci.commands import arguments as _args
-from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, ML_EXTRA_HINT, BadInputError
 
 ML_PACKAGES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "accelerate"})
 
@@ -65,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
         if (exc.name or "").split(".")[0] not in ML_PACKAGES:
             raise
         raise BadInputError(
-            f"demo-model needs the ML extra ({exc.name} is not installed): "
-            "pip install torch==2.13.0 && pip install -e '.[ml]'"
+            f"demo-model needs the ML extra ({exc.name} is not installed): {ML_EXTRA_HINT}"
         ) from None
     doc = {
         "out_dir": str(result.out_dir),

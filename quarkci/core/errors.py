@@ -47,3 +47,11 @@ class GitHubError(QuarkciError):
     """A GitHub API call failed after retries (4xx validation, auth, exhausted retries). Exit 2."""
 
     exit_code = EXIT_BAD_INPUT
+
+
+# How to install the ML extra, for every message that needs it: the torch build first (a plain
+# torch==2.13.0 from PyPI is the CUDA build, several GB), then the extra (README, "Which torch").
+ML_EXTRA_HINT = (
+    "pip install --extra-index-url https://download.pytorch.org/whl/cpu 'torch==2.13.0+cpu' && "
+    "pip install -e '.[ml]' (a GPU machine: its ROCm/CUDA torch instead; README 'Which torch')"
+)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from quarkci.core.documents import check_document, write_artifact
-from quarkci.core.errors import BadInputError
+from quarkci.core.errors import ML_EXTRA_HINT, BadInputError
 from quarkci.ptq import quark_api, quark_static
 from quarkci.ptq.headers import EXPERT_KEYS, Checkpoint, read_checkpoint, read_config
 
@@ -165,7 +165,7 @@ def analyze(
         except quark_api.QuarkUnavailable as exc:
             quark_info = None
             risks.append(
-                _risk("high", "quark-unavailable", str(exc), "install the ML extra: pip install -e '.[ml]'")
+                _risk("high", "quark-unavailable", str(exc), f"install the ML extra: {ML_EXTRA_HINT}")
             )
     elif quark_info is None:
         risks.append(_risk("high", "quark-unavailable", "amd-quark not available to this analysis"))

@@ -98,7 +98,10 @@ def resolve(spec: str, index: PyPIIndex | None = None, flag: str = "--upstream")
     path = Path(spec).expanduser()
     if not path.exists() and _is_requirement(spec):
         version = pinned_version(spec, flag) or str((index or PyPIIndex()).newest())
-        snapshot = WheelSnapshot(fetch_wheel(version, index=index))
+        try:
+            snapshot = WheelSnapshot(fetch_wheel(version, index=index))
+        except BadInputError as exc:  # e.g. a version PyPI does not have: name the option it came from
+            raise BadInputError(f"{flag} {exc}") from None
         snapshot.label = f"{PROJECT}=={snapshot.version} (PyPI wheel)"  # the release's own spelling
         return snapshot
     if path.is_file():

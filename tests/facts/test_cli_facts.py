@@ -74,7 +74,7 @@ def test_nonexistent_release_is_exit_2_one_line(capsys, monkeypatch, tmp_path):
     code, out, err = _run(capsys, "facts", "--upstream", "amd-quark==9.99")
     assert code == 2 and out == ""
     _one_line(err)
-    assert "amd-quark==9.99 does not exist on PyPI" in err
+    assert "--upstream amd-quark==9.99 does not exist on PyPI" in err  # names the option it came from
 
 
 def test_non_zip_wheel_is_exit_2(capsys, tmp_path):
