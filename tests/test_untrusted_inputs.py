@@ -810,9 +810,9 @@ def test_outputs_never_replace_or_land_in_what_the_command_reads(tmp_path: Path)
 def test_report_github_never_stages_over_its_report_or_into_a_skill(tmp_path: Path) -> None:
     env = _report_dir(tmp_path, report(changed_files=["skills/demo/SKILL.md"]))  # workspace: tmp_path
     rep, ws = tmp_path / "rd", tmp_path
-    for stage, needle in ((rep, "is the --report-dir"), (ws, "is the --workspace"),
-                          (ws / "skills" / "demo", "inside the skill")):  # fmt: skip
-        argv = [
+
+    def argv(stage: Path) -> list[str]:
+        return [
             "report",
             "github",
             "--report-dir",
@@ -822,20 +822,13 @@ def test_report_github_never_stages_over_its_report_or_into_a_skill(tmp_path: Pa
             "--stage-changed",
             str(stage),
         ]
-        one_line(quarkci(*argv, cwd=tmp_path, env=env), 2, "--stage-changed", needle)
+
+    for stage, needle in ((rep, "is the --report-dir"), (ws, "is the --workspace"),
+                          (ws / "skills" / "demo", "inside the skill")):  # fmt: skip
+        one_line(quarkci(*argv(stage), cwd=tmp_path, env=env), 2, "--stage-changed", needle)
         assert not Path(env["GITHUB_OUTPUT"]).exists()  # refused before the first output
     # negative control: beside the report (the workflows' reports/changed-files) is fine
     stage = rep / "changed"
-    argv = [
-        "report",
-        "github",
-        "--report-dir",
-        str(rep),
-        "--workspace",
-        str(ws),
-        "--stage-changed",
-        str(stage),
-    ]
-    done = quarkci(*argv, cwd=tmp_path, env=env)
+    done = quarkci(*argv(stage), cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (stage / "skills" / "demo" / "SKILL.md").is_file()
