@@ -13,10 +13,10 @@ from pathlib import Path
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, EXIT_UPSTREAM_UNREACHABLE
+from quarkci.core.paths import check_output_outside_skills
 from quarkci.report import lines
 from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
-from quarkci.skills.discover import check_output_outside_skills
 from quarkci.sync.policy import FAIL_ON, load_config
 from quarkci.sync.run import SyncRequest, SyncResult, run_sync
 from quarkci.upstream.resolve import SPEC_HELP

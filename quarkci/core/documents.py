@@ -24,6 +24,7 @@ from jsonschema.exceptions import ValidationError
 from quarkci.core.artifacts import ARTIFACTS, get_artifact, load_schema
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
+from quarkci.core.paths import is_text
 
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024  # an artifact is a few KiB; refuse anything absurd before parsing
 # Digits of one integer: the standard library's own default limit for str -> int (CPython 3.11+,
@@ -140,46 +141,33 @@ def parse_document(text: str, where: str, fmt: str = "auto") -> Any:
         return parse_toml(text, where)
     if not text.strip():
         raise BadInputError(f"{where}: empty document")
-    return _check_unicode(_parse(text, where, fmt), where)
+    return _check_unicode(_parse(text, where, fmt), text, where)
 
 
-def _check_unicode(document: Any, where: str) -> Any:
-    """``document`` when every string in it (keys too) is Unicode text; a lone surrogate (JSON
-    ``"\\ud800"``, YAML ``"\\ud800"``: valid syntax, not text; RFC 7493 I-JSON forbids it) is refused,
-    since nothing read can then be written or printed as UTF-8. One encode of the whole document, then a
-    walk only when it fails, to name the path."""
-    try:
-        json.dumps(document, ensure_ascii=False, default=str).encode("utf-8")
+def _check_unicode(document: Any, text: str, where: str) -> Any:
+    """``document`` (parsed from ``text``) when every string in it (keys too) is Unicode text; a lone
+    surrogate (JSON ``"\\ud800"``, YAML ``"\\ud800"``: valid syntax, not text; RFC 7493 I-JSON forbids it)
+    is refused, since nothing read can then be written or printed as UTF-8. Only a text that is not UTF-8
+    itself or spells an escape (``\\u``, ``\\U``) can hold one; then the document is walked to name the path."""
+    if is_text(text) and "\\u" not in text and "\\U" not in text:
         return document
-    except UnicodeEncodeError:
-        pass
-    except (ValueError, TypeError, RecursionError):  # not JSON-shaped (YAML dates...): walk it
-        pass
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
     while stack:
         value, path = stack.pop()
         items: Iterable[tuple[str | int, Any]] = ()
         if isinstance(value, dict):
             for key in value:
-                if isinstance(key, str) and not _is_text(key):
+                if isinstance(key, str) and not is_text(key):
                     raise BadInputError(f"{where}: {json_path(path)}: a key that is not Unicode text")
             items = value.items()
         elif isinstance(value, list):
             items = enumerate(value)
-        elif isinstance(value, str) and not _is_text(value):
+        elif isinstance(value, str) and not is_text(value):
             raise BadInputError(
                 f"{where}: {json_path(path)}: a string that is not Unicode text (lone surrogate)"
             )
         stack.extend((child, (*path, key)) for key, child in items)
     return document
-
-
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _parse(text: str, where: str, fmt: str) -> Any:

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from quarkci.core.errors import BadInputError
 
+SKILL_FILE = "SKILL.md"  # the file that makes a directory a skill
 NAME_MAX_BYTES = 255  # one path component (Linux NAME_MAX; also macOS and Windows file systems)
 PATH_MAX_BYTES = 4095  # a whole path (Linux PATH_MAX less the terminating NUL)
 
@@ -232,3 +233,29 @@ def _probe(directory: Path, target: Path, flag: str) -> None:
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(name)
+
+
+def check_output_outside_skills(
+    out: str | os.PathLike[str], out_flag: str, root: str | os.PathLike[str], root_flag: str
+) -> Path:
+    """Check that output directory ``out`` (option ``out_flag``) cannot become part of a skill of the
+    skills directory ``root`` (option ``root_flag``): it is not ``root`` nor above it
+    (:func:`~quarkci.core.paths.check_disjoint`), and when it lies inside ``root`` no directory from it up
+    to ``root`` holds a ``SKILL.md`` (files written there would be read as that skill's references, and a
+    later ``--fix`` or drift PR would carry them along). A directory inside the tree but outside every
+    skill (the pre-commit hook's ``--skills . --out .quarkci-reports``) is allowed.
+
+    Returns ``out`` resolved. Raises :class:`BadInputError` naming ``out_flag`` otherwise.
+    """
+    resolved, base = Path(out).resolve(), Path(root).resolve()
+    if base not in resolved.parents:
+        return check_disjoint(out, out_flag, root, root_flag)
+    for folder in (resolved, *resolved.parents):
+        if (folder / SKILL_FILE).exists():
+            raise BadInputError(
+                f"{out_flag} {out}: inside the skill {folder} of the {root_flag} directory {root} "
+                "(its files would be read as the skill's); write the output elsewhere"
+            )
+        if folder == base:
+            break
+    return resolved

@@ -34,7 +34,7 @@ from quarkci.core.documents import json_path, read_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.escape import escape_data, escape_property, log_line, plain, shorten
 from quarkci.core.levels import annotation_level
-from quarkci.core.paths import check_inside, check_path_name, check_relative_file
+from quarkci.core.paths import check_inside, check_output_outside_skills, check_path_name, check_relative_file
 from quarkci.core.step_outputs import write_outputs
 from quarkci.report.lines import emit_command
 from quarkci.report.markdown import render_json
@@ -224,28 +224,18 @@ def outside_actions(
 
 def check_stage_dir(stage_to: Path, report_dir: Path, workspace: Path) -> None:
     """Check, before anything is written, that staging into ``stage_to`` cannot replace what this command
-    reads: it is not, and does not contain, ``--report-dir`` or ``--workspace`` (the report or the changed
-    files would be overwritten by their own copies), and inside the workspace it is not inside a skill (a
-    folder up to the workspace holding ``SKILL.md``: the copies would become that skill's files). A
-    directory beside the report (``reports/changed-files``) is fine.
+    reads: it is not, and does not contain, ``--workspace`` or ``--report-dir`` (the changed files or the
+    report would be overwritten by their own copies), and inside the workspace it is not inside a skill
+    (:func:`~quarkci.core.paths.check_output_outside_skills`: the copies would become that skill's files).
+    A directory beside the report (``reports/changed-files``) is fine.
 
     Raises :class:`BadInputError` naming ``--stage-changed``.
     """
-    stage = stage_to.resolve()
-    for path, flag in ((workspace, "--workspace"), (report_dir, "--report-dir")):
-        folder = path.resolve()
-        if stage == folder or stage in folder.parents:
-            relation = "is" if stage == folder else "contains"
-            raise BadInputError(f"--stage-changed {stage_to}: {relation} the {flag} directory {path}")
-    ws = workspace.resolve()
-    if ws in stage.parents:
-        for folder in (stage, *stage.parents):
-            if folder == ws:
-                break
-            if (folder / "SKILL.md").exists():
-                raise BadInputError(
-                    f"--stage-changed {stage_to}: inside the skill {folder} of the workspace; stage elsewhere"
-                )
+    check_output_outside_skills(stage_to, "--stage-changed", workspace, "--workspace")
+    stage, folder = stage_to.resolve(), report_dir.resolve()
+    if stage == folder or stage in folder.parents:
+        relation = "is" if stage == folder else "contains"
+        raise BadInputError(f"--stage-changed {stage_to}: {relation} the --report-dir directory {report_dir}")
 
 
 def publish(report_dir: Path, workspace: Path, stage_to: str = "") -> int:

@@ -6,18 +6,14 @@ directory tree, excluding nested skill directories. Parse failures are values (`
 
 from __future__ import annotations
 
-import os
 import posixpath
-from pathlib import Path
 
 import quarkci.skills.frontmatter as frontmatter
 import quarkci.skills.markdown as markdown
-from quarkci.core.errors import BadInputError
-from quarkci.core.paths import check_disjoint
+from quarkci.core.paths import SKILL_FILE
 from quarkci.skills.model import Skill
 from quarkci.skills.source import SkillFileError, SkillSource
 
-SKILL_FILE = "SKILL.md"
 _ADAPTER_MAX_BLOCKS = 3  # a thin adapter body is one short paragraph with one link to a SKILL.md
 
 
@@ -39,32 +35,6 @@ def discover(source: SkillSource) -> list[Skill]:
         if owner is not None:
             references[owner].append(path)
     return [_load(source, d, tuple(references[d])) for d in skill_dirs]
-
-
-def check_output_outside_skills(
-    out: str | os.PathLike[str], out_flag: str, root: str | os.PathLike[str], root_flag: str
-) -> Path:
-    """Check that output directory ``out`` (option ``out_flag``) cannot become part of a skill of the
-    skills directory ``root`` (option ``root_flag``): it is not ``root`` nor above it
-    (:func:`~quarkci.core.paths.check_disjoint`), and when it lies inside ``root`` no directory from it up
-    to ``root`` holds a ``SKILL.md`` (files written there would be read as that skill's references, and a
-    later ``--fix`` or drift PR would carry them along). A directory inside the tree but outside every
-    skill (the pre-commit hook's ``--skills . --out .quarkci-reports``) is allowed.
-
-    Returns ``out`` resolved. Raises :class:`BadInputError` naming ``out_flag`` otherwise.
-    """
-    resolved, base = Path(out).resolve(), Path(root).resolve()
-    if base not in resolved.parents:
-        return check_disjoint(out, out_flag, root, root_flag)
-    for folder in (resolved, *resolved.parents):
-        if (folder / SKILL_FILE).exists():
-            raise BadInputError(
-                f"{out_flag} {out}: inside the skill {folder} of the {root_flag} directory {root} "
-                "(its files would be read as the skill's); write the output elsewhere"
-            )
-        if folder == base:
-            break
-    return resolved
 
 
 def _load(source: SkillSource, directory: str, refs: tuple[str, ...]) -> Skill:

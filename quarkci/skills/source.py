@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from quarkci.core.errors import BadInputError
-from quarkci.core.paths import escaped_name, is_text
+from quarkci.core.paths import SKILL_FILE, escaped_name, is_text
 from quarkci.upstream.base import Snapshot
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refused, not parsed
@@ -27,7 +27,6 @@ MAX_FILE_BYTES = 2 * 1024 * 1024  # a SKILL.md or reference above this is refuse
 # pre-commit hook's --skills . is rarely above tens of thousands outside .git and node_modules).
 MAX_TREE_ENTRIES = 250_000
 BUNDLED_PREFIX = "quark/_bundled_skills/"
-_SKILL_FILE = "SKILL.md"  # (quarkci.skills.discover.SKILL_FILE; discover imports this module)
 _SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hg", ".svn", "node_modules"})
 
 
@@ -104,7 +103,7 @@ class DirectorySource:
                     broken = full.is_symlink() and not full.exists()  # a loop or a dangling link
                 except OSError:  # e.g. /proc/1/cwd: permission denied even to root
                     broken = False
-                if listed or (broken and name == _SKILL_FILE):  # such a SKILL.md: reading it is the error
+                if listed or (broken and name == SKILL_FILE):  # such a SKILL.md: reading it is the error
                     relative = full.relative_to(root).as_posix()
                     if not is_text(relative):  # listed by its escaped name; reading it is the error
                         relative = escaped_name(relative)

@@ -6,29 +6,8 @@ from __future__ import annotations
 import pytest
 
 from quarkci.gates import compare
-
-
-def _eval(scores: dict, stderr: float = 0.002, n: int = 1000, **task_extra) -> dict:
-    return {
-        "tasks": {
-            t: {
-                "score": s,
-                "stderr": stderr,
-                "samples": n,
-                "expected_samples": n,
-                "failed_requests": 0,
-                "metric": "acc",
-                **task_extra,
-            }
-            for t, s in scores.items()
-        },
-        "config": {"backend": "hf", "model_path": "/src", "tasks": sorted(scores), "batch_size": 64},
-    }
-
-
-def _s(scores: dict, stderr: float = 0.001) -> dict:
-    """A bare score map whose scores carry a standard error (without one nothing can pass)."""
-    return {t: {"score": s, "stderr": stderr} for t, s in scores.items()}
+from tests.gates.evals import planted_eval as _eval
+from tests.gates.evals import score_map as _s
 
 
 def test_compare_without_a_standard_error_is_never_a_pass():

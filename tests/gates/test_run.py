@@ -4,24 +4,7 @@ control."""
 from __future__ import annotations
 
 from quarkci.gates import run
-
-
-def _eval(scores: dict, stderr: float = 0.002, n: int = 1000, **task_extra) -> dict:
-    return {
-        "tasks": {
-            t: {
-                "score": s,
-                "stderr": stderr,
-                "samples": n,
-                "expected_samples": n,
-                "failed_requests": 0,
-                "metric": "acc",
-                **task_extra,
-            }
-            for t, s in scores.items()
-        },
-        "config": {"backend": "hf", "model_path": "/src", "tasks": sorted(scores), "batch_size": 64},
-    }
+from tests.gates.evals import planted_eval as _eval
 
 
 def test_run_gate_complete_and_each_failure_class():
