@@ -17,11 +17,12 @@
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source or run result, or a checkpoint
   that is not a directory (a missing one is accepted only when the run result records a failed run).
 * ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
-  [--markdown FILE] [--report-dir DIR]``: the summary is read through the ``validation_summary`` contract;
-  the verdict JSON on stdout (and a sticky-comment Markdown body; with ``--report-dir``,
-  ``DIR/validation_report.{md,json}`` of kind ``ptq``: the PTQ stages and the gate, rendered by
-  :mod:`quarkci.report.ptq`). Exit 0 pass, 1 gate failed, 2 unreadable input (a
-  USER_CONFIG_ERROR verdict is still printed).
+  [--markdown FILE] [--report-dir DIR] [--github-output]``: the summary is read through the
+  ``validation_summary`` contract; the verdict JSON on stdout (and a sticky-comment Markdown body; with
+  ``--report-dir``, ``DIR/validation_report.{md,json}`` of kind ``ptq``: the PTQ stages and the gate,
+  rendered by :mod:`quarkci.report.ptq`; with ``--github-output``, the step outputs ``pass`` and
+  ``failure-class``). Exit 0 pass, 1 gate failed, 2 unreadable input (a USER_CONFIG_ERROR verdict is
+  still printed, and its outputs written).
 
 Every command that writes a file prints its path on stdout, or the document with ``--json``.
 """
@@ -38,6 +39,7 @@ from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.step_outputs import write_outputs
 from quarkci.gates import ptq as ptq_gate
 from quarkci.gates.verdict import Verdict
 
@@ -290,6 +292,12 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="also write DIR/validation_report.md and .json (kind ptq: the PTQ stages and the gate), "
         "the report ptq.yml uploads and publish-ptq.yml posts (default: not written)",
     )
+    p.add_argument(
+        "--github-output",
+        action="store_true",
+        help="also write the step outputs pass (true|false) and failure-class (empty on pass) to "
+        "$GITHUB_OUTPUT, for a refused input too (default: not written)",
+    )
     p.set_defaults(func=run_gate)
 
 
@@ -506,13 +514,20 @@ def run_gate(args: argparse.Namespace) -> int:
     """
     from quarkci.core.documents import read_artifact
     from quarkci.core.paths import check_distinct_file, check_output_file
+    from quarkci.core.step_outputs import require_output_file
     from quarkci.gates.failure_class import FailureClass
     from quarkci.gates.verdict import verdict
 
     summary: Any = None
     problem = None
+    target = None
     if not args.summary:
         problem = "--summary is required"
+    if not problem and args.github_output:
+        try:
+            target = require_output_file()
+        except BadInputError as exc:
+            problem = str(exc)
     if not problem and args.markdown:
         try:
             check_output_file(args.markdown, "--markdown")
@@ -534,6 +549,7 @@ def run_gate(args: argparse.Namespace) -> int:
             problem = f"--summary {exc}"
     if problem:
         refused = verdict(ptq_gate.ID, False, FailureClass.USER_CONFIG_ERROR, problem, checks=[])
+        _gate_outputs(refused, target)
         print(json.dumps(refused, indent=2, sort_keys=True))
         print(f"quarkci: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -552,8 +568,21 @@ def run_gate(args: argparse.Namespace) -> int:
         from quarkci.report import ptq as ptq_report
 
         ptq_report.write(summary, judged, args.report_dir)
+    _gate_outputs(judged, target)
     print(json.dumps(judged, indent=2, sort_keys=True))
     return EXIT_OK if judged["pass"] else EXIT_FINDINGS
+
+
+def _gate_outputs(judged: Verdict, target: str | None) -> None:
+    """Append the verdict's step outputs to ``target`` (``$GITHUB_OUTPUT``; nothing when ``None``):
+    ``pass`` ``true``|``false`` and ``failure-class`` (a :class:`~quarkci.gates.failure_class.FailureClass`
+    value, empty on pass). Raises :class:`BadInputError` when the file cannot be appended to."""
+    if target is not None:
+        values = {
+            "pass": "true" if judged["pass"] else "false",
+            "failure-class": judged["failure_class"] or "",
+        }
+        write_outputs(values, target)
 
 
 def judge_summary(summary: dict[str, Any]) -> Verdict:
