@@ -123,6 +123,17 @@ def installed_version(distribution: str) -> str | None:
         return None
 
 
+def gpu_backend() -> str:
+    """The GPU backend the installed torch was built for: ``"rocm"`` for a HIP build, else ``"cuda"``
+    (``day0 run --accelerator gpu``; whether a device is visible is the setup gate's check). Imports torch;
+    without it, ``"cuda"`` (the setup gate then reports the missing ML stack, SYSTEMIC)."""
+    try:
+        import torch
+    except ImportError:
+        return "cuda"
+    return "rocm" if torch.version.hip else "cuda"
+
+
 def _accelerator_problems(accelerator: str) -> list[str]:
     import torch
 
