@@ -28,6 +28,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
 from quarkci.gates import compare as compare_gate
 from quarkci.gates import run as run_gate
 from quarkci.gates import verbosity as verbosity_gate
-from quarkci.gates.verdict import Verdict, input_error
+from quarkci.gates.verdict import input_error
 
 _SCHEME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
 ACCELERATORS = ("cpu", "cuda", "rocm", "gpu")  # gpu: cuda or rocm, whichever the installed torch is built for
@@ -293,7 +294,9 @@ def _vllm(args: argparse.Namespace, server: str, need_client: bool) -> Any:
     return env
 
 
-def _print(verdict: Verdict | dict[str, Any]) -> int:
+def _print(verdict: Mapping[str, object]) -> int:
+    """Print a verdict (a gate's, or the canary's) as JSON; its exit code: 2 for an input error, else 0
+    pass / 1 fail."""
     print(json.dumps(verdict, indent=2, sort_keys=True, default=str))
     if verdict.get("input_error"):
         print(f"quarkci: error: {verdict['detail']}", file=sys.stderr)

@@ -26,7 +26,7 @@ judge at all is an ``input_error`` verdict (the command exits 2 for it).
 from __future__ import annotations
 
 import math
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from quarkci.gates import records
 from quarkci.gates.failure_class import FailureClass
@@ -44,6 +44,14 @@ class _Settings(TypedDict):
     threshold: float
     mode: str
     format: NotRequired[str]
+
+
+def rows_of(judged: Verdict) -> list[CompareRow]:
+    """The task rows of a compare verdict (``[]`` for another gate's verdict or none): this gate writes
+    only :class:`~quarkci.gates.verdict.CompareRow` rows, so its ``gate`` id tells their type."""
+    if judged.get("gate") != ID:
+        return []
+    return cast(list[CompareRow], judged.get("tasks") or [])
 
 
 def _drop(baseline: float, candidate: float, scale: float, relative: bool) -> float:
