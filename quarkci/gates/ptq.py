@@ -62,7 +62,7 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeGuard
 
 from quarkci.gates.failure_class import FailureClass, most_actionable
@@ -91,37 +91,43 @@ def _obj(value: object) -> Mapping[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _seq(value: object) -> Sequence[object]:
-    """``value or []`` for a JSON array of the summary (a string: its characters, as indexing it gives);
-    raises ``TypeError`` for another value (:func:`evaluate` makes it a malformed-summary verdict)."""
+# What Python raises when a summary field that should be an array is a number or a boolean, by the first
+# operation the gate applies to it (the verdict names the error: the wording is kept as it was)
+_NOT_AN_ARRAY = {
+    "len": "object of type '{}' has no len()",
+    "index": "'{}' object is not subscriptable",
+    "iter": "'{}' object is not iterable",
+    "join": "can only join an iterable",
+}
+
+
+def _seq(value: object, first_use: str) -> Sequence[object] | Mapping[object, object]:
+    """``value or []`` for a summary field that should be an array: a list, a string or an object is
+    returned as it is (``len``, indexing and iteration apply to each, as they did before the field was
+    typed); a number or a boolean raises the ``TypeError`` Python raises for ``first_use`` (a key of
+    :data:`_NOT_AN_ARRAY`), which :func:`evaluate` turns into a malformed-summary verdict."""
     if not value:
         return []
-    if isinstance(value, list | str):
+    if isinstance(value, list | str | dict):
         return value
-    raise TypeError(f"expected an array, not {type(value).__name__}")
+    raise TypeError(_NOT_AN_ARRAY[first_use].format(type(value).__name__))
 
 
-def _texts(values: Sequence[object]) -> list[str]:
-    """``values`` when every item is a string; else ``TypeError`` worded as ``str.join``'s."""
+def _texts(values: Iterable[object]) -> list[str]:
+    """``values`` when every item is a string; else the ``TypeError`` ``str.join`` raises."""
+    out = []
     for i, value in enumerate(values):
         if not isinstance(value, str):
             raise TypeError(f"sequence item {i}: expected str instance, {type(value).__name__} found")
-    return [str(v) for v in values]
-
-
-def _iterable(value: object) -> list[object]:
-    """The items of a JSON array, object (its keys) or string (its characters), as iterating it gives;
-    raises ``TypeError`` worded as ``iter``'s for a number, a boolean or null."""
-    if isinstance(value, list | dict | str):
-        return list(value)
-    raise TypeError(f"'{type(value).__name__}' object is not iterable")
+        out.append(value)
+    return out
 
 
 def _coverage(layers: Mapping[str, object]) -> Check:
     quantized = _obj(layers.get("quantized"))
     n_quant = sum(v for v in quantized.values() if isinstance(v, int))
-    unexpected = _seq(layers.get("unexpected_unquantized"))
-    mismatch = _seq(layers.get("declaration_mismatch"))
+    unexpected = _seq(layers.get("unexpected_unquantized"), "len")
+    mismatch = _seq(layers.get("declaration_mismatch"), "index")
     problems = []
     if n_quant == 0:
         problems.append("no quantized linear layer")
@@ -135,7 +141,8 @@ def _coverage(layers: Mapping[str, object]) -> Check:
             f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})"
         )
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(quantized.items()))
-    detail = f"quantized {{{counts}}}, excluded {len(_seq(layers.get('excluded')))} of {layers.get('total')}"
+    excluded = len(_seq(layers.get("excluded"), "len"))
+    detail = f"quantized {{{counts}}}, excluded {excluded} of {layers.get('total')}"
     return _check(
         "coverage",
         "fail" if problems else "pass",
@@ -148,7 +155,7 @@ def _block(name: str, block: object, ok: Callable[[Mapping[str, object]], str]) 
     """A check over one measured block (``problems`` list); skipped when the block was not measured."""
     if not isinstance(block, dict):
         return _check(name, "skipped", "not measured")
-    problems = [str(p) for p in _seq(block.get("problems"))]
+    problems = [str(p) for p in _seq(block.get("problems"), "iter")]
     if problems:
         return _check(
             name,
@@ -168,7 +175,7 @@ def _scheme_ok(b: Mapping[str, object]) -> str:
 
 
 def _kv_ok(b: Mapping[str, object]) -> str:
-    group = _seq(b.get("group"))
+    group = _seq(b.get("group"), "iter")
     return (
         f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
         if group
@@ -310,7 +317,8 @@ def _reload_check(reload: Mapping[str, object], checks: list[Check]) -> Check:
     counts_ = _obj(reload.get("counts"))
     bad = {k: v for k, v in counts_.items() if v}
     if bad or reload.get("ok") is not True:
-        example = (_seq(reload.get("missing_keys")) or _seq(reload.get("unexpected_keys")) or ["?"])[0]
+        keys = _seq(reload.get("missing_keys"), "index") or _seq(reload.get("unexpected_keys"), "index")
+        example = (keys or ["?"])[0]
         what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
         if reload.get("logits_finite") is False:
             what += ", non-finite logits"
@@ -326,13 +334,13 @@ def _reload_check(reload: Mapping[str, object], checks: list[Check]) -> Check:
 
 
 def _metadata_check(metadata: Mapping[str, object]) -> Check:
-    blocking = _seq(metadata.get("blocking"))
+    blocking = _seq(metadata.get("blocking"), "iter")
     if blocking:
         fields = ", ".join(str(_obj(b).get("field")) for b in blocking)
         return _check(
             "metadata", "fail", f"blocking metadata differences: {fields}", FailureClass.USER_CONFIG_ERROR
         )
-    n_expected = len(_seq(metadata.get("expected")))
+    n_expected = len(_seq(metadata.get("expected"), "len"))
     return _check("metadata", "pass", f"no blocking differences ({n_expected} expected)")
 
 
@@ -388,7 +396,7 @@ def _checks(
                 _check(
                     "quantization_config",
                     "fail",
-                    "; ".join(map(str, _iterable(qc["problems"]))),
+                    "; ".join(map(str, _seq(qc["problems"], "iter"))),
                     FailureClass.QUANT_COVERAGE_FAILURE,
                 )
             )
@@ -398,7 +406,7 @@ def _checks(
                     "quantization_config",
                     "pass",
                     f"quant_method {qc.get('quant_method')}, weight "
-                    f"{'+'.join(_texts(_seq(qc.get('global_weight_dtypes'))))}",
+                    f"{'+'.join(_texts(_seq(qc.get('global_weight_dtypes'), 'join')))}",
                 )
             )
         else:
