@@ -236,7 +236,7 @@ def gate_ptq(ctx: Context, stage: Stage, *, chain: ChainFn = run_ptq) -> None:
         "output_bytes": summary["output"]["bytes"],
         "size_ratio": summary["size_ratio"],
         "task_accuracy": summary["reload"].get("task_accuracy"),
-        "source_task_accuracy": summary["reload"].get("source_task_accuracy"),
+        "source_task_accuracy": _accuracy(summary["reload"].get("source_task_accuracy")),
     }
     ctx.data["behaviour_probe"] = verdict.get("behaviour")
     stage.outputs = {"summary": str(outcome.summary), "verdict": str(outcome.verdict_file)}
@@ -450,3 +450,8 @@ def verbosity(ctx: Context, stage: Stage) -> None:
             cls, judged["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None
         )
     stage.detail = judged["detail"]
+
+
+def _accuracy(value: object) -> float | None:
+    """A demo-task accuracy copied from the task file: the number as written, else None."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -86,7 +86,7 @@ class PtqSizes(TypedDict):
 
     source_bytes: int
     output_bytes: int
-    size_ratio: float
+    size_ratio: float | None
     task_accuracy: float | None
     source_task_accuracy: float | None
 
