@@ -9,7 +9,7 @@ from pathlib import Path
 
 from quarkci.commands import arguments as _args
 from quarkci.core.documents import dump_json
-from quarkci.core.errors import BadInputError
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
 from quarkci.core.paths import check_disjoint, check_output_dir
 
 DEFAULT_SKILLS = ".cursor/skills"
@@ -192,9 +192,18 @@ def run_prove(args: argparse.Namespace) -> int:
 
 
 def run_maintain(args: argparse.Namespace) -> int:
+    from quarkci.report import lines
+    from quarkci.report.dto import build
     from quarkci.verify.maintain import maintain
 
     check_output_dir(args.out, "--out")
     skill = _skill_dir(args.skill)
     check_disjoint(args.out, "--out", skill, "--skill")  # the report never lands in the skill --fix edits
-    return maintain(skill, args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+    result = maintain(skill, args.repo, args.fix, Path(args.out))
+    if args.json:
+        sys.stdout.write(result.report_json)
+    else:
+        sys.stdout.write(lines.canonical(result.outcome.findings.drift()))
+        print(f"{build(result.outcome).summary} -> {result.report_md}")
+        print(result.status)
+    return EXIT_FINDINGS if result.fails(args.fail_on) else EXIT_OK
