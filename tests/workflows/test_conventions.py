@@ -257,7 +257,6 @@ def test_negative_control_a_delivery_outside_a_repository_group_is_named(workflo
 INLINE_PYTHON_LEFT = {
     ("ptq.yml", "Gate"),
     ("day0-release.yml", "Run the day-0 chain"),
-    ("verify.yml", "Prove one correctness feature"),
 }
 INLINE_PYTHON = re.compile(r"\bpython3?\s+(-c\b|-\s)|<<\s*'?PY'?")
 
