@@ -9,8 +9,9 @@ from pathlib import Path
 
 from quarkci.commands import arguments as _args
 from quarkci.core.documents import dump_json
-from quarkci.core.errors import BadInputError
+from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK, BadInputError
 from quarkci.core.paths import check_disjoint, check_output_dir
+from quarkci.core.step_outputs import require_output_file, write_outputs
 
 DEFAULT_SKILLS = ".cursor/skills"
 
@@ -76,6 +77,12 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--timeout", type=float, default=1800.0, metavar="S", help="per-command limit in seconds"
     )
     prove.add_argument("--json", action="store_true", help="print the proof on stdout")
+    prove.add_argument(
+        "--github-output",
+        action="store_true",
+        help="also write the step output result ($GITHUB_OUTPUT): PROVED, FAILED or INCONCLUSIVE "
+        "(empty when --feature names a feature file of several features)",
+    )
     prove.set_defaults(func=run_prove)
     maintain = sub.add_parser("maintain", help="report drift between a skill's feature map and the library")
     maintain.add_argument(
@@ -151,6 +158,7 @@ def run_prove(args: argparse.Namespace) -> int:
     from quarkci.core.progress import stderr
     from quarkci.verify.prove import EXIT, prove
 
+    target = require_output_file() if args.github_output else None
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise BadInputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     check_output_dir(args.out, "--out")
@@ -183,6 +191,8 @@ def run_prove(args: argparse.Namespace) -> int:
         if document["draft"]:
             print("skill status: draft (never proved)")
         print(f"proof: {out / 'verify_proof.json'}")
+    if target is not None:  # several proofs (a feature file) have no one result: the output is empty
+        write_outputs({"result": documents[0]["result"] if len(ids) == 1 else ""}, target)
     if args.json:
         sys.stdout.write(
             dump_json(documents[0] if len(ids) == 1 else {"file": args.feature, "proofs": documents})
@@ -192,9 +202,18 @@ def run_prove(args: argparse.Namespace) -> int:
 
 
 def run_maintain(args: argparse.Namespace) -> int:
+    from quarkci.report import lines
+    from quarkci.report.dto import build
     from quarkci.verify.maintain import maintain
 
     check_output_dir(args.out, "--out")
     skill = _skill_dir(args.skill)
     check_disjoint(args.out, "--out", skill, "--skill")  # the report never lands in the skill --fix edits
-    return maintain(skill, args.repo, args.fix, Path(args.out), args.fail_on, args.json)
+    result = maintain(skill, args.repo, args.fix, Path(args.out))
+    if args.json:
+        sys.stdout.write(result.report_json)
+    else:
+        sys.stdout.write(lines.canonical(result.outcome.findings.drift()))
+        print(f"{build(result.outcome).summary} -> {result.report_md}")
+        print(result.status)
+    return EXIT_FINDINGS if result.fails(args.fail_on) else EXIT_OK

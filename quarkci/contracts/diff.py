@@ -18,10 +18,11 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
+from quarkci.contracts.behaviour import as_node
 from quarkci.contracts.behaviour import resolve_ref as _resolve
 from quarkci.contracts.rules import CHANGES
 from quarkci.core.artifacts import ARTIFACTS, load_schema
@@ -47,7 +48,7 @@ class UpstreamContract:
 
     artifact: str
     path: str
-    schema: dict[str, Any]
+    schema: Mapping[str, object]  # the parsed JSON Schema (open JSON; walked with isinstance narrowing)
 
 
 def upstream_contracts(snapshot: Snapshot) -> tuple[dict[str, list[UpstreamContract]], list[Finding]]:
@@ -179,7 +180,9 @@ def diff_contracts(snapshot: Snapshot, include_deviations: bool = False) -> list
     return _sorted(findings)
 
 
-def behaviour_findings(artifact: str, ours: dict[str, Any], upstream: UpstreamContract) -> list[Finding]:
+def behaviour_findings(
+    artifact: str, ours: Mapping[str, object], upstream: UpstreamContract
+) -> list[Finding]:
     """Findings from comparing by behaviour (:mod:`quarkci.contracts.behaviour`): a document generated from
     upstream's schema that ours rejects is ``breaking`` (``contract-behaviour-rejected``, subject = the field);
     one generated from ours that upstream rejects is ``semantic`` (``contract-behaviour-extra``). A field our
@@ -190,7 +193,8 @@ def behaviour_findings(artifact: str, ours: dict[str, Any], upstream: UpstreamCo
     out = []
     for d in compare(ours, upstream.schema):
         marked = [n["x-quarkci-deviation"] for n in node_at(ours, d.path)[1:] if "x-quarkci-deviation" in n]
-        reason = (marked[-1].get("reason") if isinstance(marked[-1], dict) else None) if marked else None
+        mark = as_node(marked[-1]) if marked else None
+        reason = mark.get("reason") if mark is not None else None
         example = json.dumps(d.document, sort_keys=True, default=str)
         example = example if len(example) <= 160 else example[:157] + "..."
         if d.accepted_by == "upstream":
@@ -234,7 +238,7 @@ def _finding(
     impact: str,
     upstream_path: str | None,
     change: str | None = None,
-    **extra: Any,
+    **extra: object,
 ) -> Finding:
     """A contract finding with what changed; its kind is left to the policy (quarkci.sync.policy)."""
     change = change or RULE_CHANGE[rule]
@@ -260,7 +264,11 @@ def _finding(
 
 
 def _compare(
-    ours: dict[str, Any], theirs: dict[str, Any], artifact: str, upstream_path: str, include_deviations: bool
+    ours: Mapping[str, object],
+    theirs: Mapping[str, object],
+    artifact: str,
+    upstream_path: str,
+    include_deviations: bool,
 ) -> Iterator[Finding]:
     for path, o, t in _pairs(ours, ours, theirs, theirs, "$"):
         for f in _compare_node(path, o, t, artifact, upstream_path):
@@ -269,20 +277,23 @@ def _compare(
 
 
 def _pairs(
-    o: Any, oroot: dict[str, Any], t: Any, troot: dict[str, Any], path: str
-) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
-    o, t = _resolve(o, oroot), _resolve(t, troot)
-    if not isinstance(o, dict) or not isinstance(t, dict):
+    o: object, oroot: Mapping[str, object], t: object, troot: Mapping[str, object], path: str
+) -> Iterator[tuple[str, Mapping[str, object], Mapping[str, object]]]:
+    """(path, our node, their node) for every node both schemas define at the same place, ``$ref``
+    followed; a place where either side is not a JSON object ends the walk there."""
+    onode, tnode = as_node(_resolve(o, oroot)), as_node(_resolve(t, troot))
+    if onode is None or tnode is None:
         return
-    yield path, o, t
-    oprops, tprops = o.get("properties", {}), t.get("properties", {})
-    if isinstance(oprops, dict) and isinstance(tprops, dict):
+    yield path, onode, tnode
+    oprops, tprops = as_node(onode.get("properties", {})), as_node(tnode.get("properties", {}))
+    if oprops is not None and tprops is not None:
         for key in sorted(set(oprops) & set(tprops)):
             yield from _pairs(oprops[key], oroot, tprops[key], troot, _child(path, key))
-    if isinstance(o.get("items"), dict) and isinstance(t.get("items"), dict):
-        yield from _pairs(o["items"], oroot, t["items"], troot, path + "[]")
-    oadd, tadd = o.get("additionalProperties"), t.get("additionalProperties")
-    if isinstance(oadd, dict) and isinstance(tadd, dict):
+    oitems, titems = as_node(onode.get("items")), as_node(tnode.get("items"))
+    if oitems is not None and titems is not None:
+        yield from _pairs(oitems, oroot, titems, troot, path + "[]")
+    oadd, tadd = as_node(onode.get("additionalProperties")), as_node(tnode.get("additionalProperties"))
+    if oadd is not None and tadd is not None:
         yield from _pairs(oadd, oroot, tadd, troot, path + ".*")
 
 
@@ -291,15 +302,15 @@ def _child(path: str, key: str) -> str:
     return path + json_path([key]).removeprefix("$")
 
 
-def _types(node: dict[str, Any]) -> set[str] | None:
+def _types(node: Mapping[str, object]) -> set[str] | None:
     """The JSON types a node accepts (None: unconstrained). ``integer`` is implied by ``number``."""
-    declared = node.get("type")
+    declared, enum = node.get("type"), node.get("enum")
     if isinstance(declared, str):
         out = {declared}
     elif isinstance(declared, list):
         out = {t for t in declared if isinstance(t, str)}
-    elif isinstance(node.get("enum"), list):
-        out = {_json_type(v) for v in node["enum"]}
+    elif isinstance(enum, list):
+        out = {_json_type(v) for v in enum}
     elif "const" in node:
         out = {_json_type(node["const"])}
     else:
@@ -309,7 +320,7 @@ def _types(node: dict[str, Any]) -> set[str] | None:
     return out
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -323,20 +334,44 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _deviation(node: dict[str, Any]) -> tuple[bool, set[Any]]:
+def _deviation(node: Mapping[str, object]) -> tuple[bool, set[object]]:
+    """(marked deliberate, the deliberate enum values: ``{"*"}`` for all) of ``x-quarkci-deviation``."""
     dev = node.get("x-quarkci-deviation")
     if dev is None:
         return False, set()
-    values = dev.get("values") if isinstance(dev, dict) else None
+    mark = as_node(dev)
+    values = mark.get("values") if mark is not None else None
     return True, set(values) if isinstance(values, list) else {"*"}
 
 
-def _fmt(values: Any) -> str:
+def _fmt(values: Iterable[object]) -> str:
     return ", ".join(sorted(json.dumps(v) if not isinstance(v, str) else v for v in values))
 
 
+class _Make(Protocol):
+    """The finding factory :func:`_compare_node` hands to :func:`_enum_findings`."""
+
+    def __call__(
+        self,
+        rule: str,
+        subject: str,
+        ours: str,
+        theirs: str,
+        impact: str,
+        dev: bool = False,
+        successor: str | None = None,
+        change: str | None = None,
+    ) -> Finding: ...
+
+
+def _strings(node: Mapping[str, object], key: str) -> set[str]:
+    """The string items of array keyword ``key`` (``required``), ``set()`` when it is not an array."""
+    value = node.get(key)
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
 def _compare_node(
-    path: str, o: dict[str, Any], t: dict[str, Any], artifact: str, up: str
+    path: str, o: Mapping[str, object], t: Mapping[str, object], artifact: str, up: str
 ) -> Iterator[Finding]:
     deliberate, deliberate_values = _deviation(o)
 
@@ -377,31 +412,31 @@ def _compare_node(
                 dev=deliberate,
             )
     # enums
-    tenum, oenum = t.get("enum"), o.get("enum")
+    tenum, oenum, opattern = t.get("enum"), o.get("enum"), o.get("pattern")
     if isinstance(tenum, list):
         if isinstance(oenum, list):
             yield from _enum_findings(path, oenum, tenum, deliberate, deliberate_values, make, closed=True)
-        elif isinstance(o.get("pattern"), str):
-            pattern = re.compile(o["pattern"])
+        elif isinstance(opattern, str):
+            pattern = re.compile(opattern)
             rejected = [v for v in tenum if isinstance(v, str) and not pattern.search(v)]
             for v in rejected:
                 yield make(
                     "contract-enum-value-rejected",
                     f"{path} = {v}",
-                    f"pattern {o['pattern']}",
+                    f"pattern {opattern}",
                     f"allows {v!r}",
                     f"upstream documents with {path} = {v!r} fail quarkci validation",
                 )
             yield make(
                 "contract-enum-opened",
                 f"{path} enum",
-                f"any value matching {o['pattern']}",
+                f"any value matching {opattern}",
                 f"one of {_fmt(tenum)}",
                 f"quarkci may write {path} values that upstream consumers reject",
                 dev=deliberate,
             )
             examples = o.get("examples")
-            known: list[Any] = examples if isinstance(examples, list) else []
+            known: list[object] = examples if isinstance(examples, list) else []
             yield from _enum_findings(
                 path,
                 known,
@@ -421,10 +456,9 @@ def _compare_node(
             dev=deliberate,
         )
     # required fields and modelled properties (objects only)
-    oreq = set(o.get("required", []) if isinstance(o.get("required"), list) else [])
-    treq = set(t.get("required", []) if isinstance(t.get("required"), list) else [])
-    oprops = o.get("properties", {}) if isinstance(o.get("properties"), dict) else {}
-    tprops = t.get("properties", {}) if isinstance(t.get("properties"), dict) else {}
+    oreq, treq = _strings(o, "required"), _strings(t, "required")
+    oprops = as_node(o.get("properties")) or {}
+    tprops = as_node(t.get("properties")) or {}
     for name in sorted(treq - oreq):
         field = _child(path, name)
         if name in oprops:
@@ -488,11 +522,11 @@ def _compare_node(
 
 def _enum_findings(
     path: str,
-    ours: list[Any],
-    theirs: list[Any],
+    ours: list[object],
+    theirs: list[object],
     deliberate: bool,
-    deliberate_values: set[Any],
-    make: Any,
+    deliberate_values: set[object],
+    make: _Make,
     closed: bool,
 ) -> Iterator[Finding]:
     """Enum value differences. ``closed``: ours is an enum (missing values are rejected); otherwise

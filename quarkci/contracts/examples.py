@@ -13,9 +13,8 @@ contracts exist to catch. Findings (category ``contracts``, ``skill`` = the docu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -40,7 +39,7 @@ class Example:
     path: str
     line: int
     artifact: str
-    document: Any
+    document: object  # the parsed example (any JSON/YAML value), checked only by the contracts
 
 
 def documented_examples(snapshot: Snapshot) -> Iterator[Example]:
@@ -72,7 +71,7 @@ def documented_examples(snapshot: Snapshot) -> Iterator[Example]:
 
 
 def example_findings(
-    snapshot: Snapshot, upstream_schemas: dict[str, tuple[str, dict[str, Any]]]
+    snapshot: Snapshot, upstream_schemas: Mapping[str, tuple[str, Mapping[str, object]]]
 ) -> list[Finding]:
     """Findings for documented examples; ``upstream_schemas``: artifact -> (contract path, schema)."""
     out: list[Finding] = []

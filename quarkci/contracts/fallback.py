@@ -5,17 +5,18 @@ Facts from the Quark 0.13 skills' "Recovery" sections: a partial session context
 open_questions; ``analysis_status: "partial"`` with the unresolved risks; a draft plan with
 ``requires_confirmation: true``; a manual-only manifest with ``blocked_by``; install results with
 ``status: "failed"`` and the exact failing verification command; a diagnostic report even when
-execution never started. Every builder returns a plain dict (JSON-serialisable); the tests
-validate each one against its schema.
+execution never started. Every builder returns a plain dict (JSON-serialisable) typed by its
+artifact's TypedDict (:mod:`quarkci.contracts.shapes`); the tests validate each one against its schema.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+
+import quarkci.contracts.shapes as shapes
 
 
-def session_context(user_goal: str, open_questions: Sequence[str]) -> dict[str, Any]:
+def session_context(user_goal: str, open_questions: Sequence[str]) -> shapes.SessionContext:
     """No route yet: ``workflow: "undecided"`` and at least one open question (required)."""
     if not open_questions:
         raise ValueError("a fallback session context needs at least one open question")
@@ -31,7 +32,7 @@ def session_context(user_goal: str, open_questions: Sequence[str]) -> dict[str, 
     }
 
 
-def env_context(os_name: str, python: str, containerized: bool = False) -> dict[str, Any]:
+def env_context(os_name: str, python: str, containerized: bool = False) -> shapes.EnvContext:
     """Hardware could not be detected: accelerator ``unknown`` (never an assumed CUDA)."""
     return {
         "environment": {"os": os_name, "python": python, "containerized": containerized},
@@ -39,7 +40,9 @@ def env_context(os_name: str, python: str, containerized: bool = False) -> dict[
     }
 
 
-def workspace_context(model_path: str, output_dir: str, tested: Sequence[str] = ()) -> dict[str, Any]:
+def workspace_context(
+    model_path: str, output_dir: str, tested: Sequence[str] = ()
+) -> shapes.WorkspaceContext:
     """The model reference could not be resolved: ``model_source: "ambiguous"``; every tested path
     is listed with ``exists: false``."""
     return {
@@ -50,7 +53,7 @@ def workspace_context(model_path: str, output_dir: str, tested: Sequence[str] = 
     }
 
 
-def pytorch_install_result(failed_command: str, error: str) -> dict[str, Any]:
+def pytorch_install_result(failed_command: str, error: str) -> shapes.PytorchInstallResult:
     """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
     return {
         "status": "failed",
@@ -62,7 +65,7 @@ def pytorch_install_result(failed_command: str, error: str) -> dict[str, Any]:
     }
 
 
-def quark_install_result(failed_command: str, error: str) -> dict[str, Any]:
+def quark_install_result(failed_command: str, error: str) -> shapes.QuarkInstallResult:
     """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
     return {
         "status": "failed",
@@ -74,7 +77,9 @@ def quark_install_result(failed_command: str, error: str) -> dict[str, Any]:
     }
 
 
-def model_analysis(model_path: str, unresolved: Sequence[str], model_type: str = "unknown") -> dict[str, Any]:
+def model_analysis(
+    model_path: str, unresolved: Sequence[str], model_type: str = "unknown"
+) -> shapes.ModelAnalysis:
     """``analysis_status: "partial"``: one high-severity risk per unresolved fact (at least one)."""
     if not unresolved:
         raise ValueError("a partial model analysis needs at least one unresolved fact")
@@ -91,7 +96,7 @@ def model_analysis(model_path: str, unresolved: Sequence[str], model_type: str =
 
 def quant_plan(
     model_type: str, analysis_ref: str, missing_facts: Sequence[str], global_scheme: str = "undecided"
-) -> dict[str, Any]:
+) -> shapes.QuantPlan:
     """A draft plan: ``requires_confirmation: true`` and the missing facts listed."""
     return {
         "model": {"model_type": model_type, "analysis_ref": analysis_ref},
@@ -104,8 +109,8 @@ def quant_plan(
 
 
 def run_manifest(
-    workflow: str, inputs: dict[str, Any], blocked_by: Sequence[str], commands: Sequence[str] = ()
-) -> dict[str, Any]:
+    workflow: str, inputs: Mapping[str, object], blocked_by: Sequence[str], commands: Sequence[str] = ()
+) -> shapes.RunManifest:
     """A manual-only manifest: ``status: "manual_only"``, non-empty ``blocked_by``, each command a
     pending run step a human can execute."""
     if not blocked_by:
@@ -123,7 +128,9 @@ def run_manifest(
     }
 
 
-def validation_report(summary: str, evidence: Sequence[str], next_actions: Sequence[str]) -> dict[str, Any]:
+def validation_report(
+    summary: str, evidence: Sequence[str], next_actions: Sequence[str]
+) -> shapes.ValidationReport:
     """A diagnostic report with ``status: "failed"``, written even when execution never started."""
     return {
         "status": "failed",
@@ -133,7 +140,7 @@ def validation_report(summary: str, evidence: Sequence[str], next_actions: Seque
     }
 
 
-def verify_proof(feature: str, family: str, step: str, reason: str) -> dict[str, Any]:
+def verify_proof(feature: str, family: str, step: str, reason: str) -> shapes.VerifyProof:
     """A proof that stopped before its drive: ``INCONCLUSIVE`` naming the step and the reason."""
     if not reason:
         raise ValueError("a fallback proof needs the reason it stopped")
@@ -155,7 +162,9 @@ def verify_proof(feature: str, family: str, step: str, reason: str) -> dict[str,
     }
 
 
-def run_result(scheme: str, output_dir: str, stage: str, failure_class: str, message: str) -> dict[str, Any]:
+def run_result(
+    scheme: str, output_dir: str, stage: str, failure_class: str, message: str
+) -> shapes.RunResult:
     """A failed ``run_result``: the stage, its failure class and the upstream message (exit code 1)."""
     return {
         "status": "failed",
@@ -173,15 +182,14 @@ def run_result(scheme: str, output_dir: str, stage: str, failure_class: str, mes
     }
 
 
-def validation_summary(source: str, output: str, reason: str) -> dict[str, Any]:
+def validation_summary(source: str, output: str, reason: str) -> shapes.ValidationSummary:
     """A ``validation_summary`` with no output measured (``output.exists`` false, ``output.error`` the
     reason): every measured block null, so the PTQ gate fails it."""
-    side = {"exists": False, "bytes": 0, "files": 0, "error": None}
     return {
         "summary_version": 1,
         "scheme": None,
-        "source": {**side, "path": source},
-        "output": {**side, "path": output, "error": reason},
+        "source": {"exists": False, "bytes": 0, "files": 0, "error": None, "path": source},
+        "output": {"exists": False, "bytes": 0, "files": 0, "error": reason, "path": output},
         "size_ratio": None,
         "quantization_config": {"present": False},
         "layers": None,
@@ -191,7 +199,7 @@ def validation_summary(source: str, output: str, reason: str) -> dict[str, Any]:
     }
 
 
-def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> dict[str, Any]:
+def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> shapes.Day0Result:
     """A day-0 result that never got past its failed stage: nothing evaluated, nothing to publish.
     ``failure_class`` SYSTEMIC gives decision SYSTEMIC, any other class ANOMALOUS."""
     decision = "SYSTEMIC" if failure_class == "SYSTEMIC" else "ANOMALOUS"
@@ -221,7 +229,7 @@ def day0_result(model: str, scheme: str, failure_class: str, detail: str, action
 
 
 # artifact name -> builder; keys match quarkci.core.artifacts.ARTIFACTS exactly (tested).
-FALLBACKS: dict[str, Callable[..., dict[str, Any]]] = {
+FALLBACKS: dict[str, Callable[..., Mapping[str, object]]] = {
     "session_context": session_context,
     "env_context": env_context,
     "workspace_context": workspace_context,

@@ -11,12 +11,12 @@ relative to ``workdir`` (itself relative to the skill directory).
 from __future__ import annotations
 
 import shlex
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from quarkci.core.documents import dump_json, json_path, load_document
 from quarkci.core.errors import BadInputError
+from quarkci.verify.family_json import FamilyDoc, ProofRecord, family_dict
 from quarkci.verify.inventory import op_key
 from quarkci.verify.model import CPU, Family, Inventory
 
@@ -52,8 +52,9 @@ class Feature(TypedDict, total=False):
 
 class FeatureMap(TypedDict, total=False):
     """The ``features/map.json`` document (version :data:`MAP_VERSION`). ``families`` holds each
-    :class:`~quarkci.verify.model.Family` in its JSON form (:func:`family_dict`); ``proofs`` the
-    proofs :mod:`quarkci.verify.prove` appended; ``repo``, when present, the library spec to re-scan."""
+    :class:`~quarkci.verify.model.Family` in its JSON form
+    (:func:`quarkci.verify.family_json.family_dict`); ``proofs`` the records :mod:`quarkci.verify.prove`
+    appended; ``repo``, when present, the library spec to re-scan."""
 
     map_version: int
     library: str
@@ -64,22 +65,16 @@ class FeatureMap(TypedDict, total=False):
     sha: str
     workdir: str
     helpers: str
-    families: list[dict[str, Any]]
+    families: list[FamilyDoc]
     features: list[Feature]
     gaps: list[list[str]]
     skipped: list[str]
-    proofs: list[dict[str, Any]]
+    proofs: list[ProofRecord]
     repo: str
 
 
 def _q(text: str) -> str:
     return shlex.quote(text)
-
-
-def family_dict(family: Family) -> dict[str, Any]:
-    """The JSON form of a family (tuples become lists)."""
-    data = asdict(family)
-    return dict(data)
 
 
 def _correctness(fam: Family, helpers: str, package: str, dist: str) -> list[Feature]:

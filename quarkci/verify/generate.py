@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.verify import featuremap
+from quarkci.verify.family_json import FamilyDoc
 from quarkci.verify.inventory import sha256_file
 from quarkci.verify.model import CPU, Inventory
 
@@ -62,7 +63,7 @@ def _drive(feature: featuremap.Feature) -> str:
     return feature["drive"] or ""
 
 
-def _arch_text(arch: list[str]) -> str:
+def _arch_text(arch: Sequence[str]) -> str:
     return ", ".join(arch) or "unknown"
 
 
@@ -217,7 +218,7 @@ def disagreements(skill_text: str, data: featuremap.FeatureMap) -> list[str]:
 
 
 def _feature_file(
-    fam: dict[str, Any], kind: str, feats: list[featuremap.Feature], data: featuremap.FeatureMap
+    fam: FamilyDoc, kind: str, feats: list[featuremap.Feature], data: featuremap.FeatureMap
 ) -> str:
     harness = {"correctness": "the correctness gate", "perf": "the perf harness", "isa": "the object dump"}[
         kind
@@ -232,10 +233,11 @@ def _feature_file(
         "## Sub-features",
         "",
     ]
-    subs = fam["subfeatures"] or [
-        {"name": fam["name"], "ops": [f.split(":")[1] for f in fam["functions"]], "arch": fam["arch"]}
+    # (name, ops, arch) of each sub-feature; a family without any is its own one
+    subs = [(s["name"], s["ops"], s["arch"]) for s in fam["subfeatures"]] or [
+        (fam["name"], [f.split(":")[1] for f in fam["functions"]], fam["arch"])
     ]
-    lines += [f"- `{s['name']}`: {', '.join(s['ops']) or '(no ops)'} — {_arch_text(s['arch'])}" for s in subs]
+    lines += [f"- `{name}`: {', '.join(ops) or '(no ops)'} — {_arch_text(arch)}" for name, ops, arch in subs]
     lines += ["", "## How to get to it (user POV)", ""]
     words = {w for s in fam["subfeatures"] for w in [s["name"], *s["ops"]]}
     ranked = sorted(fam["functions"], key=lambda f: not any(w in f.split(":")[1] for w in words))

@@ -8,21 +8,20 @@ mechanical finding fixed) and ``changed_files`` (the skill's files whose bytes t
 ``features/map.json`` and the regenerated feature files -- relative to the working directory, so run
 it from the repository root).
 
-Exit codes as ``quarkci sync``: 0 clean, 1 drift at or above ``--fail-on``, 2 bad input.
+:func:`maintain` writes the reports and returns a :class:`MaintainResult`; ``quarkci verify maintain``
+(:mod:`quarkci.commands.verify`) renders it. Exit codes as ``quarkci sync``: 0 clean, 1 drift at or
+above ``--fail-on``, 2 bad input.
 """
 
 from __future__ import annotations
 
 import os
-import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from quarkci.core.atomic import atomic_write_text
-from quarkci.core.errors import EXIT_FINDINGS, EXIT_OK
 from quarkci.core.findings import Finding
 from quarkci.core.rules import run_rules
-from quarkci.report import lines
-from quarkci.report.dto import build
 from quarkci.report.write import REPORT_MD, write_reports
 from quarkci.skills.discover import discover
 from quarkci.skills.source import DirectorySource
@@ -106,15 +105,44 @@ def _apply(
     for fam in data["families"]:  # a removed entry point stays mapped: breaking drift is never auto-fixed
         if fam["name"] in old and fam is not old[fam["name"]]:
             targets = {e["target"] for e in fam["entry_points"]}
-            fam["entry_points"] += [e for e in old[fam["name"]]["entry_points"] if e["target"] not in targets]
+            kept = [e for e in old[fam["name"]]["entry_points"] if e["target"] not in targets]
+            fam["entry_points"] = [*fam["entry_points"], *kept]
     harness = {f["id"]: f["harness"] for f in data["features"]}
     data["proofs"] = [p for p in mapped.get("proofs", []) if harness.get(p["feature"]) == p["harness"]]
     atomic_write_text(skill / featuremap.MAP_FILE, featuremap.dump(data))
     return [f"{f.rule}: {f.subject}" for f in mechanical]
 
 
-def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, as_json: bool) -> int:
-    """Report drift of ``skill`` against ``repo`` (default: the map's source); see the module doc."""
+def _status(proved: bool) -> str:
+    return "skill status: " + ("proved" if proved else "draft (never proved)")
+
+
+@dataclass(frozen=True)
+class MaintainResult:
+    """What :func:`maintain` found and wrote: ``outcome`` (the findings, classified; with ``--fix`` the
+    fixes applied and the skill files they changed), ``report_json`` (the text of the
+    ``validation_report.json`` written), ``report_md`` (the Markdown report's path) and ``proved``
+    (the skill's map records a proof)."""
+
+    outcome: SyncOutcome
+    report_json: str
+    report_md: Path
+    proved: bool
+
+    @property
+    def status(self) -> str:
+        """The skill's status line (``skill status: proved`` or ``... draft (never proved)``)."""
+        return _status(self.proved)
+
+    def fails(self, fail_on: str) -> bool:
+        """True when a finding is at or above kind ``fail_on`` (``none`` never fails)."""
+        return self.outcome.findings.fails(fail_on)
+
+
+def maintain(skill: Path, repo: str | None, fix: bool, out: Path) -> MaintainResult:
+    """Report drift of ``skill`` against ``repo`` (default: the map's source) into ``out``
+    (``validation_report.md/.json/.sarif``); with ``fix``, correct the mechanical drift first (see the
+    module doc). Raises :class:`~quarkci.core.errors.BadInputError` for an unreadable map or library."""
     import tempfile
 
     mapped = featuremap.load(skill)
@@ -131,10 +159,8 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
             changed = changed_files(before, skill)
             if applied:
                 result = findings(MaintainState(skill=name, mapped=featuremap.load(skill), current=current))
-    notes = [
-        f"feature map {skill / featuremap.MAP_FILE}",
-        "skill status: " + ("proved" if featuremap.load(skill).get("proofs") else "draft (never proved)"),
-    ]
+    proved = bool(featuremap.load(skill).get("proofs"))
+    notes = [f"feature map {skill / featuremap.MAP_FILE}", _status(proved)]
     outcome = SyncOutcome(
         mode="audit",
         upstream=(repo or mapped["source"], inventory.version or None, "verify", inventory.source),
@@ -147,10 +173,4 @@ def maintain(skill: Path, repo: str | None, fix: bool, out: Path, fail_on: str, 
         notes=tuple(notes),
     )
     json_text, _ = write_reports(outcome, out)
-    if as_json:
-        sys.stdout.write(json_text)
-    else:
-        sys.stdout.write(lines.canonical(result.drift()))
-        print(f"{build(outcome).summary} -> {out / REPORT_MD}")
-        print(notes[1])
-    return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
+    return MaintainResult(outcome, json_text, out / REPORT_MD, proved)

@@ -24,11 +24,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TextIO, cast
 
+from quarkci.contracts.shapes import ProofStep, VerifyProof
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import write_artifact
 from quarkci.core.errors import BadInputError
@@ -51,17 +53,58 @@ class Stop(Exception):
         self.result, self.step, self.reason = result, step, reason
 
 
+@dataclass(frozen=True)
+class Doctor:
+    """The skill's doctor report (its ``DOCTOR {json}`` line, :mod:`quarkci.verify.helpers.doctor`):
+    ``report`` as printed (recorded in the proof) and the values prove reads of it; a value of the
+    wrong JSON type reads as absent."""
+
+    report: Mapping[str, object] = field(default_factory=dict)
+    library_error: str | None = None
+    library_version: str | None = None
+    repo_sha: str | None = None
+    devices: tuple[str, ...] = ()
+    toolchain_missing: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Doctor:
+        """The report of the JSON object ``text``. Raises :class:`Stop` (INCONCLUSIVE at ``doctor``)
+        when it is not one."""
+        report: object = json.loads(text)
+        if not isinstance(report, dict):
+            raise Stop(
+                INCONCLUSIVE, "doctor", "unreadable doctor output (the DOCTOR line is not a JSON object)"
+            )
+
+        def text_of(key: str) -> str | None:
+            value = report.get(key)
+            return value if isinstance(value, str) else None
+
+        def names(key: str) -> tuple[str, ...]:
+            value = report.get(key)
+            return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+        return cls(
+            report,
+            text_of("library_error"),
+            text_of("library_version"),
+            text_of("repo_sha"),
+            names("devices"),
+            names("toolchain_missing"),
+        )
+
+
 @dataclass
 class Run:
     """The record of one proof run (becomes the proof document)."""
 
     skill: str
     feature: str
-    steps: list[dict[str, str]] = field(default_factory=list)
+    steps: list[ProofStep] = field(default_factory=list)
     rows: list[dict[str, str]] = field(default_factory=list)
     unverified: list[str] = field(default_factory=list)
     created: list[str] = field(default_factory=list)
-    doctor: dict[str, Any] = field(default_factory=dict)
+    doctor: Doctor = field(default_factory=Doctor)
 
     def step(self, name: str, status: str, detail: str) -> None:
         self.steps.append({"step": name, "status": status, "detail": detail})
@@ -156,12 +199,12 @@ def _rows(text: str) -> list[dict[str, str]]:
     return rows
 
 
-def _gate(feature: featuremap.Feature, doctor: dict[str, Any], run: Run) -> None:
-    missing = [t for t in feature["needs"] if t in doctor.get("toolchain_missing", [])]
+def _gate(feature: featuremap.Feature, doctor: Doctor, run: Run) -> None:
+    missing = [t for t in feature["needs"] if t in doctor.toolchain_missing]
     if missing:
         raise Stop(INCONCLUSIVE, "doctor", f"no build toolchain: {', '.join(missing)} not on PATH")
     arch = feature["arch"]
-    devices = doctor.get("devices") or [CPU]
+    devices = list(doctor.devices) or [CPU]
     if CPU not in arch:
         gpus = [d for d in devices if d != CPU]
         if not any(a in gpus or (a == GPU_HINT and gpus) for a in arch):
@@ -181,7 +224,7 @@ def _gate(feature: featuremap.Feature, doctor: dict[str, Any], run: Run) -> None
         )
 
 
-def _lock(path: Path, wait: float) -> Any:
+def _lock(path: Path, wait: float) -> TextIO:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = open(path, "a+")  # noqa: SIM115 (held for the run)
     deadline = time.monotonic() + wait
@@ -206,7 +249,7 @@ def prove(
     lock_wait: float = 600.0,
     timeout: float = 1800.0,
     say: Say | None = None,
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, VerifyProof]:
     """Prove ``feature_id`` of the skill at ``skill``; write ``out/verify_proof.json`` and the saved
     outputs under ``out/<feature>/``; ``say`` gets a line per command run and progress every ~10 s
     while one runs (doctor, drive, negative control). Returns (result, proof document). Raises
@@ -252,26 +295,21 @@ def prove(
         line = next((ln for ln in doc_text.splitlines() if ln.startswith("DOCTOR ")), None)
         if line is None:
             raise Stop(INCONCLUSIVE, "doctor", "unreadable doctor output (no DOCTOR line)")
-        run.doctor = json.loads(line[len("DOCTOR ") :])
-        if run.doctor.get("library_error"):
-            raise Stop(FAILED, "doctor", f"library does not import: {run.doctor['library_error']}")
-        _gate(feature, run.doctor, run)
-        if (
-            data.get("version")
-            and run.doctor.get("library_version")
-            and data["version"] != run.doctor["library_version"]
-        ):
+        run.doctor = doctor = Doctor.parse(line[len("DOCTOR ") :])
+        if doctor.library_error:
+            raise Stop(FAILED, "doctor", f"library does not import: {doctor.library_error}")
+        _gate(feature, doctor, run)
+        if data.get("version") and doctor.library_version and data["version"] != doctor.library_version:
             raise Stop(
                 FAILED,
                 "doctor",
-                f"library {run.doctor['library_version']} is not the mapped {data['version']} "
+                f"library {doctor.library_version} is not the mapped {data['version']} "
                 "(run quarkci verify maintain)",
             )
         run.step(
             "doctor",
             "ok",
-            f"library {run.doctor.get('library_version') or run.doctor.get('repo_sha')}; "
-            f"devices {', '.join(run.doctor.get('devices', []))}",
+            f"library {doctor.library_version or doctor.repo_sha}; devices {', '.join(doctor.devices)}",
         )
         if not feature["drive"]:
             raise Stop(INCONCLUSIVE, "drive", f"no drive command: {feature['reason']}")
@@ -327,7 +365,7 @@ def prove(
         if handle is not None:
             handle.close()
     artifact = out / PROOF_FILE
-    document = {
+    document: VerifyProof = {
         "result": result,
         "feature": feature_id,
         "family": feature["family"],
@@ -340,7 +378,7 @@ def prove(
         "steps": run.steps,
         "rows": run.rows,
         "unverified": run.unverified,
-        "doctor": run.doctor,
+        "doctor": run.doctor.report,
         "draft": draft and result != PROVED,
         "harness": feature["harness"],
         "evidence": sorted(p.name for p in evidence.iterdir()),
@@ -361,7 +399,8 @@ def prove(
     if not artifact.is_file():
         result, failed_step, reason = FAILED, "confirm", f"{artifact} is gone after cleanup"
     run.step("confirm", "ok" if artifact.is_file() else "failed", f"{artifact} exists")
-    document.update(result=result, failed_step=failed_step, reason=reason, steps=run.steps)
+    document["result"], document["failed_step"], document["reason"] = result, failed_step, reason
+    document["steps"] = run.steps
     write_artifact("verify_proof", artifact, document)
     if result == PROVED:
         data.setdefault("proofs", []).append(
@@ -369,8 +408,8 @@ def prove(
                 "feature": feature_id,
                 "at": document["at"],
                 "harness": feature["harness"],
-                "version": run.doctor.get("library_version") or "",
-                "sha": run.doctor.get("repo_sha") or "",
+                "version": run.doctor.library_version or "",
+                "sha": run.doctor.repo_sha or "",
             }
         )
         atomic_write_text(skill / featuremap.MAP_FILE, featuremap.dump(data))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from quarkci import cli
+from tests.workflows.test_hardening import parse_outputs
 
 
 def init(root: Path) -> Path:
@@ -19,7 +20,7 @@ def init(root: Path) -> Path:
     return root / ".cursor" / "skills" / "verify-minikern"
 
 
-def prove(skill: Path, feature: str, out: Path, capsys) -> tuple[int, dict]:
+def prove(skill: Path, feature: str, out: Path, capsys, *flags: str) -> tuple[int, dict]:
     capsys.readouterr()
     code = cli.main(
         [
@@ -34,6 +35,7 @@ def prove(skill: Path, feature: str, out: Path, capsys) -> tuple[int, dict]:
             "--lock",
             str(out.parent / "test.lock"),
             "--json",
+            *flags,
         ]
     )
     return code, json.loads(capsys.readouterr().out)
@@ -74,15 +76,23 @@ def test_prove_correctness_feature_negative_control_and_cleanup(
     assert [p["feature"] for p in recorded] == ["gemm-correctness"]  # no longer a draft
 
 
-def test_generated_reference_test_proves_and_gpu_only_is_inconclusive(minikern, tmp_path, capsys):
+def test_generated_reference_test_proves_and_gpu_only_is_inconclusive(
+    minikern, tmp_path, capsys, monkeypatch
+):
     skill = init(minikern)
-    code, proof = prove(skill, "flash-correctness", tmp_path / "flash", capsys)
+    outputs = tmp_path / "github_output"
+    outputs.write_text("")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    code, proof = prove(skill, "flash-correctness", tmp_path / "flash", capsys, "--github-output")
     assert code == 3 and proof["result"] == "INCONCLUSIVE" and proof["failed_step"] == "doctor"
     assert "no device for GPU-only feature (needs gfx942, gfx950" in proof["reason"]
     assert proof["draft"] is True  # never proved
-    code, proof = prove(skill, "act-correctness", tmp_path / "act", capsys)
+    assert parse_outputs(outputs.read_text()) == {"result": "INCONCLUSIVE"}  # the step output, as written
+    code, proof = prove(skill, "act-correctness", tmp_path / "act", capsys, "--github-output")
     assert code == 0 and len(proof["rows"]) == 6 and all(r["ok"] == "True" for r in proof["rows"])
     assert proof["draft"] is False
+    assert parse_outputs(outputs.read_text()) == {"result": "PROVED"}  # appended: the later entry wins
+    assert outputs.read_text().count("result<<quarkci_") == 2
 
 
 def test_a_gate_too_loose_for_its_negative_control_fails(minikern, tmp_path, capsys):
@@ -136,9 +146,11 @@ def test_prove_says_each_command_and_while_it_runs(minikern, tmp_path, capsys, m
     [
         (["--feature", "nope"], "--feature nope: not in"),
         (["--feature", "gemm-perf"], "prove drives correctness features only"),
+        (["--feature", "gemm-correctness", "--github-output"], "--github-output: $GITHUB_OUTPUT is not set"),
     ],
 )
-def test_prove_bad_input_exits_2_with_one_line(minikern, tmp_path, capsys, argv, message):
+def test_prove_bad_input_exits_2_with_one_line(minikern, tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)  # step outputs asked for outside a step
     skill = init(minikern)
     capsys.readouterr()
     assert cli.main(["verify", "prove", "--skill", str(skill), "--out", str(tmp_path / "o"), *argv]) == 2
@@ -289,8 +301,13 @@ def test_a_feature_file_stem_proves_each_feature_it_lists(minikern, tmp_path, ca
     skill = init(minikern)
     assert (skill / "features" / "act-correctness.md").is_file()
     out = tmp_path / "ev"
-    code, doc = prove(skill, "act-correctness", out, capsys)
+    outputs = tmp_path / "github_output"
+    outputs.write_text("")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    code, doc = prove(skill, "act-correctness", out, capsys, "--github-output")
     assert code == 0, doc
+    # several proofs have no one result: the step output is empty (as verify.yml's reader gave it)
+    assert parse_outputs(outputs.read_text()) == {"result": ""}
     assert doc["file"] == "act-correctness"
     assert [(p["feature"], p["result"]) for p in doc["proofs"]] == [
         ("act-silu-correctness", "PROVED"),

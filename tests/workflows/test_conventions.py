@@ -252,11 +252,9 @@ def test_negative_control_a_delivery_outside_a_repository_group_is_named(workflo
     assert problem.startswith("skill-sync-deliver.yml:deliver: ") and why in problem
 
 
-# Steps that still compute in inline Python (issue 26 item 5: to become quarkci commands writing their own
-# step outputs); this list only shrinks.
-INLINE_PYTHON_LEFT = {
-    ("verify.yml", "Prove one correctness feature"),
-}
+# Steps that compute in inline Python (issue 26 item 5: every step is now a quarkci command writing its own
+# step outputs); none is left, and none may come back.
+INLINE_PYTHON_LEFT: set[tuple[str, str]] = set()
 INLINE_PYTHON = re.compile(r"\bpython3?\s+(-c\b|-\s)|<<\s*'?PY'?")
 
 

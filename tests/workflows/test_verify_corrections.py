@@ -140,3 +140,30 @@ def test_without_drift_the_step_stages_nothing(workflows, tmp_path) -> None:
     assert outputs["committed"] == "true"
     assert json.loads((work / "drift" / "validation_report.json").read_text())["changed_files"] == []
     assert not [p for p in (work / "corrections").rglob("*") if p.is_file()]
+
+
+PROVE = "Prove one correctness feature"
+
+
+def test_the_prove_step_writes_its_result_through_quarkci(workflows, tmp_path) -> None:
+    """The prove step's shell with the real quarkci on the miniature library: the command writes the
+    step output ``result`` (no inline Python); INCONCLUSIVE (exit 3) passes the step, bad input fails
+    it with exit 2 and no output."""
+    repo = _committed_repo(tmp_path)
+    work = repo / "verify-work"  # the copied skill keeps its workdir (../../..: the repository)
+    (work / "skills").mkdir(parents=True)
+    shutil.copytree(repo / SKILL, work / "skills" / "verify-quark-kernels")
+    stub = f'exec {sys.executable} -m quarkci "$@"\n'
+    script = _step(workflows["verify.yml"], PROVE)["run"]
+    assert "python" not in script
+    env = {"WORK": str(work), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TMPDIR": str(tmp_path)}
+    code, out, outputs = run_step(
+        script, {**env, "FEATURE": "flash-correctness"}, tmp_path, {"quarkci": stub}
+    )
+    assert code == 0, out
+    assert outputs == {"result": "INCONCLUSIVE"}
+    proof = json.loads((work / "prove.json").read_text())  # the proof, as uploaded
+    assert proof["failed_step"] == "doctor" and "no device for GPU-only feature" in proof["reason"]
+    code, out, outputs = run_step(script, {**env, "FEATURE": "nope"}, tmp_path, {"quarkci": stub})
+    assert code == 2 and "--feature nope: not in" in out
+    assert outputs == {}

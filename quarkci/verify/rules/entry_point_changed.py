@@ -16,7 +16,7 @@ def check(state: MaintainState) -> list[Finding]:
     for family, target, entry, current in mapped_entries(state):
         if current is None:
             continue
-        flags_old, flags_new = list(entry.get("flags", [])), list(current.get("flags", []))
+        flags_old, flags_new = list(entry["flags"]), list(current["flags"])
         if flags_old != flags_new:
             out.append(
                 finding(
@@ -32,8 +32,7 @@ def check(state: MaintainState) -> list[Finding]:
                     target=target,
                 )
             )
-        shapes_old = entry.get("gate", {}).get("shapes", [])
-        shapes_new = current.get("gate", {}).get("shapes", [])
+        shapes_old, shapes_new = entry["gate"]["shapes"], current["gate"]["shapes"]
         if [list(s) for s in shapes_old] != [list(s) for s in shapes_new]:
             out.append(
                 finding(

@@ -22,15 +22,15 @@ def check(state: MaintainState) -> list[Finding]:
     for old, new in state.shared():
         now = entries(new)
         for target, entry in entries(old).items():
-            if target in now and target not in explained and entry.get("sha256") != now[target].get("sha256"):
+            if target in now and target not in explained and entry["sha256"] != now[target]["sha256"]:
                 out.append(
                     finding(
                         ID,
                         "changed",
                         state,
                         f"{old['name']} {target} sha256",
-                        f"sha256 {entry.get('sha256', '')[:12]}",
-                        f"sha256 {now[target].get('sha256', '')[:12]}",
+                        f"sha256 {(entry['sha256'] or '')[:12]}",
+                        f"sha256 {(now[target]['sha256'] or '')[:12]}",
                         "the harness is no longer the one the proof ran",
                         target,
                         family=old["name"],
