@@ -1,6 +1,7 @@
 """One way to do each thing: one Markdown escaper, one workflow-command escaper, one kind -> level table,
-one version-phrase module, one JSON-path format and one reading path for the sync report (asserted by
-import, over the source and on the readers' messages, so a second copy fails here)."""
+one version-phrase module, one JSON-path format, one reading path for the sync report and one home for
+each document's TypedDict (asserted by import, over the source and on the readers' messages, so a second
+copy fails here)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,59 @@ def _modules_with(predicate) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "gone", ["quarkci.report.escape", "quarkci.github.safe_text", "quarkci.sync.versions"]
+    "gone",
+    [
+        "quarkci.report.escape",
+        "quarkci.github.safe_text",
+        "quarkci.sync.versions",
+        "quarkci.contracts.shapes",
+        "quarkci.ptq.doc_types",
+        "quarkci.ptq.summary_types",
+    ],
 )
 def test_the_old_copies_are_gone(gone: str) -> None:
     assert importlib.util.find_spec(gone) is None
+
+
+def _typed_dict_names(path: Path) -> set[str]:
+    """The TypedDicts a module defines: ``class X(TypedDict)`` and ``X = TypedDict("X", ...)``."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and any(
+            isinstance(b, ast.Name) and b.id == "TypedDict" for b in node.bases
+        ):
+            names.add(node.name)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "TypedDict"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names.add(str(node.args[0].value))
+    return names
+
+
+def second_shapes(root: Path) -> dict[str, list[str]]:
+    """Each TypedDict defined outside ``core/shapes/`` under a name a document shape there has."""
+    home = {n for p in (root / "core" / "shapes").glob("*.py") for n in _typed_dict_names(p)}
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        if (root / "core" / "shapes") not in path.parents:
+            for name in sorted(_typed_dict_names(path) & home):
+                found.setdefault(name, []).append(path.relative_to(root).as_posix())
+    return found
+
+
+def test_one_home_for_each_document_shape(tmp_path: Path) -> None:
+    """A registered document's TypedDicts live in ``core/shapes/`` only; a copy elsewhere fails (negative
+    control: a feature package redefining ``Side``)."""
+    assert second_shapes(ROOT) == {}
+    (tmp_path / "core" / "shapes").mkdir(parents=True)
+    (tmp_path / "core" / "shapes" / "summary.py").write_text("class Side(TypedDict):\n    path: str\n")
+    (tmp_path / "ptq").mkdir()
+    (tmp_path / "ptq" / "types.py").write_text('Side = TypedDict("Side", {"path": str})\n')
+    assert second_shapes(tmp_path) == {"Side": ["ptq/types.py"]}
 
 
 def test_one_markdown_escaper() -> None:

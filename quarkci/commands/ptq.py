@@ -38,11 +38,11 @@ from pathlib import Path
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.shapes.ptq import RunResult
+from quarkci.core.shapes.summary import ValidationSummary
 from quarkci.core.step_outputs import write_outputs
 from quarkci.gates import ptq as ptq_gate
 from quarkci.gates.verdict import Verdict
-from quarkci.ptq.doc_types import RunResultDoc
-from quarkci.ptq.summary_types import ValidationSummary
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
@@ -487,7 +487,7 @@ def calib_dataset(value: str) -> str:
     raise argparse.ArgumentTypeError(f"{value}: {what}, and not a dataset name ({', '.join(CLI_DATASETS)})")
 
 
-def _check_checkpoint(checkpoint: str, run_result: RunResultDoc | None) -> None:
+def _check_checkpoint(checkpoint: str, run_result: RunResult | None) -> None:
     """Refuse a ``--checkpoint`` that is not a directory, unless ``run_result`` records a failed run
     (a failed run leaves no checkpoint; the summary records that for the gate)."""
     path = Path(checkpoint)

@@ -6,17 +6,28 @@ open_questions; ``analysis_status: "partial"`` with the unresolved risks; a draf
 ``requires_confirmation: true``; a manual-only manifest with ``blocked_by``; install results with
 ``status: "failed"`` and the exact failing verification command; a diagnostic report even when
 execution never started. Every builder returns a plain dict (JSON-serialisable) typed by its
-artifact's TypedDict (:mod:`quarkci.contracts.shapes`); the tests validate each one against its schema.
+artifact's TypedDict (:mod:`quarkci.core.shapes`); the tests validate each one against its schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-import quarkci.contracts.shapes as shapes
+from quarkci.core.shapes.day0 import Day0Result
+from quarkci.core.shapes.proof import VerifyProof
+from quarkci.core.shapes.ptq import ManifestInputs, ModelAnalysis, QuantPlan, RunManifest, RunResult
+from quarkci.core.shapes.report import ValidationReport
+from quarkci.core.shapes.session import (
+    EnvContext,
+    PytorchInstallResult,
+    QuarkInstallResult,
+    SessionContext,
+    WorkspaceContext,
+)
+from quarkci.core.shapes.summary import ValidationSummary
 
 
-def session_context(user_goal: str, open_questions: Sequence[str]) -> shapes.SessionContext:
+def session_context(user_goal: str, open_questions: Sequence[str]) -> SessionContext:
     """No route yet: ``workflow: "undecided"`` and at least one open question (required)."""
     if not open_questions:
         raise ValueError("a fallback session context needs at least one open question")
@@ -32,7 +43,7 @@ def session_context(user_goal: str, open_questions: Sequence[str]) -> shapes.Ses
     }
 
 
-def env_context(os_name: str, python: str, containerized: bool = False) -> shapes.EnvContext:
+def env_context(os_name: str, python: str, containerized: bool = False) -> EnvContext:
     """Hardware could not be detected: accelerator ``unknown`` (never an assumed CUDA)."""
     return {
         "environment": {"os": os_name, "python": python, "containerized": containerized},
@@ -40,9 +51,7 @@ def env_context(os_name: str, python: str, containerized: bool = False) -> shape
     }
 
 
-def workspace_context(
-    model_path: str, output_dir: str, tested: Sequence[str] = ()
-) -> shapes.WorkspaceContext:
+def workspace_context(model_path: str, output_dir: str, tested: Sequence[str] = ()) -> WorkspaceContext:
     """The model reference could not be resolved: ``model_source: "ambiguous"``; every tested path
     is listed with ``exists: false``."""
     return {
@@ -53,7 +62,7 @@ def workspace_context(
     }
 
 
-def pytorch_install_result(failed_command: str, error: str) -> shapes.PytorchInstallResult:
+def pytorch_install_result(failed_command: str, error: str) -> PytorchInstallResult:
     """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
     return {
         "status": "failed",
@@ -65,7 +74,7 @@ def pytorch_install_result(failed_command: str, error: str) -> shapes.PytorchIns
     }
 
 
-def quark_install_result(failed_command: str, error: str) -> shapes.QuarkInstallResult:
+def quark_install_result(failed_command: str, error: str) -> QuarkInstallResult:
     """``status: "failed"``; ``failure_reason`` holds the exact failing verification command and error."""
     return {
         "status": "failed",
@@ -77,9 +86,7 @@ def quark_install_result(failed_command: str, error: str) -> shapes.QuarkInstall
     }
 
 
-def model_analysis(
-    model_path: str, unresolved: Sequence[str], model_type: str = "unknown"
-) -> shapes.ModelAnalysis:
+def model_analysis(model_path: str, unresolved: Sequence[str], model_type: str = "unknown") -> ModelAnalysis:
     """``analysis_status: "partial"``: one high-severity risk per unresolved fact (at least one)."""
     if not unresolved:
         raise ValueError("a partial model analysis needs at least one unresolved fact")
@@ -96,7 +103,7 @@ def model_analysis(
 
 def quant_plan(
     model_type: str, analysis_ref: str, missing_facts: Sequence[str], global_scheme: str = "undecided"
-) -> shapes.QuantPlan:
+) -> QuantPlan:
     """A draft plan: ``requires_confirmation: true`` and the missing facts listed."""
     return {
         "model": {"model_type": model_type, "analysis_ref": analysis_ref},
@@ -109,16 +116,16 @@ def quant_plan(
 
 
 def run_manifest(
-    workflow: str, inputs: Mapping[str, object], blocked_by: Sequence[str], commands: Sequence[str] = ()
-) -> shapes.RunManifest:
-    """A manual-only manifest: ``status: "manual_only"``, non-empty ``blocked_by``, each command a
-    pending run step a human can execute."""
+    workflow: str, inputs: ManifestInputs, blocked_by: Sequence[str], commands: Sequence[str] = ()
+) -> RunManifest:
+    """A manual-only manifest: ``status: "manual_only"``, ``inputs`` (a copy) what the run would have
+    read, non-empty ``blocked_by``, each command a pending run step a human can execute."""
     if not blocked_by:
         raise ValueError("a manual-only manifest needs at least one blocked_by reason")
     return {
         "workflow": workflow,
         "status": "manual_only",
-        "inputs": dict(inputs),
+        "inputs": {**inputs},
         "outputs": {},
         "blocked_by": list(blocked_by),
         "steps": [
@@ -128,9 +135,7 @@ def run_manifest(
     }
 
 
-def validation_report(
-    summary: str, evidence: Sequence[str], next_actions: Sequence[str]
-) -> shapes.ValidationReport:
+def validation_report(summary: str, evidence: Sequence[str], next_actions: Sequence[str]) -> ValidationReport:
     """A diagnostic report with ``status: "failed"``, written even when execution never started."""
     return {
         "status": "failed",
@@ -140,7 +145,7 @@ def validation_report(
     }
 
 
-def verify_proof(feature: str, family: str, step: str, reason: str) -> shapes.VerifyProof:
+def verify_proof(feature: str, family: str, step: str, reason: str) -> VerifyProof:
     """A proof that stopped before its drive: ``INCONCLUSIVE`` naming the step and the reason."""
     if not reason:
         raise ValueError("a fallback proof needs the reason it stopped")
@@ -162,9 +167,7 @@ def verify_proof(feature: str, family: str, step: str, reason: str) -> shapes.Ve
     }
 
 
-def run_result(
-    scheme: str, output_dir: str, stage: str, failure_class: str, message: str
-) -> shapes.RunResult:
+def run_result(scheme: str, output_dir: str, stage: str, failure_class: str, message: str) -> RunResult:
     """A failed ``run_result``: the stage, its failure class and the upstream message (exit code 1)."""
     return {
         "status": "failed",
@@ -182,7 +185,7 @@ def run_result(
     }
 
 
-def validation_summary(source: str, output: str, reason: str) -> shapes.ValidationSummary:
+def validation_summary(source: str, output: str, reason: str) -> ValidationSummary:
     """A ``validation_summary`` with no output measured (``output.exists`` false, ``output.error`` the
     reason): every measured block null, so the PTQ gate fails it."""
     return {
@@ -199,7 +202,7 @@ def validation_summary(source: str, output: str, reason: str) -> shapes.Validati
     }
 
 
-def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> shapes.Day0Result:
+def day0_result(model: str, scheme: str, failure_class: str, detail: str, action: str) -> Day0Result:
     """A day-0 result that never got past its failed stage: nothing evaluated, nothing to publish.
     ``failure_class`` SYSTEMIC gives decision SYSTEMIC, any other class ANOMALOUS."""
     decision = "SYSTEMIC" if failure_class == "SYSTEMIC" else "ANOMALOUS"

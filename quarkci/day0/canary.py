@@ -15,8 +15,7 @@ Known answers: the demo model (its tokenizer holds only digits, ``+`` and ``=``)
 ``3 + 4 =`` with ``7``; another model ``The capital of France is`` with ``Paris`` (overridable).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a TypedDict reads ``NotRequired`` from evaluated annotations.
 import json
 import sys
 import urllib.error
@@ -133,7 +132,7 @@ def run_canary(
     return verdict
 
 
-class _Completion(TypedDict):
+class _CompletionRequest(TypedDict):
     """The canary's completion request: greedy, at most 8 tokens; ``model`` the served name, if any."""
 
     prompt: str
@@ -155,7 +154,7 @@ class _Answer:
 
 def _ask(running: serving.Running, prompt: str, expected: str) -> _Answer:
     load = running.load_seconds or 0.0
-    body: _Completion = {"prompt": prompt, "max_tokens": 8, "temperature": 0}
+    body: _CompletionRequest = {"prompt": prompt, "max_tokens": 8, "temperature": 0}
     if running.served_name:
         body["model"] = running.served_name
     try:

@@ -32,8 +32,9 @@ from typing import TypedDict, cast
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
+from quarkci.core.shapes.day0 import Day0Result
 from quarkci.day0.hashing import directory_sha256
-from quarkci.day0.result import RESULT_FILE, Day0Result, closeout
+from quarkci.day0.result import RESULT_FILE, closeout
 from quarkci.day0.stages import default_stages
 from quarkci.day0.state import (
     ChainData,

@@ -7,91 +7,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TypedDict
 
 from quarkci.core.documents import load_document, write_artifact
+from quarkci.core.shapes.day0 import Day0Result, TaskRow
 from quarkci.day0.decision import decision_for, triage
-from quarkci.day0.shapes import CanaryVerdict
-from quarkci.day0.state import BaselineCache, ChainRecord, StageRecord
+from quarkci.day0.state import ChainRecord
 from quarkci.gates.compare import rows_of
-from quarkci.gates.verdict import Behaviour, Verdict
 
 RESULT_FILE = "day0_result.json"
 RESULT_VERSION = 1
-
-
-class Publish(TypedDict):
-    """Whether to publish, which checkpoint (and its content sha256), and why."""
-
-    recommended: bool
-    checkpoint: str | None
-    checkpoint_sha256: str | None
-    reason: str
-
-
-class ModelRecord(TypedDict):
-    """The source model: its directory, content sha256 (``None`` before the baseline stage), the scheme
-    and the caller's note."""
-
-    source: str
-    source_sha256: str | None
-    scheme: str
-    note: str | None
-
-
-class SuiteRecord(TypedDict):
-    """The eval suite: its name, tasks and task-config hash."""
-
-    name: str
-    tasks: list[str]
-    config_hash: str
-
-
-class Sizes(TypedDict):
-    """Source and candidate bytes and their ratio (``None`` before the PTQ gate)."""
-
-    source_bytes: int | None
-    candidate_bytes: int | None
-    ratio: float | None
-
-
-class TaskRow(TypedDict):
-    """One task of the closeout table: the compare gate's row, with each side's standard error and the
-    candidate's sample count from the eval results."""
-
-    task: str
-    metric: str | None
-    baseline: float | None
-    candidate: float | None
-    delta: float | None
-    stderr: float | None
-    baseline_stderr: float | None
-    candidate_stderr: float | None
-    samples: int | None
-    within: bool
-    status: str
-
-
-class Day0Result(TypedDict):
-    """``day0_result.json`` (contract ``quarkci/core/schemas/day0_result.schema.json``, result_version 1)."""
-
-    result_version: int
-    decision: str
-    failure_classes: list[str]
-    triage: list[str]
-    publish: Publish
-    model: ModelRecord
-    threshold: float
-    verbosity_threshold: float
-    suite: SuiteRecord
-    sizes: Sizes
-    stages: list[StageRecord]
-    tasks: list[TaskRow]
-    behaviour_probe: Behaviour | None
-    canary: CanaryVerdict | None
-    verbosity: Verdict | None
-    baseline_cache: BaselineCache | None
-    seconds: float
 
 
 def _obj(value: object) -> Mapping[str, object]:

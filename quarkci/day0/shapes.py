@@ -7,8 +7,7 @@ serving choice and the setup stage's dataset check. ``pass`` is a Python keyword
 the functional form.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a TypedDict reads ``NotRequired`` from evaluated annotations.
 from typing import NotRequired, TypedDict
 
 

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
+from quarkci.core.shapes.day0 import BaselineCache, BehaviourProbe, StageRecord
 from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
 from quarkci.day0.shapes import CanaryVerdict, DatasetCheck, Serving
 from quarkci.day0.suite import Suite
 from quarkci.day0.vllm_env import VllmEnv
 from quarkci.gates import compare, verbosity
 from quarkci.gates.failure_class import FailureClass
-from quarkci.gates.verdict import Behaviour, Verdict
+from quarkci.gates.verdict import Verdict
 
 if TYPE_CHECKING:
     from quarkci.ptq.chain import PtqOutcome
@@ -69,18 +70,6 @@ class StageOutputs(TypedDict, total=False):
     cache: str
 
 
-class StageRecord(TypedDict):
-    """A stage's record in ``day0_state.json`` and ``day0_result.json`` (seconds rounded to 1 ms)."""
-
-    name: str
-    status: str
-    seconds: float
-    detail: str
-    failure_class: str | None
-    outputs: StageOutputs
-    resumed: bool
-
-
 class PtqSizes(TypedDict):
     """The validation summary's sizes (bytes) and demo-task accuracies, for the closeout."""
 
@@ -89,14 +78,6 @@ class PtqSizes(TypedDict):
     size_ratio: float | None
     task_accuracy: float | None
     source_task_accuracy: float | None
-
-
-class BaselineCache(TypedDict):
-    """The baseline cache entry looked up: its key, its path, and whether it was a hit."""
-
-    key: str
-    path: str
-    hit: bool
 
 
 class ChainData(TypedDict, total=False):
@@ -108,7 +89,7 @@ class ChainData(TypedDict, total=False):
     checkpoint: str
     run_result: str
     ptq_summary: PtqSizes
-    behaviour_probe: Behaviour | None
+    behaviour_probe: BehaviourProbe | None
     checkpoint_sha256: str
     canary: CanaryVerdict
     serving: Serving

@@ -23,8 +23,7 @@ facts in ``DAY0_NOTES``). Pure and hermetic: it never raises on a document it wa
 judge at all is an ``input_error`` verdict (the command exits 2 for it).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a TypedDict reads ``NotRequired`` from evaluated annotations.
 import math
 from typing import Any, NotRequired, TypedDict, cast
 

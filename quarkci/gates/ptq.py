@@ -65,8 +65,9 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeGuard
 
+from quarkci.core.shapes.day0 import BehaviourProbe
 from quarkci.gates.failure_class import FailureClass, most_actionable
-from quarkci.gates.verdict import Behaviour, Check, Verdict, verdict
+from quarkci.gates.verdict import Check, Verdict, verdict
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0
@@ -214,7 +215,7 @@ def threshold_source(name: str, value: float, default: float) -> str:
 
 def _behaviour(
     reload: Mapping[str, object], reload_check: Check, max_drop: float, min_agreement: float
-) -> tuple[Check, Behaviour | None]:
+) -> tuple[Check, BehaviourProbe | None]:
     """The behaviour check and the probe's figures (``None`` when nothing was measured): ``measure``
     (``task_accuracy`` on the demo model, else ``top1_agreement``), ``value``, ``source_value`` (the
     source's task accuracy), ``threshold`` and ``rule``, ``top1_agreement``, ``threshold_source``, ``pass``.
@@ -226,23 +227,21 @@ def _behaviour(
     acc, src_acc = reload.get("task_accuracy"), reload.get("source_task_accuracy")
     agreement = reload.get("top1_agreement")
     cls = FailureClass.BEHAVIOUR_PROBE_FAILED
-    probe: Behaviour = {"top1_agreement": agreement if _number(agreement) else None}
+    source_value: float | None
     if _number(acc) and _number(src_acc):
         failed = src_acc - acc > max_drop + 1e-9
         detail = f"demo-task accuracy {acc:.0%} vs {src_acc:.0%} for the source (max drop {max_drop:.0%})"
         if _number(agreement):
             detail += f"; top-1 agreement {agreement:.0%}"
-        probe["measure"], probe["value"], probe["source_value"] = "task_accuracy", acc, src_acc
-        probe["threshold"], probe["rule"] = max_drop, "source_value - value <= threshold"
-        probe["threshold_source"] = threshold_source("max_accuracy_drop", max_drop, DEFAULT_MAX_ACCURACY_DROP)
+        measure, value, source_value = "task_accuracy", acc, src_acc
+        threshold, rule = max_drop, "source_value - value <= threshold"
+        source = threshold_source("max_accuracy_drop", max_drop, DEFAULT_MAX_ACCURACY_DROP)
     elif _number(agreement):
         failed = agreement < min_agreement
         detail = f"top-1 agreement with the source {agreement:.0%} (min {min_agreement:.0%})"
-        probe["measure"], probe["value"], probe["source_value"] = "top1_agreement", agreement, None
-        probe["threshold"], probe["rule"] = min_agreement, "value >= threshold"
-        probe["threshold_source"] = threshold_source(
-            "min_top1_agreement", min_agreement, DEFAULT_MIN_TOP1_AGREEMENT
-        )
+        measure, value, source_value = "top1_agreement", agreement, None
+        threshold, rule = min_agreement, "value >= threshold"
+        source = threshold_source("min_top1_agreement", min_agreement, DEFAULT_MIN_TOP1_AGREEMENT)
     else:
         why = reload.get("behaviour_error") or reload.get("task_error") or "no probe result in the summary"
         return (
@@ -254,7 +253,16 @@ def _behaviour(
             ),
             None,
         )
-    probe["pass"] = not failed
+    probe: BehaviourProbe = {  # the keys in the order the gate has always written them
+        "top1_agreement": agreement if _number(agreement) else None,
+        "measure": measure,
+        "value": value,
+        "source_value": source_value,
+        "threshold": threshold,
+        "rule": rule,
+        "threshold_source": source,
+        "pass": not failed,
+    }
     return _check("behaviour", "fail" if failed else "pass", detail, cls), probe
 
 
@@ -349,7 +357,7 @@ def _checks(
     max_size_ratio: float,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
-    probes: list[Behaviour] | None = None,
+    probes: list[BehaviourProbe] | None = None,
 ) -> list[Check]:
     """The checks of the module table, in order; the behaviour probe's figures go to ``probes``."""
     probes = probes if probes is not None else []
@@ -450,7 +458,7 @@ def evaluate(
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
     0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions. The verdict's
     ``behaviour`` holds the probe's figures (see :func:`_behaviour`) when it measured any, else ``None``."""
-    probes: list[Behaviour] = []
+    probes: list[BehaviourProbe] = []
     if not isinstance(summary, dict) or summary.get("summary_version") != 1:
         checks = [
             _check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)

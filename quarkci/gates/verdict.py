@@ -7,14 +7,14 @@ REGRESSION | ANOMALOUS | INDETERMINATE), ``tasks`` (compare, verbosity, run: one
 ``input_error`` (true when the gate could not judge its input at all; the gate's command exits 2), the
 settings used (``threshold``, ``mode``, ``format``), ``differences`` (compare's config parity),
 ``not_measured`` (verbosity) and ``behaviour`` (ptq: the behaviour probe's figures and where its threshold
-comes from).
+comes from, :data:`quarkci.core.shapes.day0.BehaviourProbe`, the object ``day0_result`` records).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a TypedDict reads ``NotRequired`` from evaluated annotations.
 import math
 from typing import Any, NotRequired, TypedDict, cast
 
+from quarkci.core.shapes.day0 import BehaviourProbe
 from quarkci.gates.failure_class import FailureClass
 
 EPS = 1e-9  # float slack for the inclusive boundaries (0.50 - 0.49 is 0.010000000000000009 in binary)
@@ -83,23 +83,6 @@ class DifferenceRow(TypedDict):
     candidate: object
 
 
-# The PTQ gate's behaviour probe figures (``pass`` is a keyword: the functional form): ``top1_agreement``,
-# then, when a figure was measured, ``measure`` (task_accuracy | top1_agreement), ``value``, ``source_value``
-# (the source's task accuracy), ``threshold``, ``rule``, ``threshold_source`` and ``pass``.
-Behaviour = TypedDict(
-    "Behaviour",
-    {
-        "top1_agreement": float | None,
-        "measure": NotRequired[str],
-        "value": NotRequired[float],
-        "source_value": NotRequired[float | None],
-        "threshold": NotRequired[float],
-        "rule": NotRequired[str],
-        "threshold_source": NotRequired[str],
-        "pass": NotRequired[bool],
-    },
-)
-
 Verdict = TypedDict(
     "Verdict",
     {
@@ -116,7 +99,7 @@ Verdict = TypedDict(
         "format": NotRequired[str],
         "differences": NotRequired[list[DifferenceRow]],
         "not_measured": NotRequired[list[str]],
-        "behaviour": NotRequired[Behaviour | None],
+        "behaviour": NotRequired[BehaviourProbe | None],
     },
 )
 

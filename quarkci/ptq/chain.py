@@ -21,16 +21,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import quarkci.core.shapes.ptq as ptq_shapes
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
 from quarkci.core.paths import check_output_dir
+from quarkci.core.shapes.summary import ValidationSummary
 from quarkci.gates.ptq import evaluate
 from quarkci.gates.verdict import Verdict
 from quarkci.ptq import manifest as manifest_mod
-from quarkci.ptq.doc_types import RunResultDoc
 from quarkci.ptq.intake import ANALYSIS_FILE, analyze, write_analysis
 from quarkci.ptq.plan import PLAN_FILE, build_plan, write_plan
-from quarkci.ptq.summary_types import ValidationSummary
 
 if TYPE_CHECKING:
     from quarkci.ptq.runner import RunResult
@@ -155,7 +155,7 @@ def _judge(
     request: PtqRequest,
     out: Path,
     checkpoint: Path,
-    run_result: RunResultDoc | None,
+    run_result: ptq_shapes.RunResult | None,
     say: Callable[[str], None] | None = None,
 ) -> PtqOutcome:
     """Validate ``checkpoint`` against the source (``run_result``: the run that made it, when known;

@@ -41,8 +41,15 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
+from quarkci.core.shapes.summary import (
+    FusedLayers,
+    KvCache,
+    Names,
+    SchemeCheck,
+    TensorDiff,
+    UnquantizedTensors,
+)
 from quarkci.ptq.headers import Checkpoint
-from quarkci.ptq.summary_types import FusedLayers, KvCache, Names, SchemeCheck, TensorDiff, UnquantizedTensors
 
 MAX_LIST = 50
 # tensors a Quark export adds next to a module's own: scales and zero points of weight/input/output/bias,

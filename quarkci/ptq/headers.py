@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 
 from quarkci.core.documents import load_document, violations
 from quarkci.core.errors import BadInputError
-from quarkci.ptq.doc_types import DtypeCount
+from quarkci.core.shapes.ptq import DtypeCount
 
 # bytes per element of each safetensors dtype (the header's spelling)
 DTYPE_BYTES: dict[str, float] = {

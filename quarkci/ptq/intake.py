@@ -21,8 +21,8 @@ from typing import Literal
 
 from quarkci.core.documents import check_document, write_artifact
 from quarkci.core.errors import ML_EXTRA_HINT, BadInputError
+from quarkci.core.shapes.ptq import AnalysisModel, ModelAnalysis, QuantizationTargets, Risk
 from quarkci.ptq import quark_api, quark_static
-from quarkci.ptq.doc_types import AnalysisModel, ModelAnalysis, QuantizationTargets, Risk
 from quarkci.ptq.headers import EXPERT_KEYS, Checkpoint, read_checkpoint, read_config
 
 ANALYSIS_FILE = "model_analysis.json"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
-from quarkci.ptq.doc_types import Calibration, ManifestStep, QuantPlan, RunManifest, RunResultDoc
+from quarkci.core.shapes.ptq import Calibration, ManifestStep, QuantPlan, RunManifest, RunResult
 from quarkci.ptq.plan import CLI_DATASETS, DEFAULT_CALIBRATION
 
 MANIFEST_FILE = "run_manifest.yaml"
@@ -295,7 +295,7 @@ def load_manifest(path: str | Path) -> RunManifest:
     return document
 
 
-def record_run(manifest_path: str | Path, result: RunResultDoc) -> Path:
+def record_run(manifest_path: str | Path, result: RunResult) -> Path:
     """Record the outcome of ``ptq run`` (a run result: ``status`` succeeded|failed, ``exit_code``)
     in the manifest's ``status``, the run step's ``status``/``exit_code`` and the execution
     checkpoint. The recorded commands are left unchanged."""

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 from quarkci.core.escape import cell, shorten
 from quarkci.core.escape import code as _span
+from quarkci.core.shapes.summary import ValidationSummary
 from quarkci.gates.verdict import Verdict
-from quarkci.ptq.summary_types import ValidationSummary
 
 MARKER = "<!-- quarkci:report:ptq -->"
 _MAX_CELL = 200

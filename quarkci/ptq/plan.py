@@ -20,8 +20,8 @@ from pathlib import Path
 
 from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
+from quarkci.core.shapes.ptq import Calibration, ModelAnalysis, QuantPlan
 from quarkci.ptq import quark_api, quark_static
-from quarkci.ptq.doc_types import Calibration, ModelAnalysis, QuantPlan
 
 PLAN_FILE = "quant_plan.json"
 LOCAL_CALIBRATION_FILE = "calibration.txt"

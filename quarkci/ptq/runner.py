@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import quarkci.core.shapes.ptq as shapes
 from quarkci.core.documents import write_artifact
+from quarkci.core.shapes.ptq import Calibration, QuantPlan
 from quarkci.gates.failure_class import FailureClass
 from quarkci.ptq import quark_api, quark_static
-from quarkci.ptq.doc_types import Calibration, QuantPlan, RunResultDoc
 from quarkci.ptq.plan import CLI_DATASETS
 
 if TYPE_CHECKING:  # the ML stack is not analysed (pyproject [tool.mypy]): these names are Any to mypy
@@ -69,7 +70,7 @@ class RunResult:
     versions: dict[str, str] = field(default_factory=dict)
     exclude_applied: list[str] = field(default_factory=list)
 
-    def to_json(self) -> RunResultDoc:
+    def to_json(self) -> shapes.RunResult:
         """The ``run_result`` document: every field, in field order (sorted keys when dumped)."""
         return {
             "status": self.status,
@@ -274,7 +275,7 @@ def run_plan(
     return result
 
 
-def write_run_result(result: RunResultDoc, path: str | Path) -> Path:
+def write_run_result(result: shapes.RunResult, path: str | Path) -> Path:
     """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked,
     atomic)."""
     return write_artifact("run_result", path, result)

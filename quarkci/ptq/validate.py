@@ -57,12 +57,8 @@ from typing import Any, Literal
 from quarkci.core.documents import parse_document, read_artifact, read_capped, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.progress import Say, heartbeat
-from quarkci.ptq import export_checks
-from quarkci.ptq.doc_types import RunResultDoc
-from quarkci.ptq.headers import Checkpoint, read_checkpoint
-from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
-from quarkci.ptq.quark_static import installed_quark_static
-from quarkci.ptq.summary_types import (
+from quarkci.core.shapes.ptq import RunResult
+from quarkci.core.shapes.summary import (
     LayerMismatch,
     Layers,
     Metadata,
@@ -71,6 +67,10 @@ from quarkci.ptq.summary_types import (
     Side,
     ValidationSummary,
 )
+from quarkci.ptq import export_checks
+from quarkci.ptq.headers import Checkpoint, read_checkpoint
+from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
+from quarkci.ptq.quark_static import installed_quark_static
 
 SUMMARY_VERSION: Literal[1] = 1
 MAX_KEYS = 50  # key lists in the summary are capped; counts are exact
@@ -541,7 +541,7 @@ def _empty_reload() -> Reload:
 def summarize(
     source: str | os.PathLike[str],
     output: str | os.PathLike[str],
-    run_result: RunResultDoc | None = None,
+    run_result: RunResult | None = None,
     reload: bool = True,
     quark_info: QuarkInfo | None = None,
     say: Say | None = None,
@@ -637,13 +637,13 @@ def _static_info() -> QuarkInfo | None:
         return None
 
 
-def load_run_result(path: str | os.PathLike[str]) -> RunResultDoc | None:
+def load_run_result(path: str | os.PathLike[str]) -> RunResult | None:
     """Read ``run_result.json`` written by ``ptq run`` through its contract; ``None`` when the file does
     not exist. Raises :class:`BadInputError` when it exists but violates the ``run_result`` contract."""
     p = Path(path)
     if not p.exists():
         return None
-    document: RunResultDoc = read_artifact("run_result", p)
+    document: RunResult = read_artifact("run_result", p)
     return document
 
 

@@ -30,11 +30,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, cast
 
-from quarkci.contracts.shapes import ProofStep, VerifyProof
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.progress import Say, heartbeat
+from quarkci.core.shapes.proof import ProofStep, VerifyProof
 from quarkci.verify import featuremap
 from quarkci.verify.inventory import sha256_file
 from quarkci.verify.model import CPU, GPU_HINT
