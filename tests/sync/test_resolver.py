@@ -333,3 +333,113 @@ def test_a_module_an_older_release_had_is_drift_not_a_misspelling(tmp_path):
         "breaking",
         "quark.experimental.plugin",
     )
+
+
+def _rules(findings: list[Finding], rule: str) -> list[tuple[int, str]]:
+    return sorted(
+        (f.skill_location.line if f.skill_location else 0, f.kind) for f in findings if f.rule == rule
+    )
+
+
+# 0.13 METADATA: onnxruntime<=1.28.0,>=1.22.2; extra == "cli"; pulp<4,>=3.3; extra == "cli";
+# mypy==1.18.2; extra == "lint". The skill below is no install skill: the extra named in the clause decides.
+EXTRA_PINS = (
+    "Serving notes.\n\n"
+    "* With the `cli` extra you get onnxruntime anywhere from 1.22.2 up to 1.31.0\n"  # line 8: wrong cap
+    "* For linting, the `lint` extra holds `mypy==1.16.0`\n"  # 9: wrong pin
+    "* amd-quark[cli] brings `pulp>=3.3,<4`\n"  # 10: true
+    "* the `cli` extra wants onnxruntime somewhere between 1.22.2 and 1.28.0\n"  # 11: true
+)
+
+
+def test_a_pin_stated_for_a_named_extra_is_checked_against_that_extra(tmp_path):
+    found = _audit(tmp_path, EXTRA_PINS, "0.13", name="serving-notes")
+    assert _rules(found, "dependency-range-mismatch") == [(8, "mechanical"), (9, "mechanical")]
+    # negative control: without naming the extra, an extra-only package outside an install skill is the
+    # skill's own choice (unchanged behaviour)
+    plain = "Serving notes.\n\nWe run onnxruntime 1.22.2 to 1.31.0 here.\n"
+    assert (
+        _rules(_audit(tmp_path / "b", plain, "0.13", name="serving-notes"), "dependency-range-mismatch") == []
+    )
+
+
+def test_a_floor_at_a_major_release_is_compared_below_it(tmp_path):
+    # 0.8 METADATA: numpy<=2.1.3 (no floor): a stated `numpy>=2.0` rejects numpy 1.26 that 0.8 accepts
+    body = "Core pins of this release: `onnxsim==0.4.36` and `numpy>=2.0`.\n"
+    assert _rules(_audit(tmp_path, body, "0.8", name="quark-install"), "dependency-range-mismatch") == [
+        (6, "mechanical")
+    ]
+    same = "Core pins of this release: `onnxsim==0.4.36` and `numpy<=2.1.3`.\n"
+    assert (
+        _rules(_audit(tmp_path / "b", same, "0.8", name="quark-install"), "dependency-range-mismatch") == []
+    )
+
+
+def test_a_requirement_bound_is_no_release_number_of_a_migration_note(tmp_path):
+    # 0.13: the 'cli' extra pins pulp<4,>=3.3; `flydsl<0.3,>=0.2.4` holds two 0.x numbers that are flydsl's
+    body = "The `cli` extra pins `pulp>=3.0,<4`; the `flydsl` extra pins `flydsl<0.3,>=0.2.4`.\n"
+    assert _rules(_audit(tmp_path, body, "0.13", name="notes"), "dependency-range-mismatch") == [
+        (6, "mechanical")
+    ]
+
+
+# 0.13 quark/experimental/cli/quark_onnx/onnx_ptq.py: --num_calib_data default 1000;
+# torch_llm_ptq.py: --num_calib_data default 512, --seq_len default 512
+DEFAULTS_UNWORDED = (
+    "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n\n"
+    "If you leave out `--seq_len`, nothing: it is not a default here.\n\n"  # line 10: no value, no claim
+    "Without passing `--seq_len`, the PTQ run slices 1024 tokens.\n\n"  # 12: wrong (512)
+    "onnx-ptq reads 128 samples unless you set `--num_calib_data`.\n\n"  # 14: wrong, onnx-ptq's (1000)
+    "Worth knowing: `--batch_size` is 1, `--seq_len` 2048, and onnx-ptq takes 1000 samples when "
+    "`--num_calib_data` is not given.\n"  # 16: --seq_len wrong (512); the onnx-ptq pair true
+)
+
+
+def test_a_default_is_stated_without_the_word_and_for_the_command_the_sentence_names(tmp_path):
+    found = _audit(tmp_path, DEFAULTS_UNWORDED, "0.13")
+    changed = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.subject)
+        for f in found
+        if f.rule == "cli-flag-default-changed"
+    )
+    assert changed == [
+        (12, "quark-cli torch-llm-ptq --seq_len default 1024"),
+        (14, "quark-cli onnx-ptq --num_calib_data default 128"),
+        (16, "quark-cli torch-llm-ptq --seq_len default 2048"),
+    ]
+
+
+def test_a_default_stated_for_no_command_agrees_when_one_command_has_it(tmp_path):
+    # no command anywhere in the skill: 512 is torch-llm-ptq's default, 1000 onnx-ptq's; 77 is nobody's
+    body = "Calibration: use 100 to 500 samples; the CLI default for `--num_calib_data` is 512.\n\n"
+    body += "The CLI default for `--num_calib_data` is 77.\n"
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(8, "mechanical")]
+
+
+def test_a_release_column_of_a_settings_table_states_defaults(tmp_path):
+    # 0.13 torch_llm_ptq.py: --seq_len default 512, --batch_size default 1
+    body = "| flag | 0.13 value |\n|---|---|\n| `--seq_len` | 4096 |\n| `--batch_size` | 1 |\n"
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(8, "mechanical")]
+    # negative control: a column of what a recipe passes is no default
+    recipe = "| flag | we pass |\n|---|---|\n| `--seq_len` | 4096 |\n"
+    assert _rules(_audit(tmp_path / "b", recipe, "0.13"), "cli-flag-default-changed") == []
+
+
+def test_a_placeholder_flag_is_no_flag(tmp_path):
+    body = "Every option takes the form `--flag=value` or `--your-option VALUE`; see `--help`.\n"
+    found = _audit(tmp_path, "```bash\nquark-cli torch-llm-ptq --help\n```\n\n" + body, "0.13")
+    assert [f for f in found if f.rule.startswith("cli-flag")] == []
+
+
+def test_a_sentence_scoped_to_one_earlier_release_is_not_checked_against_the_audited_one(tmp_path):
+    # 0.11 moved model_preparation.py to quark/torch/utils/llm/; 0.10 had it under the experimental CLI
+    body = (
+        "The preparation helpers sit in `quark/torch/utils/llm/model_preparation.py`; on 0.10 the same "
+        "file was `quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`.\n"
+    )
+    assert [f for f in _audit(tmp_path, body, "0.11") if f.rule.startswith("source-path")] == []
+    # negative control: stated as the 0.11 place, the old path is missing
+    wrong = (
+        "The preparation helpers sit in `quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`.\n"
+    )
+    assert _rules(_audit(tmp_path / "b", wrong, "0.11"), "source-path-missing") != []

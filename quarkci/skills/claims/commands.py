@@ -77,6 +77,13 @@ _REDIRECT_ALONE = re.compile(r"^\d*(?:>>|&>|>|<)$")
 _PLACEHOLDER = re.compile(r"^<[^<>]+>$")
 _PROGRAM = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.+-]*(?: -m)?(?: [A-Za-z0-9_.:-]+)?$")
 _FLAG = re.compile(r"^--[A-Za-z][A-Za-z0-9_.-]*")
+# A flag that stands for any flag ("use the syntax `--option=value`", "`--flag VALUE`"): prose describing
+# syntax, not a flag of any command.
+_PLACEHOLDER_FLAG = re.compile(
+    r"^--(?:(?:some|your|my|any|the|an?)[-_])?(?:option|flag|arg|args|argument|param|parameter|name|key"
+    r"|foo|bar|baz|x+|something|opt|setting)(?:[-_](?:name|here))?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -167,7 +174,8 @@ def looks_like_program(name: str) -> bool:
 
 
 def flags(command: Command) -> list[Flag]:
-    """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``."""
+    """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``. A placeholder that
+    stands for any flag (``--option=value``, ``--flag``, ``--your-flag``) is none."""
     found: list[tuple[str, list[str], int]] = []  # values gathered in lists: linear in the words
     for word in command.args:
         match = _FLAG.match(word.text)
@@ -178,7 +186,11 @@ def flags(command: Command) -> list[Flag]:
             found[-1][1].append(word.text)
         elif found and word.text.startswith("-"):
             found.append(("", [], word.line))  # a short option ends the previous flag's values
-    return [Flag(name, tuple(values), line) for name, values, line in found if name]
+    return [
+        Flag(name, tuple(values), line)
+        for name, values, line in found
+        if name and not _PLACEHOLDER_FLAG.match(name)
+    ]
 
 
 def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
