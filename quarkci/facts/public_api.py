@@ -357,6 +357,36 @@ class ApiIndex:
             return self.signature(".".join([origin, *rest[1:]]), _depth + 1)
         return None
 
+    def defining_class(self, dotted: str) -> tuple[str, str] | None:
+        """``(module, class name)`` where the class ``dotted`` names is defined (re-exports followed),
+        None when ``dotted`` is no class of this release."""
+        return self._class(dotted, 0)
+
+    def has_member(self, dotted: str, member: str, _depth: int = 0) -> bool | None:
+        """True when the class ``dotted`` names (or a base of it in this release) defines the public method
+        ``member``; False when it and every base are read and none does; None when that cannot be known
+        statically (no such class, a base outside the release such as ``torch.nn.Module``)."""
+        found = self._class(dotted, 0)
+        if found is None or _depth > 12:
+            return None
+        module, name = found
+        attrs = self.modules[module].attrs
+        if f"{name}.{member}" in (attrs.get("signatures") or {}):
+            return True
+        info = (attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict):
+            return None
+        answer: bool | None = False
+        for base in info.get("bases", []):
+            if base in _EMPTY_BASES:
+                continue
+            inherited = self.has_member(base, member, _depth + 1)
+            if inherited:
+                return True
+            if inherited is None:
+                answer = None
+        return answer
+
     def _class(self, dotted: str, depth: int) -> tuple[str, str] | None:
         """(module, class name) where the class ``dotted`` names is defined, re-exports followed."""
         split = self.split(dotted)

@@ -12,6 +12,9 @@ kind               names
 ``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
 ``model_template`` every model template / type (``model_templates`` facts)
 ``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts, canonical)
+``name``           every public class and function a module under ``quark/`` defines (``public_api``
+                   facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
+``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -40,7 +43,7 @@ from quarkci.facts.base import FactSet
 from quarkci.facts.cli_flags import command_labels, scheme_choices
 
 FORMAT = "quarkci-vocabulary/1"
-KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency")
+KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency", "name", "member")
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
     "0.6.0",
@@ -178,13 +181,28 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
     """The symbol table of one release: ``{kind: names}`` for the kinds of :data:`KINDS`."""
     flags = facts.kinds.get("cli_flags", [])
     schemes = facts.names("schemes") | scheme_choices(flags)
+    names, members = api_names(facts)
     return {
         "scheme": schemes,
         "module": facts.names("public_api"),
         "command": set(command_labels(flags)),
         "model_template": facts.names("model_templates"),
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
+        "name": names,
+        "member": members,
     }
+
+
+def api_names(facts: FactSet) -> tuple[set[str], set[str]]:
+    """``(names, members)`` of one release: the public classes and functions its modules define, and
+    their public methods as ``Class.method`` (``public_api`` facts; a name starting with ``_`` is private)."""
+    names: set[str] = set()
+    members: set[str] = set()
+    for item in facts.kinds.get("public_api", []):
+        for key in item.attrs.get("signatures") or {}:
+            (members if "." in key else names).add(str(key))
+        names.update(str(c) for c in item.attrs.get("classes") or {} if not str(c).startswith("_"))
+    return names, members
 
 
 EMPTY = Vocabulary((), {})

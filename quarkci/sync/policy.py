@@ -56,6 +56,7 @@ RULE_KINDS: dict[str, str] = {
     "name-stated-unavailable": "semantic",  # "not available: X" where the release has X
     "cli-command-misspelt": "semantic",  # no release has the command: check the name
     "python-module-misspelt": "semantic",  # no release has the module: check the name
+    "python-name-misspelt": "semantic",  # no release has the class, method or argument: check the name
     **CONTRACT_KINDS,  # the contract-* ids: quarkci.contracts.rules, by the direction of the difference
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")

@@ -60,6 +60,7 @@ POSITIVE = [
     ("ptq-runner/SKILL.md", 44, "export_format", "gguf"),
     ("ptq-runner/SKILL.md", 44, "path", "quark/torch/export/api.py"),
     ("ptq-runner/SKILL.md", 49, "python_name", "quark.torch.LLMTemplate"),
+    ("ptq-runner/SKILL.md", 51, "python_argument", "fp8"),
     ("ptq-runner/SKILL.md", 51, "python_keyword", "quark.torch.LLMTemplate.get_config(scheme=)"),
     ("ptq-runner/references/api.md", 4, "python_name", "quark.torch.LLMTemplate"),
     ("ptq-runner/references/api.md", 7, "cli_flag", "--num_calib_data"),

@@ -443,3 +443,45 @@ def test_a_sentence_scoped_to_one_earlier_release_is_not_checked_against_the_aud
         "The preparation helpers sit in `quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`.\n"
     )
     assert _rules(_audit(tmp_path / "b", wrong, "0.11"), "source-path-missing") != []
+
+
+# 0.13 quark/torch/quantization/config/template.py: LLMTemplate.get(cls, model_type), get_config(self, scheme,
+# ...); glm4_moe is registered from 0.11.1 on (vocabulary); quark/torch/quantization/api.py: ModelQuantizer
+# has quantize_model and freeze in every release, set_logging_level in 0.6.0 … 0.10 only.
+PYTHON_ROLES = """```python
+from quark.torch import LLMTemplate, ModelQuantizer
+tmpl = LLMTemplate.get("llama")
+cfg = tmpl.get_config(scheme="int4_wo_128")
+other = LLMTemplate.get("glm4_moe").get_config(scheme="int4_wo_999")
+third = LLMTemplate.get("mistrall")
+q = ModelQuantizer(cfg)
+model = q.quantise_model(model, loader)
+q.set_logging_level("INFO")
+model = q.freeze(model)
+r = ModelQuantizr(cfg)
+tok = AutoTokenizer.from_pretrained("<model_dir>")
+placeholder = LLMTemplate.get("<model_type>")
+```
+"""
+
+
+def test_python_literals_methods_and_unbound_names_resolve_by_their_role(tmp_path):
+    found = _audit(tmp_path, PYTHON_ROLES, "0.11")
+    got = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.rule, f.kind)
+        for f in found
+        if f.rule in ("python-argument-unknown", "python-name-misspelt", "python-import-unresolved")
+    )
+    assert got == [
+        (10, "python-argument-unknown", "breaking"),  # glm4_moe: 0.11.1 … 0.13, not 0.11
+        (10, "python-name-misspelt", "semantic"),  # scheme int4_wo_999: no release
+        (11, "python-name-misspelt", "semantic"),  # model type mistrall: no release (nearest mistral)
+        (13, "python-name-misspelt", "semantic"),  # ModelQuantizer.quantise_model: no release
+        (14, "python-import-unresolved", "breaking"),  # set_logging_level: 0.6.0 … 0.10 only
+        (16, "python-name-misspelt", "semantic"),  # ModelQuantizr: unbound, two edits from ModelQuantizer
+    ]
+    # on 0.10 set_logging_level exists; on 0.13 glm4_moe does
+    on_010 = _audit(tmp_path / "b", PYTHON_ROLES, "0.10")
+    assert not [f for f in on_010 if f.rule == "python-import-unresolved" and f.skill_location.line == 14]
+    on_013 = _audit(tmp_path / "c", PYTHON_ROLES, "0.13")
+    assert not [f for f in on_013 if f.rule == "python-argument-unknown"]

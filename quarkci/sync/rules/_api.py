@@ -112,3 +112,42 @@ def unknown_module(claim: Claim, index: ApiIndex, known: Callable[[str], bool]) 
     if known(module) or known(f"{prefix}.{run[0]}"):
         return None
     return module
+
+
+# A parameter's name gives the role of the literal passed to it: which vocabulary kind (and fact kind of
+# the audited release) must hold the value. Source: the parameter names of amd-quark's own signatures,
+# ``LLMTemplate.get(model_type)`` and ``LLMTemplate.get_config(scheme, ...)`` (quark/torch/quantization/
+# config/template.py, 0.10 … 0.13).
+ROLES: dict[str, tuple[str, str, str]] = {
+    "scheme": ("scheme", "schemes", "scheme"),
+    "model_type": ("model_template", "model_templates", "model template"),
+}
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a ``python_argument`` claim's literal must be: ``parameter`` it is passed to, the vocabulary
+    ``kind``, the audited release's ``fact_kind`` and the ``noun`` findings use."""
+
+    parameter: str
+    kind: str
+    fact_kind: str
+    noun: str
+
+
+def argument_role(claim: Claim, index: ApiIndex) -> Role | None:
+    """The role of a ``python_argument`` claim: its ``keyword``, or the parameter at its ``position`` of
+    the callable's signature in the release of ``index``; None when that parameter has no role in
+    :data:`ROLES` or the signature cannot be read."""
+    keyword = claim.context.get("keyword")
+    if not isinstance(keyword, str):
+        position = claim.context.get("position")
+        callee = claim.context.get("callable")
+        if not isinstance(position, int) or not isinstance(callee, str):
+            return None
+        params = index.signature(callee)
+        if params is None or position >= len(params) or params[position] == "**":
+            return None
+        keyword = params[position]
+    found = ROLES.get(keyword)
+    return Role(keyword, *found) if found is not None else None
