@@ -485,3 +485,19 @@ def test_python_literals_methods_and_unbound_names_resolve_by_their_role(tmp_pat
     assert not [f for f in on_010 if f.rule == "python-import-unresolved" and f.skill_location.line == 14]
     on_013 = _audit(tmp_path / "c", PYTHON_ROLES, "0.13")
     assert not [f for f in on_013 if f.rule == "python-argument-unknown"]
+
+
+def test_a_model_template_count_is_checked_wherever_it_names_the_kind(tmp_path):
+    # 0.13 quark/torch/quantization/config/template.py: DEFAULT_TEMPLATES holds 51 model types
+    body = (
+        "`LLMTemplate.list_available()` gives back 44 names on this release.\n\n"  # line 6: LLMTemplate, wrong
+        "The registry carries 51 model templates.\n\n"  # 8: true
+        "Quark offers 12 templates for chat formatting.\n"  # 10: not the kind: no claim
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert _rules(found, "model-count-mismatch") == []  # "44 names" states no kind: no count claim
+    body2 = "`LLMTemplate` registers 44 model types here.\n\nThe registry carries 51 model templates.\n"
+    assert _rules(
+        _audit(tmp_path / "b", body2 + "\nQuark offers 12 templates for chat.\n", "0.13"),
+        "model-count-mismatch",
+    ) == [(6, "mechanical")]

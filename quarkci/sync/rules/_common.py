@@ -340,3 +340,57 @@ def _not_exhaustive(
         source=source_loc(missing[0]),
         fix=fix,
     )
+
+
+def count_mismatches(
+    state: AuditState,
+    *,
+    rule: str,
+    category: str,
+    claim_kind: str,
+    fact_kind: str,
+    noun: str,
+    subject: str,
+    how: str,
+) -> list[Finding]:
+    """``changed`` per ``claim_kind`` claim (a stated count) that differs from the number of distinct
+    ``fact_kind`` names the release defines (``how`` says what is counted); the fix rewrites the first
+    occurrence of the stated number on the claim's line. Silent when the release shows no ``fact_kind``."""
+    view = state.upstream
+    if not view.items(fact_kind):
+        return []
+    count = len(view.facts.names(fact_kind))
+    out = []
+    for claim in state.claims_of(claim_kind):
+        try:
+            stated = int(claim.value)
+        except ValueError:
+            continue
+        if stated == count:
+            continue
+        line = state.line(claim.file, claim.line)
+        fix = None
+        pattern = re.compile(rf"(?<![\d.]){stated}(?![\d.])")
+        if line is not None and pattern.search(line):
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                pattern.sub(str(count), line, count=1),
+                description=f"{subject} {stated} -> {count}",
+            )
+        out.append(
+            make(
+                rule,
+                category,
+                "changed",
+                claim,
+                subject=subject,
+                skill_says=f"states {stated} {noun}",
+                source_says=f"{release(view)} defines {count} {noun} ({how})",
+                impact="the agent trusts a stale list size",
+                source=kind_source(view, fact_kind),
+                fix=fix,
+            )
+        )
+    return out
