@@ -27,6 +27,7 @@ CLAIM_KINDS: dict[str, str] = {
     "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
+    "cli_flag_choices": "cli_flags",  # "`--dataset` takes pileval, wikitext or c4"
     "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree
 }
 

@@ -501,3 +501,35 @@ def test_a_model_template_count_is_checked_wherever_it_names_the_kind(tmp_path):
         _audit(tmp_path / "b", body2 + "\nQuark offers 12 templates for chat.\n", "0.13"),
         "model-count-mismatch",
     ) == [(6, "mechanical")]
+
+
+# 0.12.post1 quark/experimental/cli/torch_llm_ptq.py: --dataset choices pileval, wikitext, cnn_dailymail, ...;
+# --device choices cuda, cpu; --evaluation_dataset choices wikitext, wikitext_gpt_oss_120b
+CHOICES = (
+    "Calibration for `quark-cli torch-llm-ptq` reads `--dataset`, which accepts pileval, wikitext or c4.\n\n"  # 6
+    "For `quark-cli torch-llm-ptq`, `--device` is one of `cuda`/`cpu`.\n\n"  # 8: true
+    "`quark-cli torch-llm-ptq` scores on `--evaluation_dataset` (wikitext or lambada).\n\n"  # 10
+    "`--dataset` is pileval and works well.\n"  # 12: no enumeration closes the clause: no claim
+)
+
+
+def test_a_stated_list_of_flag_values_is_checked_against_the_parsers_choices(tmp_path):
+    found = _audit(tmp_path, CHOICES, "0.12.post1")
+    assert sorted(
+        (f.skill_location.line if f.skill_location else 0, f.kind, f.subject)
+        for f in found
+        if f.rule == "cli-flag-choice-invalid"
+    ) == [
+        (6, "mechanical", "quark-cli torch-llm-ptq --dataset c4"),
+        (10, "mechanical", "quark-cli torch-llm-ptq --evaluation_dataset lambada"),
+    ]
+
+
+def test_unless_and_otherwise_mark_a_default(tmp_path):
+    # 0.13 torch_llm_ptq.py: --seq_len default 512; a store_true flag's "default" is never compared
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n\n"
+        "Samples are cut at 4096 tokens unless `--seq_len` says otherwise.\n\n"  # line 10: wrong
+        "Use 128 samples unless `--skip_evaluation` is on.\n"  # 12: store_true: no finding
+    )
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(10, "mechanical")]

@@ -23,7 +23,7 @@ from quarkci.skills.claims.walk import Text, heading_path
 # "falls back to", "out of the box") ...
 _PASS = r"(?:pass(?:ed)?|set|give[ns]?|specif(?:y|ied)|suppl(?:y|ied)|provide[sd]?|override)"
 _DEFAULT_WORD = re.compile(
-    rf"\bdefault(?:s|ing|ed)?\b|\bunless (?:you |it is |one )?{_PASS}\b"
+    rf"\bdefault(?:s|ing|ed)?\b|\bunless\b|\botherwise\b"
     rf"|\b(?:is|are|was|were) (?:not|never) {_PASS}\b|\b(?:isn't|aren't|wasn't) {_PASS}\b"
     rf"|\b(?:do|does|did) not {_PASS}\b|\b(?:don't|doesn't|didn't) {_PASS}\b"
     r"|\b(?:if|when) (?:it is |left )?(?:omitted|unset|absent|left out)\b|\bfalls? back to\b"
@@ -118,7 +118,7 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
     return out
 
 
-def _subcommands(unit: Unit) -> dict[str, str]:
+def subcommands(unit: Unit) -> dict[str, str]:
     """``{word: command}`` for every command of the release vocabulary: ``torch-llm-ptq`` and
     ``quark-cli torch-llm-ptq`` -> ``quark-cli torch-llm-ptq``; a console script names itself."""
     if unit.lexicon is None:
@@ -133,7 +133,7 @@ def _subcommands(unit: Unit) -> dict[str, str]:
 _COMMAND_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 
 
-def _named_command(sentence: str, subcommands: dict[str, str]) -> str | None:
+def named_command(sentence: str, subcommands: dict[str, str]) -> str | None:
     """The one command ``sentence`` names (``quark-cli onnx-ptq``, `onnx-ptq`), else None."""
     named = {subcommands[w] for w in _COMMAND_WORD.findall(sentence) if w in subcommands}
     return next(iter(named)) if len(named) == 1 else None
@@ -146,8 +146,8 @@ def _command(unit: Unit, text: Text) -> str | None:
 def extract(unit: Unit) -> Iterator[Found]:
     """``cli_flag_default`` claims of ``unit`` (see the module docstring). A sentence naming one command
     (``onnx-ptq calibrates on ...``) states that command's default; else the section's command counts."""
-    subcommands = _subcommands(unit)
-    words = frozenset(subcommands)
+    commands = subcommands(unit)
+    words = frozenset(commands)
     for text in unit.texts():
         section = heading_path(text.headings)
         if text.kind == "table" and text.cell is not None and not text.cell.is_header:
@@ -173,7 +173,7 @@ def extract(unit: Unit) -> Iterator[Found]:
         for offset, sentence in sentences(text.text):
             for at, flag, value, part in stated_defaults(sentence, words):
                 # one of several pairs: a command named in another part is that part's
-                command = _named_command(part, subcommands) or _command(unit, text)
+                command = named_command(part, commands) or _command(unit, text)
                 yield _sentence_claim(text, section, sentence, offset + at, flag, value, command)
 
 
