@@ -1,7 +1,9 @@
 """``quarkci day0``: the day-0 release conductor and its gates.
 
 * ``day0 run --model DIR --scheme S [--threshold 0.01] [--tasks SUITE] [--out DIR] [--resume]``
-  -> ``OUT/day0_result.json``, ``OUT/validation_report.{md,json}``, the job summary. Exit 0 ACCEPT,
+  [--accelerator cpu|cuda|rocm|gpu] [--github-output]
+  -> ``OUT/day0_result.json``, ``OUT/validation_report.{md,json}``, the job summary (``--github-output``:
+  the step output ``decision``). Exit 0 ACCEPT,
   1 any other decision (INDETERMINATE: "add independent runs"), 2 bad input, 3 SYSTEMIC, 4 internal.
 * ``day0 gate-compare --baseline B.json --candidate C.json [--threshold T] [--relative] [--scales JSON]``
   (lm-eval 0.4 results JSON, quarkci eval results or score maps, read into one record each:
@@ -26,6 +28,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,14 +42,15 @@ from quarkci.core.errors import (
     BadInputError,
 )
 from quarkci.core.paths import check_disjoint, check_output_dir
+from quarkci.core.step_outputs import require_output_file, write_outputs
 from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
 from quarkci.gates import compare as compare_gate
 from quarkci.gates import run as run_gate
 from quarkci.gates import verbosity as verbosity_gate
-from quarkci.gates.verdict import Verdict, input_error
+from quarkci.gates.verdict import input_error
 
 _SCHEME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
-ACCELERATORS = ("cpu", "cuda", "rocm")
+ACCELERATORS = ("cpu", "cuda", "rocm", "gpu")  # gpu: cuda or rocm, whichever the installed torch is built for
 
 
 def add_parser(subparsers: _args.Subparsers) -> None:
@@ -111,7 +115,8 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         "--accelerator",
         choices=ACCELERATORS,
         default="cpu",
-        help="the accelerator the runner declares; the setup gate checks it is visible (default: cpu)",
+        help="the accelerator the runner declares; the setup gate checks it is visible; gpu: cuda or rocm, "
+        "whichever the installed torch was built for (default: cpu)",
     )
     p.add_argument(
         "--server",
@@ -147,6 +152,12 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="a note on the source model shown in every report (default: none)",
     )
     p.add_argument("--json", action="store_true", help="print day0_result.json on stdout")
+    p.add_argument(
+        "--github-output",
+        action="store_true",
+        help="also write the decision as the step output `decision` ($GITHUB_OUTPUT), once the chain has "
+        "written day0_result.json",
+    )
     p.set_defaults(func=run_chain)
 
     p = sub.add_parser("gate-compare", help="accuracy gate on two eval results / score maps")
@@ -283,7 +294,9 @@ def _vllm(args: argparse.Namespace, server: str, need_client: bool) -> Any:
     return env
 
 
-def _print(verdict: Verdict | dict[str, Any]) -> int:
+def _print(verdict: Mapping[str, object]) -> int:
+    """Print a verdict (a gate's, or the canary's) as JSON; its exit code: 2 for an input error, else 0
+    pass / 1 fail."""
     print(json.dumps(verdict, indent=2, sort_keys=True, default=str))
     if verdict.get("input_error"):
         print(f"quarkci: error: {verdict['detail']}", file=sys.stderr)
@@ -453,7 +466,12 @@ def run_chain(args: argparse.Namespace) -> int:
     from quarkci.day0.state import Day0Config
     from quarkci.day0.suite import resolve_suite
 
+    target = require_output_file() if args.github_output else None
     _check_run_inputs(args)
+    if args.accelerator == "gpu":
+        from quarkci.day0.stages import gpu_backend
+
+        args.accelerator = gpu_backend()
     server = args.server or ("hf" if args.accelerator == "cpu" else "vllm")
     vllm = _vllm(args, server, need_client=True)
     if args.model == SMOLLM:
@@ -488,6 +506,8 @@ def run_chain(args: argparse.Namespace) -> int:
     else:
         print(out / "day0_result.json")
     decision = document["decision"]
+    if target is not None:
+        write_outputs({"decision": decision}, target)
     print(f"quarkci: day0: decision {decision}", file=sys.stderr)
     if decision == "ACCEPT":
         return EXIT_OK

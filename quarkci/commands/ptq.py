@@ -17,11 +17,12 @@
   summary JSON. Exit 0 (the verdict is the gate's), 2 unreadable source or run result, or a checkpoint
   that is not a directory (a missing one is accepted only when the run result records a failed run).
 * ``ptq gate --summary F [--max-size-ratio R] [--max-accuracy-drop D] [--min-top1-agreement A]
-  [--markdown FILE] [--report-dir DIR]``: the summary is read through the ``validation_summary`` contract;
-  the verdict JSON on stdout (and a sticky-comment Markdown body; with ``--report-dir``,
-  ``DIR/validation_report.{md,json}`` of kind ``ptq``: the PTQ stages and the gate, rendered by
-  :mod:`quarkci.report.ptq`). Exit 0 pass, 1 gate failed, 2 unreadable input (a
-  USER_CONFIG_ERROR verdict is still printed).
+  [--markdown FILE] [--report-dir DIR] [--github-output]``: the summary is read through the
+  ``validation_summary`` contract; the verdict JSON on stdout (and a sticky-comment Markdown body; with
+  ``--report-dir``, ``DIR/validation_report.{md,json}`` of kind ``ptq``: the PTQ stages and the gate,
+  rendered by :mod:`quarkci.report.ptq`; with ``--github-output``, the step outputs ``pass`` and
+  ``failure-class``). Exit 0 pass, 1 gate failed, 2 unreadable input (a USER_CONFIG_ERROR verdict is
+  still printed, and its outputs written).
 
 Every command that writes a file prints its path on stdout, or the document with ``--json``.
 """
@@ -34,12 +35,14 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from quarkci.commands import arguments as _args
 from quarkci.core.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, BadInputError
+from quarkci.core.step_outputs import write_outputs
 from quarkci.gates import ptq as ptq_gate
 from quarkci.gates.verdict import Verdict
+from quarkci.ptq.doc_types import RunResultDoc
+from quarkci.ptq.summary_types import ValidationSummary
 
 _SUBCOMMANDS = ("intake", "plan", "manifest", "run", "validate", "gate")
 
@@ -290,10 +293,16 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="also write DIR/validation_report.md and .json (kind ptq: the PTQ stages and the gate), "
         "the report ptq.yml uploads and publish-ptq.yml posts (default: not written)",
     )
+    p.add_argument(
+        "--github-output",
+        action="store_true",
+        help="also write the step outputs pass (true|false) and failure-class (empty on pass) to "
+        "$GITHUB_OUTPUT, for a refused input too (default: not written)",
+    )
     p.set_defaults(func=run_gate)
 
 
-def _emit(args: argparse.Namespace, path: Path, document: Any) -> None:
+def _emit(args: argparse.Namespace, path: Path, document: object) -> None:
     if getattr(args, "json", False):
         print(json.dumps(document, indent=2, sort_keys=True, default=str))
     else:
@@ -326,18 +335,13 @@ def run_plan(args: argparse.Namespace) -> int:
     """``ptq plan``."""
     from quarkci.core.paths import check_apart, check_output_file
     from quarkci.ptq.evidence import plan_warnings
-    from quarkci.ptq.plan import build_plan, load_json, write_plan
+    from quarkci.ptq.plan import CalibrationChoice, build_plan, load_analysis, write_plan
 
     check_output_file(args.out, "--output")
     calib_file = args.calib_dataset if args.calib_dataset and Path(args.calib_dataset).exists() else None
     check_apart([(args.out, "--output")], [(args.analysis, "--analysis"), (calib_file, "--calib-dataset")])
-    analysis = load_json(args.analysis, "model_analysis")
-    calibration = {
-        "dataset": args.calib_dataset,
-        "num_calib_data": args.num_calib_data,
-        "seq_len": args.seq_len,
-        "batch_size": args.batch_size,
-    }
+    analysis = load_analysis(args.analysis)
+    calibration = CalibrationChoice(args.calib_dataset, args.num_calib_data, args.seq_len, args.batch_size)
     plan = build_plan(
         analysis,
         str(Path(args.analysis).resolve()),
@@ -394,12 +398,12 @@ def run_manifest(args: argparse.Namespace) -> int:
     """``ptq manifest``."""
     from quarkci.core.paths import check_output_dir
     from quarkci.ptq.manifest import MANIFEST_FILE, build_manifest, write_manifest
-    from quarkci.ptq.plan import load_json
+    from quarkci.ptq.plan import load_plan
 
     check_output_dir(args.out, "--out")
     if args.output_dir:
         check_output_dir(args.output_dir, "--checkpoint")
-    plan = load_json(args.plan, "quant_plan")
+    plan = load_plan(args.plan)
     manifest = build_manifest(plan, args.plan, args.out, args.output_dir)
     path = write_manifest(manifest, Path(args.out) / MANIFEST_FILE)
     if manifest.get("blocked_by"):
@@ -417,7 +421,7 @@ def run_run(args: argparse.Namespace) -> int:
         require_safe_outputs,
         require_tokenizer,
     )
-    from quarkci.ptq.plan import load_json
+    from quarkci.ptq.plan import load_plan
 
     manifest = load_manifest(args.manifest)
     if not args.yes:
@@ -425,7 +429,7 @@ def run_run(args: argparse.Namespace) -> int:
             f"refusing to run PTQ without explicit confirmation: review {args.manifest} and pass --yes"
         )
     require_runnable(manifest, args.manifest)
-    plan = load_json(manifest["inputs"]["plan"], "quant_plan")
+    plan = load_plan(manifest["inputs"]["plan"])
     require_safe_outputs(manifest, args.manifest, overwrite=args.overwrite)
     require_tokenizer(plan["model"]["model_path"])
     _offline_hub()
@@ -483,7 +487,7 @@ def calib_dataset(value: str) -> str:
     raise argparse.ArgumentTypeError(f"{value}: {what}, and not a dataset name ({', '.join(CLI_DATASETS)})")
 
 
-def _check_checkpoint(checkpoint: str, run_result: dict[str, Any] | None) -> None:
+def _check_checkpoint(checkpoint: str, run_result: RunResultDoc | None) -> None:
     """Refuse a ``--checkpoint`` that is not a directory, unless ``run_result`` records a failed run
     (a failed run leaves no checkpoint; the summary records that for the gate)."""
     path = Path(checkpoint)
@@ -503,40 +507,18 @@ def run_gate(args: argparse.Namespace) -> int:
     The summary is read through the ``validation_summary`` contract; the ``--markdown`` and
     ``--report-dir`` locations are checked while parsing, before anything is read. With ``--report-dir``
     the validation report (kind ``ptq``) is written for a pass and a fail alike, not for unreadable input.
+    With ``--github-output`` the step outputs ``pass`` and ``failure-class`` are written for every
+    verdict printed (:func:`_gate_outputs`).
     """
     from quarkci.core.documents import read_artifact
-    from quarkci.core.paths import check_distinct_file, check_output_file
-    from quarkci.gates.failure_class import FailureClass
-    from quarkci.gates.verdict import verdict
 
-    summary: Any = None
-    problem = None
-    if not args.summary:
-        problem = "--summary is required"
-    if not problem and args.markdown:
-        try:
-            check_output_file(args.markdown, "--markdown")
-            check_distinct_file(args.markdown, "--markdown", args.summary, "--summary")
-        except BadInputError as exc:
-            problem = str(exc)
-    if not problem and not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):
-        problem = f"--max-size-ratio must be a positive finite number, not {args.max_size_ratio}"
-    for flag, value in (
-        ("--max-accuracy-drop", args.max_accuracy_drop),
-        ("--min-top1-agreement", args.min_top1_agreement),
-    ):
-        if not problem and not 0.0 <= value <= 1.0:  # NaN fails this too
-            problem = f"{flag} must be a number in [0, 1], not {value}"
-    if not problem:
-        try:
-            summary = read_artifact("validation_summary", args.summary)
-        except BadInputError as exc:
-            problem = f"--summary {exc}"
-    if problem:
-        refused = verdict(ptq_gate.ID, False, FailureClass.USER_CONFIG_ERROR, problem, checks=[])
-        print(json.dumps(refused, indent=2, sort_keys=True))
-        print(f"quarkci: error: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    problem, target = _gate_flags(args)
+    if problem is not None:
+        return _refuse(problem, target)
+    try:
+        summary: ValidationSummary = read_artifact("validation_summary", args.summary)
+    except BadInputError as exc:
+        return _refuse(f"--summary {exc}", target)
     judged: Verdict = ptq_gate.evaluate(
         summary,
         max_size_ratio=args.max_size_ratio,
@@ -552,11 +534,68 @@ def run_gate(args: argparse.Namespace) -> int:
         from quarkci.report import ptq as ptq_report
 
         ptq_report.write(summary, judged, args.report_dir)
+    _gate_outputs(judged, target)
     print(json.dumps(judged, indent=2, sort_keys=True))
     return EXIT_OK if judged["pass"] else EXIT_FINDINGS
 
 
-def judge_summary(summary: dict[str, Any]) -> Verdict:
+def _gate_flags(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``ptq gate``'s flags checked in order, before the summary is read: ``(the first problem, one line
+    naming the flag, or None; the $GITHUB_OUTPUT file with --github-output, else None)``."""
+    from quarkci.core.paths import check_distinct_file, check_output_file
+    from quarkci.core.step_outputs import require_output_file
+
+    target = None
+    if not args.summary:
+        return "--summary is required", target
+    if args.github_output:
+        try:
+            target = require_output_file()
+        except BadInputError as exc:
+            return str(exc), target
+    if args.markdown:
+        try:
+            check_output_file(args.markdown, "--markdown")
+            check_distinct_file(args.markdown, "--markdown", args.summary, "--summary")
+        except BadInputError as exc:
+            return str(exc), target
+    if not (math.isfinite(args.max_size_ratio) and args.max_size_ratio > 0):
+        return f"--max-size-ratio must be a positive finite number, not {args.max_size_ratio}", target
+    for flag, value in (
+        ("--max-accuracy-drop", args.max_accuracy_drop),
+        ("--min-top1-agreement", args.min_top1_agreement),
+    ):
+        if not 0.0 <= value <= 1.0:  # NaN fails this too
+            return f"{flag} must be a number in [0, 1], not {value}", target
+    return None, target
+
+
+def _refuse(problem: str, target: str | None) -> int:
+    """Input ``ptq gate`` cannot judge: print a USER_CONFIG_ERROR verdict (and write its step outputs to
+    ``target``), say ``problem`` on stderr, and return exit 2."""
+    from quarkci.gates.failure_class import FailureClass
+    from quarkci.gates.verdict import verdict
+
+    refused = verdict(ptq_gate.ID, False, FailureClass.USER_CONFIG_ERROR, problem, checks=[])
+    _gate_outputs(refused, target)
+    print(json.dumps(refused, indent=2, sort_keys=True))
+    print(f"quarkci: error: {problem}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _gate_outputs(judged: Verdict, target: str | None) -> None:
+    """Append the verdict's step outputs to ``target`` (``$GITHUB_OUTPUT``; nothing when ``None``):
+    ``pass`` ``true``|``false`` and ``failure-class`` (a :class:`~quarkci.gates.failure_class.FailureClass`
+    value, empty on pass). Raises :class:`BadInputError` when the file cannot be appended to."""
+    if target is not None:
+        values = {
+            "pass": "true" if judged["pass"] else "false",
+            "failure-class": judged["failure_class"] or "",
+        }
+        write_outputs(values, target)
+
+
+def judge_summary(summary: ValidationSummary) -> Verdict:
     """The PTQ gate's verdict on ``summary`` with the gate's defaults (what ``ptq gate`` without threshold
     flags judges, and so ``ptq.yml``): for a publisher that re-renders a GPU runner's PTQ report from its
     measured summary instead of showing the verdict the runner wrote (``report markdown``). Never raises."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 from quarkci.day0.lm_eval_tasks import DatasetRef, task_datasets
+from quarkci.day0.shapes import DatasetCheck, UnavailableDataset
 from quarkci.day0.suite import Suite
 
 
@@ -32,12 +32,12 @@ class Availability:
     unavailable: list[tuple[DatasetRef, str]] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DatasetCheck:
         """The setup stage's ``datasets`` output."""
         return {
             "checked": self.checked,
             "unavailable": [
-                {"task": r.task, "dataset": str(r), "reason": why} for r, why in self.unavailable
+                UnavailableDataset(task=r.task, dataset=str(r), reason=why) for r, why in self.unavailable
             ],
             "not_checked": self.not_checked,
         }

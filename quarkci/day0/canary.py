@@ -21,13 +21,15 @@ import json
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.day0 import serving
+from quarkci.day0.shapes import CanaryVerdict
 from quarkci.day0.vllm_env import VllmEnv, cpu_unserved
 from quarkci.gates.failure_class import FailureClass
 
@@ -61,7 +63,10 @@ def choose_server(server: str, checkpoint: str | Path, vllm: VllmEnv | None) -> 
     return server, None
 
 
-def _post(url: str, body: dict[str, Any], timeout: float) -> dict[str, Any]:
+def _post(url: str, body: Mapping[str, object], timeout: float) -> dict[str, Any]:
+    """POST ``body`` as JSON to ``url``; the server's JSON response object (open-shaped: an OpenAI
+    completion as the server writes it), ``{}`` for another JSON value. Raises what ``urlopen`` and
+    ``json.loads`` raise."""
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
     )
@@ -78,7 +83,7 @@ def run_canary(
     probe: tuple[str, str] | None = None,
     say: Callable[[str], None] | None = None,
     vllm: VllmEnv | None = None,
-) -> dict[str, Any]:
+) -> CanaryVerdict:
     """Run the canary; returns the verdict ``{gate: "canary", pass, failure_class, detail, server,
     requested_server, fallback, vllm, refusal, checkpoint, load_seconds, prompt, expected, answer,
     log}``. ``server="vllm"`` needs ``vllm`` (resolved by the caller). Never raises for a server
@@ -89,7 +94,7 @@ def run_canary(
     log_path = out / "server.log"
     prompt, expected = probe or known_probe(checkpoint)
     judge, fallback = choose_server(server, checkpoint, vllm)
-    verdict: dict[str, Any] = {
+    verdict: CanaryVerdict = {
         "gate": "canary",
         "pass": False,
         "failure_class": None,
@@ -112,7 +117,9 @@ def run_canary(
         with serving.serving(
             judge, checkpoint, log_path, health_timeout, emit, vllm=vllm, what="canary"
         ) as running:
-            verdict.update(_ask(running, prompt, expected))
+            answer = _ask(running, prompt, expected)
+            verdict["pass"], verdict["load_seconds"] = answer.passed, answer.load_seconds
+            verdict["answer"], verdict["detail"] = answer.answer, answer.detail
     except serving.ServeFailed as failed:
         verdict["detail"], verdict["refusal"] = failed.detail, failed.refusal
     if fallback:
@@ -126,19 +133,36 @@ def run_canary(
     return verdict
 
 
-def _ask(running: serving.Running, prompt: str, expected: str) -> dict[str, Any]:
+class _Completion(TypedDict):
+    """The canary's completion request: greedy, at most 8 tokens; ``model`` the served name, if any."""
+
+    prompt: str
+    max_tokens: int
+    temperature: int
+    model: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What the canary's question gave: the server's load time (seconds), the verdict line, and -- when
+    the server answered -- whether the answer is the expected one and its text."""
+
+    load_seconds: float
+    detail: str
+    passed: bool = False
+    answer: str | None = None
+
+
+def _ask(running: serving.Running, prompt: str, expected: str) -> _Answer:
     load = running.load_seconds or 0.0
-    body: dict[str, Any] = {"prompt": prompt, "max_tokens": 8, "temperature": 0}
+    body: _Completion = {"prompt": prompt, "max_tokens": 8, "temperature": 0}
     if running.served_name:
         body["model"] = running.served_name
     try:
         response = _post(f"{running.base}/v1/completions", body, REQUEST_TIMEOUT)
         answer = str(response["choices"][0]["text"])
     except (urllib.error.URLError, OSError, KeyError, IndexError, TypeError, ValueError) as exc:
-        return {
-            "load_seconds": load,
-            "detail": f"generation request failed: {type(exc).__name__}: {exc}"[:300],
-        }
+        return _Answer(load, f"generation request failed: {type(exc).__name__}: {exc}"[:300])
     ok = expected.lower() in answer.lower() if expected.isalpha() else "".join(answer.split()) == expected
     detail = f"answered {answer.strip()!r} to {prompt!r} (expected {expected!r}) after {load:.1f}s load"
-    return {"pass": ok, "load_seconds": load, "answer": answer, "detail": detail}
+    return _Answer(load, detail, passed=ok, answer=answer)

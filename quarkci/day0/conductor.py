@@ -28,19 +28,40 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
 from quarkci.day0.hashing import directory_sha256
-from quarkci.day0.result import RESULT_FILE, closeout
+from quarkci.day0.result import RESULT_FILE, Day0Result, closeout
 from quarkci.day0.stages import default_stages
-from quarkci.day0.state import ChainRecord, Context, Day0Config, GateFailed, Stage, StageFn
+from quarkci.day0.state import (
+    ChainData,
+    ChainRecord,
+    Context,
+    Day0Config,
+    GateFailed,
+    Stage,
+    StageFn,
+    StageOutputs,
+)
 
 STATE_FILE = "day0_state.json"
 STAGES = ("setup", "ptq", "gate_ptq", "canary", "baseline_eval", "candidate_eval", "compare", "verbosity")
 ALWAYS_RERUN = frozenset({"compare", "verbosity"})
 REDO_ON_NEW_CHECKPOINT = STAGES[STAGES.index("gate_ptq") :]
+
+
+class ChainInputs(TypedDict):
+    """The inputs a run is resumed against (``day0_state.json``'s ``inputs``): another value starts over."""
+
+    model: str
+    scheme: str
+    suite: str
+    tasks: list[str]
+    checkpoint: str | None
+    kv_cache: str | None
+    server: str
 
 
 class Conductor:
@@ -70,11 +91,11 @@ class Conductor:
         return self.out / STATE_FILE
 
     @property
-    def data(self) -> dict[str, Any]:
+    def data(self) -> ChainData:
         """The persisted data of the stages (:attr:`quarkci.day0.state.Context.data`)."""
         return self.context.data
 
-    def _inputs(self) -> dict[str, Any]:
+    def _inputs(self) -> ChainInputs:
         return {
             "model": str(self.cfg.model.resolve()),
             "scheme": self.cfg.scheme,
@@ -100,14 +121,15 @@ class Conductor:
         if state.get("inputs") != self._inputs():
             self.say("resume: inputs differ from the recorded run; starting over")
             return
-        self.context.data = state.get("data") or {}
+        # our own state file, written by _save from these types (not a user's document)
+        self.context.data = cast(ChainData, state.get("data") or {})
         for record in state.get("stages") or []:
             if record.get("name") in self.stages and record.get("status") == "passed":
                 stage = self.stages[record["name"]]
                 stage.status, stage.detail, stage.outputs = (
                     "passed",
                     record["detail"],
-                    record.get("outputs") or {},
+                    cast(StageOutputs, record.get("outputs") or {}),
                 )
                 stage.failure_class, stage.seconds = None, float(record.get("seconds") or 0)
         sha = self.data.get("checkpoint_sha256")
@@ -125,7 +147,7 @@ class Conductor:
         return all(Path(f).exists() for f in files)
 
     # --- the chain --------------------------------------------------------------------------------
-    def run(self) -> dict[str, Any]:
+    def run(self) -> Day0Result:
         """Run (or resume) the chain; write the closeout; return the ``day0_result`` document."""
         self.out.mkdir(parents=True, exist_ok=True)
         self._load_previous()

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from typing import Any
 from quarkci.core.documents import load_document
 from quarkci.core.errors import BadInputError
 from quarkci.day0 import lm_eval_driver
+from quarkci.day0.shapes import EvalConfig, EvalError, EvalResult, EvalTask, ServerFacts, VerbosityRun
 from quarkci.day0.suite import Suite
 from quarkci.gates.failure_class import FailureClass
 
@@ -72,7 +73,7 @@ class EvalSpec:
     served_name: str | None = None
     max_length: int | None = None
     python: str | None = None
-    server: dict[str, Any] | None = None
+    server: ServerFacts | None = None
     client_lm_eval: str | None = None
 
 
@@ -86,10 +87,10 @@ def lm_eval_version() -> str:
         return "missing"
 
 
-def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
+def eval_config(model_path: str, suite: Suite, spec: EvalSpec) -> EvalConfig:
     """The eval configuration recorded in the result (and hashed into the baseline cache key); an
     endpoint eval adds ``server`` (the serving stack and its parameters) and ``max_length``."""
-    config: dict[str, Any] = {
+    config: EvalConfig = {
         "result_format": RESULT_FORMAT,
         "backend": spec.backend,
         "model_path": model_path,
@@ -130,7 +131,7 @@ def _stderr(values: list[float]) -> float | None:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
-def _metric_of(task_results: dict[str, Any], preferred: str | None) -> str | None:
+def _metric_of(task_results: Mapping[str, object], preferred: str | None) -> str | None:
     names = [k.split(",")[0] for k in task_results if "," in k and "_stderr" not in k]
     if preferred in names:
         return preferred
@@ -149,15 +150,17 @@ def _token_counter(model_path: str) -> Callable[[str], int]:
 
 def summarize(
     raw: dict[str, Any], suite: Suite, count_tokens: Callable[[str], int]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(tasks, verbosity)`` sections from ``simple_evaluate``'s return value (``log_samples=True``)."""
-    tasks: dict[str, Any] = {}
-    verbosity: dict[str, Any] = {}
+) -> tuple[dict[str, EvalTask], dict[str, list[VerbosityRun]]]:
+    """``(tasks, verbosity)`` sections from ``simple_evaluate``'s return value (``log_samples=True``):
+    ``raw`` is lm-eval's own results dict as it returns it (open-shaped: ``results``, ``samples``,
+    ``n-samples``, ``versions``, ``n-shot``, ``configs`` per task)."""
+    tasks: dict[str, EvalTask] = {}
+    verbosity: dict[str, list[VerbosityRun]] = {}
     samples = raw.get("samples") or {}
     n_samples = raw.get("n-samples") or {}
     versions, n_shot, configs = raw.get("versions") or {}, raw.get("n-shot") or {}, raw.get("configs") or {}
     for task, results in (raw.get("results") or {}).items():
-        task_config: dict[str, Any] = configs[task] if isinstance(configs.get(task), dict) else {}
+        task_config: Mapping[str, object] = configs[task] if isinstance(configs.get(task), dict) else {}
         metric = _metric_of(results, suite.metrics.get(task))
         logged = samples.get(task) or []
         values = [float(s[metric]) for s in logged if metric and isinstance(s.get(metric), int | float)]
@@ -187,7 +190,7 @@ def summarize(
     return tasks, verbosity
 
 
-def _request(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
+def _request(model_path: str, suite: Suite, spec: EvalSpec) -> lm_eval_driver.EvalRequest:
     return {
         "model": spec.backend,
         "model_args": _model_args(model_path, spec),
@@ -200,10 +203,12 @@ def _request(model_path: str, suite: Suite, spec: EvalSpec) -> dict[str, Any]:
 
 
 def _run_elsewhere(
-    python: str, request: dict[str, Any], log: Path | None, emit: Callable[[str], None]
-) -> dict[str, Any]:
+    python: str, request: lm_eval_driver.EvalRequest, log: Path | None, emit: Callable[[str], None]
+) -> Mapping[str, object]:
     """The driver under ``python`` (isolated: ``-I``, no ``PYTHONPATH``), its output to ``log``; a
-    progress line every :data:`PROGRESS_EVERY` seconds. Returns the driver's result document."""
+    progress line every :data:`PROGRESS_EVERY` seconds. Returns the driver's result document
+    (:class:`~quarkci.day0.lm_eval_driver.DriverResult`, read back from another interpreter: narrowed
+    by the caller). Raises ``RuntimeError`` when the driver failed or wrote no JSON object."""
     with tempfile.TemporaryDirectory(prefix="quarkci-eval-") as tmp:
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps(request), encoding="utf-8")
@@ -244,7 +249,7 @@ def run_eval(
     spec: EvalSpec,
     say: Callable[[str], None] | None = None,
     log: Path | None = None,
-) -> dict[str, Any]:
+) -> EvalResult:
     """Evaluate ``model_path`` on ``suite`` with lm-eval; returns an eval result document.
 
     In this process, or (``spec.python``) in that interpreter through :mod:`quarkci.day0.lm_eval_driver`,
@@ -256,7 +261,7 @@ def run_eval(
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
     config = eval_config(model_path, suite, spec)
-    document: dict[str, Any] = {"tasks": {}, "verbosity": {}, "config": config, "seconds": 0.0, "error": None}
+    document: EvalResult = {"tasks": {}, "verbosity": {}, "config": config, "seconds": 0.0, "error": None}
     started = time.perf_counter()
     where = f" at {spec.base_url}" if spec.base_url else ""
     emit(f"eval: {spec.backend}{where} on {model_path}: {', '.join(suite.tasks)} ...")
@@ -266,12 +271,14 @@ def run_eval(
     try:
         if spec.python:
             outcome = _run_elsewhere(spec.python, request, log, emit)
-            if outcome.get("error"):
-                error = outcome["error"]
+            error = outcome.get("error")
+            if isinstance(error, dict) and error:
                 cls = FailureClass.INFRA_TRANSIENT if error.get("transient") else FailureClass.UNKNOWN
-                document["error"] = {"failure_class": cls.value, "message": str(error.get("message"))[:1000]}
+                document["error"] = EvalError(
+                    failure_class=cls.value, message=str(error.get("message"))[:1000]
+                )
                 emit(f"eval: failed [{cls.value}]: {str(error.get('message'))[:200]}")
-            raw = outcome.get("raw")
+            raw: object = outcome.get("raw")
         else:
             raw = lm_eval_driver.evaluate(request)
         if document["error"] is None:
@@ -281,7 +288,7 @@ def run_eval(
             document["tasks"], document["verbosity"] = tasks, verbosity
     except Exception as exc:  # an upstream failure is a value for the run gate, not a crash
         cls = FailureClass.INFRA_TRANSIENT if lm_eval_driver.is_transient(exc) else FailureClass.UNKNOWN
-        document["error"] = {"failure_class": cls.value, "message": f"{type(exc).__name__}: {exc}"[:1000]}
+        document["error"] = EvalError(failure_class=cls.value, message=f"{type(exc).__name__}: {exc}"[:1000])
         emit(f"eval: failed [{cls.value}]: {type(exc).__name__}: {str(exc)[:200]}")
     document["seconds"] = round(time.perf_counter() - started, 3)
     emit(f"eval: done in {document['seconds']:.1f}s")

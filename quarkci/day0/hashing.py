@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 _CHUNK = 1 << 20
 
@@ -30,7 +30,7 @@ def directory_sha256(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
-def baseline_key(source_sha256: str, config: dict[str, Any]) -> str:
+def baseline_key(source_sha256: str, config: Mapping[str, object]) -> str:
     """The baseline cache key: the source model's content hash + the eval config without the model
     path (task config hash, lm-eval version, sampling parameters, backend, dtype, batch size)."""
     identity = {k: v for k, v in config.items() if k not in ("model_path", "served_name")}

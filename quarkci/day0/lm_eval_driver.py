@@ -17,15 +17,45 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from typing import Any, TypedDict
+
+
+class EvalRequest(TypedDict):
+    """REQUEST: lm-eval's model name and ``model_args`` string, the tasks, ``num_fewshot`` (``None``:
+    the task's), the batch size, the local task directory (``None``: none) and the seed."""
+
+    model: str
+    model_args: str
+    tasks: list[str]
+    num_fewshot: int | None
+    batch_size: int
+    include_path: str | None
+    seed: int
+
+
+class DriverError(TypedDict):
+    """Why ``simple_evaluate`` raised: the exception's type, its message, whether it is transient."""
+
+    type: str
+    message: str
+    transient: bool
+
+
+class DriverResult(TypedDict):
+    """RESULT: ``raw`` is ``simple_evaluate``'s own dict (open-shaped, as lm-eval returns it) or ``None``."""
+
+    raw: dict[str, Any] | None
+    lm_eval_version: str
+    error: DriverError | None
+
 
 OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 _TRANSIENT_NAMES = ("Connect", "Timeout", "RetryError", "ServerDisconnected")
 
 
-def evaluate(request: dict[str, Any]) -> dict[str, Any]:
+def evaluate(request: EvalRequest) -> dict[str, Any]:
     """Run ``simple_evaluate`` for ``request`` (offline, seeded with ``seed`` everywhere, bootstrap off,
-    samples logged) and return its dict. Raises what lm-eval raises."""
+    samples logged) and return its dict (lm-eval's, open-shaped). Raises what lm-eval raises."""
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
     from lm_eval import simple_evaluate
@@ -90,7 +120,7 @@ def main(argv: list[str]) -> int:
         return 2
     with open(argv[0], encoding="utf-8") as fh:
         request = json.load(fh)
-    result: dict[str, Any] = {"raw": None, "lm_eval_version": _version(), "error": None}
+    result: DriverResult = {"raw": None, "lm_eval_version": _version(), "error": None}
     try:
         result["raw"] = evaluate(request)
     except Exception as exc:  # reported in RESULT for the caller's run gate

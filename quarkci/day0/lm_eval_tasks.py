@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,9 @@ def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
 _TaskLoader.add_multi_constructor("!", _ignore_tag)
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
+def _read_yaml(path: Path) -> Mapping[str, object]:
+    """A task file's top-level mapping (lm-eval's task YAML: open-shaped, narrowed where read), ``{}``
+    when it is too large, unreadable, not YAML or not a mapping."""
     try:
         if path.stat().st_size > _MAX_FILE:
             return {}
@@ -152,7 +155,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _merged(config: dict[str, Any], base_dir: Path, depth: int = 0) -> dict[str, Any]:
+def _merged(config: Mapping[str, object], base_dir: Path, depth: int = 0) -> Mapping[str, object]:
     """``config`` over the file its ``include:`` names (relative to ``base_dir``), recursively, as
     lm-eval merges them (the including file's keys win)."""
     include = config.get("include")
@@ -163,21 +166,21 @@ def _merged(config: dict[str, Any], base_dir: Path, depth: int = 0) -> dict[str,
     return {**parent, **{k: v for k, v in config.items() if k != "include"}}
 
 
-def _ref(task: str, config: dict[str, Any]) -> DatasetRef | None:
+def _ref(task: str, config: Mapping[str, object]) -> DatasetRef | None:
     path = config.get("dataset_path")
     if not isinstance(path, str) or not path:
         return None
-    kwargs: dict[str, Any] = (
-        config["dataset_kwargs"] if isinstance(config.get("dataset_kwargs"), dict) else {}
-    )
+    given = config.get("dataset_kwargs")
+    kwargs: Mapping[str, object] = given if isinstance(given, dict) else {}
     name = config.get("dataset_name")
+    data_dir, revision = kwargs.get("data_dir"), kwargs.get("revision")
     return DatasetRef(
         task=task,
         path=path,
         name=str(name) if name is not None else None,
         data_files=kwargs.get("data_files"),
-        data_dir=kwargs.get("data_dir") if isinstance(kwargs.get("data_dir"), str) else None,
-        revision=kwargs.get("revision") if isinstance(kwargs.get("revision"), str) else None,
+        data_dir=data_dir if isinstance(data_dir, str) else None,
+        revision=revision if isinstance(revision, str) else None,
     )
 
 
@@ -221,7 +224,7 @@ def task_datasets(
     unresolved: list[str] = []
     seen: set[str] = set()
 
-    def leaf(task: str, config: dict[str, Any]) -> bool:
+    def leaf(task: str, config: Mapping[str, object]) -> bool:
         ref = _ref(task, config)
         if ref is not None:
             refs.setdefault(ref.key, ref)
@@ -233,10 +236,10 @@ def task_datasets(
         if not isinstance(item, dict):
             return False
         config = _merged(item, base_dir)
-        if isinstance(config.get("group"), str) and isinstance(config.get("task"), list):
-            found = [member(sub, base_dir) for sub in config["task"]]
-            return any(found)
         task = config.get("task")
+        if isinstance(config.get("group"), str) and isinstance(task, list):
+            found = [member(sub, base_dir) for sub in task]
+            return any(found)
         if isinstance(task, str):
             return leaf(task, config) or visit(task)
         return False
@@ -257,8 +260,9 @@ def task_datasets(
                     if task != name:  # a tag: the tasks that include this file carry it too
                         for other in _includers(path):
                             sub = _merged(_read_yaml(other), other.parent)
-                            if name in _as_list(sub.get("tag")) and isinstance(sub.get("task"), str):
-                                found = leaf(sub["task"], sub) or found
+                            sub_task = sub.get("task")
+                            if name in _as_list(sub.get("tag")) and isinstance(sub_task, str):
+                                found = leaf(sub_task, sub) or found
             if found:
                 break
         return found

@@ -23,9 +23,29 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+
+class _Choice(TypedDict):
+    index: int
+    text: str
+    finish_reason: str
+
+
+class _Usage(TypedDict):
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class _Completion(TypedDict):
+    object: str
+    model: str
+    choices: list[_Choice]
+    usage: _Usage  # an OpenAI text completion, the fields the canary and lm-eval read
+
 
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
@@ -53,7 +73,7 @@ class _State:
             self.error = f"{type(exc).__name__}: {exc}"[:2000]
             _log("model load failed:\n" + traceback.format_exc())
 
-    def complete(self, prompt: str, max_tokens: int) -> dict[str, Any]:
+    def complete(self, prompt: str, max_tokens: int) -> _Completion:
         import torch
 
         with self.lock, torch.no_grad():
@@ -85,7 +105,7 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - upstream signature
             _log(format % args)
 
-        def _send(self, code: int, body: dict[str, Any]) -> None:
+        def _send(self, code: int, body: Mapping[str, object]) -> None:
             data = json.dumps(body).encode()
             self.send_response(code)
             self.send_header("Content-Type", "application/json")

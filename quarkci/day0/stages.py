@@ -24,10 +24,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json, load_document
@@ -35,6 +34,7 @@ from quarkci.core.errors import BadInputError
 from quarkci.day0.canary import known_probe, run_canary
 from quarkci.day0.evaluate import EvalSpec, eval_config, run_eval
 from quarkci.day0.hashing import baseline_key, directory_sha256
+from quarkci.day0.shapes import CanaryVerdict, EvalResult, ServerFacts, Serving
 from quarkci.day0.state import Context, GateFailed, Stage, StageFn
 from quarkci.day0.suite import Suite
 from quarkci.gates import compare as compare_gate
@@ -51,8 +51,8 @@ PTQ_DIR = "ptq"
 GATE_PTQ_FILE = "gate_ptq.json"
 
 ChainFn = Callable[[PtqRequest, Callable[[str], None] | None], PtqOutcome]
-CanaryFn = Callable[..., dict[str, Any]]
-EvalFn = Callable[[str, Suite, EvalSpec, Callable[[str], None] | None], dict[str, Any]]
+CanaryFn = Callable[..., CanaryVerdict]
+EvalFn = Callable[[str, Suite, EvalSpec, Callable[[str], None] | None], EvalResult]
 
 
 def default_stages(
@@ -121,6 +121,17 @@ def installed_version(distribution: str) -> str | None:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def gpu_backend() -> str:
+    """The GPU backend the installed torch was built for: ``"rocm"`` for a HIP build, else ``"cuda"``
+    (``day0 run --accelerator gpu``; whether a device is visible is the setup gate's check). Imports torch;
+    without it, ``"cuda"`` (the setup gate then reports the missing ML stack, SYSTEMIC)."""
+    try:
+        import torch
+    except ImportError:
+        return "cuda"
+    return "rocm" if torch.version.hip else "cuda"
 
 
 def _accelerator_problems(accelerator: str) -> list[str]:
@@ -225,7 +236,7 @@ def gate_ptq(ctx: Context, stage: Stage, *, chain: ChainFn = run_ptq) -> None:
         "output_bytes": summary["output"]["bytes"],
         "size_ratio": summary["size_ratio"],
         "task_accuracy": summary["reload"].get("task_accuracy"),
-        "source_task_accuracy": summary["reload"].get("source_task_accuracy"),
+        "source_task_accuracy": _accuracy(summary["reload"].get("source_task_accuracy")),
     }
     ctx.data["behaviour_probe"] = verdict.get("behaviour")
     stage.outputs = {"summary": str(outcome.summary), "verdict": str(outcome.verdict_file)}
@@ -254,13 +265,13 @@ def serve(ctx: Context, stage: Stage, *, canary: CanaryFn = run_canary) -> None:
     path = atomic_write_text(ctx.out / "canary" / "canary.json", dump_json(verdict))
     ctx.data["canary"] = verdict
     endpoint = verdict["server"] == "vllm"
-    ctx.data["serving"] = {
-        "requested": cfg.server,
-        "canary": verdict["server"],
-        "eval_backend": "local-completions" if endpoint else cfg.backend,
-        "fallback": verdict.get("fallback"),
-        "vllm": cfg.vllm.to_json() if cfg.vllm is not None and endpoint else None,
-    }
+    ctx.data["serving"] = Serving(
+        requested=cfg.server,
+        canary=verdict["server"],
+        eval_backend="local-completions" if endpoint else cfg.backend,
+        fallback=verdict.get("fallback"),
+        vllm=cfg.vllm.to_json() if cfg.vllm is not None and endpoint else None,
+    )
     stage.outputs = {"verdict": str(path), "server_log": verdict["log"]}
     if not verdict["pass"]:
         raise GateFailed(FailureClass.CHECKPOINT_NOT_SERVABLE, verdict["detail"])
@@ -272,12 +283,12 @@ def _spec(ctx: Context, model_path: str) -> EvalSpec:
     from quarkci.day0.vllm_env import max_model_len
 
     device = "cpu" if ctx.config.accelerator == "cpu" else "cuda"
-    serving = ctx.data.get("serving") or {}
+    serving = ctx.data.get("serving")
     env = ctx.config.vllm
-    if serving.get("eval_backend") != "local-completions" or env is None:
+    if (serving.get("eval_backend") if serving else None) != "local-completions" or env is None:
         return EvalSpec(backend=ctx.config.backend, device=device)
     length = max_model_len(model_path)
-    server = {
+    server: ServerFacts = {
         "kind": "vllm",
         "distribution": env.distribution,
         "version": env.version,
@@ -296,7 +307,7 @@ def _spec(ctx: Context, model_path: str) -> EvalSpec:
     )
 
 
-def _run_one(ctx: Context, side: str, model_path: str, evaluate: EvalFn) -> dict[str, Any]:
+def _run_one(ctx: Context, side: str, model_path: str, evaluate: EvalFn) -> EvalResult:
     """One eval of ``model_path``: in this process (hf), or against a vLLM server started on it for the
     eval alone (its log ``eval/server-<side>.log``). A server that never becomes healthy is
     DEPLOYMENT_HEALTH_FAILED."""
@@ -330,7 +341,7 @@ def _run_one(ctx: Context, side: str, model_path: str, evaluate: EvalFn) -> dict
         ) from None
 
 
-def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: EvalFn) -> dict[str, Any]:
+def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: EvalFn) -> EvalResult:
     """One side's eval and its run gate (INFRA_TRANSIENT retried once; twice is SYSTEMIC)."""
     for attempt in (1, 2):
         result = _run_one(ctx, side, model_path, evaluate)
@@ -349,9 +360,10 @@ def _eval(ctx: Context, stage: Stage, side: str, model_path: str, evaluate: Eval
     return result
 
 
-def _cached_result(cache: Path) -> dict[str, Any] | None:
+def _cached_result(cache: Path) -> Mapping[str, object] | None:
     """A cached baseline eval, or ``None`` when there is none or it is unreadable (a corrupt or foreign
-    file in the cache is a miss: the baseline is evaluated again and the entry rewritten)."""
+    file in the cache is a miss: the baseline is evaluated again and the entry rewritten). Not trusted as
+    an :class:`~quarkci.day0.shapes.EvalResult`: the run gate judges it before it is used."""
     if not cache.is_file():
         return None
     try:
@@ -438,3 +450,8 @@ def verbosity(ctx: Context, stage: Stage) -> None:
             cls, judged["detail"], "REGRESSION" if cls is FailureClass.VERBOSITY_EXCEEDED else None
         )
     stage.detail = judged["detail"]
+
+
+def _accuracy(value: object) -> float | None:
+    """A demo-task accuracy copied from the task file: the number as written, else None."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from quarkci.day0.canary import DEFAULT_HEALTH_TIMEOUT
+from quarkci.day0.shapes import CanaryVerdict, DatasetCheck, Serving
 from quarkci.day0.suite import Suite
 from quarkci.day0.vllm_env import VllmEnv
 from quarkci.gates import compare, verbosity
 from quarkci.gates.failure_class import FailureClass
+from quarkci.gates.verdict import Behaviour, Verdict
 
 if TYPE_CHECKING:
     from quarkci.ptq.chain import PtqOutcome
@@ -46,6 +48,76 @@ class Day0Config:
     vllm: VllmEnv | None = None  # the vLLM environment (server == "vllm")
 
 
+class StageOutputs(TypedDict, total=False):
+    """What a stage records as its outputs: paths (absolute, under the run directory or the cache) of
+    the files it wrote, and the setup stage's facts (bytes, the accelerator, the amd-quark version, the
+    dataset check)."""
+
+    source_bytes: int
+    disk_free_bytes: int
+    accelerator: str
+    amd_quark: str | None
+    datasets: DatasetCheck
+    manifest: str
+    run_result: str
+    checkpoint: str
+    summary: str
+    verdict: str
+    server_log: str
+    results: str
+    gate_run: str
+    cache: str
+
+
+class StageRecord(TypedDict):
+    """A stage's record in ``day0_state.json`` and ``day0_result.json`` (seconds rounded to 1 ms)."""
+
+    name: str
+    status: str
+    seconds: float
+    detail: str
+    failure_class: str | None
+    outputs: StageOutputs
+    resumed: bool
+
+
+class PtqSizes(TypedDict):
+    """The validation summary's sizes (bytes) and demo-task accuracies, for the closeout."""
+
+    source_bytes: int
+    output_bytes: int
+    size_ratio: float | None
+    task_accuracy: float | None
+    source_task_accuracy: float | None
+
+
+class BaselineCache(TypedDict):
+    """The baseline cache entry looked up: its key, its path, and whether it was a hit."""
+
+    key: str
+    path: str
+    hit: bool
+
+
+class ChainData(TypedDict, total=False):
+    """The stages' persisted data (``day0_state.json``'s ``data``), each key set by the stage named:
+    ``checkpoint`` and ``run_result`` (ptq; a given checkpoint), ``ptq_summary``, ``behaviour_probe`` and
+    ``checkpoint_sha256`` (gate_ptq), ``canary`` and ``serving`` (canary), ``source_sha256`` and
+    ``baseline_cache`` (baseline_eval), ``compare`` and ``verbosity`` (their gates' verdicts)."""
+
+    checkpoint: str
+    run_result: str
+    ptq_summary: PtqSizes
+    behaviour_probe: Behaviour | None
+    checkpoint_sha256: str
+    canary: CanaryVerdict
+    serving: Serving
+    source_sha256: str
+    baseline_cache: BaselineCache
+    compare: Verdict
+    verbosity: Verdict
+
+
 @dataclass
 class Stage:
     """One stage's record in the state file."""
@@ -55,10 +127,10 @@ class Stage:
     seconds: float = 0.0
     detail: str = ""
     failure_class: str | None = None
-    outputs: dict[str, Any] = field(default_factory=dict)
+    outputs: StageOutputs = field(default_factory=lambda: StageOutputs())
     resumed: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StageRecord:
         """The record as written to ``day0_state.json`` and ``day0_result.json``."""
         return {
             "name": self.name,
@@ -91,7 +163,7 @@ class Context:
     config: Day0Config
     out: Path
     say: Callable[[str], None]
-    data: dict[str, Any] = field(default_factory=dict)
+    data: ChainData = field(default_factory=lambda: ChainData())
     ptq: PtqOutcome | None = None
 
 
@@ -107,6 +179,6 @@ class ChainRecord:
     config: Day0Config
     out: Path
     stages: tuple[Stage, ...]
-    data: dict[str, Any]
+    data: ChainData
     failed: GateFailed | None
     seconds: float

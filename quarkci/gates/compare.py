@@ -26,16 +26,32 @@ judge at all is an ``input_error`` verdict (the command exits 2 for it).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from quarkci.gates import records
 from quarkci.gates.failure_class import FailureClass
-from quarkci.gates.verdict import EPS, Verdict, input_error, number, verdict
+from quarkci.gates.verdict import EPS, CompareRow, DifferenceRow, Verdict, input_error, number, verdict
 
 ID = "compare"
 DEFAULT_THRESHOLD = 0.01  # max drop per task, a fraction of the task's scale
 IMPLAUSIBLE_GAIN = 0.05  # fraction of the task's scale
 POWER_SIGMAS = 2.0
+
+
+class _Settings(TypedDict):
+    """The settings a compare verdict names: ``threshold``, ``mode``, then the records' ``format``."""
+
+    threshold: float
+    mode: str
+    format: NotRequired[str]
+
+
+def rows_of(judged: Verdict) -> list[CompareRow]:
+    """The task rows of a compare verdict (``[]`` for another gate's verdict or none): this gate writes
+    only :class:`~quarkci.gates.verdict.CompareRow` rows, so its ``gate`` id tells their type."""
+    if judged.get("gate") != ID:
+        return []
+    return cast(list[CompareRow], judged.get("tasks") or [])
 
 
 def _drop(baseline: float, candidate: float, scale: float, relative: bool) -> float:
@@ -82,7 +98,7 @@ def _row(
     threshold: float,
     relative: bool,
     limit: Any,
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[CompareRow, str | None]:
     """One task's row (see :func:`evaluate`) and its anomaly line, if any."""
     key = records.common_metric(b_task, c_task)
     assert key is not None  # differences() reported a pair without a common metric
@@ -92,7 +108,7 @@ def _row(
     scale = number((scales or {}).get(task)) or (
         1.0 if b is not None and c is not None and 0 <= b <= 1 and 0 <= c <= 1 else 100.0
     )
-    row: dict[str, Any] = {
+    row: CompareRow = {
         "task": task,
         "metric": records.metric_name(key),
         "baseline": b,
@@ -137,14 +153,12 @@ def _row(
         reason = f"stderr {stderr:.4f} not below threshold {threshold}: add independent runs"
     else:
         status = "PASS" if within else "REGRESSION"
-    row.update(
-        delta=round(delta, 10),
-        drop=round(drop, 10) if math.isfinite(drop) else None,
-        stderr=stderr,
-        within=within,
-        status=status,
-        reason=reason,
-    )
+    row["delta"] = round(delta, 10)
+    row["drop"] = round(drop, 10) if math.isfinite(drop) else None
+    row["stderr"] = stderr
+    row["within"] = within
+    row["status"] = status
+    row["reason"] = reason
     return row, anomaly
 
 
@@ -161,7 +175,7 @@ def evaluate(
     scale, delta, drop, stderr, samples, within, status, reason), ``differences`` (config parity) and
     the settings used."""
     gate = ID
-    settings: dict[str, Any] = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
+    settings: _Settings = {"threshold": threshold, "mode": "relative" if relative else "absolute"}
     if (
         number(threshold) is None or not 0 <= threshold < 1
     ):  # a drop of a whole scale or more: every drop passes
@@ -203,7 +217,7 @@ def evaluate(
             decision="ANOMALOUS",
             tasks=[],
             differences=[
-                {"field": d.field, "baseline": d.baseline, "candidate": d.candidate} for d in mismatch
+                DifferenceRow(field=d.field, baseline=d.baseline, candidate=d.candidate) for d in mismatch
             ],
             **settings,
         )
@@ -223,7 +237,8 @@ def evaluate(
             **settings,
         )
 
-    rows, anomalies = [], []
+    rows: list[CompareRow] = []
+    anomalies: list[str] = []
     for task in sorted(base.tasks):
         row, anomaly = _row(task, base.tasks[task], cand.tasks[task], scales, threshold, relative, base.limit)
         rows.append(row)

@@ -62,10 +62,11 @@ USER_CONFIG_ERROR verdict.
 from __future__ import annotations
 
 import math
-from typing import Any, TypeGuard
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeGuard
 
 from quarkci.gates.failure_class import FailureClass, most_actionable
-from quarkci.gates.verdict import Check, Verdict, verdict
+from quarkci.gates.verdict import Behaviour, Check, Verdict, verdict
 
 ID = "ptq"
 DEFAULT_MAX_SIZE_RATIO = 1.0
@@ -85,15 +86,48 @@ def _check(name: str, status: str, detail: str, cls: FailureClass | None = None)
     }
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _obj(value: object) -> Mapping[str, object]:
+    """A JSON object of the (untrusted) summary; ``{}`` for any other value."""
     return value if isinstance(value, dict) else {}
 
 
-def _coverage(layers: dict[str, Any]) -> Check:
-    quantized = _dict(layers.get("quantized"))
+# What Python raises when a summary field that should be an array is a number or a boolean, by the first
+# operation the gate applies to it (the verdict names the error: the wording is kept as it was)
+_NOT_AN_ARRAY = {
+    "len": "object of type '{}' has no len()",
+    "index": "'{}' object is not subscriptable",
+    "iter": "'{}' object is not iterable",
+    "join": "can only join an iterable",
+}
+
+
+def _seq(value: object, first_use: str) -> Sequence[object] | Mapping[object, object]:
+    """``value or []`` for a summary field that should be an array: a list, a string or an object is
+    returned as it is (``len``, indexing and iteration apply to each, as they did before the field was
+    typed); a number or a boolean raises the ``TypeError`` Python raises for ``first_use`` (a key of
+    :data:`_NOT_AN_ARRAY`), which :func:`evaluate` turns into a malformed-summary verdict."""
+    if not value:
+        return []
+    if isinstance(value, list | str | dict):
+        return value
+    raise TypeError(_NOT_AN_ARRAY[first_use].format(type(value).__name__))
+
+
+def _texts(values: Iterable[object]) -> list[str]:
+    """``values`` when every item is a string; else the ``TypeError`` ``str.join`` raises."""
+    out = []
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            raise TypeError(f"sequence item {i}: expected str instance, {type(value).__name__} found")
+        out.append(value)
+    return out
+
+
+def _coverage(layers: Mapping[str, object]) -> Check:
+    quantized = _obj(layers.get("quantized"))
     n_quant = sum(v for v in quantized.values() if isinstance(v, int))
-    unexpected = layers.get("unexpected_unquantized") or []
-    mismatch = layers.get("declaration_mismatch") or []
+    unexpected = _seq(layers.get("unexpected_unquantized"), "len")
+    mismatch = _seq(layers.get("declaration_mismatch"), "index")
     problems = []
     if n_quant == 0:
         problems.append("no quantized linear layer")
@@ -107,7 +141,8 @@ def _coverage(layers: dict[str, Any]) -> Check:
             f"{len(mismatch)} declaration mismatch(es) (e.g. {first.get('layer')}: {first.get('reason')})"
         )
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(quantized.items()))
-    detail = f"quantized {{{counts}}}, excluded {len(layers.get('excluded') or [])} of {layers.get('total')}"
+    excluded = len(_seq(layers.get("excluded"), "len"))
+    detail = f"quantized {{{counts}}}, excluded {excluded} of {layers.get('total')}"
     return _check(
         "coverage",
         "fail" if problems else "pass",
@@ -116,11 +151,11 @@ def _coverage(layers: dict[str, Any]) -> Check:
     )
 
 
-def _block(name: str, block: Any, ok: Any) -> Check:
+def _block(name: str, block: object, ok: Callable[[Mapping[str, object]], str]) -> Check:
     """A check over one measured block (``problems`` list); skipped when the block was not measured."""
     if not isinstance(block, dict):
         return _check(name, "skipped", "not measured")
-    problems = [str(p) for p in block.get("problems") or []]
+    problems = [str(p) for p in _seq(block.get("problems"), "iter")]
     if problems:
         return _check(
             name,
@@ -131,7 +166,7 @@ def _block(name: str, block: Any, ok: Any) -> Check:
     return _check(name, "pass", ok(block))
 
 
-def _scheme_ok(b: dict[str, Any]) -> str:
+def _scheme_ok(b: Mapping[str, object]) -> str:
     if not b.get("claimed"):
         return (
             f"no claimed scheme; declared {b.get('declared_dtype')} {b.get('declared_qscheme')}: scales fit"
@@ -139,8 +174,8 @@ def _scheme_ok(b: dict[str, Any]) -> str:
     return f"{b.get('claimed')}: declared {b.get('declared_dtype')} {b.get('declared_qscheme')}, scales fit"
 
 
-def _kv_ok(b: dict[str, Any]) -> str:
-    group = b.get("group") or []
+def _kv_ok(b: Mapping[str, object]) -> str:
+    group = _seq(b.get("group"), "iter")
     return (
         f"KV-cache group {', '.join(map(str, group))} names all {b.get('layers_named')} k/v projections"
         if group
@@ -148,7 +183,7 @@ def _kv_ok(b: dict[str, Any]) -> str:
     )
 
 
-def _fused_ok(b: dict[str, Any]) -> str:
+def _fused_ok(b: Mapping[str, object]) -> str:
     n = b.get("checked")
     return (
         f"the shards of each of the {n} fused layer(s) vLLM builds (qkv_proj, gate_up_proj) share one scheme"
@@ -157,11 +192,11 @@ def _fused_ok(b: dict[str, Any]) -> str:
     )
 
 
-def _names_ok(b: dict[str, Any]) -> str:
+def _names_ok(b: Mapping[str, object]) -> str:
     return "every exported tensor belongs to a model module; no source tensor missing"
 
 
-def _tensors_ok(b: dict[str, Any]) -> str:
+def _tensors_ok(b: Mapping[str, object]) -> str:
     return f"{b.get('checked')} unquantized tensor(s) equal the source's"
 
 
@@ -178,8 +213,8 @@ def threshold_source(name: str, value: float, default: float) -> str:
 
 
 def _behaviour(
-    reload: dict[str, Any], reload_check: Check, max_drop: float, min_agreement: float
-) -> tuple[Check, dict[str, Any] | None]:
+    reload: Mapping[str, object], reload_check: Check, max_drop: float, min_agreement: float
+) -> tuple[Check, Behaviour | None]:
     """The behaviour check and the probe's figures (``None`` when nothing was measured): ``measure``
     (``task_accuracy`` on the demo model, else ``top1_agreement``), ``value``, ``source_value`` (the
     source's task accuracy), ``threshold`` and ``rule``, ``top1_agreement``, ``threshold_source``, ``pass``.
@@ -191,32 +226,22 @@ def _behaviour(
     acc, src_acc = reload.get("task_accuracy"), reload.get("source_task_accuracy")
     agreement = reload.get("top1_agreement")
     cls = FailureClass.BEHAVIOUR_PROBE_FAILED
-    probe: dict[str, Any] = {"top1_agreement": agreement if _number(agreement) else None}
+    probe: Behaviour = {"top1_agreement": agreement if _number(agreement) else None}
     if _number(acc) and _number(src_acc):
         failed = src_acc - acc > max_drop + 1e-9
         detail = f"demo-task accuracy {acc:.0%} vs {src_acc:.0%} for the source (max drop {max_drop:.0%})"
         if _number(agreement):
             detail += f"; top-1 agreement {agreement:.0%}"
-        probe.update(
-            measure="task_accuracy",
-            value=acc,
-            source_value=src_acc,
-            threshold=max_drop,
-            rule="source_value - value <= threshold",
-            threshold_source=threshold_source("max_accuracy_drop", max_drop, DEFAULT_MAX_ACCURACY_DROP),
-        )
+        probe["measure"], probe["value"], probe["source_value"] = "task_accuracy", acc, src_acc
+        probe["threshold"], probe["rule"] = max_drop, "source_value - value <= threshold"
+        probe["threshold_source"] = threshold_source("max_accuracy_drop", max_drop, DEFAULT_MAX_ACCURACY_DROP)
     elif _number(agreement):
         failed = agreement < min_agreement
         detail = f"top-1 agreement with the source {agreement:.0%} (min {min_agreement:.0%})"
-        probe.update(
-            measure="top1_agreement",
-            value=agreement,
-            source_value=None,
-            threshold=min_agreement,
-            rule="value >= threshold",
-            threshold_source=threshold_source(
-                "min_top1_agreement", min_agreement, DEFAULT_MIN_TOP1_AGREEMENT
-            ),
+        probe["measure"], probe["value"], probe["source_value"] = "top1_agreement", agreement, None
+        probe["threshold"], probe["rule"] = min_agreement, "value >= threshold"
+        probe["threshold_source"] = threshold_source(
+            "min_top1_agreement", min_agreement, DEFAULT_MIN_TOP1_AGREEMENT
         )
     else:
         why = reload.get("behaviour_error") or reload.get("task_error") or "no probe result in the summary"
@@ -233,11 +258,11 @@ def _behaviour(
     return _check("behaviour", "fail" if failed else "pass", detail, cls), probe
 
 
-def _number(value: Any) -> TypeGuard[float]:
+def _number(value: object) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _run_check(run: Any) -> Check:
+def _run_check(run: object) -> Check:
     if not isinstance(run, dict):
         return _check("run", "skipped", "no run result given")
     if run.get("status") == "succeeded":
@@ -249,7 +274,7 @@ def _run_check(run: Any) -> Check:
     return _check("run", "fail", f"ptq run failed at {run.get('stage')}: {run.get('message')}", cls)
 
 
-def _size_check(ratio: Any, max_size_ratio: float, extra: str) -> Check:
+def _size_check(ratio: object, max_size_ratio: float, extra: str) -> Check:
     if (
         not isinstance(ratio, int | float)
         or isinstance(ratio, bool)
@@ -273,7 +298,7 @@ def _size_check(ratio: Any, max_size_ratio: float, extra: str) -> Check:
     return _check("size", "pass", f"output/source size ratio {ratio:.4f}")
 
 
-def _reload_check(reload: dict[str, Any], checks: list[Check]) -> Check:
+def _reload_check(reload: Mapping[str, object], checks: list[Check]) -> Check:
     """The reload check; a failed reload after a failed metadata check among ``checks`` is the
     metadata's fault (QUANT_COVERAGE_FAILURE), not MODEL_UNSUPPORTED."""
     if not reload.get("checked"):
@@ -289,10 +314,11 @@ def _reload_check(reload: dict[str, Any], checks: list[Check]) -> Check:
                 FailureClass.QUANT_COVERAGE_FAILURE,
             )
         return _check("reload", "fail", what, FailureClass.MODEL_UNSUPPORTED)
-    counts_ = _dict(reload.get("counts"))
+    counts_ = _obj(reload.get("counts"))
     bad = {k: v for k, v in counts_.items() if v}
     if bad or reload.get("ok") is not True:
-        example = (reload.get("missing_keys") or reload.get("unexpected_keys") or ["?"])[0]
+        keys = _seq(reload.get("missing_keys"), "index") or _seq(reload.get("unexpected_keys"), "index")
+        example = (keys or ["?"])[0]
         what = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(bad.items())) or "not ok"
         if reload.get("logits_finite") is False:
             what += ", non-finite logits"
@@ -307,29 +333,29 @@ def _reload_check(reload: dict[str, Any], checks: list[Check]) -> Check:
     return _check("reload", "pass", f"reloaded without missing/unexpected keys{acc_note}")
 
 
-def _metadata_check(metadata: dict[str, Any]) -> Check:
-    blocking = metadata.get("blocking") or []
+def _metadata_check(metadata: Mapping[str, object]) -> Check:
+    blocking = _seq(metadata.get("blocking"), "iter")
     if blocking:
-        fields = ", ".join(str(_dict(b).get("field")) for b in blocking)
+        fields = ", ".join(str(_obj(b).get("field")) for b in blocking)
         return _check(
             "metadata", "fail", f"blocking metadata differences: {fields}", FailureClass.USER_CONFIG_ERROR
         )
-    n_expected = len(metadata.get("expected") or [])
+    n_expected = len(_seq(metadata.get("expected"), "len"))
     return _check("metadata", "pass", f"no blocking differences ({n_expected} expected)")
 
 
 def _checks(
-    summary: dict[str, Any],
+    summary: Mapping[str, object],
     max_size_ratio: float,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
-    probes: list[dict[str, Any]] | None = None,
+    probes: list[Behaviour] | None = None,
 ) -> list[Check]:
     """The checks of the module table, in order; the behaviour probe's figures go to ``probes``."""
     probes = probes if probes is not None else []
     checks: list[Check] = [_run_check(summary.get("run"))]
 
-    output = _dict(summary.get("output"))
+    output = _obj(summary.get("output"))
     if output.get("error"):
         checks.append(
             _check(
@@ -346,7 +372,7 @@ def _checks(
             _check("output", "fail", f"output {output.get('path')} {what}", FailureClass.USER_CONFIG_ERROR)
         )
         return checks  # nothing else can be judged
-    others = _dict(output.get("other_weight_files"))
+    others = _obj(output.get("other_weight_files"))
     extra = f" + {len(others)} other weight file(s) ({', '.join(sorted(others))})" if others else ""
     checks.append(
         _check(
@@ -356,7 +382,7 @@ def _checks(
 
     size = _size_check(summary.get("size_ratio"), max_size_ratio, extra)
 
-    qc = _dict(summary.get("quantization_config"))
+    qc = _obj(summary.get("quantization_config"))
     if not qc.get("present") and size["status"] == "fail":
         # the source unchanged (e.g. a copy): one failure, reported by the size check
         checks.append(
@@ -370,7 +396,7 @@ def _checks(
                 _check(
                     "quantization_config",
                     "fail",
-                    "; ".join(map(str, qc["problems"])),
+                    "; ".join(map(str, _seq(qc["problems"], "iter"))),
                     FailureClass.QUANT_COVERAGE_FAILURE,
                 )
             )
@@ -380,7 +406,7 @@ def _checks(
                     "quantization_config",
                     "pass",
                     f"quant_method {qc.get('quant_method')}, weight "
-                    f"{'+'.join(qc.get('global_weight_dtypes') or [])}",
+                    f"{'+'.join(_texts(_seq(qc.get('global_weight_dtypes'), 'join')))}",
                 )
             )
         else:
@@ -392,7 +418,7 @@ def _checks(
                     FailureClass.QUANT_COVERAGE_FAILURE,
                 )
             )
-        checks.append(_coverage(_dict(summary.get("layers"))))
+        checks.append(_coverage(_obj(summary.get("layers"))))
         for name, key, ok in (
             ("scheme", "scheme_check", _scheme_ok),
             ("kv_cache", "kv_cache", _kv_ok),
@@ -403,19 +429,19 @@ def _checks(
             checks.append(_block(name, summary.get(key), ok))
         checks.append(size)
 
-    reload = _dict(summary.get("reload"))
+    reload = _obj(summary.get("reload"))
     checks.append(_reload_check(reload, checks))
     behaviour, probe = _behaviour(reload, checks[-1], max_accuracy_drop, min_top1_agreement)
     checks.append(behaviour)
     if probe is not None:
         probes.append(probe)
 
-    checks.append(_metadata_check(_dict(summary.get("metadata"))))
+    checks.append(_metadata_check(_obj(summary.get("metadata"))))
     return checks
 
 
 def evaluate(
-    summary: Any,
+    summary: object,
     max_size_ratio: float = DEFAULT_MAX_SIZE_RATIO,
     max_accuracy_drop: float = DEFAULT_MAX_ACCURACY_DROP,
     min_top1_agreement: float = DEFAULT_MIN_TOP1_AGREEMENT,
@@ -424,7 +450,7 @@ def evaluate(
     raises (malformed input is a USER_CONFIG_ERROR verdict). ``max_accuracy_drop`` is absolute on the
     0..1 demo-task accuracy; ``min_top1_agreement`` a 0..1 fraction of probe positions. The verdict's
     ``behaviour`` holds the probe's figures (see :func:`_behaviour`) when it measured any, else ``None``."""
-    probes: list[dict[str, Any]] = []
+    probes: list[Behaviour] = []
     if not isinstance(summary, dict) or summary.get("summary_version") != 1:
         checks = [
             _check("input", "fail", "not a version-1 validation summary", FailureClass.USER_CONFIG_ERROR)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,11 +96,11 @@ class EvalRecord:
 
     format: str
     tasks: dict[str, TaskRecord]
-    settings: dict[str, Any]
+    settings: dict[str, object]
     generates: bool = False
 
     @property
-    def limit(self) -> Any:
+    def limit(self) -> object:
         """lm-eval's ``limit`` (documents per task, or a fraction), ``None`` when not set."""
         return self.settings.get("limit")
 
@@ -114,7 +115,7 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _norm(value: Any) -> Any:
+def _norm(value: object) -> object:
     """A value in a form that compares equal across spellings: numeric strings as numbers (``1`` ==
     ``1.0`` == ``"1.0"``), ``"True"``/``"false"`` as booleans, containers recursively."""
     if isinstance(value, bool | int | float) or value is None:
@@ -137,7 +138,7 @@ def _norm(value: Any) -> Any:
     return str(value)
 
 
-def parse_args_string(value: Any) -> dict[str, Any]:
+def parse_args_string(value: object) -> dict[str, object]:
     """lm-eval's ``k=v,k2=v2`` argument string (or an object) as a dict; ``None`` or ``""`` -> ``{}``; a
     value of another type -> ``{"": value}`` (compared as is)."""
     if value is None or value == "":
@@ -146,7 +147,7 @@ def parse_args_string(value: Any) -> dict[str, Any]:
         return {str(k): v for k, v in value.items()}
     if not isinstance(value, str):
         return {"": value}
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for part in value.split(","):
         if not part.strip():
             continue
@@ -155,7 +156,7 @@ def parse_args_string(value: Any) -> dict[str, Any]:
     return out
 
 
-def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+def _flatten(prefix: str, value: object, out: dict[str, object]) -> None:
     if isinstance(value, dict) and value:
         for key, sub in value.items():
             _flatten(f"{prefix}.{key}" if prefix else str(key), sub, out)
@@ -167,14 +168,15 @@ def _sha(text: Any) -> str | None:
     return hashlib.sha256(text.encode("utf-8")).hexdigest() if isinstance(text, str) and text else None
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _dict(value: object) -> Mapping[str, object]:
+    """A JSON object of the document read; ``{}`` for any other value."""
     return value if isinstance(value, dict) else {}
 
 
 # --- readers -------------------------------------------------------------------------------------
 
 
-def _lm_eval_metrics(results: dict[str, Any]) -> dict[str, Metric]:
+def _lm_eval_metrics(results: Mapping[str, object]) -> dict[str, Metric]:
     metrics: dict[str, Metric] = {}
     for key, value in results.items():
         name, sep, filt = str(key).partition(",")
@@ -185,12 +187,12 @@ def _lm_eval_metrics(results: dict[str, Any]) -> dict[str, Metric]:
     return metrics
 
 
-def _lm_eval(document: dict[str, Any]) -> EvalRecord:
+def _lm_eval(document: Mapping[str, object]) -> EvalRecord:
     configs, config = _dict(document.get("configs")), _dict(document.get("config"))
     versions, n_shot = _dict(document.get("versions")), _dict(document.get("n-shot"))
     n_samples, hashes = _dict(document.get("n-samples")), _dict(document.get("task_hashes"))
     tasks: dict[str, TaskRecord] = {}
-    for name, results in document["results"].items():
+    for name, results in _dict(document["results"]).items():
         task_cfg = _dict(configs.get(name))
         counts = _dict(n_samples.get(name))
         version = versions.get(name, _dict(task_cfg.get("metadata")).get("version"))
@@ -206,7 +208,7 @@ def _lm_eval(document: dict[str, Any]) -> EvalRecord:
             original_samples=_count(counts.get("original")),
             prompt_hash=str(hashes[name]) if hashes.get(name) else None,
         )
-    settings: dict[str, Any] = {
+    settings: dict[str, object] = {
         "backend": _norm(config.get("model")),
         "batch_size": _norm(config.get("batch_size")),
         "device": _norm(config.get("device")),
@@ -230,9 +232,9 @@ def _lm_eval(document: dict[str, Any]) -> EvalRecord:
     )
 
 
-def _quarkci(document: dict[str, Any]) -> EvalRecord:
+def _quarkci(document: Mapping[str, object]) -> EvalRecord:
     tasks: dict[str, TaskRecord] = {}
-    for name, entry_raw in document["tasks"].items():
+    for name, entry_raw in _dict(document["tasks"]).items():
         entry = _dict(entry_raw)
         metric = str(entry.get("metric") or "score")
         tasks[str(name)] = TaskRecord(
@@ -245,7 +247,7 @@ def _quarkci(document: dict[str, Any]) -> EvalRecord:
             samples=_count(entry.get("samples")),
             original_samples=_count(entry.get("expected_samples")),
         )
-    settings: dict[str, Any] = {}
+    settings: dict[str, object] = {}
     config = _dict(document.get("config"))
     for key, value in config.items():
         if key not in QUARKCI_IDENTITY:
@@ -256,7 +258,7 @@ def _quarkci(document: dict[str, Any]) -> EvalRecord:
     return EvalRecord(FORMAT_QUARKCI, tasks, settings, generates=generates)
 
 
-def _scores(document: dict[str, Any]) -> EvalRecord:
+def _scores(document: Mapping[str, object]) -> EvalRecord:
     tasks: dict[str, TaskRecord] = {}
     for name, entry in document.items():
         if isinstance(entry, dict):
@@ -267,7 +269,7 @@ def _scores(document: dict[str, Any]) -> EvalRecord:
     return EvalRecord(FORMAT_SCORES, tasks, {})
 
 
-def to_record(document: Any) -> EvalRecord | None:
+def to_record(document: object) -> EvalRecord | None:
     """The record of an lm-eval results JSON, a quarkci eval result or a bare score map (see the module
     docstring); ``None`` when ``document`` has none of these shapes. Never raises on odd field types:
     a value it cannot use is kept for the gate to judge (a non-numeric score is an anomaly there)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from quarkci.gates.failure_class import FailureClass
-from quarkci.gates.verdict import Verdict, input_error, number, verdict
+from quarkci.gates.verdict import RunRow, Verdict, input_error, number, verdict
 
 ID = "run"
 RUN_ERROR_CLASSES = frozenset(
@@ -46,7 +46,8 @@ def evaluate(results: Any) -> Verdict:
         return verdict(gate, False, recorded, f"eval failed: {str(error.get('message'))[:500]}", tasks=[])
     if not results["tasks"]:
         return input_error(gate, "eval result has no tasks")
-    rows, failures = [], []
+    rows: list[RunRow] = []
+    failures: list[tuple[FailureClass, str]] = []
     cls: FailureClass | None
     for task, entry in sorted(results["tasks"].items()):
         entry = entry if isinstance(entry, dict) else {}

@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from quarkci.gates.failure_class import FailureClass
-from quarkci.gates.verdict import EPS, Verdict, input_error, number, verdict
+from quarkci.gates.verdict import EPS, VerbosityRow, Verdict, input_error, number, verdict
 
 ID = "verbosity"
 DEFAULT_THRESHOLD = 0.05  # max two-sided change of mean completion tokens, a fraction
@@ -59,7 +59,8 @@ def evaluate(baseline: Any, candidate: Any, threshold: float = DEFAULT_THRESHOLD
         return input_error(
             gate, "nothing harvested: no completion-token counts on either side", threshold=threshold
         )
-    rows, not_measured = [], []
+    rows: list[VerbosityRow] = []
+    not_measured: list[str] = []
     for task in sorted(set(b_runs) | set(c_runs)):
         pair = _matched(b_runs.get(task, []), c_runs.get(task, []))
         if pair is None:

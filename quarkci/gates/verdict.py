@@ -29,6 +29,77 @@ class Check(TypedDict):
     detail: str
 
 
+class CompareRow(TypedDict):
+    """One task of the compare gate (:mod:`quarkci.gates.compare`): scores as found (``None`` when not a
+    finite number), ``scale`` (1 or 100, or the caller's), ``delta`` = candidate - baseline, ``drop`` the
+    normalised drop, ``stderr`` the larger side's, ``status`` PASS | REGRESSION | ANOMALOUS |
+    INDETERMINATE, ``reason`` why not PASS."""
+
+    task: str
+    metric: str
+    baseline: float | None
+    candidate: float | None
+    scale: float
+    delta: float | None
+    drop: float | None
+    stderr: float | None
+    samples: int | None
+    original_samples: int | None
+    within: bool
+    status: str
+    reason: str | None
+
+
+class VerbosityRow(TypedDict):
+    """One generate task of the verbosity gate: mean completion tokens and samples per side, ``change``
+    (a fraction, ``None`` when infinite) and ``within``."""
+
+    task: str
+    baseline_tokens: float
+    candidate_tokens: float
+    baseline_samples: int
+    candidate_samples: int
+    change: float | None
+    within: bool
+
+
+class RunRow(TypedDict):
+    """One task of the run (completeness) gate: the counts as the eval result gave them, the score
+    (``None`` when not a finite number) and ``status`` (``complete`` or what is wrong)."""
+
+    task: str
+    samples: object
+    expected_samples: object
+    failed_requests: object
+    score: float | None
+    status: str
+
+
+class DifferenceRow(TypedDict):
+    """One config-parity difference of the compare gate (values normalised: JSON values)."""
+
+    field: str
+    baseline: object
+    candidate: object
+
+
+# The PTQ gate's behaviour probe figures (``pass`` is a keyword: the functional form): ``top1_agreement``,
+# then, when a figure was measured, ``measure`` (task_accuracy | top1_agreement), ``value``, ``source_value``
+# (the source's task accuracy), ``threshold``, ``rule``, ``threshold_source`` and ``pass``.
+Behaviour = TypedDict(
+    "Behaviour",
+    {
+        "top1_agreement": float | None,
+        "measure": NotRequired[str],
+        "value": NotRequired[float],
+        "source_value": NotRequired[float | None],
+        "threshold": NotRequired[float],
+        "rule": NotRequired[str],
+        "threshold_source": NotRequired[str],
+        "pass": NotRequired[bool],
+    },
+)
+
 Verdict = TypedDict(
     "Verdict",
     {
@@ -38,14 +109,14 @@ Verdict = TypedDict(
         "detail": str,
         "checks": NotRequired[list[Check]],
         "decision": NotRequired[str],
-        "tasks": NotRequired[list[dict[str, Any]]],
+        "tasks": NotRequired[list[CompareRow] | list[VerbosityRow] | list[RunRow]],
         "input_error": NotRequired[bool],
         "threshold": NotRequired[float],
         "mode": NotRequired[str],
         "format": NotRequired[str],
-        "differences": NotRequired[list[dict[str, Any]]],
+        "differences": NotRequired[list[DifferenceRow]],
         "not_measured": NotRequired[list[str]],
-        "behaviour": NotRequired[dict[str, Any] | None],
+        "behaviour": NotRequired[Behaviour | None],
     },
 )
 

@@ -8,5 +8,7 @@ Quark's schemes/templates/group sizes read with ``ast``: what intake and plan ne
 tests saw fail per device and release), :mod:`~quarkci.ptq.manifest` (also the data-safety checks),
 :mod:`~quarkci.ptq.runner`, :mod:`~quarkci.ptq.validate` (with :mod:`~quarkci.ptq.export_checks`),
 :mod:`~quarkci.ptq.markdown`; :mod:`~quarkci.ptq.chain` runs them all as one typed call. The gate is
-:mod:`quarkci.gates.ptq`.
+:mod:`quarkci.gates.ptq`. The documents they hand on are typed dictionaries that follow their contracts:
+:mod:`~quarkci.ptq.doc_types` (analysis, plan, manifest, run result) and
+:mod:`~quarkci.ptq.summary_types` (the validation summary).
 """

@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.documents import dump_json
@@ -27,8 +27,10 @@ from quarkci.core.paths import check_output_dir
 from quarkci.gates.ptq import evaluate
 from quarkci.gates.verdict import Verdict
 from quarkci.ptq import manifest as manifest_mod
+from quarkci.ptq.doc_types import RunResultDoc
 from quarkci.ptq.intake import ANALYSIS_FILE, analyze, write_analysis
 from quarkci.ptq.plan import PLAN_FILE, build_plan, write_plan
+from quarkci.ptq.summary_types import ValidationSummary
 
 if TYPE_CHECKING:
     from quarkci.ptq.runner import RunResult
@@ -67,7 +69,7 @@ class PtqOutcome:
 
     checkpoint: Path
     summary: Path
-    validation: dict[str, Any]
+    validation: ValidationSummary
     verdict: Verdict
     verdict_file: Path | None = None
     run: RunResult | None = None
@@ -153,7 +155,7 @@ def _judge(
     request: PtqRequest,
     out: Path,
     checkpoint: Path,
-    run_result: dict[str, Any] | None,
+    run_result: RunResultDoc | None,
     say: Callable[[str], None] | None = None,
 ) -> PtqOutcome:
     """Validate ``checkpoint`` against the source (``run_result``: the run that made it, when known;

@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
 from quarkci.ptq.headers import Checkpoint
+from quarkci.ptq.summary_types import FusedLayers, KvCache, Names, SchemeCheck, TensorDiff, UnquantizedTensors
 
 MAX_LIST = 50
 # tensors a Quark export adds next to a module's own: scales and zero points of weight/input/output/bias,
@@ -80,14 +82,26 @@ def scheme_weight_dtype(scheme: str) -> str | None:
     return next((dtype for prefix, dtype in SCHEME_WEIGHT_DTYPE if scheme.startswith(prefix)), None)
 
 
-def _spec(layer_config: Any) -> dict[str, Any]:
+def json_items(value: object) -> list[object]:
+    """What iterating a JSON value of the export's open ``quantization_config`` yields, as a list: an
+    array's items, an object's keys, a string's characters, nothing for a falsy value (``null``, ``0``,
+    ``""``). Raises ``TypeError`` for a number or boolean, as iterating it does."""
+    if not value:
+        return []
+    if isinstance(value, str | list | dict):
+        return list(value)
+    raise TypeError(f"'{type(value).__name__}' object is not iterable")
+
+
+def _spec(layer_config: object) -> Mapping[str, object]:
+    """The weight spec (the first, when ``weight`` is a list) of a layer config; ``{}`` when absent."""
     weight = layer_config.get("weight") if isinstance(layer_config, dict) else None
     if isinstance(weight, list):
         weight = weight[0] if weight else None
     return weight if isinstance(weight, dict) else {}
 
 
-def config_problems(qconfig: Any) -> list[str]:
+def config_problems(qconfig: object) -> list[str]:
     """Structural problems of an export's ``quantization_config`` (``[]`` when it is absent: the
     coverage and size checks judge that)."""
     if qconfig is None:
@@ -110,12 +124,12 @@ def config_problems(qconfig: Any) -> list[str]:
 
 def scheme_check(
     scheme: str | None,
-    qconfig: dict[str, Any] | None,
+    qconfig: Mapping[str, object] | None,
     source: Checkpoint,
     output: Checkpoint,
     quantized_layers: list[str],
     group_sizes: dict[str, int | None],
-) -> dict[str, Any]:
+) -> SchemeCheck:
     """Claimed scheme vs declared dtype/group size, and stored scale element counts vs the declared qscheme.
 
     ``quantized_layers``: layers observed quantized. ``group_sizes``: scheme -> weight group size
@@ -124,15 +138,15 @@ def scheme_check(
     """
     spec = _spec((qconfig or {}).get("global_quant_config"))
     declared = spec.get("dtype")
-    block: dict[str, Any] = {
+    problems: list[str] = []
+    block: SchemeCheck = {
         "claimed": scheme,
         "expected_dtype": None,
         "declared_dtype": declared,
         "declared_qscheme": spec.get("qscheme"),
         "declared_group_size": spec.get("group_size"),
-        "problems": [],
+        "problems": problems,
     }
-    problems: list[str] = block["problems"]
     if scheme and declared:
         expected = scheme_weight_dtype(scheme)
         block["expected_dtype"] = expected
@@ -151,13 +165,14 @@ def scheme_check(
                 f"scheme {scheme} uses group size {size}, the export declares {spec.get('group_size')}"
             )
     overrides = (qconfig or {}).get("layer_quant_config") or {}
+    table: Mapping[str, object] = overrides if isinstance(overrides, dict) else {}
     for layer in quantized_layers:
         scale = output.tensors.get(f"{layer}.weight_scale")
         src = source.tensors.get(f"{layer}.weight")
         if scale is None or src is None or len(src.shape) != 2:
             continue
-        pattern = matches(layer, list(overrides)) if isinstance(overrides, dict) else None
-        lspec = _spec(overrides[pattern]) if pattern else spec
+        pattern = matches(layer, list(table))
+        lspec = _spec(table[pattern]) if pattern else spec
         out_f, in_f = src.shape
         qscheme, group = lspec.get("qscheme"), lspec.get("group_size")
         want = {"per_tensor": 1, "per_channel": out_f}.get(str(qscheme))
@@ -173,11 +188,11 @@ def scheme_check(
 
 
 def kv_cache_check(
-    qconfig: dict[str, Any] | None,
+    qconfig: Mapping[str, object] | None,
     source: Checkpoint,
     output: Checkpoint,
     kv_layers: tuple[str, ...] | list[str] = DEFAULT_KV_LAYERS,
-) -> dict[str, Any]:
+) -> KvCache:
     """The KV-cache group names every layer's k/v projections or none (see module docstring).
 
     ``kv_layers``: the template's k/v projection patterns (Quark's ``kv_layers_name``). Problems: a
@@ -190,9 +205,9 @@ def kv_cache_check(
     """
     qconfig = qconfig or {}
     export_ = qconfig.get("export")
-    export: dict[str, Any] = export_ if isinstance(export_, dict) else {}
-    group = export.get("kv_cache_group") or []
-    group = [str(g) for g in group] if isinstance(group, list) else [str(group)]
+    export: Mapping[str, object] = export_ if isinstance(export_, dict) else {}
+    group_ = export.get("kv_cache_group") or []
+    group = [str(g) for g in group_] if isinstance(group_, list) else [str(group_)]
     kv_config = qconfig.get("kv_cache_quant_config") or {}
     layer_config = qconfig.get("layer_quant_config") or {}
     modules = list(source.linear_layers())
@@ -240,14 +255,14 @@ def kv_cache_check(
     }
 
 
-def _describe(spec: Any) -> str:
+def _describe(spec: object) -> str:
     """``fp8_e4m3 per_tensor`` for a tensor spec, ``none`` for a missing one."""
     if not isinstance(spec, dict):
         return "none"
     return " ".join(str(spec.get(k)) for k in ("dtype", "qscheme") if spec.get(k) is not None) or "set"
 
 
-def _spec_differences(a: Any, b: Any) -> str:
+def _spec_differences(a: object, b: object) -> str:
     """How two specs differ, in a few words (``dtype fp8_e4m3 vs fp8_e5m2``)."""
     if not (isinstance(a, dict) and isinstance(b, dict)):
         return f"{_describe(a)} vs {_describe(b)}"
@@ -255,7 +270,7 @@ def _spec_differences(a: Any, b: Any) -> str:
     return "; ".join(f"{k} {a.get(k)!r} vs {b.get(k)!r}" for k in keys[:3])
 
 
-def _kv_scheme_problems(group: list[str], layer_config: Any, kv_config: Any) -> list[str]:
+def _kv_scheme_problems(group: list[str], layer_config: object, kv_config: object) -> list[str]:
     """vLLM's one-KV-cache-scheme rule (module docstring) over both config sections."""
     problems: list[str] = []
     sections = (("layer_quant_config", layer_config), ("kv_cache_quant_config", kv_config))
@@ -303,12 +318,12 @@ def _vllm_excluded(name: str, exclude: list[str]) -> bool:
     return False
 
 
-def _shard_config(name: str, qconfig: dict[str, Any], cleared: set[str]) -> tuple[str, Any]:
+def _shard_config(name: str, qconfig: Mapping[str, object], cleared: set[str]) -> tuple[str, object]:
     """``(source, config)`` vLLM resolves for one shard: ``("excluded", None)``, the first
     ``layer_quant_config`` pattern that matches it (``*`` patterns by fnmatch, others by containment,
     as vLLM does), else ``global_quant_config``; ``output_tensors`` cleared for the ``cleared``
     patterns."""
-    exclude = [str(e) for e in qconfig.get("exclude") or [] if isinstance(e, str)]
+    exclude = [e for e in json_items(qconfig.get("exclude")) if isinstance(e, str)]
     if _vllm_excluded(name, exclude):
         return EXCLUDED, None
     overrides = qconfig.get("layer_quant_config")
@@ -321,7 +336,7 @@ def _shard_config(name: str, qconfig: dict[str, Any], cleared: set[str]) -> tupl
     return "global_quant_config", qconfig.get("global_quant_config")
 
 
-def fused_layers_check(qconfig: dict[str, Any] | None, modules: list[str]) -> dict[str, Any]:
+def fused_layers_check(qconfig: Mapping[str, object] | None, modules: list[str]) -> FusedLayers:
     """The shards vLLM fuses into one layer resolve to one scheme (vLLM's rule, module docstring).
 
     ``modules``: the model's linear layer names (e.g. ``model.layers.0.self_attn.q_proj``). A fused
@@ -330,8 +345,9 @@ def fused_layers_check(qconfig: dict[str, Any] | None, modules: list[str]) -> di
     shard's scheme).
     """
     qconfig = qconfig or {}
-    export = qconfig.get("export") if isinstance(qconfig.get("export"), dict) else {}
-    group = [str(g) for g in (export or {}).get("kv_cache_group") or [] if isinstance(g, str)]
+    export_ = qconfig.get("export")
+    export: Mapping[str, object] = export_ if isinstance(export_, dict) else {}
+    group = [g for g in json_items(export.get("kv_cache_group")) if isinstance(g, str)]
     overrides = qconfig.get("layer_quant_config")
     cleared: set[str] = set()
     if group and isinstance(overrides, dict):  # vLLM clears these output specs once it has the KV scheme
@@ -371,7 +387,7 @@ def _module(tensor: str) -> tuple[str, str]:
     return module, leaf
 
 
-def names_check(qconfig: dict[str, Any] | None, source: Checkpoint, output: Checkpoint) -> dict[str, Any]:
+def names_check(qconfig: Mapping[str, object] | None, source: Checkpoint, output: Checkpoint) -> Names:
     """Exported tensor and layer names match the source model's modules.
 
     Problems: an output tensor whose module is not a source module (or a quantization suffix the
@@ -441,7 +457,7 @@ def _raw_digest(ckpt: Checkpoint, name: str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def unquantized_tensors(source: Checkpoint, output: Checkpoint) -> dict[str, Any]:
+def unquantized_tensors(source: Checkpoint, output: Checkpoint) -> UnquantizedTensors:
     """Tensors the recipe left unquantized (lm_head, embeddings, norms, ...) equal the source's.
 
     Compared: every source tensor present in the output with a float dtype whose module stores no
@@ -451,7 +467,7 @@ def unquantized_tensors(source: Checkpoint, output: Checkpoint) -> dict[str, Any
     """
     import numpy as np
 
-    differ: list[dict[str, str]] = []
+    differ: list[TensorDiff] = []
     checked = 0
     for name, src in sorted(source.tensors.items()):
         out = output.tensors.get(name)

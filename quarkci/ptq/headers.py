@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from jsonschema import Draft202012Validator
 
 from quarkci.core.documents import load_document, violations
 from quarkci.core.errors import BadInputError
+from quarkci.ptq.doc_types import DtypeCount
 
 # bytes per element of each safetensors dtype (the header's spelling)
 DTYPE_BYTES: dict[str, float] = {
@@ -71,7 +73,7 @@ class Checkpoint:
     :data:`OTHER_WEIGHT_SUFFIXES`, name -> bytes on disk)."""
 
     path: Path
-    config: dict[str, Any]
+    config: Mapping[str, object]
     tensors: dict[str, TensorInfo] = field(default_factory=dict)
     files: dict[str, int] = field(default_factory=dict)
     other_weight_files: dict[str, int] = field(default_factory=dict)
@@ -98,9 +100,9 @@ class Checkpoint:
             out[module] = info
         return dict(sorted(out.items()))
 
-    def parameters_by_dtype(self) -> dict[str, dict[str, int]]:
+    def parameters_by_dtype(self) -> dict[str, DtypeCount]:
         """``{dtype: {"count": elements, "bytes": bytes}}`` over all tensors, sorted by dtype."""
-        out: dict[str, dict[str, int]] = {}
+        out: dict[str, DtypeCount] = {}
         for info in self.tensors.values():
             slot = out.setdefault(info.dtype, {"count": 0, "bytes": 0})
             slot["count"] += info.numel
@@ -108,7 +110,8 @@ class Checkpoint:
         return dict(sorted(out.items()))
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+def _nullable(schema: dict[str, object]) -> dict[str, object]:
+    """A JSON Schema node that also accepts ``null``."""
     return {**schema, "type": [schema["type"], "null"]}
 
 
@@ -117,7 +120,7 @@ _COUNT = _nullable({"type": "integer", "minimum": 0})
 # The fields of a Hugging Face ``config.json`` that quarkci reads, typed as ``transformers``'
 # ``PretrainedConfig.to_json_string`` writes them (source: transformers/configuration_utils.py); a field
 # absent here is not read, so it is not checked. A text model's fields may sit under ``text_config``.
-_TEXT_FIELDS: dict[str, Any] = {
+_TEXT_FIELDS: dict[str, object] = {
     "model_type": {"type": "string"},
     "num_hidden_layers": _COUNT,
     "hidden_size": _COUNT,
@@ -130,7 +133,7 @@ _TEXT_FIELDS: dict[str, Any] = {
     "dtype": _nullable({"type": "string"}),
     "torch_dtype": _nullable({"type": "string"}),
 }
-CONFIG_SCHEMA: dict[str, Any] = {
+CONFIG_SCHEMA: dict[str, object] = {
     "type": "object",
     "properties": {
         **_TEXT_FIELDS,

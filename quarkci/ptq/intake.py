@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
 from quarkci.core.documents import check_document, write_artifact
 from quarkci.core.errors import ML_EXTRA_HINT, BadInputError
 from quarkci.ptq import quark_api, quark_static
+from quarkci.ptq.doc_types import AnalysisModel, ModelAnalysis, QuantizationTargets, Risk
 from quarkci.ptq.headers import EXPERT_KEYS, Checkpoint, read_checkpoint, read_config
 
 ANALYSIS_FILE = "model_analysis.json"
@@ -39,8 +40,8 @@ _SENSITIVE: tuple[tuple[str, Callable[[str], bool]], ...] = (
 )
 
 
-def _risk(severity: str, code: str, message: str, hint: str | None = None) -> dict[str, str]:
-    risk = {"severity": severity, "code": code, "message": message}
+def _risk(severity: str, code: str, message: str, hint: str | None = None) -> Risk:
+    risk: Risk = {"severity": severity, "code": code, "message": message}
     if hint:
         risk["recovery_hint"] = hint
     return risk
@@ -50,7 +51,7 @@ def _sensitive_kind(module: str) -> str | None:
     return next((kind for kind, matches in _SENSITIVE if matches(module)), None)
 
 
-def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | None]:
+def _fetch_remote_config(model_id: str) -> tuple[Mapping[str, object] | None, str | None]:
     """``config.json`` of a Hub model (no weights), or ``(None, reason)``; honours HF_HUB_OFFLINE."""
     try:
         from huggingface_hub import hf_hub_download
@@ -62,28 +63,57 @@ def _fetch_remote_config(model_id: str) -> tuple[dict[str, Any] | None, str | No
         return None, f"{type(exc).__name__}: {first}"[:300]
 
 
-def _config_facts(config: dict[str, Any]) -> dict[str, Any]:
-    text_config = config.get("text_config")
-    text: dict[str, Any] = text_config if isinstance(text_config, dict) else {}
+_COUNTS: tuple[
+    Literal[
+        "num_hidden_layers",
+        "hidden_size",
+        "intermediate_size",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "vocab_size",
+        "max_position_embeddings",
+    ],
+    ...,
+] = (
+    "num_hidden_layers",
+    "hidden_size",
+    "intermediate_size",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "vocab_size",
+    "max_position_embeddings",
+)
 
-    def get(key: str) -> Any:
+
+def _config_facts(config: Mapping[str, object], model_path: str, source: str) -> AnalysisModel:
+    """The analysis' ``model`` block: ``model_path``, ``source``, and the facts of a ``config.json`` already
+    checked by :data:`~quarkci.ptq.headers.CONFIG_SCHEMA` (integers, a boolean and a string, or null; a
+    text model's fields may sit under ``text_config``): ``model_type`` (else the first architecture, else
+    ``unknown``) and every other field that is set."""
+    text_config = config.get("text_config")
+    text: Mapping[str, object] = text_config if isinstance(text_config, dict) else {}
+
+    def get(key: str) -> object:
         return config.get(key, text.get(key))
 
-    architectures = config.get("architectures") or []
-    facts: dict[str, Any] = {
+    listed = config.get("architectures")
+    architectures = [str(a) for a in listed] if isinstance(listed, list) else []
+    facts: AnalysisModel = {
+        "model_path": model_path,
+        "model_source": source,
+        "trust_remote_code": False,
         "model_type": str(config.get("model_type") or (architectures[0] if architectures else "unknown")),
-        "architectures": [str(a) for a in architectures],
-        "num_hidden_layers": get("num_hidden_layers"),
-        "hidden_size": get("hidden_size"),
-        "intermediate_size": get("intermediate_size"),
-        "num_attention_heads": get("num_attention_heads"),
-        "num_key_value_heads": get("num_key_value_heads"),
-        "vocab_size": get("vocab_size"),
-        "max_position_embeddings": get("max_position_embeddings"),
-        "tie_word_embeddings": get("tie_word_embeddings"),
-        "dtype": get("dtype") or get("torch_dtype"),
+        "architectures": architectures,
     }
-    return {k: v for k, v in facts.items() if v is not None}
+    for key in _COUNTS:
+        value = get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            facts[key] = value
+    if isinstance(tie := get("tie_word_embeddings"), bool):
+        facts["tie_word_embeddings"] = tie
+    if isinstance(dtype := get("dtype") or get("torch_dtype"), str):
+        facts["dtype"] = dtype
+    return facts
 
 
 def cached_snapshot(model_id: str) -> Path | None:
@@ -102,7 +132,7 @@ def cached_snapshot(model_id: str) -> Path | None:
 
 def analyze(
     model: str, quark_info: quark_api.QuarkInfo | None | str = "auto", allow_hub: bool = False
-) -> dict[str, Any]:
+) -> ModelAnalysis:
     """Build the model analysis of ``model`` (a local directory or an ``org/name`` Hub id).
 
     ``quark_info``: ``"auto"`` reads the installed Quark statically
@@ -114,8 +144,9 @@ def analyze(
     an HF id is neither cached nor allowed to be fetched, or when a local directory has no readable
     ``config.json``.
     """
-    risks: list[dict[str, str]] = []
+    risks: list[Risk] = []
     partial = False
+    config: Mapping[str, object]
     local = Path(model).expanduser()
     ckpt: Checkpoint | None = None
     if not local.is_dir() and _HF_ID.match(model) and not local.exists():
@@ -156,8 +187,8 @@ def analyze(
     else:
         raise BadInputError(f"--model {model}: neither a model directory nor a Hugging Face id (org/name)")
 
-    facts = _config_facts(config)
-    model_type = facts.get("model_type", "unknown")
+    facts = _config_facts(config, model_path, source)
+    model_type = facts["model_type"]
 
     if quark_info == "auto":
         try:
@@ -191,7 +222,8 @@ def analyze(
     if not excludes:
         excludes = ["lm_head"]  # Quark's own default for decoder LLMs when the template is unknown
 
-    experts = next((facts_val for k in EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
+    found = next((facts_val for k in EXPERT_KEYS if (facts_val := config.get(k)) is not None), None)
+    experts = found if isinstance(found, int) else None  # CONFIG_SCHEMA: an integer or null
     is_moe = bool(experts)
     if is_moe:
         risks.append(
@@ -220,40 +252,35 @@ def analyze(
                 "repository; trust_remote_code stays false unless explicitly approved",
             )
         )
-    if isinstance(config.get("quantization_config"), dict):
-        method = config["quantization_config"].get("quant_method", "unknown")
+    if isinstance(qconfig := config.get("quantization_config"), dict):
+        method = qconfig.get("quant_method", "unknown")
         risks.append(
             _risk("high", "pre-quantized", f"the model is already quantized (quant_method {method})")
         )
 
-    analysis: dict[str, Any] = {
+    facts["is_moe"] = is_moe
+    targets: QuantizationTargets = {
+        "linear_layer_count": 0,  # counted below
+        "exclude_defaults": excludes,
+        "exclude_defaults_source": "LLMTemplate" if template else "fallback (no template)",
+    }
+    analysis: ModelAnalysis = {
         "analysis_status": "partial" if partial else "complete",
-        "model": {
-            "model_path": model_path,
-            "model_source": source,
-            "trust_remote_code": False,
-            **facts,
-            "model_type": model_type,
-            "is_moe": is_moe,
-        },
+        "model": facts,
         "quark": None
         if not isinstance(quark_info, quark_api.QuarkInfo)
         else {
             "version": quark_info.version,
             "template_available": bool(template),
         },
-        "quantization_targets": {
-            "exclude_defaults": excludes,
-            "exclude_defaults_source": "LLMTemplate" if template else "fallback (no template)",
-        },
+        "quantization_targets": targets,
         "risks": risks,
     }
     if "transformers_version" in config:
-        analysis["model"]["transformers_version"] = str(config["transformers_version"])
+        facts["transformers_version"] = str(config["transformers_version"])
     if experts:
-        analysis["model"]["num_experts"] = experts
+        facts["num_experts"] = experts
 
-    targets = analysis["quantization_targets"]
     if ckpt is not None:
         _local_facts(ckpt, analysis, targets, risks)
         if not ckpt.files:
@@ -268,13 +295,13 @@ def analyze(
     return analysis
 
 
-def _estimate_linears(facts: dict[str, Any]) -> int:
+def _estimate_linears(facts: AnalysisModel) -> int:
     layers = facts.get("num_hidden_layers")
     return int(layers) * 7 + 1 if isinstance(layers, int) else 0
 
 
 def _local_facts(
-    ckpt: Checkpoint, analysis: dict[str, Any], targets: dict[str, Any], risks: list[dict[str, str]]
+    ckpt: Checkpoint, analysis: ModelAnalysis, targets: QuantizationTargets, risks: list[Risk]
 ) -> None:
     linears = ckpt.linear_layers()
     by_dtype = ckpt.parameters_by_dtype()
@@ -328,7 +355,7 @@ def _local_facts(
         )
 
 
-def write_analysis(analysis: dict[str, Any], out: str | os.PathLike[str]) -> Path:
+def write_analysis(analysis: ModelAnalysis, out: str | os.PathLike[str]) -> Path:
     """Validate ``analysis`` against the ``model_analysis`` contract and write it atomically (sorted
     JSON). Raises :class:`BadInputError` if it is not valid (a quarkci bug, reported as one line)."""
     check_document(analysis, "model_analysis", str(out))

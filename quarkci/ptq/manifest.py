@@ -17,10 +17,10 @@ import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
+from quarkci.ptq.doc_types import Calibration, ManifestStep, QuantPlan, RunManifest, RunResultDoc
 from quarkci.ptq.plan import CLI_DATASETS, DEFAULT_CALIBRATION
 
 MANIFEST_FILE = "run_manifest.yaml"
@@ -35,7 +35,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
 
 
 def quark_cli_argv(
-    plan: dict[str, Any], output_dir: str, cli_flags: Mapping[str, Mapping[str, Any]] | None = None
+    plan: QuantPlan, output_dir: str, cli_flags: Mapping[str, Mapping[str, object]] | None = None
 ) -> tuple[list[str], list[str]]:
     """The ``quark-cli torch-llm-ptq`` argument array equivalent to ``plan``, and notes on where it
     cannot be exactly equivalent. Only confirmed options are added (Quark's skill, Step 3).
@@ -54,12 +54,12 @@ def quark_cli_argv(
         from quarkci.ptq.quark_static import installed_cli_flags
 
         cli_flags = installed_cli_flags()
-    calib = plan.get("calibration") or {}
+    calib: Calibration = plan.get("calibration") or {}
     notes: list[str] = []
     if not cli_flags:
         notes.append("amd-quark's quark-cli options could not be read: the line is not checked against them")
 
-    def known(flag: str, value: Any = None) -> bool:
+    def known(flag: str, value: object = None) -> bool:
         if not cli_flags:
             return True
         attrs = cli_flags.get(flag)
@@ -93,12 +93,11 @@ def quark_cli_argv(
         )
     elif known("--dataset", dataset):
         argv += ["--dataset", dataset]
-    for flag, key in (
-        ("--num_calib_data", "num_calib_data"),
-        ("--seq_len", "seq_len"),
-        ("--batch_size", "batch_size"),
+    for flag, value in (
+        ("--num_calib_data", calib.get("num_calib_data", DEFAULT_CALIBRATION["num_calib_data"])),
+        ("--seq_len", calib.get("seq_len", DEFAULT_CALIBRATION["seq_len"])),
+        ("--batch_size", calib.get("batch_size", DEFAULT_CALIBRATION["batch_size"])),
     ):
-        value = calib.get(key, DEFAULT_CALIBRATION[key])
         if known(flag):
             argv += [flag, str(value)]
     device = str(plan.get("device") or "auto")
@@ -109,14 +108,16 @@ def quark_cli_argv(
     for flag in ("--no_trust_remote_code", "--skip_evaluation"):
         if known(flag):
             argv.append(flag)
-    if plan.get("kv_cache_scheme") and known("--kv_cache_dtype", plan["kv_cache_scheme"]):
-        argv += ["--kv_cache_dtype", plan["kv_cache_scheme"]]
+    kv_cache = plan.get("kv_cache_scheme")
+    if kv_cache and known("--kv_cache_dtype", kv_cache):
+        argv += ["--kv_cache_dtype", kv_cache]
     layer_schemes = sorted((plan.get("layer_quant_config") or {}).items())
     if layer_schemes and known("--layer_quant_scheme"):
         for pattern, scheme in layer_schemes:
             argv += ["--layer_quant_scheme", pattern, scheme]
-    if plan.get("algorithm") and known("--quant_algo"):
-        argv += ["--quant_algo", plan["algorithm"]]
+    algorithm = plan.get("algorithm")
+    if algorithm and known("--quant_algo"):
+        argv += ["--quant_algo", algorithm]
     if plan.get("exclude_layers") and known("--exclude_layers"):
         argv += ["--exclude_layers", *plan["exclude_layers"]]
     if plan.get("model_dtype", "auto") != "auto":
@@ -129,11 +130,11 @@ def quark_cli_argv(
 
 
 def build_manifest(
-    plan: dict[str, Any],
+    plan: QuantPlan,
     plan_path: str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
     output_dir: str | os.PathLike[str] | None = None,
-) -> dict[str, Any]:
+) -> RunManifest:
     """Build the ``run_manifest`` document for ``plan`` (read from ``plan_path``).
 
     ``out_dir`` holds the manifest, ``run_result.json`` and ``validation_summary.json``;
@@ -143,7 +144,7 @@ def build_manifest(
     export = Path(output_dir).resolve() if output_dir else out / "model"
     plan_file = Path(plan_path).resolve()
     manifest_path = out / MANIFEST_FILE
-    model_path = plan["model"]["model_path"]
+    model_path = plan["model"]["model_path"]  # ptq plan always records it
     analysis_ref = plan["model"]["analysis_ref"]
 
     blocked: list[str] = []
@@ -167,7 +168,7 @@ def build_manifest(
             f"model {model_path} is not a local directory: download it first (the run never fetches weights)"
         )
     blocked += [f"missing fact: {fact}" for fact in plan.get("missing_facts", [])]
-    calib = plan.get("calibration") or {}
+    calib: Calibration = plan.get("calibration") or {}
     if calib.get("dataset") not in CLI_DATASETS and not Path(str(calib.get("dataset"))).is_file():
         blocked.append(
             f"calibration dataset {calib.get('dataset')!r} is neither a quark-cli dataset nor a file"
@@ -206,7 +207,7 @@ def build_manifest(
     ]
     manifest_argv = ["quarkci", "ptq", "manifest", "--plan", str(plan_file), "--out", str(out)]
 
-    def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> dict[str, Any]:
+    def step(name: str, kind: str, argv: list[str], produces: list[str], status: str) -> ManifestStep:
         return {
             "name": name,
             "kind": kind,
@@ -223,7 +224,7 @@ def build_manifest(
         str(export / "*.safetensors"),
         str(export / "tokenizer_config.json"),
     ]
-    manifest: dict[str, Any] = {
+    manifest: RunManifest = {
         "workflow": WORKFLOW,
         "status": "manual_only" if blocked else "planned",
         "inputs": {
@@ -282,19 +283,19 @@ def build_manifest(
     return manifest
 
 
-def write_manifest(manifest: dict[str, Any], path: str | Path) -> Path:
+def write_manifest(manifest: RunManifest, path: str | Path) -> Path:
     """Validate against the ``run_manifest`` contract and write YAML atomically (key order kept)."""
     check_document(manifest, "run_manifest", str(path))
     return write_artifact("run_manifest", path, manifest)
 
 
-def load_manifest(path: str | Path) -> dict[str, Any]:
+def load_manifest(path: str | Path) -> RunManifest:
     """Read and validate a ``run_manifest.yaml``. Raises :class:`BadInputError`."""
-    document: dict[str, Any] = read_artifact("run_manifest", path)
+    document: RunManifest = read_artifact("run_manifest", path)
     return document
 
 
-def record_run(manifest_path: str | Path, result: dict[str, Any]) -> Path:
+def record_run(manifest_path: str | Path, result: RunResultDoc) -> Path:
     """Record the outcome of ``ptq run`` (a run result: ``status`` succeeded|failed, ``exit_code``)
     in the manifest's ``status``, the run step's ``status``/``exit_code`` and the execution
     checkpoint. The recorded commands are left unchanged."""
@@ -316,7 +317,7 @@ def _overlaps(path: Path, source: Path) -> bool:
     return path == source or source in path.parents or path in source.parents
 
 
-def require_safe_outputs(manifest: dict[str, Any], where: str, overwrite: bool = False) -> None:
+def require_safe_outputs(manifest: RunManifest, where: str, overwrite: bool = False) -> None:
     """Refuse, before any work, a manifest whose outputs could damage data.
 
     Every output path (``outputs.*``) must lie inside the manifest's own directory (the run's output
@@ -354,7 +355,7 @@ def require_tokenizer(model_path: str | os.PathLike[str]) -> None:
         )
 
 
-def require_runnable(manifest: dict[str, Any], where: str) -> None:
+def require_runnable(manifest: RunManifest, where: str) -> None:
     """Raise :class:`BadInputError` when the manifest is blocked or its plan changed since."""
     if manifest.get("blocked_by"):
         raise BadInputError(f"{where}: blocked: {'; '.join(manifest['blocked_by'])}")

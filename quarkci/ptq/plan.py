@@ -15,19 +15,36 @@ then used as offline calibration data (one sample per line).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from quarkci.core.documents import check_document, read_artifact, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.ptq import quark_api, quark_static
+from quarkci.ptq.doc_types import Calibration, ModelAnalysis, QuantPlan
 
 PLAN_FILE = "quant_plan.json"
 LOCAL_CALIBRATION_FILE = "calibration.txt"
 CLI_DATASETS = ("pileval", "wikitext", "cnn_dailymail")  # datasets the in-process run can load by name
-DEFAULT_CALIBRATION = {"dataset": "pileval", "num_calib_data": 512, "seq_len": 512, "batch_size": 1}
+DEFAULT_CALIBRATION: Calibration = {
+    "dataset": "pileval",
+    "num_calib_data": 512,
+    "seq_len": 512,
+    "batch_size": 1,
+}
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 DEVICES = ("auto", "cpu", "cuda")
+
+
+@dataclass(frozen=True)
+class CalibrationChoice:
+    """The user's calibration choices (``ptq plan --calib-dataset`` etc.); ``None``: the default.
+    ``dataset``: a quark-cli dataset name or a text file; ``seq_len`` in tokens, ``batch_size`` in samples."""
+
+    dataset: str | None = None
+    num_calib_data: int | None = None
+    seq_len: int | None = None
+    batch_size: int | None = None
 
 
 def _matches(name: str, patterns: list[str]) -> bool:
@@ -73,18 +90,18 @@ def _check_choices(
 
 
 def build_plan(
-    analysis: dict[str, Any],
+    analysis: ModelAnalysis,
     analysis_ref: str,
     scheme: str,
     algorithm: str | None = None,
     kv_cache: str | None = None,
     exclude: list[str] | None = None,
     layer_quant_config: dict[str, str] | None = None,
-    calibration: dict[str, Any] | None = None,
+    calibration: CalibrationChoice | None = None,
     dtype: str = "auto",
     device: str = "auto",
     quark_info: quark_api.QuarkInfo | None = None,
-) -> dict[str, Any]:
+) -> QuantPlan:
     """Build a ``quant_plan`` document. ``algorithm`` is one name or a comma-separated list.
 
     ``quark_info`` defaults to the installed Quark (its ``group_sizes`` drive the per-scheme
@@ -92,13 +109,13 @@ def build_plan(
     scheme, algorithm, KV-cache scheme, dtype or device, or an analysis without a model.
     """
     info = quark_info or quark_static.installed_quark_static()
-    model = analysis.get("model") or {}
-    if "model_type" not in model or "model_path" not in model:
+    model = analysis.get("model")
+    if not isinstance(model, dict) or "model_type" not in model or "model_path" not in model:
         raise BadInputError(f"{analysis_ref}: analysis has no model.model_type/model_path")
     algos = [a.strip().lower() for a in algorithm.split(",")] if algorithm else []
     _check_choices(info, scheme, algos, kv_cache, layer_quant_config or {}, dtype, device)
 
-    targets = analysis.get("quantization_targets") or {}
+    targets = analysis["quantization_targets"]  # required by the model_analysis contract
     reasons: dict[str, str] = {}
     for pattern in targets.get("exclude_defaults") or []:
         reasons[pattern] = f"template default ({targets.get('exclude_defaults_source', 'analysis')})"
@@ -120,14 +137,8 @@ def build_plan(
     if analysis.get("analysis_status") == "partial" and not missing:
         missing = [f"{r.get('code', 'risk')}: {r['message']}" for r in analysis.get("risks", [])]
 
-    calib = dict(DEFAULT_CALIBRATION)
-    local_calib = Path(model["model_path"]) / LOCAL_CALIBRATION_FILE
-    if model.get("model_source") == "local" and local_calib.is_file():
-        lines = [ln for ln in local_calib.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        calib.update(dataset=str(local_calib), num_calib_data=max(1, min(len(lines), 512)), seq_len=32)
-    calib.update({k: v for k, v in (calibration or {}).items() if v is not None})
-
-    plan: dict[str, Any] = {
+    calib = _calibration(model["model_path"], model.get("model_source"), calibration or CalibrationChoice())
+    plan: QuantPlan = {
         "model": {
             "model_type": model["model_type"],
             "analysis_ref": analysis_ref,
@@ -153,14 +164,42 @@ def build_plan(
     return plan
 
 
-def load_json(path: str | Path, artifact: str) -> dict[str, Any]:
-    """Read artifact ``artifact`` through its contract (:func:`quarkci.core.documents.read_artifact`:
+def _calibration(model_path: str, model_source: str | None, choice: CalibrationChoice) -> Calibration:
+    """Quark's calibration defaults, the model directory's ``calibration.txt`` when a local model ships
+    one (one sample per line, at most 512 samples, 32 tokens each), then the user's choices."""
+    calib = DEFAULT_CALIBRATION.copy()
+    local_calib = Path(model_path) / LOCAL_CALIBRATION_FILE
+    if model_source == "local" and local_calib.is_file():
+        lines = [ln for ln in local_calib.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        calib["dataset"] = str(local_calib)
+        calib["num_calib_data"] = max(1, min(len(lines), 512))
+        calib["seq_len"] = 32
+    if choice.dataset is not None:
+        calib["dataset"] = choice.dataset
+    if choice.num_calib_data is not None:
+        calib["num_calib_data"] = choice.num_calib_data
+    if choice.seq_len is not None:
+        calib["seq_len"] = choice.seq_len
+    if choice.batch_size is not None:
+        calib["batch_size"] = choice.batch_size
+    return calib
+
+
+def load_analysis(path: str | Path) -> ModelAnalysis:
+    """Read ``model_analysis.json`` through its contract (:func:`quarkci.core.documents.read_artifact`:
     bounded, duplicate keys and schema violations refused). Raises :class:`BadInputError`."""
-    document: dict[str, Any] = read_artifact(artifact, path)
+    document: ModelAnalysis = read_artifact("model_analysis", path)
     return document
 
 
-def write_plan(plan: dict[str, Any], out: str | Path) -> Path:
+def load_plan(path: str | Path) -> QuantPlan:
+    """Read ``quant_plan.json`` through its contract (as :func:`load_analysis`). Raises
+    :class:`BadInputError`."""
+    document: QuantPlan = read_artifact("quant_plan", path)
+    return document
+
+
+def write_plan(plan: QuantPlan, out: str | Path) -> Path:
     """Write ``plan`` as the ``quant_plan`` artifact (schema-checked, atomic, sorted JSON).
     Raises :class:`BadInputError` when it violates the contract (a quarkci bug, one line)."""
     check_document(plan, "quant_plan", str(out))

@@ -28,9 +28,10 @@ import contextlib
 import dataclasses
 import json
 import os
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from quarkci.core.atomic import atomic_write_text
 from quarkci.core.errors import BadInputError
@@ -275,6 +276,42 @@ def cache_file(version: str, template: Path) -> Path:
     return base / "quark-facts" / f"{version}-{stat.st_size}-{stat.st_mtime_ns}.json"
 
 
+def _strings(value: object, key: str) -> list[str]:
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise ValueError(f"{key}: not a list of strings")
+    return [str(v) for v in value]
+
+
+def _table(value: object, key: str) -> dict[str, list[str]]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{key}: not an object")
+    return {str(k): _strings(v, key) for k, v in value.items()}
+
+
+def _cached_info(data: object) -> QuarkInfo:
+    """The :class:`QuarkInfo` of a cache file (its JSON: ``dataclasses.asdict`` of one, tuples as lists).
+    Raises ``ValueError`` for any other shape (the cache is then rebuilt)."""
+    names = [f.name for f in dataclasses.fields(QuarkInfo)]
+    if not isinstance(data, dict) or sorted(data) != sorted(names):
+        raise ValueError("not a cached QuarkInfo")
+    version, seconds, groups = data["version"], data["import_seconds"], data["group_sizes"]
+    if not isinstance(version, str) or not isinstance(seconds, int | float) or not isinstance(groups, dict):
+        raise ValueError("not a cached QuarkInfo")
+    if not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in groups.values()):
+        raise ValueError("group_sizes: not integers or null")
+    return QuarkInfo(
+        version=version,
+        templates=tuple(_strings(data["templates"], "templates")),
+        schemes=tuple(_strings(data["schemes"], "schemes")),
+        algorithms=tuple(_strings(data["algorithms"], "algorithms")),
+        kv_cache_schemes=tuple(_strings(data["kv_cache_schemes"], "kv_cache_schemes")),
+        import_seconds=seconds,
+        template_excludes=_table(data["template_excludes"], "template_excludes"),
+        group_sizes={str(k): v for k, v in groups.items()},
+        template_kv_layers=_table(data["template_kv_layers"], "template_kv_layers"),
+    )
+
+
 @cache
 def installed_quark_static() -> QuarkInfo:
     """:func:`read_quark_info` of the amd-quark installed in this interpreter, cached per process and on
@@ -293,9 +330,7 @@ def installed_quark_static() -> QuarkInfo:
         path = None
     if path is not None:
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
-            data = json.loads(path.read_text(encoding="utf-8"))
-            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
-            return QuarkInfo(**fields)
+            return _cached_info(json.loads(path.read_text(encoding="utf-8")))
     try:
         info = read_quark_info(cast(Snapshot, InstalledSnapshot()))
     except BadInputError:
@@ -310,7 +345,7 @@ def installed_quark_static() -> QuarkInfo:
 
 
 @cache
-def installed_cli_flags() -> dict[str, dict[str, Any]]:
+def installed_cli_flags() -> dict[str, Mapping[str, object]]:
     """The installed amd-quark's ``quark-cli torch-llm-ptq`` options, read with :mod:`ast` (no import):
     every option string (``--kv_cache_dtype`` and its alias ``--kv_cache_quant_scheme`` alike) -> the
     attributes of its ``add_argument`` call (``choices``, ``default``... as in
@@ -327,7 +362,7 @@ def installed_cli_flags() -> dict[str, dict[str, Any]]:
     tree = parse(cast(Snapshot, snapshot), PACKAGED_CLI)
     if tree is None:
         return {}
-    flags: dict[str, dict[str, Any]] = {}
+    flags: dict[str, Mapping[str, object]] = {}
     for item in flags_in(tree, PACKAGED_CLI, SCRIPTS[PACKAGED_CLI]):
         for option in cast(list[str], item.attrs["options"]):
             flags[option] = dict(item.attrs)

@@ -26,13 +26,14 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from quarkci.core.documents import write_artifact
 from quarkci.gates.failure_class import FailureClass
 from quarkci.ptq import quark_api, quark_static
+from quarkci.ptq.doc_types import Calibration, QuantPlan, RunResultDoc
 from quarkci.ptq.plan import CLI_DATASETS
 
 if TYPE_CHECKING:  # the ML stack is not analysed (pyproject [tool.mypy]): these names are Any to mypy
@@ -55,7 +56,7 @@ STAGE_FAILURE_CLASS = {
 class RunResult:
     """Outcome of one PTQ run. Times in seconds. ``failure_class`` is a :class:`FailureClass` value."""
 
-    status: str  # "succeeded" | "failed"
+    status: Literal["succeeded", "failed"]
     scheme: str
     output_dir: str
     device: str
@@ -68,9 +69,22 @@ class RunResult:
     versions: dict[str, str] = field(default_factory=dict)
     exclude_applied: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON-serialisable dict (sorted keys when dumped)."""
-        return asdict(self)
+    def to_json(self) -> RunResultDoc:
+        """The ``run_result`` document: every field, in field order (sorted keys when dumped)."""
+        return {
+            "status": self.status,
+            "scheme": self.scheme,
+            "output_dir": self.output_dir,
+            "device": self.device,
+            "model_dtype": self.model_dtype,
+            "stage": self.stage,
+            "failure_class": self.failure_class,
+            "message": self.message,
+            "exit_code": self.exit_code,
+            "timings": dict(self.timings),
+            "versions": dict(self.versions),
+            "exclude_applied": list(self.exclude_applied),
+        }
 
 
 class StageFailed(Exception):
@@ -121,9 +135,7 @@ def resolve_device(requested: str) -> str:
     return requested
 
 
-def calibration_dataloader(
-    calib: dict[str, Any], tokenizer: PreTrainedTokenizerBase, device: str
-) -> DataLoader:
+def calibration_dataloader(calib: Calibration, tokenizer: PreTrainedTokenizerBase, device: str) -> DataLoader:
     """A DataLoader of ``input_ids`` tensors ``[batch, seq_len]`` for Quark's calibration.
 
     ``calib["dataset"]`` is a text file (one sample per line; the first ``num_calib_data`` lines,
@@ -170,7 +182,7 @@ def _versions() -> dict[str, str]:
 
 
 def run_plan(
-    plan: dict[str, Any],
+    plan: QuantPlan,
     output_dir: str | os.PathLike[str],
     say: Callable[[str], None] | None = None,
     overwrite: bool = False,
@@ -213,7 +225,8 @@ def run_plan(
                 dataloader = calibration_dataloader(plan["calibration"], tokenizer, device)
             with _stage("config", timings, emit):
                 template = qt.LLMTemplate.get(plan["model"]["model_type"])
-                algorithm = plan["algorithm"].split(",") if plan.get("algorithm") else None
+                algorithms = plan.get("algorithm")
+                algorithm = algorithms.split(",") if algorithms else None
                 config = template.get_config(
                     scheme=plan["global_scheme"],
                     algorithm=algorithm,
@@ -261,7 +274,7 @@ def run_plan(
     return result
 
 
-def write_run_result(result: dict[str, Any], path: str | Path) -> Path:
+def write_run_result(result: RunResultDoc, path: str | Path) -> Path:
     """Write a run result (``RunResult.to_json()``) as the ``run_result`` artifact (schema-checked,
     atomic)."""
     return write_artifact("run_result", path, result)

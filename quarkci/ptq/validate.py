@@ -48,20 +48,31 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from quarkci.core.documents import parse_document, read_artifact, read_capped, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.core.progress import Say, heartbeat
 from quarkci.ptq import export_checks
+from quarkci.ptq.doc_types import RunResultDoc
 from quarkci.ptq.headers import Checkpoint, read_checkpoint
 from quarkci.ptq.quark_api import QuarkInfo, QuarkUnavailable
 from quarkci.ptq.quark_static import installed_quark_static
+from quarkci.ptq.summary_types import (
+    LayerMismatch,
+    Layers,
+    Metadata,
+    MetadataDiff,
+    Reload,
+    Side,
+    ValidationSummary,
+)
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION: Literal[1] = 1
 MAX_KEYS = 50  # key lists in the summary are capped; counts are exact
 STORAGE_DTYPES: dict[str, set[str]] = {
     "fp8_e4m3": {"F8_E4M3"},
@@ -133,7 +144,7 @@ def _json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _side(ckpt: Checkpoint | None, path: Path, error: str | None = None) -> dict[str, Any]:
+def _side(ckpt: Checkpoint | None, path: Path, error: str | None = None) -> Side:
     """``bytes`` counts every weight file (safetensors and the others, e.g. a ``pytorch_model.bin`` left
     beside them); ``files`` counts the safetensors; ``error`` says why the weights could not be read."""
     if ckpt is None:
@@ -157,38 +168,63 @@ def _side(ckpt: Checkpoint | None, path: Path, error: str | None = None) -> dict
     }
 
 
-def _weight_dtypes(layer_config: dict[str, Any] | None) -> list[str]:
-    weight = (layer_config or {}).get("weight")
+def _weight_dtypes(layer_config: object) -> list[str]:
+    """The weight dtypes a layer config of the export's ``quantization_config`` declares (``weight``: one
+    spec or a list). Raises ``AttributeError`` for a config that is not an object (a hand-edited
+    ``quantization_config`` of the wrong shape), as ``.get`` on it would."""
+    if not layer_config:
+        return []
+    if not isinstance(layer_config, dict):
+        raise AttributeError(f"'{type(layer_config).__name__}' object has no attribute 'get'")
+    weight = layer_config.get("weight")
     specs = weight if isinstance(weight, list) else [weight]
     return [str(s["dtype"]) for s in specs if isinstance(s, dict) and s.get("dtype")]
 
 
-def _matches(name: str, patterns: list[str]) -> str | None:
-    return next((p for p in patterns if fnmatchcase(name, p) or name == p), None)
+def _matches(name: str, patterns: list[str] | list[object]) -> str | None:
+    """The first pattern (fnmatch, or exact) ``name`` matches; ``TypeError`` on reaching one that is not a
+    string (a hand-edited ``layer_quant_config`` list)."""
+    for pattern in patterns:
+        if not isinstance(pattern, str):
+            raise TypeError(f"layer pattern {pattern!r} is not a string")
+        if fnmatchcase(name, pattern) or name == pattern:
+            return pattern
+    return None
 
 
-def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, Any] | None) -> dict[str, Any]:
+def _override(overrides: object, pattern: str) -> object:
+    """The ``layer_quant_config`` entry of ``pattern``; ``TypeError`` when the section is not an object
+    (a list or string indexed by a name)."""
+    if isinstance(overrides, dict):
+        return overrides[pattern]
+    if isinstance(overrides, str):
+        raise TypeError("string indices must be integers, not 'str'")
+    raise TypeError(f"{type(overrides).__name__} indices must be integers or slices, not str")
+
+
+def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: Mapping[str, object] | None) -> Layers:
     """Compare declared and observed precision of every source linear layer (see module docstring).
 
     Returns the ``layers`` block of the summary. With no ``qconfig`` every layer is declared
-    unquantized.
+    unquantized. Raises ``TypeError``/``AttributeError``/``KeyError`` for a ``qconfig`` of the wrong
+    shape (:func:`summarize` records that as a mismatch).
     """
     qconfig = qconfig or {}
-    exclude = [str(p) for p in qconfig.get("exclude") or []]
+    exclude = [str(p) for p in export_checks.json_items(qconfig.get("exclude"))]
     overrides = qconfig.get("layer_quant_config") or {}
     global_dtypes = _weight_dtypes(qconfig.get("global_quant_config")) if qconfig else []
     quantized: dict[str, int] = {}
     excluded: list[str] = []
     unexpected: list[str] = []
-    mismatch: list[dict[str, str]] = []
+    mismatch: list[LayerMismatch] = []
     src_layers = source.linear_layers()
     for name in src_layers:
         out_weight = output.tensors.get(f"{name}.weight")
         if out_weight is None:
             mismatch.append({"layer": name, "reason": "weight missing in the output"})
             continue
-        override = _matches(name, list(overrides))
-        declared = _weight_dtypes(overrides[override]) if override else global_dtypes
+        override = _matches(name, export_checks.json_items(overrides))
+        declared = _weight_dtypes(_override(overrides, override)) if override else global_dtypes
         declared_excluded = bool(_matches(name, exclude)) or not declared
         observed = f"{name}.weight_scale" in output.tensors or out_weight.dtype not in FLOAT_DTYPES
         if observed and declared_excluded:
@@ -220,9 +256,22 @@ def layer_precision(source: Checkpoint, output: Checkpoint, qconfig: dict[str, A
     }
 
 
-def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _TokenizerFacts:
+    """What :func:`_tokenizer_diffs` compares: the ``tokenizer*`` file names, the special tokens (name ->
+    content), the chat template, and JSON digests of the vocabulary and the added tokens (``None``
+    without a ``tokenizer.json``)."""
+
+    files: list[str]
+    special_tokens: dict[str, object]
+    chat_template: object
+    vocab: str | None = None
+    added_tokens: str | None = None
+
+
+def _tokenizer_facts(model_dir: Path) -> _TokenizerFacts:
     """Special tokens, chat template and vocabulary digest of a model directory's tokenizer files."""
-    facts: dict[str, Any] = {"files": sorted(p.name for p in model_dir.glob("tokenizer*"))}
+    files = sorted(p.name for p in model_dir.glob("tokenizer*"))
     config = _json(model_dir / "tokenizer_config.json") or {}
     special = dict(_json(model_dir / "special_tokens_map.json") or {})
     for key in SPECIAL_TOKENS:
@@ -231,25 +280,20 @@ def _tokenizer_facts(model_dir: Path) -> dict[str, Any]:
     norm = {
         k: (v.get("content") if isinstance(v, dict) else v) for k, v in special.items() if k in SPECIAL_TOKENS
     }
-    facts["special_tokens"] = dict(sorted(norm.items()))
     template = config.get("chat_template")
     jinja = model_dir / "chat_template.jinja"
     if template is None and jinja.is_file():
         template = jinja.read_text(encoding="utf-8")
-    facts["chat_template"] = template
     tok = _json(model_dir / "tokenizer.json")
-    if tok is not None:
-        model = tok.get("model") or {}
-        facts["vocab"] = json.dumps(
-            [model.get("type"), model.get("vocab"), model.get("merges")], sort_keys=True
-        )
-        facts["added_tokens"] = json.dumps(
-            sorted((t.get("id"), t.get("content")) for t in tok.get("added_tokens", []))
-        )
-    return facts
+    if tok is None:
+        return _TokenizerFacts(files, dict(sorted(norm.items())), template)
+    model = tok.get("model") or {}
+    vocab = json.dumps([model.get("type"), model.get("vocab"), model.get("merges")], sort_keys=True)
+    added = json.dumps(sorted((t.get("id"), t.get("content")) for t in tok.get("added_tokens", [])))
+    return _TokenizerFacts(files, dict(sorted(norm.items())), template, vocab, added)
 
 
-def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]]:
+def metadata_diffs(source: Path, output: Path) -> Metadata:
     """Differences between source and output metadata, classified ``expected`` or ``blocking``.
 
     Blocking: architecture fields and special-token ids in ``config.json``; tokenizer vocabulary,
@@ -269,10 +313,11 @@ def metadata_diffs(source: Path, output: Path) -> dict[str, list[dict[str, Any]]
 class _Diffs:
     """The two buckets of :func:`metadata_diffs`."""
 
-    expected: list[dict[str, Any]] = field(default_factory=list)
-    blocking: list[dict[str, Any]] = field(default_factory=list)
+    expected: list[MetadataDiff] = field(default_factory=list)
+    blocking: list[MetadataDiff] = field(default_factory=list)
 
-    def add(self, bucket: list[dict[str, Any]], name: str, src: Any, out: Any, reason: str) -> None:
+    def add(self, bucket: list[MetadataDiff], name: str, src: object, out: object, reason: str) -> None:
+        """Append one difference (``src``/``out``: the two values, copied from the open JSON files)."""
         bucket.append({"field": name, "source": src, "output": out, "reason": reason})
 
 
@@ -320,30 +365,25 @@ def _generation_diffs(d: _Diffs, source: Path, output: Path) -> None:
 
 def _tokenizer_diffs(d: _Diffs, source: Path, output: Path) -> None:
     src_tok, out_tok = _tokenizer_facts(source), _tokenizer_facts(output)
-    if src_tok["files"] and not out_tok["files"]:
-        d.add(d.blocking, "tokenizer", src_tok["files"], [], "tokenizer files missing in the output")
-    elif src_tok["files"]:
-        for key, reason in (
-            ("vocab", "tokenizer vocabulary changed"),
-            ("added_tokens", "added tokens changed"),
-            ("special_tokens", "special tokens changed"),
-            ("chat_template", "chat template changed"),
-        ):
-            if src_tok.get(key) != out_tok.get(key):
+    if src_tok.files and not out_tok.files:
+        d.add(d.blocking, "tokenizer", src_tok.files, [], "tokenizer files missing in the output")
+    elif src_tok.files:
+        compared: tuple[tuple[str, str, object, object], ...] = (
+            ("vocab", "tokenizer vocabulary changed", src_tok.vocab, out_tok.vocab),
+            ("added_tokens", "added tokens changed", src_tok.added_tokens, out_tok.added_tokens),
+            ("special_tokens", "special tokens changed", src_tok.special_tokens, out_tok.special_tokens),
+            ("chat_template", "chat template changed", src_tok.chat_template, out_tok.chat_template),
+        )
+        for key, reason, a, b in compared:
+            if a != b:
                 short = key in ("vocab", "added_tokens")
-                d.add(
-                    d.blocking,
-                    f"tokenizer.{key}",
-                    "..." if short else src_tok.get(key),
-                    "..." if short else out_tok.get(key),
-                    reason,
-                )
-        if src_tok["files"] != out_tok["files"]:
+                d.add(d.blocking, f"tokenizer.{key}", "..." if short else a, "..." if short else b, reason)
+        if src_tok.files != out_tok.files:
             d.add(
                 d.expected,
                 "tokenizer.files",
-                src_tok["files"],
-                out_tok["files"],
+                src_tok.files,
+                out_tok.files,
                 "tokenizer re-serialised (content compared above)",
             )
 
@@ -353,7 +393,7 @@ def _keys(values: Any) -> list[str]:
     return out
 
 
-def reload_check(output: Path, source: Path, say: Say | None = None) -> dict[str, Any]:
+def reload_check(output: Path, source: Path, say: Say | None = None) -> Reload:
     """Reload ``output`` with transformers (CPU, ``output_loading_info=True``).
 
     ``ok`` is true only when loading raised nothing, reported no missing, unexpected or mismatched
@@ -366,21 +406,8 @@ def reload_check(output: Path, source: Path, say: Say | None = None) -> dict[str
     from quarkci.ptq import quark_api
     from quarkci.ptq.runner import upstream_message
 
-    result: dict[str, Any] = {
-        "checked": True,
-        "ok": None,
-        "error": None,
-        "forward_error": None,
-        "logits_finite": None,
-        "missing_keys": [],
-        "unexpected_keys": [],
-        "mismatched_keys": [],
-        "counts": {},
-        "task_accuracy": None,
-        "source_task_accuracy": None,
-        "top1_agreement": None,
-        "behaviour_error": None,
-    }
+    result = _empty_reload()
+    result["checked"] = True
     quark_api.quark_torch()  # transformers' Quark integration imports quark; pay it once here
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -395,14 +422,16 @@ def reload_check(output: Path, source: Path, say: Say | None = None) -> dict[str
                 str(output), output_loading_info=True, device_map="cpu"
             )
     except Exception as exc:  # upstream loader failure: recorded, classified by the gate
-        result.update(ok=False, error=upstream_message(exc))
+        result["ok"], result["error"] = False, upstream_message(exc)
         return result
-    for key in ("missing_keys", "unexpected_keys", "mismatched_keys"):
+    counts: dict[str, int] = {}
+    for key in _KEY_LISTS:
         keys = _keys(info.get(key))
-        result["counts"][key] = len(keys)
+        counts[key] = len(keys)
         result[key] = keys[:MAX_KEYS]
+    result["counts"] = counts
     result["forward_error"], result["logits_finite"] = _forward_smoke(model)
-    result["ok"] = not any(result["counts"].values()) and result["logits_finite"] is True
+    result["ok"] = not any(counts.values()) and result["logits_finite"] is True
     if result["forward_error"] is None:
         with step("behaviour probe: top-1 agreement with the source"):
             result["top1_agreement"], result["behaviour_error"] = _agreement(model, source, output)
@@ -483,7 +512,15 @@ def _forward_smoke(model: Any) -> tuple[str | None, bool | None]:
     return None, bool(torch.isfinite(logits.float()).all())
 
 
-def _empty_reload() -> dict[str, Any]:
+_KEY_LISTS: tuple[Literal["missing_keys", "unexpected_keys", "mismatched_keys"], ...] = (
+    "missing_keys",
+    "unexpected_keys",
+    "mismatched_keys",
+)
+
+
+def _empty_reload() -> Reload:
+    """The ``reload`` block of a summary whose export was not reloaded (every key, in the written order)."""
     return {
         "checked": False,
         "ok": None,
@@ -504,11 +541,11 @@ def _empty_reload() -> dict[str, Any]:
 def summarize(
     source: str | os.PathLike[str],
     output: str | os.PathLike[str],
-    run_result: dict[str, Any] | None = None,
+    run_result: RunResultDoc | None = None,
     reload: bool = True,
     quark_info: QuarkInfo | None = None,
     say: Say | None = None,
-) -> dict[str, Any]:
+) -> ValidationSummary:
     """Build the validation summary (see module docstring).
 
     Raises :class:`BadInputError` when ``source`` is not a readable model directory. A missing
@@ -529,9 +566,9 @@ def summarize(
     qconfig_raw = (out.config.get("quantization_config") if out else None) or None
     qconfig = qconfig_raw if isinstance(qconfig_raw, dict) else None
     info = quark_info or _static_info()
-    summary: dict[str, Any] = {
+    summary: ValidationSummary = {
         "summary_version": SUMMARY_VERSION,
-        "scheme": (run_result or {}).get("scheme"),
+        "scheme": run_result.get("scheme") if run_result else None,
         "source": _side(src, src_path),
         "output": _side(out, out_path, out_error),
         "size_ratio": None,
@@ -556,6 +593,7 @@ def summarize(
     if out is not None and out.files:
         if src.weight_bytes:
             summary["size_ratio"] = round(out.weight_bytes / src.weight_bytes, 6)
+        layers: Layers
         try:
             layers = layer_precision(src, out, qconfig)
         except (TypeError, AttributeError, KeyError) as exc:  # a hand-edited config of the wrong shape
@@ -599,16 +637,16 @@ def _static_info() -> QuarkInfo | None:
         return None
 
 
-def load_run_result(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+def load_run_result(path: str | os.PathLike[str]) -> RunResultDoc | None:
     """Read ``run_result.json`` written by ``ptq run`` through its contract; ``None`` when the file does
     not exist. Raises :class:`BadInputError` when it exists but violates the ``run_result`` contract."""
     p = Path(path)
     if not p.exists():
         return None
-    document: dict[str, Any] = read_artifact("run_result", p)
+    document: RunResultDoc = read_artifact("run_result", p)
     return document
 
 
-def write_summary(summary: dict[str, Any], out: str | Path) -> Path:
+def write_summary(summary: ValidationSummary, out: str | Path) -> Path:
     """Write the summary as the ``validation_summary`` artifact (schema-checked, atomic)."""
     return write_artifact("validation_summary", out, summary)

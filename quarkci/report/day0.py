@@ -8,6 +8,7 @@ per-task chart is built by :mod:`quarkci.core.mermaid`, the one chart builder.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ def _pct(value: Any) -> str:
     return "n/a" if not isinstance(value, int | float) else f"{value:+.1%}"
 
 
-def chart(result: dict[str, Any]) -> str:
+def chart(result: Mapping[str, Any]) -> str:
     """Mermaid chart of per-task deltas (candidate - baseline) as bars against ``-threshold`` as a line
     (two bar series would be drawn over each other); on each task's 0-1 or 0-100 scale the threshold is
     drawn as ``-threshold * scale``. ``""`` without tasks."""
@@ -53,7 +54,7 @@ def chart(result: dict[str, Any]) -> str:
     )
 
 
-def _lines(result: dict[str, Any]) -> tuple[str, str]:
+def _lines(result: Mapping[str, Any]) -> tuple[str, str]:
     """The publish line and the baseline-cache line (already escaped Markdown)."""
     publish = result["publish"]
     if publish["recommended"]:
@@ -70,7 +71,7 @@ def _lines(result: dict[str, Any]) -> tuple[str, str]:
     return publish_line, baseline_line
 
 
-def render(result: dict[str, Any]) -> str:
+def render(result: Mapping[str, Any]) -> str:
     """The Markdown body (first line: the sticky marker ``<!-- quarkci:report:day0 -->``); identical
     bytes for an identical result."""
     publish_line, baseline_line = _lines(result)
@@ -90,7 +91,7 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def report_json(result: dict[str, Any], result_file: str) -> dict[str, Any]:
+def report_json(result: Mapping[str, Any], result_file: str) -> dict[str, Any]:
     """The ``validation_report`` document (kind ``day0``) summarising ``result``."""
     decision = result["decision"]
     evidence = [
@@ -130,7 +131,7 @@ def report_json(result: dict[str, Any], result_file: str) -> dict[str, Any]:
     }
 
 
-def write(result: dict[str, Any], out: str | Path, result_file: str = "day0_result.json") -> str:
+def write(result: Mapping[str, Any], out: str | Path, result_file: str = "day0_result.json") -> str:
     """Render and write ``out/validation_report.md`` and ``out/validation_report.json``; return the Markdown."""
     markdown = render(result)
     document = report_json(result, result_file)

@@ -21,7 +21,7 @@ def _pct(value: Any) -> str:
     return f"{value:.0%}" if isinstance(value, int | float) and not isinstance(value, bool) else "n/a"
 
 
-def stages(summary: dict[str, Any], verdict: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+def stages(summary: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """``(stage, status, detail)`` per PTQ stage the summary records, in workflow order.
 
     ``run`` is the ``run_result`` that ``ptq validate`` was given (None: the export was validated without
@@ -52,7 +52,7 @@ def stages(summary: dict[str, Any], verdict: Mapping[str, Any]) -> list[tuple[st
     return rows
 
 
-def render(summary: dict[str, Any], verdict: Mapping[str, Any]) -> str:
+def render(summary: Mapping[str, Any], verdict: Mapping[str, Any]) -> str:
     """The Markdown body (marker ``<!-- quarkci:report:ptq -->``); untrusted details in code spans."""
     text = (
         environment()
@@ -70,7 +70,7 @@ def render(summary: dict[str, Any], verdict: Mapping[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def report_json(summary: dict[str, Any], verdict: Mapping[str, Any]) -> dict[str, Any]:
+def report_json(summary: Mapping[str, Any], verdict: Mapping[str, Any]) -> dict[str, Any]:
     """The ``validation_report`` document of kind ``ptq``."""
     failed = [c for c in verdict.get("checks") or [] if c.get("status") == "fail"]
     return {
@@ -92,7 +92,7 @@ def report_json(summary: dict[str, Any], verdict: Mapping[str, Any]) -> dict[str
     }
 
 
-def write(summary: dict[str, Any], verdict: Mapping[str, Any], out: str | Path) -> str:
+def write(summary: Mapping[str, Any], verdict: Mapping[str, Any], out: str | Path) -> str:
     """Write ``out/validation_report.{md,json}``; return the Markdown."""
     markdown = render(summary, verdict)
     write_artifact("validation_report", Path(out) / REPORT_JSON, report_json(summary, verdict))

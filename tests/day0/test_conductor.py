@@ -533,3 +533,69 @@ def test_setup_records_the_amd_quark_the_chain_runs_on(tmp_path, monkeypatch):
 
     monkeypatch.setattr(importlib.metadata, "version", missing)
     assert stages.installed_version("amd-quark") is None
+
+
+def _cli_with_fakes(monkeypatch, plan: dict) -> None:
+    """``day0 run`` through the CLI over :class:`Fakes` (the conductor, stages and gates real)."""
+    fakes = Fakes(plan, [])
+    monkeypatch.setattr(
+        cond,
+        "default_stages",
+        lambda: default_stages(chain=fakes.chain, canary=fakes.canary, evaluate=fakes.evaluate),
+    )
+
+
+def _step_outputs(path: Path) -> dict[str, str]:
+    lines, values = path.read_text().splitlines(), {}
+    while lines:
+        name, marker = lines.pop(0).split("<<")
+        end = lines.index(marker)
+        values[name], lines = "\n".join(lines[:end]), lines[end + 1 :]
+    return values
+
+
+@pytest.mark.parametrize(
+    ("plan", "code", "decision"),
+    [({}, 0, "ACCEPT"), ({"candidate": _eval(0.5, 1.0)}, 1, "REGRESSION")],
+)
+def test_cli_github_output_writes_the_decision(tmp_path, monkeypatch, capsys, plan, code, decision):
+    _cli_with_fakes(monkeypatch, plan)
+    outputs = tmp_path / "github_output"
+    outputs.write_text("")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    argv = ["day0", "run", "--model", str(_model(tmp_path)), "--scheme", "int8", "--out", str(tmp_path / "o")]
+    assert main([*argv, "--cache-dir", str(tmp_path / "cache"), "--github-output"]) == code
+    assert _step_outputs(outputs) == {"decision": decision}
+    assert json.loads((tmp_path / "o" / "day0_result.json").read_text())["decision"] == decision
+
+
+def test_cli_github_output_outside_a_step_is_bad_input_before_any_work(tmp_path, monkeypatch, capsys):
+    _cli_with_fakes(monkeypatch, {})
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    out = tmp_path / "o"
+    argv = ["day0", "run", "--model", str(_model(tmp_path)), "--scheme", "int8", "--out", str(out)]
+    assert main([*argv, "--github-output"]) == 2
+    err = capsys.readouterr().err
+    assert "--github-output" in err and "GITHUB_OUTPUT" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("hip", "backend"), [("6.2.41133", "rocm"), (None, "cuda")])
+def test_accelerator_gpu_is_the_backend_torch_was_built_for(tmp_path, monkeypatch, capsys, hip, backend):
+    """``--accelerator gpu`` (the workflow on a GPU runner) is rocm for a HIP build of torch, else cuda;
+    on this CPU-only torch the setup gate then sees no device (SYSTEMIC, exit 3)."""
+    torch = pytest.importorskip("torch")
+    from quarkci.day0.stages import gpu_backend
+
+    monkeypatch.setattr(torch.version, "hip", hip)
+    assert gpu_backend() == backend
+    _cli_with_fakes(monkeypatch, {})
+    out = tmp_path / "o"
+    argv = ["day0", "run", "--model", str(_model(tmp_path)), "--scheme", "int8", "--out", str(out)]
+    assert (
+        main([*argv, "--cache-dir", str(tmp_path / "cache"), "--accelerator", "gpu", "--server", "hf"]) == 3
+    )
+    result = json.loads((out / "day0_result.json").read_text())
+    setup = next(s for s in result["stages"] if s["name"] == "setup")
+    assert setup["outputs"]["accelerator"] == backend
+    assert f"the runner declares {backend} but torch sees none" in setup["detail"]

@@ -624,3 +624,26 @@ def test_a_tokenizer_file_with_a_huge_integer_reads_as_absent(tmp_path):
     assert _json(tmp_path / "tokenizer_config.json") is None
     assert _json(tmp_path / "special_tokens_map.json") == {"eos_token": "</s>"}
     assert _json(tmp_path / "absent.json") is None
+
+
+def test_gate_github_output_writes_pass_and_failure_class_and_refuses_outside_actions(
+    tmp_path, monkeypatch, capsys
+):
+    from tests.gates.test_ptq_gate import _summary
+
+    summary = tmp_path / "validation_summary.json"
+    document = _summary()
+    document["reload"]["task_accuracy"] = 0.0  # a collapsed export: the negative control
+    summary.write_text(json.dumps(document))
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    assert main(["ptq", "gate", "--summary", str(summary), "--github-output"]) == 2
+    captured = capsys.readouterr()
+    _one_line(captured.err, "--github-output")
+    assert json.loads(captured.out)["failure_class"] == "USER_CONFIG_ERROR"
+    outputs = tmp_path / "github_output"
+    outputs.write_text("")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    assert main(["ptq", "gate", "--summary", str(summary), "--github-output"]) == 1
+    text = outputs.read_text()
+    assert "\ntrue\n" not in text and "\nfalse\n" in text and "\nBEHAVIOUR_PROBE_FAILED\n" in text
+    assert text.startswith("pass<<quarkci_") and "failure-class<<quarkci_" in text

@@ -357,3 +357,55 @@ def test_intake_lists_router_gates_and_vision_towers_as_sensitive(tmp_path):
     }
     assert analysis["quantization_targets"]["has_non_linear_experts"] is True
     assert {r["code"] for r in analysis["risks"]} >= {"moe-model", "fused-experts"}
+
+
+def test_layer_precision_on_a_config_of_the_wrong_shape_raises_what_summarize_records(source, tmp_path):
+    from quarkci.ptq.validate import summarize
+
+    out = _quantized_output(tmp_path, source)
+    out_ckpt, src_ckpt = read_checkpoint(out), read_checkpoint(source)
+    good = out_ckpt.config["quantization_config"]
+    # a layer_quant_config list that names a layer is indexed by that name: the error Python gives
+    with pytest.raises(TypeError, match="list indices must be integers or slices, not str"):
+        layer_precision(src_ckpt, out_ckpt, {**good, "layer_quant_config": ["model.layers.0.mlp.down_proj"]})
+    with pytest.raises(TypeError, match="'int' object is not iterable"):
+        layer_precision(src_ckpt, out_ckpt, {**good, "exclude": 5})
+    with pytest.raises(AttributeError, match="'list' object has no attribute 'get'"):
+        layer_precision(src_ckpt, out_ckpt, {**good, "layer_quant_config": {"*down_proj": [1]}})
+    # a list of patterns that names no layer is read as patterns (nothing overridden), as before
+    layers = layer_precision(src_ckpt, out_ckpt, {**good, "layer_quant_config": ["nothing.*"]})
+    assert layers == layer_precision(src_ckpt, out_ckpt, good)
+    config = json.loads((out / "config.json").read_text())
+    config["quantization_config"]["layer_quant_config"] = ["model.layers.0.mlp.down_proj"]
+    (out / "config.json").write_text(json.dumps(config))
+    mismatch = summarize(source, out, reload=False, quark_info=INFO)["layers"]["declaration_mismatch"]
+    assert mismatch == [
+        {
+            "layer": "*",
+            "reason": "quantization_config unreadable: TypeError: "
+            "list indices must be integers or slices, not str",
+        }
+    ]
+
+
+def test_the_quark_facts_cache_is_read_back_typed_and_a_wrong_shape_is_rebuilt(tmp_path, monkeypatch):
+    pytest.importorskip("quark")
+    from quarkci.ptq import quark_static
+
+    monkeypatch.setenv("QUARKCI_CACHE_DIR", str(tmp_path))
+    quark_static.installed_quark_static.cache_clear()
+    try:
+        info = quark_static.installed_quark_static()  # read with ast, then cached on disk
+        (cached,) = (tmp_path / "quark-facts").iterdir()
+        data = json.loads(cached.read_text())
+        assert quark_static._cached_info(data) == info
+        assert quark_static._cached_info(data).schemes == info.schemes and "fp8" in info.schemes
+        # negative controls: a cache of another shape is refused, and the facts are read again
+        for broken in ({**data, "group_sizes": {"fp8": "x"}}, {**data, "extra": 1}, [data]):
+            with pytest.raises(ValueError):
+                quark_static._cached_info(broken)
+        cached.write_text(json.dumps({**data, "schemes": "fp8"}))
+        quark_static.installed_quark_static.cache_clear()
+        assert quark_static.installed_quark_static() == info
+    finally:
+        quark_static.installed_quark_static.cache_clear()

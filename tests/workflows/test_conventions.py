@@ -255,8 +255,6 @@ def test_negative_control_a_delivery_outside_a_repository_group_is_named(workflo
 # Steps that still compute in inline Python (issue 26 item 5: to become quarkci commands writing their own
 # step outputs); this list only shrinks.
 INLINE_PYTHON_LEFT = {
-    ("ptq.yml", "Gate"),
-    ("day0-release.yml", "Run the day-0 chain"),
     ("verify.yml", "Prove one correctness feature"),
 }
 INLINE_PYTHON = re.compile(r"\bpython3?\s+(-c\b|-\s)|<<\s*'?PY'?")

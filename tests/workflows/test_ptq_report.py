@@ -19,9 +19,12 @@ from tests.workflows.test_hardening import _permissions, _step, run_step
 QUARKCI = f'exec {sys.executable} -m quarkci "$@"\n'
 
 
-@pytest.mark.parametrize(("accuracy", "rc", "passed"), [(1.0, 0, "true"), (0.0, 1, "false")])
+@pytest.mark.parametrize(
+    ("accuracy", "rc", "passed", "failure"),
+    [(1.0, 0, "true", ""), (0.0, 1, "false", "BEHAVIOUR_PROBE_FAILED")],
+)
 def test_the_gate_step_writes_the_report_and_the_job_summary(
-    workflows, tmp_path, accuracy, rc, passed
+    workflows, tmp_path, accuracy, rc, passed, failure
 ) -> None:
     work = tmp_path / "ptq"
     work.mkdir()
@@ -33,7 +36,8 @@ def test_the_gate_step_writes_the_report_and_the_job_summary(
         step["run"], {"WORK": str(work), "PYTHONPATH": str(ROOT)}, tmp_path, {"quarkci": QUARKCI}
     )
     assert code == rc, out
-    assert outputs["pass"] == passed
+    assert outputs == {"pass": passed, "failure-class": failure}  # written by `ptq gate --github-output`
+    assert json.loads((work / "gate.json").read_text())["pass"] is (rc == 0)  # the verdict, uploaded
     report = (work / "validation_report.md").read_text()
     assert report.startswith("<!-- quarkci:report:ptq -->\n# PTQ gate: " + ("PASS" if rc == 0 else "FAIL"))
     assert "## Stages" in report and "| gate (ptq gate) |" in report
@@ -43,6 +47,20 @@ def test_the_gate_step_writes_the_report_and_the_job_summary(
         s for s in workflows["ptq.yml"]["jobs"]["ptq"]["steps"] if "upload-artifact" in str(s.get("uses"))
     )
     assert "ptq/*.md" in upload["with"]["path"] and "ptq/*.json" in upload["with"]["path"]
+
+
+def test_the_gate_step_on_a_summary_it_cannot_read_fails_with_user_config_error(workflows, tmp_path) -> None:
+    work = tmp_path / "ptq"
+    work.mkdir()
+    (work / "validation_summary.json").write_text(json.dumps({"summary_version": 1, "scheme": 3}))
+    step = _step(workflows["ptq.yml"], "Gate")
+    code, out, outputs = run_step(
+        step["run"], {"WORK": str(work), "PYTHONPATH": str(ROOT)}, tmp_path, {"quarkci": QUARKCI}
+    )
+    assert code == 2, out
+    assert outputs == {"pass": "false", "failure-class": "USER_CONFIG_ERROR"}
+    assert json.loads((work / "gate.json").read_text())["failure_class"] == "USER_CONFIG_ERROR"
+    assert not (work / "validation_report.md").exists()  # no report for unreadable input
 
 
 def test_ptq_stays_read_only_and_publish_ptq_holds_the_write(workflows) -> None:
