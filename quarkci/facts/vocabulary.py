@@ -15,6 +15,7 @@ kind               names
 ``name``           every public class and function a module under ``quark/`` defines (``public_api``
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
 ``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
+``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -39,11 +40,20 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from quarkci.facts.base import FactSet
+from quarkci.facts.base import FactItem, FactSet
 from quarkci.facts.cli_flags import command_labels, scheme_choices
 
 FORMAT = "quarkci-vocabulary/1"
-KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency", "name", "member")
+KINDS: tuple[str, ...] = (
+    "scheme",
+    "module",
+    "command",
+    "model_template",
+    "dependency",
+    "name",
+    "member",
+    "flag",
+)
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
     "0.6.0",
@@ -190,7 +200,19 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
         "name": names,
         "member": members,
+        "flag": {str(o) for item in flags for o in _options(item) if str(o).startswith("--")},
     }
+
+
+def _options(item: FactItem) -> set[str]:
+    """A flag fact's name and the aliases its attrs record (``--kv_cache_dtype``,
+    ``--kv_cache_quant_scheme``)."""
+    names = {item.name}
+    for key in ("option_strings", "options", "aliases"):
+        value = item.attrs.get(key)
+        if isinstance(value, list | tuple):
+            names.update(str(v) for v in value)
+    return names
 
 
 def api_names(facts: FactSet) -> tuple[set[str], set[str]]:

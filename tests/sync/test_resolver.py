@@ -533,3 +533,24 @@ def test_unless_and_otherwise_mark_a_default(tmp_path):
         "Use 128 samples unless `--skip_evaluation` is on.\n"  # 12: store_true: no finding
     )
     assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(10, "mechanical")]
+
+
+def test_python_m_runs_the_console_script_and_a_flag_no_release_has_is_misspelt(tmp_path):
+    # entry_points.txt (0.10 … 0.13): quark-cli = quark.experimental.cli.main:main; 0.11 torch_llm_ptq.py
+    # defines --num_calib_data; --model_export existed in 0.10 only (vocabulary 'flag' kind)
+    body = (
+        "```bash\n"
+        "python -m quark.experimental.cli.main torch-llm-ptq --model_dir m --num_calib_dat 64\n"  # line 7
+        "quark-cli torch-llm-ptq --model_dir m --model_export hf_format\n"  # 8: another release's flag
+        "python -m quark.experimental.cli.main torch-llm-ptq --model_dir m --num_calib_data 64\n"  # 9: true
+        "```\n"
+    )
+    found = _audit(tmp_path, body, "0.11")
+    got = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.rule, f.kind)
+        for f in found
+        if f.rule.startswith("cli-flag")
+    )
+    assert got == [(7, "cli-flag-misspelt", "semantic"), (8, "cli-flag-removed", "breaking")]
+    (misspelt,) = [f for f in found if f.rule == "cli-flag-misspelt"]
+    assert "`--num_calib_data`" in misspelt.source_says

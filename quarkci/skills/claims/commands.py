@@ -19,6 +19,14 @@ TORCH_LLM_PTQ = "quark-cli torch-llm-ptq"
 QUANTIZE_QUARK = "quantize_quark.py"
 # Commands whose flags are Quark's own (console scripts of amd-quark and the PTQ example script).
 QUARK_COMMANDS = frozenset({TORCH_LLM_PTQ, QUANTIZE_QUARK, "quark-quant-perf", "quark-skills"})
+# `python -m <module>` runs the console script whose entry point is that module (entry_points.txt of
+# amd-quark 0.10 … 0.13: quark-cli = quark.experimental.cli.main:main, quark-quant-perf =
+# quark.experimental.torch.quant_perf.cli:main, quark-skills = quark.skills:main).
+MODULE_SCRIPTS = {
+    "quark.experimental.cli.main": QUARK_CLI,
+    "quark.experimental.torch.quant_perf.cli": "quark-quant-perf",
+    "quark.skills": "quark-skills",
+}
 
 SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;"})
@@ -282,6 +290,11 @@ def _name(words: list[Word]) -> Command | None:
     if _PYTHON.match(program):
         if rest and rest[0].text == "-m" and len(rest) > 1:
             module = rest[1].text
+            script = MODULE_SCRIPTS.get(module)
+            if script == QUARK_CLI and len(rest) > 2 and not rest[2].text.startswith("-"):
+                return Command(f"{QUARK_CLI} {rest[2].text}", tuple(rest[3:]), head.line)
+            if script is not None:
+                return Command(script, tuple(rest[2:]), head.line)
             return Command(module if module == "pip" else f"python -m {module}", tuple(rest[2:]), head.line)
         if rest and rest[0].text.endswith(".py"):
             return Command(posixpath.basename(rest[0].text), tuple(rest[1:]), head.line, rest[0])

@@ -62,11 +62,17 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _claim(match.group(0), at, "comment", known, unit)
 
 
+def scheme_shaped(token: str) -> bool:
+    """True for a snake-case token with a dtype part (``int4_wo_128``, ``w_fp8_a_fp8``): what a scheme
+    name looks like."""
+    return bool(_SHAPED.match(token) and _DTYPE_PART.search(token))
+
+
 def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit) -> Iterator[Found]:
     if token in known:
         yield Found("scheme", token, line, {"where": where, "resolved": True})
         return
-    if not (_SHAPED.match(token) and _DTYPE_PART.search(token)):
+    if not scheme_shaped(token):
         return
     nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
     if nearest is not None:

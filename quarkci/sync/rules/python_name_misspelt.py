@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 
 from quarkci.core.findings import Finding
+from quarkci.skills.claims.tokens import scheme_shaped
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._api import argument_role, index_of
 from quarkci.sync.rules._common import make, release
@@ -28,7 +29,8 @@ def check(state: AuditState) -> list[Finding]:
     * a method called on an instance of a Quark class (form ``member``) that neither the class (nor a base
       read in the release) defines nor any release's class of that name had;
     * a literal in a role (:func:`~quarkci.sync.rules._api.argument_role`) that no release defines as that
-      kind; a scheme the token resolver already claims on that line is ``scheme-misspelt``'s.
+      kind and that looks like one (within three edits of a name of the kind, or scheme-shaped:
+      ``int4_wo_999``); a scheme the token resolver already claims on that line is ``scheme-misspelt``'s.
 
     Silent without a vocabulary or ``public_api``."""
     index = index_of(state.upstream)
@@ -65,6 +67,8 @@ def check(state: AuditState) -> list[Finding]:
         if role.kind == "scheme" and (claim.file, claim.line, claim.value) in schemes:
             continue
         nearest = vocabulary.nearest(role.kind, claim.value, max_distance=3)
+        if nearest is None and not (role.kind == "scheme" and scheme_shaped(claim.value)):
+            continue  # nothing like a name of that kind (export_gguf's model_type is GGUF's own word)
         out.append(_finding(claim, state, f"{role.noun} `{claim.value}`", nearest))
     return out
 
