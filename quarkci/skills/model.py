@@ -28,6 +28,7 @@ CLAIM_KINDS: dict[str, str] = {
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
     "cli_flag_choices": "cli_flags",  # "`--dataset` takes pileval, wikitext or c4"
+    "command_count": "cli_flags",  # "quark-cli offers nine subcommands", "3 console scripts"
     "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree
 }
 

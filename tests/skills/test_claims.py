@@ -68,6 +68,8 @@ POSITIVE = [
     ("ptq-runner/references/api.md", 8, "dependency", ">=1.22.2"),
     ("ptq-runner/references/api.md", 9, "cli_flag", "--device"),
     ("ptq-runner/references/api.md", 9, "cli_flag_choices", "--device=cuda|cpu"),
+    ("ptq-runner/references/api.md", 10, "command", "quark-cli"),
+    ("ptq-runner/references/api.md", 10, "command_count", "9"),
     ("ptq-runner/references/notes.md", 3, "torch_version", "rocm6.3"),
     ("ptq-runner/references/notes.md", 5, "cli_flag", "--num_calib_data"),
 ]

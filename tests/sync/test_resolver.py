@@ -554,3 +554,18 @@ def test_python_m_runs_the_console_script_and_a_flag_no_release_has_is_misspelt(
     assert got == [(7, "cli-flag-misspelt", "semantic"), (8, "cli-flag-removed", "breaking")]
     (misspelt,) = [f for f in found if f.rule == "cli-flag-misspelt"]
     assert "`--num_calib_data`" in misspelt.source_says
+
+
+def test_subcommand_and_console_script_counts_are_checked(tmp_path):
+    # 0.13 quark/experimental/cli/main.py registers 10 quark-cli subcommands; entry_points.txt: 3 console
+    # scripts (quark-cli, quark-quant-perf, quark-skills)
+    body = (
+        "`quark-cli` offers eight subcommands on this release.\n\n"  # line 6: wrong
+        "The wheel installs 3 console scripts.\n\n"  # 8: true
+        "We ran 5 commands today.\n\n"  # 10: no quark-cli named: no claim
+        "quark-cli has 10 subcommands.\n"  # 12: true
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert _rules(found, "command-count-mismatch") == [(6, "mechanical")]
+    # on 0.9 (no CLI) nothing is checkable
+    assert _rules(_audit(tmp_path / "b", body, "0.9"), "command-count-mismatch") == []

@@ -15,6 +15,7 @@ from typing import Any
 
 from quarkci.skills.claims import (
     choices,
+    counts,
     defaults,
     dependencies,
     exports,
@@ -54,6 +55,7 @@ EXTRACTORS: dict[str, Extractor] = {
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
     "choices": choices.extract,
+    "counts": counts.extract,
     "tokens": tokens.extract,
     "links": links.extract,
 }
