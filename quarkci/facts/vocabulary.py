@@ -16,6 +16,8 @@ kind               names
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
 ``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
 ``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
+``literal``        every string value a public callable closes a parameter to, as ``callable(param=value)``
+                   (``public_api`` facts' ``literals``: ``export_safetensors(custom_mode=awq)``)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -53,6 +55,7 @@ KINDS: tuple[str, ...] = (
     "name",
     "member",
     "flag",
+    "literal",
 )
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
@@ -201,7 +204,20 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
         "name": names,
         "member": members,
         "flag": {str(o) for item in flags for o in _options(item) if str(o).startswith("--")},
+        "literal": {
+            literal_key(str(key), str(param), str(value))
+            for item in facts.kinds.get("public_api", [])
+            for key, params in (item.attrs.get("literals") or {}).items()
+            for param, values in params.items()
+            for value in values
+        },
     }
+
+
+def literal_key(callable_key: str, param: str, value: str) -> str:
+    """The ``literal`` symbol of a value a callable accepts: ``export_safetensors(custom_mode=awq)``
+    (``callable_key`` as in the ``signatures`` facts: a function, a class, or ``Class.method``)."""
+    return f"{callable_key}({param}={value})"
 
 
 def _options(item: FactItem) -> set[str]:

@@ -569,3 +569,45 @@ def test_subcommand_and_console_script_counts_are_checked(tmp_path):
     assert _rules(found, "command-count-mismatch") == [(6, "mechanical")]
     # on 0.9 (no CLI) nothing is checkable
     assert _rules(_audit(tmp_path / "b", body, "0.9"), "command-count-mismatch") == []
+
+
+def test_a_template_named_in_a_sentence_about_templates_is_checked(tmp_path):
+    # vocabulary: glm4_moe is a model template from 0.11.1 on; llama in every release with templates
+    body = (
+        "`LLMTemplate` ships a template for `glm4_moe` and for `llama`.\n\n"  # line 6: glm4_moe missing on 0.11
+        "Fine-tune `glm4_moe` with transformers first.\n"  # 8: not about templates: no claim
+    )
+    found = _audit(tmp_path, body, "0.11")
+    assert [(f.skill_location.line, f.subject) for f in found if f.rule == "model-type-unknown"] == [
+        (6, "glm4_moe")
+    ]
+    assert not [f for f in _audit(tmp_path / "b", body, "0.11.1") if f.rule == "model-type-unknown"]
+
+
+def test_a_literal_for_a_parameter_the_callable_closes_is_checked(tmp_path):
+    # 0.12.post1 quark/torch/export/api.py export_safetensors: `if custom_mode == "quark": ... elif
+    # custom_mode in ["awq", "fp8"]: ... else: raise ValueError`; weight_format is only passed on (open)
+    body = (
+        "```python\nfrom quark.torch import export_safetensors\n"
+        'export_safetensors(model, "out", custom_mode="awq")\n'  # line 8: true
+        'export_safetensors(model, "out", custom_mode="hf_safetensor")\n'  # 9: no release accepts it
+        'export_safetensors(model, "out", "fp8", weight_format="anything")\n'  # 10: open parameter: no claim
+        "```\n"
+    )
+    found = _audit(tmp_path, body, "0.12.post1")
+    assert _rules(found, "python-name-misspelt") == [(9, "semantic")]
+    assert not _rules(found, "python-argument-unknown")
+
+
+def test_closed_literals_are_read_only_from_chains_that_raise_for_the_rest():
+    from quarkci.facts.public_api import module_item
+
+    text = (
+        "def f(mode, fmt, level):\n"
+        "    if mode == 'a':\n        pass\n    elif mode in ('b', 'c'):\n        pass\n"
+        "    else:\n        raise ValueError(mode)\n"
+        "    if fmt not in ['x', 'y']:\n        raise ValueError(fmt)\n"
+        "    if level == 'fast':\n        pass\n"  # only compared: other values are accepted
+    )
+    item = module_item("quark/m.py", text)
+    assert item is not None and item.attrs["literals"] == {"f": {"fmt": ["x", "y"], "mode": ["a", "b", "c"]}}

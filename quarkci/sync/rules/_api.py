@@ -151,3 +151,29 @@ def argument_role(claim: Claim, index: ApiIndex) -> Role | None:
         keyword = params[position]
     found = ROLES.get(keyword)
     return Role(keyword, *found) if found is not None else None
+
+
+def callable_key(dotted: str) -> str:
+    """The key a callable has in its module's ``signatures``/``literals`` facts: ``Class.method`` when the
+    part before the last is a class (CamelCase), else the last part (``export_safetensors``)."""
+    parts = dotted.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
+
+
+def closed_parameter(claim: Claim, index: ApiIndex) -> tuple[str, list[str]] | None:
+    """``(parameter, accepted values)`` when a ``python_argument`` claim passes its literal to a parameter
+    whose values the callable closes in the release of ``index`` (:meth:`ApiIndex.literals`), else None."""
+    callee = claim.context.get("callable")
+    if not isinstance(callee, str):
+        return None
+    literals = index.literals(callee)
+    if not literals:
+        return None
+    keyword = claim.context.get("keyword")
+    if not isinstance(keyword, str):
+        position = claim.context.get("position")
+        params = index.signature(callee)
+        if not isinstance(position, int) or params is None or position >= len(params):
+            return None
+        keyword = params[position]
+    return (keyword, literals[keyword]) if keyword in literals else None

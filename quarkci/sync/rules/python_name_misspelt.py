@@ -6,9 +6,10 @@ from __future__ import annotations
 import difflib
 
 from quarkci.core.findings import Finding
+from quarkci.facts.vocabulary import literal_key
 from quarkci.skills.claims.tokens import scheme_shaped
 from quarkci.skills.model import Claim
-from quarkci.sync.rules._api import argument_role, index_of
+from quarkci.sync.rules._api import argument_role, callable_key, closed_parameter, index_of
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
 
@@ -28,6 +29,8 @@ def check(state: AuditState) -> list[Finding]:
       public class or function some release defines (a name no release is close to is not a Quark name);
     * a method called on an instance of a Quark class (form ``member``) that neither the class (nor a base
       read in the release) defines nor any release's class of that name had;
+    * a literal passed to a parameter the callable closes (``export_safetensors(custom_mode=...)``: quark,
+      awq, fp8; :func:`~quarkci.sync.rules._api.closed_parameter`) that no release's callable accepted;
     * a literal in a role (:func:`~quarkci.sync.rules._api.argument_role`) that no release defines as that
       kind and that looks like one (within three edits of a name of the kind, or scheme-shaped:
       ``int4_wo_999``); a scheme the token resolver already claims on that line is ``scheme-misspelt``'s.
@@ -61,6 +64,14 @@ def check(state: AuditState) -> list[Finding]:
             close = difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
             out.append(_finding(claim, state, f"method `{qualified}`", close[0] if close else None))
     for claim in state.claims_of("python_argument"):
+        closed = closed_parameter(claim, index)
+        if closed is not None:
+            key = literal_key(callable_key(str(claim.context.get("callable"))), closed[0], claim.value)
+            if claim.value not in closed[1] and not vocabulary.releases_of("literal", key):
+                close = difflib.get_close_matches(claim.value, closed[1], n=1, cutoff=0.5)
+                what = f"value `{claim.value}` of `{closed[0]}`"
+                out.append(_finding(claim, state, what, close[0] if close else None))
+            continue
         role = argument_role(claim, index)
         if role is None or vocabulary.releases_of(role.kind, claim.value):
             continue
