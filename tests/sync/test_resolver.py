@@ -611,3 +611,14 @@ def test_closed_literals_are_read_only_from_chains_that_raise_for_the_rest():
     )
     item = module_item("quark/m.py", text)
     assert item is not None and item.attrs["literals"] == {"f": {"fmt": ["x", "y"], "mode": ["a", "b", "c"]}}
+
+
+def test_a_scheme_no_release_defines_is_a_misspelling_wherever_it_is_read(tmp_path):
+    # vocabulary: int4_wo_128 exists, int4_wo_129 in no release; a YAML value is read by the structured reader
+    body = "```yaml\nrecipe:\n  quant_scheme: int4_wo_129\n```\n"
+    found = _audit(tmp_path, body, "0.12.post1")
+    assert [(f.rule, f.kind) for f in found if f.rule.startswith("scheme-")] == [
+        ("scheme-misspelt", "semantic")
+    ]
+    (finding,) = [f for f in found if f.rule == "scheme-misspelt"]
+    assert "int4_wo_128" in finding.source_says

@@ -141,13 +141,15 @@ def unknown_names(
     also: tuple[str, ...] = (),
     accepted: frozenset[str] = frozenset(),
     history: Callable[[str], tuple[str, ...]] | None = None,
+    misspelt: Callable[[str], bool] | None = None,
 ) -> list[Finding]:
     """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
 
     Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types),
     and so do the names in ``accepted`` (the values a release's CLI accepts, e.g. 0.10's ``--quant_scheme``
     choices). ``history(name)`` gives the releases that define a name (the release vocabulary), named in
-    the finding. A claim marked ``misspelt_of`` or ``negative`` is left to other rules. Silent when the
+    the finding. A claim marked ``misspelt_of`` or ``negative`` is left to other rules, and so is a name no
+    release defines that ``misspelt(name)`` says is a misspelling (the misspelling rule's). Silent when the
     snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
     """
     view = state.upstream
@@ -168,6 +170,8 @@ def unknown_names(
         )
         if history is not None:
             releases = history(claim.value)
+            if misspelt is not None and not releases and misspelt(claim.value):
+                continue
             since += (
                 f"; releases defining it: {releases_text(releases)}"
                 if releases
