@@ -149,6 +149,7 @@ def module_item(path: str, text: str) -> FactItem | None:
             "signatures": signatures,
             "origins": origins,
             "classes": classes,
+            "literals": _literals(tree.body),
         },
     )
 
@@ -163,6 +164,82 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[
         names = names[1:]
     names += [a.arg for a in args.kwonlyargs]
     return names + (["**"] if args.kwarg is not None else [])
+
+
+def _strings(node: ast.expr) -> list[str] | None:
+    """The string constants of ``node`` (a string, or a list/tuple/set of strings), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
+        out = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return out if len(out) == len(node.elts) else None
+    return None
+
+
+def _test(node: ast.expr, params: set[str]) -> tuple[str, str, list[str]] | None:
+    """``(param, operator, values)`` of a test ``param == "a"``, ``param in [...]``, ``param != "a"`` or
+    ``param not in [...]`` on one of ``params``, else None."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.left, ast.Name)):
+        return None
+    if node.left.id not in params or (values := _strings(node.comparators[0])) is None:
+        return None
+    op = node.ops[0]
+    kind = "in" if isinstance(op, ast.Eq | ast.In) else "out" if isinstance(op, ast.NotEq | ast.NotIn) else ""
+    return (node.left.id, kind, values) if kind else None
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    return any(isinstance(stmt, ast.Raise) for stmt in body)
+
+
+def _closed_literals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[str]]:
+    """``{parameter: values}`` for each parameter whose string values the function closes: an
+    ``if p == "a": ... elif p in ["b", "c"]: ... else: raise`` chain, or ``if p not in [...]: raise``
+    (quark/torch/export/api.py ``export_safetensors``'s ``custom_mode``: quark, awq, fp8). A parameter only
+    compared (no raise for the rest) accepts other values too and is left out."""
+    params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+    out: dict[str, set[str]] = {}
+    for stmt in ast.walk(node):
+        if not isinstance(stmt, ast.If) or (first := _test(stmt.test, params)) is None:
+            continue
+        param, kind, values = first
+        if kind == "out" and _raises(stmt.body):
+            out.setdefault(param, set()).update(values)
+            continue
+        if kind != "in":
+            continue
+        seen, branch = set(values), stmt
+        while len(branch.orelse) == 1 and isinstance(branch.orelse[0], ast.If):
+            nxt = _test(branch.orelse[0].test, params)
+            if nxt is None or nxt[0] != param or nxt[1] != "in":
+                break
+            seen.update(nxt[2])
+            branch = branch.orelse[0]
+        else:
+            if branch.orelse and _raises(branch.orelse):
+                out.setdefault(param, set()).update(seen)
+    return {p: sorted(v) for p, v in sorted(out.items())}
+
+
+def _literals(body: list[ast.stmt]) -> dict[str, dict[str, list[str]]]:
+    """:func:`_closed_literals` of the public functions and methods of a module body, keyed like
+    :func:`_signatures` (``export_safetensors``, ``Class.method``; a class's own ``__init__`` under the
+    class name); callables with no closed parameter are left out."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
+            if found := _closed_literals(node):
+                out[node.name] = found
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for member in node.body:
+                if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if (member.name == "__init__" or not member.name.startswith("_")) and (
+                    found := _closed_literals(member)
+                ):
+                    key = node.name if member.name == "__init__" else f"{node.name}.{member.name}"
+                    out[key] = found
+    return dict(sorted(out.items()))
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -356,6 +433,56 @@ class ApiIndex:
         if isinstance(origin, str) and origin != dotted:
             return self.signature(".".join([origin, *rest[1:]]), _depth + 1)
         return None
+
+    def literals(self, dotted: str, _depth: int = 0) -> dict[str, list[str]] | None:
+        """``{parameter: the string values it accepts}`` of the callable ``dotted`` names, for the parameters
+        its body closes (see :func:`_closed_literals`), following re-exports like :meth:`signature`; None
+        when the callable cannot be found (``{}``: found, nothing closed)."""
+        split = self.split(dotted)
+        if split is None or not split[1] or _depth > 6:
+            return None
+        module, rest = split
+        attrs = self.modules[module].attrs
+        key = ".".join(rest[:2])
+        if key in (attrs.get("signatures") or {}) or (
+            len(rest) == 1 and rest[0] in (attrs.get("classes") or {})
+        ):
+            found = (attrs.get("literals") or {}).get(key) or {}
+            return {str(p): [str(v) for v in vs] for p, vs in found.items()}
+        origin = (attrs.get("origins") or {}).get(rest[0])
+        if isinstance(origin, str) and origin != dotted:
+            return self.literals(".".join([origin, *rest[1:]]), _depth + 1)
+        return None
+
+    def defining_class(self, dotted: str) -> tuple[str, str] | None:
+        """``(module, class name)`` where the class ``dotted`` names is defined (re-exports followed),
+        None when ``dotted`` is no class of this release."""
+        return self._class(dotted, 0)
+
+    def has_member(self, dotted: str, member: str, _depth: int = 0) -> bool | None:
+        """True when the class ``dotted`` names (or a base of it in this release) defines the public method
+        ``member``; False when it and every base are read and none does; None when that cannot be known
+        statically (no such class, a base outside the release such as ``torch.nn.Module``)."""
+        found = self._class(dotted, 0)
+        if found is None or _depth > 12:
+            return None
+        module, name = found
+        attrs = self.modules[module].attrs
+        if f"{name}.{member}" in (attrs.get("signatures") or {}):
+            return True
+        info = (attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict):
+            return None
+        answer: bool | None = False
+        for base in info.get("bases", []):
+            if base in _EMPTY_BASES:
+                continue
+            inherited = self.has_member(base, member, _depth + 1)
+            if inherited:
+                return True
+            if inherited is None:
+                answer = None
+        return answer
 
     def _class(self, dotted: str, depth: int) -> tuple[str, str] | None:
         """(module, class name) where the class ``dotted`` names is defined, re-exports followed."""

@@ -12,6 +12,12 @@ kind               names
 ``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
 ``model_template`` every model template / type (``model_templates`` facts)
 ``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts, canonical)
+``name``           every public class and function a module under ``quark/`` defines (``public_api``
+                   facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
+``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
+``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
+``literal``        every string value a public callable closes a parameter to, as ``callable(param=value)``
+                   (``public_api`` facts' ``literals``: ``export_safetensors(custom_mode=awq)``)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -36,11 +42,21 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from quarkci.facts.base import FactSet
+from quarkci.facts.base import FactItem, FactSet
 from quarkci.facts.cli_flags import command_labels, scheme_choices
 
 FORMAT = "quarkci-vocabulary/1"
-KINDS: tuple[str, ...] = ("scheme", "module", "command", "model_template", "dependency")
+KINDS: tuple[str, ...] = (
+    "scheme",
+    "module",
+    "command",
+    "model_template",
+    "dependency",
+    "name",
+    "member",
+    "flag",
+    "literal",
+)
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
     "0.6.0",
@@ -178,13 +194,53 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
     """The symbol table of one release: ``{kind: names}`` for the kinds of :data:`KINDS`."""
     flags = facts.kinds.get("cli_flags", [])
     schemes = facts.names("schemes") | scheme_choices(flags)
+    names, members = api_names(facts)
     return {
         "scheme": schemes,
         "module": facts.names("public_api"),
         "command": set(command_labels(flags)),
         "model_template": facts.names("model_templates"),
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
+        "name": names,
+        "member": members,
+        "flag": {str(o) for item in flags for o in _options(item) if str(o).startswith("--")},
+        "literal": {
+            literal_key(str(key), str(param), str(value))
+            for item in facts.kinds.get("public_api", [])
+            for key, params in (item.attrs.get("literals") or {}).items()
+            for param, values in params.items()
+            for value in values
+        },
     }
+
+
+def literal_key(callable_key: str, param: str, value: str) -> str:
+    """The ``literal`` symbol of a value a callable accepts: ``export_safetensors(custom_mode=awq)``
+    (``callable_key`` as in the ``signatures`` facts: a function, a class, or ``Class.method``)."""
+    return f"{callable_key}({param}={value})"
+
+
+def _options(item: FactItem) -> set[str]:
+    """A flag fact's name and the aliases its attrs record (``--kv_cache_dtype``,
+    ``--kv_cache_quant_scheme``)."""
+    names = {item.name}
+    for key in ("option_strings", "options", "aliases"):
+        value = item.attrs.get(key)
+        if isinstance(value, list | tuple):
+            names.update(str(v) for v in value)
+    return names
+
+
+def api_names(facts: FactSet) -> tuple[set[str], set[str]]:
+    """``(names, members)`` of one release: the public classes and functions its modules define, and
+    their public methods as ``Class.method`` (``public_api`` facts; a name starting with ``_`` is private)."""
+    names: set[str] = set()
+    members: set[str] = set()
+    for item in facts.kinds.get("public_api", []):
+        for key in item.attrs.get("signatures") or {}:
+            (members if "." in key else names).add(str(key))
+        names.update(str(c) for c in item.attrs.get("classes") or {} if not str(c).startswith("_"))
+    return names, members
 
 
 EMPTY = Vocabulary((), {})

@@ -23,9 +23,12 @@ CLAIM_KINDS: dict[str, str] = {
     "path": "",  # source_knowledge entries and inline upstream paths
     "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
     "python_keyword": "public_api",  # `LLMTemplate.get_config(scheme=...)` in a parsed Python block
+    "python_argument": "public_api",  # `LLMTemplate.get("llama")`: a literal passed to a Quark callable
     "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
+    "cli_flag_choices": "cli_flags",  # "`--dataset` takes pileval, wikitext or c4"
+    "command_count": "cli_flags",  # "quark-cli offers nine subcommands", "3 console scripts"
     "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree
 }
 

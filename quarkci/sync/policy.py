@@ -55,7 +55,9 @@ RULE_KINDS: dict[str, str] = {
     "scheme-misspelt": "semantic",  # no release has the name: a person checks which one was meant
     "name-stated-unavailable": "semantic",  # "not available: X" where the release has X
     "cli-command-misspelt": "semantic",  # no release has the command: check the name
+    "cli-flag-misspelt": "semantic",  # no command of any release has the flag: check the name
     "python-module-misspelt": "semantic",  # no release has the module: check the name
+    "python-name-misspelt": "semantic",  # no release has the class, method or argument: check the name
     **CONTRACT_KINDS,  # the contract-* ids: quarkci.contracts.rules, by the direction of the difference
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")

@@ -46,6 +46,7 @@ def test_0_13_claims_by_kind(bundled):
         "path",
         "python_name",
         "python_keyword",
+        "python_argument",
         "command",
         "dependency",
         "cli_flag_default",

@@ -38,8 +38,9 @@ def test_fix_on_a_copy_of_the_real_bundled_skills_is_idempotent(tmp_path):
     main([*argv, "--fix", "--out", str(tmp_path / "r1")])
     first = json.loads((tmp_path / "r1" / "validation_report.json").read_text(encoding="utf-8"))
     # 12 edits as before (the 15 missing model templates go into one table cell) plus the onnxruntime
-    # range on its two lines (CPU and GPU install patterns) and in the version table (line 89)
-    assert len(first["applied_fixes"]) == 15
+    # range on its two lines (CPU and GPU install patterns) and in the version table (line 89), plus the
+    # stated template count (36 -> 51, DEFAULT_TEMPLATES of 0.13)
+    assert len(first["applied_fixes"]) == 16
     # left: the JSON example's transformers range (a model's floor mixed with Quark's cap: no exact rewrite)
     (left,) = [f for f in first["findings"] if f["kind"] == "mechanical"]
     assert left["rule"] == "transformers-version-mismatch" and left["fix"] is None
@@ -52,6 +53,7 @@ def test_fix_on_a_copy_of_the_real_bundled_skills_is_idempotent(tmp_path):
         tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-model-intake/SKILL.md"
     ).read_text(encoding="utf-8")
     assert "kimi_k25, minimax_m2, deepseek_v4, gemma4," in intake
+    assert "Quark has built-in templates for 51 model families:" in intake
     text = (tmp_path / "skills" / "_legacy_impl/l1-atomic/torch/quark-torch-quant-plan/SKILL.md").read_text(
         encoding="utf-8"
     )

@@ -333,3 +333,292 @@ def test_a_module_an_older_release_had_is_drift_not_a_misspelling(tmp_path):
         "breaking",
         "quark.experimental.plugin",
     )
+
+
+def _rules(findings: list[Finding], rule: str) -> list[tuple[int, str]]:
+    return sorted(
+        (f.skill_location.line if f.skill_location else 0, f.kind) for f in findings if f.rule == rule
+    )
+
+
+# 0.13 METADATA: onnxruntime<=1.28.0,>=1.22.2; extra == "cli"; pulp<4,>=3.3; extra == "cli";
+# mypy==1.18.2; extra == "lint". The skill below is no install skill: the extra named in the clause decides.
+EXTRA_PINS = (
+    "Serving notes.\n\n"
+    "* With the `cli` extra you get onnxruntime anywhere from 1.22.2 up to 1.31.0\n"  # line 8: wrong cap
+    "* For linting, the `lint` extra holds `mypy==1.16.0`\n"  # 9: wrong pin
+    "* amd-quark[cli] brings `pulp>=3.3,<4`\n"  # 10: true
+    "* the `cli` extra wants onnxruntime somewhere between 1.22.2 and 1.28.0\n"  # 11: true
+)
+
+
+def test_a_pin_stated_for_a_named_extra_is_checked_against_that_extra(tmp_path):
+    found = _audit(tmp_path, EXTRA_PINS, "0.13", name="serving-notes")
+    assert _rules(found, "dependency-range-mismatch") == [(8, "mechanical"), (9, "mechanical")]
+    # negative control: without naming the extra, an extra-only package outside an install skill is the
+    # skill's own choice (unchanged behaviour)
+    plain = "Serving notes.\n\nWe run onnxruntime 1.22.2 to 1.31.0 here.\n"
+    assert (
+        _rules(_audit(tmp_path / "b", plain, "0.13", name="serving-notes"), "dependency-range-mismatch") == []
+    )
+
+
+def test_a_floor_at_a_major_release_is_compared_below_it(tmp_path):
+    # 0.8 METADATA: numpy<=2.1.3 (no floor): a stated `numpy>=2.0` rejects numpy 1.26 that 0.8 accepts
+    body = "Core pins of this release: `onnxsim==0.4.36` and `numpy>=2.0`.\n"
+    assert _rules(_audit(tmp_path, body, "0.8", name="quark-install"), "dependency-range-mismatch") == [
+        (6, "mechanical")
+    ]
+    same = "Core pins of this release: `onnxsim==0.4.36` and `numpy<=2.1.3`.\n"
+    assert (
+        _rules(_audit(tmp_path / "b", same, "0.8", name="quark-install"), "dependency-range-mismatch") == []
+    )
+
+
+def test_a_requirement_bound_is_no_release_number_of_a_migration_note(tmp_path):
+    # 0.13: the 'cli' extra pins pulp<4,>=3.3; `flydsl<0.3,>=0.2.4` holds two 0.x numbers that are flydsl's
+    body = "The `cli` extra pins `pulp>=3.0,<4`; the `flydsl` extra pins `flydsl<0.3,>=0.2.4`.\n"
+    assert _rules(_audit(tmp_path, body, "0.13", name="notes"), "dependency-range-mismatch") == [
+        (6, "mechanical")
+    ]
+
+
+# 0.13 quark/experimental/cli/quark_onnx/onnx_ptq.py: --num_calib_data default 1000;
+# torch_llm_ptq.py: --num_calib_data default 512, --seq_len default 512
+DEFAULTS_UNWORDED = (
+    "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n\n"
+    "If you leave out `--seq_len`, nothing: it is not a default here.\n\n"  # line 10: no value, no claim
+    "Without passing `--seq_len`, the PTQ run slices 1024 tokens.\n\n"  # 12: wrong (512)
+    "onnx-ptq reads 128 samples unless you set `--num_calib_data`.\n\n"  # 14: wrong, onnx-ptq's (1000)
+    "Worth knowing: `--batch_size` is 1, `--seq_len` 2048, and onnx-ptq takes 1000 samples when "
+    "`--num_calib_data` is not given.\n"  # 16: --seq_len wrong (512); the onnx-ptq pair true
+)
+
+
+def test_a_default_is_stated_without_the_word_and_for_the_command_the_sentence_names(tmp_path):
+    found = _audit(tmp_path, DEFAULTS_UNWORDED, "0.13")
+    changed = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.subject)
+        for f in found
+        if f.rule == "cli-flag-default-changed"
+    )
+    assert changed == [
+        (12, "quark-cli torch-llm-ptq --seq_len default 1024"),
+        (14, "quark-cli onnx-ptq --num_calib_data default 128"),
+        (16, "quark-cli torch-llm-ptq --seq_len default 2048"),
+    ]
+
+
+def test_a_default_stated_for_no_command_agrees_when_one_command_has_it(tmp_path):
+    # no command anywhere in the skill: 512 is torch-llm-ptq's default, 1000 onnx-ptq's; 77 is nobody's
+    body = "Calibration: use 100 to 500 samples; the CLI default for `--num_calib_data` is 512.\n\n"
+    body += "The CLI default for `--num_calib_data` is 77.\n"
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(8, "mechanical")]
+
+
+def test_a_release_column_of_a_settings_table_states_defaults(tmp_path):
+    # 0.13 torch_llm_ptq.py: --seq_len default 512, --batch_size default 1
+    body = "| flag | 0.13 value |\n|---|---|\n| `--seq_len` | 4096 |\n| `--batch_size` | 1 |\n"
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(8, "mechanical")]
+    # negative control: a column of what a recipe passes is no default
+    recipe = "| flag | we pass |\n|---|---|\n| `--seq_len` | 4096 |\n"
+    assert _rules(_audit(tmp_path / "b", recipe, "0.13"), "cli-flag-default-changed") == []
+
+
+def test_a_placeholder_flag_is_no_flag(tmp_path):
+    body = "Every option takes the form `--flag=value` or `--your-option VALUE`; see `--help`.\n"
+    found = _audit(tmp_path, "```bash\nquark-cli torch-llm-ptq --help\n```\n\n" + body, "0.13")
+    assert [f for f in found if f.rule.startswith("cli-flag")] == []
+
+
+def test_a_sentence_scoped_to_one_earlier_release_is_not_checked_against_the_audited_one(tmp_path):
+    # 0.11 moved model_preparation.py to quark/torch/utils/llm/; 0.10 had it under the experimental CLI
+    body = (
+        "The preparation helpers sit in `quark/torch/utils/llm/model_preparation.py`; on 0.10 the same "
+        "file was `quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`.\n"
+    )
+    assert [f for f in _audit(tmp_path, body, "0.11") if f.rule.startswith("source-path")] == []
+    # negative control: stated as the 0.11 place, the old path is missing
+    wrong = (
+        "The preparation helpers sit in `quark/experimental/cli/torch_llm/llm_utils/model_preparation.py`.\n"
+    )
+    assert _rules(_audit(tmp_path / "b", wrong, "0.11"), "source-path-missing") != []
+
+
+# 0.13 quark/torch/quantization/config/template.py: LLMTemplate.get(cls, model_type), get_config(self, scheme,
+# ...); glm4_moe is registered from 0.11.1 on (vocabulary); quark/torch/quantization/api.py: ModelQuantizer
+# has quantize_model and freeze in every release, set_logging_level in 0.6.0 … 0.10 only.
+PYTHON_ROLES = """```python
+from quark.torch import LLMTemplate, ModelQuantizer
+tmpl = LLMTemplate.get("llama")
+cfg = tmpl.get_config(scheme="int4_wo_128")
+other = LLMTemplate.get("glm4_moe").get_config(scheme="int4_wo_999")
+third = LLMTemplate.get("mistrall")
+q = ModelQuantizer(cfg)
+model = q.quantise_model(model, loader)
+q.set_logging_level("INFO")
+model = q.freeze(model)
+r = ModelQuantizr(cfg)
+tok = AutoTokenizer.from_pretrained("<model_dir>")
+placeholder = LLMTemplate.get("<model_type>")
+```
+"""
+
+
+def test_python_literals_methods_and_unbound_names_resolve_by_their_role(tmp_path):
+    found = _audit(tmp_path, PYTHON_ROLES, "0.11")
+    got = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.rule, f.kind)
+        for f in found
+        if f.rule in ("python-argument-unknown", "python-name-misspelt", "python-import-unresolved")
+    )
+    assert got == [
+        (10, "python-argument-unknown", "breaking"),  # glm4_moe: 0.11.1 … 0.13, not 0.11
+        (10, "python-name-misspelt", "semantic"),  # scheme int4_wo_999: no release
+        (11, "python-name-misspelt", "semantic"),  # model type mistrall: no release (nearest mistral)
+        (13, "python-name-misspelt", "semantic"),  # ModelQuantizer.quantise_model: no release
+        (14, "python-import-unresolved", "breaking"),  # set_logging_level: 0.6.0 … 0.10 only
+        (16, "python-name-misspelt", "semantic"),  # ModelQuantizr: unbound, two edits from ModelQuantizer
+    ]
+    # on 0.10 set_logging_level exists; on 0.13 glm4_moe does
+    on_010 = _audit(tmp_path / "b", PYTHON_ROLES, "0.10")
+    assert not [f for f in on_010 if f.rule == "python-import-unresolved" and f.skill_location.line == 14]
+    on_013 = _audit(tmp_path / "c", PYTHON_ROLES, "0.13")
+    assert not [f for f in on_013 if f.rule == "python-argument-unknown"]
+
+
+def test_a_model_template_count_is_checked_wherever_it_names_the_kind(tmp_path):
+    # 0.13 quark/torch/quantization/config/template.py: DEFAULT_TEMPLATES holds 51 model types
+    body = (
+        "`LLMTemplate.list_available()` gives back 44 names on this release.\n\n"  # line 6: LLMTemplate, wrong
+        "The registry carries 51 model templates.\n\n"  # 8: true
+        "Quark offers 12 templates for chat formatting.\n"  # 10: not the kind: no claim
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert _rules(found, "model-count-mismatch") == []  # "44 names" states no kind: no count claim
+    body2 = "`LLMTemplate` registers 44 model types here.\n\nThe registry carries 51 model templates.\n"
+    assert _rules(
+        _audit(tmp_path / "b", body2 + "\nQuark offers 12 templates for chat.\n", "0.13"),
+        "model-count-mismatch",
+    ) == [(6, "mechanical")]
+
+
+# 0.12.post1 quark/experimental/cli/torch_llm_ptq.py: --dataset choices pileval, wikitext, cnn_dailymail, ...;
+# --device choices cuda, cpu; --evaluation_dataset choices wikitext, wikitext_gpt_oss_120b
+CHOICES = (
+    "Calibration for `quark-cli torch-llm-ptq` reads `--dataset`, which accepts pileval, wikitext or c4.\n\n"  # 6
+    "For `quark-cli torch-llm-ptq`, `--device` is one of `cuda`/`cpu`.\n\n"  # 8: true
+    "`quark-cli torch-llm-ptq` scores on `--evaluation_dataset` (wikitext or lambada).\n\n"  # 10
+    "`--dataset` is pileval and works well.\n"  # 12: no enumeration closes the clause: no claim
+)
+
+
+def test_a_stated_list_of_flag_values_is_checked_against_the_parsers_choices(tmp_path):
+    found = _audit(tmp_path, CHOICES, "0.12.post1")
+    assert sorted(
+        (f.skill_location.line if f.skill_location else 0, f.kind, f.subject)
+        for f in found
+        if f.rule == "cli-flag-choice-invalid"
+    ) == [
+        (6, "mechanical", "quark-cli torch-llm-ptq --dataset c4"),
+        (10, "mechanical", "quark-cli torch-llm-ptq --evaluation_dataset lambada"),
+    ]
+
+
+def test_unless_and_otherwise_mark_a_default(tmp_path):
+    # 0.13 torch_llm_ptq.py: --seq_len default 512; a store_true flag's "default" is never compared
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n\n"
+        "Samples are cut at 4096 tokens unless `--seq_len` says otherwise.\n\n"  # line 10: wrong
+        "Use 128 samples unless `--skip_evaluation` is on.\n"  # 12: store_true: no finding
+    )
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(10, "mechanical")]
+
+
+def test_python_m_runs_the_console_script_and_a_flag_no_release_has_is_misspelt(tmp_path):
+    # entry_points.txt (0.10 … 0.13): quark-cli = quark.experimental.cli.main:main; 0.11 torch_llm_ptq.py
+    # defines --num_calib_data; --model_export existed in 0.10 only (vocabulary 'flag' kind)
+    body = (
+        "```bash\n"
+        "python -m quark.experimental.cli.main torch-llm-ptq --model_dir m --num_calib_dat 64\n"  # line 7
+        "quark-cli torch-llm-ptq --model_dir m --model_export hf_format\n"  # 8: another release's flag
+        "python -m quark.experimental.cli.main torch-llm-ptq --model_dir m --num_calib_data 64\n"  # 9: true
+        "```\n"
+    )
+    found = _audit(tmp_path, body, "0.11")
+    got = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.rule, f.kind)
+        for f in found
+        if f.rule.startswith("cli-flag")
+    )
+    assert got == [(7, "cli-flag-misspelt", "semantic"), (8, "cli-flag-removed", "breaking")]
+    (misspelt,) = [f for f in found if f.rule == "cli-flag-misspelt"]
+    assert "`--num_calib_data`" in misspelt.source_says
+
+
+def test_subcommand_and_console_script_counts_are_checked(tmp_path):
+    # 0.13 quark/experimental/cli/main.py registers 10 quark-cli subcommands; entry_points.txt: 3 console
+    # scripts (quark-cli, quark-quant-perf, quark-skills)
+    body = (
+        "`quark-cli` offers eight subcommands on this release.\n\n"  # line 6: wrong
+        "The wheel installs 3 console scripts.\n\n"  # 8: true
+        "We ran 5 commands today.\n\n"  # 10: no quark-cli named: no claim
+        "quark-cli has 10 subcommands.\n"  # 12: true
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert _rules(found, "command-count-mismatch") == [(6, "mechanical")]
+    # on 0.9 (no CLI) nothing is checkable
+    assert _rules(_audit(tmp_path / "b", body, "0.9"), "command-count-mismatch") == []
+
+
+def test_a_template_named_in_a_sentence_about_templates_is_checked(tmp_path):
+    # vocabulary: glm4_moe is a model template from 0.11.1 on; llama in every release with templates
+    body = (
+        "`LLMTemplate` ships a template for `glm4_moe` and for `llama`.\n\n"  # line 6: glm4_moe missing on 0.11
+        "Fine-tune `glm4_moe` with transformers first.\n"  # 8: not about templates: no claim
+    )
+    found = _audit(tmp_path, body, "0.11")
+    assert [(f.skill_location.line, f.subject) for f in found if f.rule == "model-type-unknown"] == [
+        (6, "glm4_moe")
+    ]
+    assert not [f for f in _audit(tmp_path / "b", body, "0.11.1") if f.rule == "model-type-unknown"]
+
+
+def test_a_literal_for_a_parameter_the_callable_closes_is_checked(tmp_path):
+    # 0.12.post1 quark/torch/export/api.py export_safetensors: `if custom_mode == "quark": ... elif
+    # custom_mode in ["awq", "fp8"]: ... else: raise ValueError`; weight_format is only passed on (open)
+    body = (
+        "```python\nfrom quark.torch import export_safetensors\n"
+        'export_safetensors(model, "out", custom_mode="awq")\n'  # line 8: true
+        'export_safetensors(model, "out", custom_mode="hf_safetensor")\n'  # 9: no release accepts it
+        'export_safetensors(model, "out", "fp8", weight_format="anything")\n'  # 10: open parameter: no claim
+        "```\n"
+    )
+    found = _audit(tmp_path, body, "0.12.post1")
+    assert _rules(found, "python-name-misspelt") == [(9, "semantic")]
+    assert not _rules(found, "python-argument-unknown")
+
+
+def test_closed_literals_are_read_only_from_chains_that_raise_for_the_rest():
+    from quarkci.facts.public_api import module_item
+
+    text = (
+        "def f(mode, fmt, level):\n"
+        "    if mode == 'a':\n        pass\n    elif mode in ('b', 'c'):\n        pass\n"
+        "    else:\n        raise ValueError(mode)\n"
+        "    if fmt not in ['x', 'y']:\n        raise ValueError(fmt)\n"
+        "    if level == 'fast':\n        pass\n"  # only compared: other values are accepted
+    )
+    item = module_item("quark/m.py", text)
+    assert item is not None and item.attrs["literals"] == {"f": {"fmt": ["x", "y"], "mode": ["a", "b", "c"]}}
+
+
+def test_a_scheme_no_release_defines_is_a_misspelling_wherever_it_is_read(tmp_path):
+    # vocabulary: int4_wo_128 exists, int4_wo_129 in no release; a YAML value is read by the structured reader
+    body = "```yaml\nrecipe:\n  quant_scheme: int4_wo_129\n```\n"
+    found = _audit(tmp_path, body, "0.12.post1")
+    assert [(f.rule, f.kind) for f in found if f.rule.startswith("scheme-")] == [
+        ("scheme-misspelt", "semantic")
+    ]
+    (finding,) = [f for f in found if f.rule == "scheme-misspelt"]
+    assert "int4_wo_128" in finding.source_says

@@ -52,6 +52,10 @@ def _resolve_counting(monkeypatch: pytest.MonkeyPatch, n: int) -> tuple[int, int
     )
     calls = {"normalise": 0, "option_strings": 0}
     real_normalise, real_options = _flags.normalise, _flags.option_strings
+    # fresh per-view caches: what earlier tests of this worker left (ids of freed views reused, an eviction
+    # at 32 views) must not count here
+    for cache in ("_OPTIONS", "_GROUPS", "_INDEXES"):
+        monkeypatch.setattr(_flags, cache, {})
 
     def normalise(flag: str) -> str:
         calls["normalise"] += 1

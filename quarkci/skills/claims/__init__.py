@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims import (
+    choices,
+    counts,
     defaults,
     dependencies,
     exports,
@@ -30,6 +31,7 @@ from quarkci.skills.claims import (
     tokens,
     versions,
 )
+from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims.context import Surrounding, markers, surrounding
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
@@ -52,6 +54,8 @@ EXTRACTORS: dict[str, Extractor] = {
     "structured": structured.extract,
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
+    "choices": choices.extract,
+    "counts": counts.extract,
     "tokens": tokens.extract,
     "links": links.extract,
 }

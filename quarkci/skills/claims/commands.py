@@ -19,6 +19,14 @@ TORCH_LLM_PTQ = "quark-cli torch-llm-ptq"
 QUANTIZE_QUARK = "quantize_quark.py"
 # Commands whose flags are Quark's own (console scripts of amd-quark and the PTQ example script).
 QUARK_COMMANDS = frozenset({TORCH_LLM_PTQ, QUANTIZE_QUARK, "quark-quant-perf", "quark-skills"})
+# `python -m <module>` runs the console script whose entry point is that module (entry_points.txt of
+# amd-quark 0.10 … 0.13: quark-cli = quark.experimental.cli.main:main, quark-quant-perf =
+# quark.experimental.torch.quant_perf.cli:main, quark-skills = quark.skills:main).
+MODULE_SCRIPTS = {
+    "quark.experimental.cli.main": QUARK_CLI,
+    "quark.experimental.torch.quant_perf.cli": "quark-quant-perf",
+    "quark.skills": "quark-skills",
+}
 
 SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;"})
@@ -77,6 +85,13 @@ _REDIRECT_ALONE = re.compile(r"^\d*(?:>>|&>|>|<)$")
 _PLACEHOLDER = re.compile(r"^<[^<>]+>$")
 _PROGRAM = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.+-]*(?: -m)?(?: [A-Za-z0-9_.:-]+)?$")
 _FLAG = re.compile(r"^--[A-Za-z][A-Za-z0-9_.-]*")
+# A flag that stands for any flag ("use the syntax `--option=value`", "`--flag VALUE`"): prose describing
+# syntax, not a flag of any command.
+_PLACEHOLDER_FLAG = re.compile(
+    r"^--(?:(?:some|your|my|any|the|an?)[-_])?(?:option|flag|arg|args|argument|param|parameter|name|key"
+    r"|foo|bar|baz|x+|something|opt|setting)(?:[-_](?:name|here))?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -167,7 +182,8 @@ def looks_like_program(name: str) -> bool:
 
 
 def flags(command: Command) -> list[Flag]:
-    """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``."""
+    """Long options of ``command`` in order. ``--a=b`` gives ``--a`` with value ``b``. A placeholder that
+    stands for any flag (``--option=value``, ``--flag``, ``--your-flag``) is none."""
     found: list[tuple[str, list[str], int]] = []  # values gathered in lists: linear in the words
     for word in command.args:
         match = _FLAG.match(word.text)
@@ -178,7 +194,11 @@ def flags(command: Command) -> list[Flag]:
             found[-1][1].append(word.text)
         elif found and word.text.startswith("-"):
             found.append(("", [], word.line))  # a short option ends the previous flag's values
-    return [Flag(name, tuple(values), line) for name, values, line in found if name]
+    return [
+        Flag(name, tuple(values), line)
+        for name, values, line in found
+        if name and not _PLACEHOLDER_FLAG.match(name)
+    ]
 
 
 def _commands(logical: str, segments: list[tuple[str, int]]) -> list[Command]:
@@ -270,6 +290,11 @@ def _name(words: list[Word]) -> Command | None:
     if _PYTHON.match(program):
         if rest and rest[0].text == "-m" and len(rest) > 1:
             module = rest[1].text
+            script = MODULE_SCRIPTS.get(module)
+            if script == QUARK_CLI and len(rest) > 2 and not rest[2].text.startswith("-"):
+                return Command(f"{QUARK_CLI} {rest[2].text}", tuple(rest[3:]), head.line)
+            if script is not None:
+                return Command(script, tuple(rest[2:]), head.line)
             return Command(module if module == "pip" else f"python -m {module}", tuple(rest[2:]), head.line)
         if rest and rest[0].text.endswith(".py"):
             return Command(posixpath.basename(rest[0].text), tuple(rest[1:]), head.line, rest[0])

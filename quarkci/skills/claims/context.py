@@ -62,12 +62,19 @@ PARTIAL_LIST = re.compile(
 # A migration note: one sentence naming two releases ("`Config` fails to import on 0.12.post1; it is back in
 # 0.13") states what each release does, not how to use the audited one: it is not checked as usage.
 _RELEASE = re.compile(r"(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?(?![\w]|\.\d)")
+# A requirement's bounds (``flydsl<0.3,>=0.2.4``) are versions of that package, not amd-quark releases.
+_BOUND = re.compile(r"(?:===|==|>=|<=|!=|~=|<|>)\s*\d[\w.*]*")
 
 
 def migration_note(own: str) -> bool:
-    """True when ``own`` names two or more different amd-quark releases (0.x version numbers) and is not
-    a release scope (``for `amd-quark>=0.11,<0.12` ...``, which is checked inside its scope)."""
-    return len(set(_RELEASE.findall(own))) >= 2 and release_scope(own) is None
+    """True when ``own`` names two or more different amd-quark releases (0.x version numbers outside
+    requirement bounds such as ``<0.3``) and is not a release scope (``for `amd-quark>=0.11,<0.12` ...``,
+    which is checked inside its scope)."""
+    return _names_two_releases(own) and release_scope(own) is None
+
+
+def _names_two_releases(text: str) -> bool:
+    return len(set(_RELEASE.findall(_BOUND.sub(" ", text)))) >= 2
 
 
 # A list or table presented as a selection of what the release has ("Models we have run", "tested with"):
@@ -102,16 +109,26 @@ _SCOPE_WORDS = re.compile(
     r"(?:\s+(?P<dir>and|or)\s+(?P<rel>earlier|older|before|later|newer|above))?",
     re.IGNORECASE,
 )
+# A bare release number after "on"/"in"/"for"/"until" ("on 0.10 they were under ...", "in 0.11.2"): the
+# shape of an amd-quark release (0.x), never a bound (``<0.3``) nor a quantity ("0.5 s", "alpha 0.5").
+_SCOPE_BARE = re.compile(
+    r"\b(?:in|on|for|until|till|up to|through)\s+(?:release\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)"
+    r"(?![\w.%]|\.\d|\s*(?:s|ms|seconds?|%|x|times)\b)(?:\s+(?P<dir>and|or)\s+"
+    r"(?P<rel>earlier|older|before|later|newer|above))?",
+    re.IGNORECASE,
+)
 
 
-def release_scope(text: str) -> str | None:
-    """The releases a statement is scoped to, as a specifier string; None when it names none."""
+def release_scope(text: str, bare: bool = False) -> str | None:
+    """The releases a statement is scoped to, as a specifier string; None when it names none. With
+    ``bare`` (a claim's own sentence, never the paragraph introducing a block) a release number alone
+    counts too ("on 0.10 they were under ...")."""
     if m := _SCOPE_SPEC.search(text):
         try:
             return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")).rstrip(",")))
         except InvalidSpecifier:
             return None
-    if m := _SCOPE_WORDS.search(text):
+    if (m := _SCOPE_WORDS.search(text)) or (bare and (m := _SCOPE_BARE.search(text))):
         version = m.group("v")
         try:
             Version(version)
@@ -136,11 +153,13 @@ def markers(own: str, lead: str = "", section: str = "", read: Surrounding | Non
     """
     out: dict[str, Any] = {}
     around = surrounding(lead, section) if read is None else read
-    own_scope = release_scope(own)
+    two_releases = _names_two_releases(own)
+    # a bare release number scopes a sentence naming one release; naming two, it is a migration note
+    own_scope = release_scope(own, bare=not two_releases)
     if (
         _HISTORICAL.search(own)
         or around.historical
-        or (own_scope is None and len(set(_RELEASE.findall(own))) >= 2)  # migration_note(own)
+        or (own_scope is None and two_releases)  # migration_note(own)
     ):
         out["historical"] = True
     if _NEGATIVE.search(own) or around.negative:

@@ -1,7 +1,8 @@
 """``cli_flag_default`` claims: a skill stating the default value of a CLI flag.
 
 A sentence (of a paragraph, list item or heading) states a default in any phrasing when it says
-*default* and names exactly one flag and one value (:func:`stated_default`): ```--num_calib_data` defaults
+*default* (or what happens when the flag is not passed: "unless you pass", "when ... is not given", "if
+omitted", "falls back to") and names exactly one flag and one value (:func:`stated_default`): ```--num_calib_data` defaults
 to `128```, "by default the command calibrates on 512 samples (`--num_calib_data`)", "the default sequence
 length (`--seq_len`) is 2048"; so does a table row whose column headed ``Default`` holds the value of the
 flag named in another cell. Advice without the word *default* ("use 128 samples") is not a claim about the
@@ -17,8 +18,18 @@ from collections.abc import Iterator
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
-# A sentence states a default when it says "default" (default, defaults, by default, defaulting) ...
-_DEFAULT_WORD = re.compile(r"\bdefault(?:s|ing|ed)?\b", re.IGNORECASE)
+# A sentence states a default when it says "default" (default, defaults, by default, defaulting), or says
+# what happens when the flag is not passed ("unless you pass", "when ... is not given", "if omitted",
+# "falls back to", "out of the box") ...
+_PASS = r"(?:pass(?:ed)?|set|give[ns]?|specif(?:y|ied)|suppl(?:y|ied)|provide[sd]?|override)"
+_DEFAULT_WORD = re.compile(
+    rf"\bdefault(?:s|ing|ed)?\b|\bunless\b|\botherwise\b"
+    rf"|\b(?:is|are|was|were) (?:not|never) {_PASS}\b|\b(?:isn't|aren't|wasn't) {_PASS}\b"
+    rf"|\b(?:do|does|did) not {_PASS}\b|\b(?:don't|doesn't|didn't) {_PASS}\b"
+    r"|\b(?:if|when) (?:it is |left )?(?:omitted|unset|absent|left out)\b|\bfalls? back to\b"
+    r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b",
+    re.IGNORECASE,
+)
 # ... and names exactly one flag and exactly one value. A flag is a code span or a bare word `--name`;
 # a value is a code span that is no flag, or a bare number outside code spans.
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
@@ -47,11 +58,13 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def stated_default(sentence: str) -> tuple[str, str] | None:
+def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """``(flag, value)`` when ``sentence`` states one flag's default, in any phrasing: it says "default"
-    and names exactly one flag and exactly one value ("By default the command calibrates on 512 samples
-    (`--num_calib_data`)", "the default sequence length (`--seq_len`) is 2048", "`--seq_len=2048` by
-    default"); else None. Advice without the word ("use 128 samples") states no default."""
+    (or what happens when the flag is not passed) and names exactly one flag and exactly one value ("By
+    default the command calibrates on 512 samples (`--num_calib_data`)", "the default sequence length
+    (`--seq_len`) is 2048", "`--seq_len=2048` by default", "uses 256 samples unless you pass
+    `--num_calib_data`"); else None. A code span naming one of ``commands`` (``torch-llm-ptq``) is the
+    command, not a value. Advice without such words ("use 128 samples") states no default."""
     if not _DEFAULT_WORD.search(sentence):
         return None
     flags: set[str] = set()
@@ -64,6 +77,8 @@ def stated_default(sentence: str) -> tuple[str, str] | None:
             flags.add(flag)
             if eq and _VALUE_TEXT.fullmatch(value):
                 values.append(value)
+        elif span in commands or span.removeprefix("quark-cli ") in commands:
+            continue
         elif _VALUE_TEXT.fullmatch(span) and not _FLAG.search(span):
             values.append(span)
     flags.update(_FLAG.findall(outside))
@@ -73,17 +88,71 @@ def stated_default(sentence: str) -> tuple[str, str] | None:
     return next(iter(flags)), values[0].rstrip(".,")
 
 
+# Where a sentence listing several defaults splits into its pairs ("`--num_iters` 1000, `--learning_rate`
+# 0.1, and ... 512 samples when `--num_calib_data` is not given"): commas, semicolons and "and" outside code
+# spans (not a digit group's comma: "1,000").
+# A table column holding the release's own value of each flag ("value on 0.10", "0.13 value"): its defaults.
+_RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
+_PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
+
+
+def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> list[tuple[int, str, str, str]]:
+    """``[(offset, flag, value, part)]``: the one default :func:`stated_default` reads in ``sentence``, else, in
+    a sentence that says "default" (or "unless you pass", ...) but names several flags, each of its parts
+    (split at commas, semicolons and "and") that names exactly one flag and one value; ``part`` is the text
+    the pair was read from (where a command it names is looked for)."""
+    whole = stated_default(sentence, commands)
+    if whole is not None:
+        return [(max(sentence.find(whole[0]), 0), *whole, sentence)]
+    if not _DEFAULT_WORD.search(sentence):
+        return []
+    spans = [(m.start(), m.end()) for m in _SPAN.finditer(sentence)]
+    cuts = [m.start() for m in _PAIR_END.finditer(sentence) if not any(a < m.start() < b for a, b in spans)]
+    out = []
+    for start, end in zip([0, *cuts], [*cuts, len(sentence)], strict=True):
+        part = sentence[start:end]
+        # each part inherits the sentence's default marker: it is one item of the sentence's list
+        pair = stated_default(part + " (default)", commands)
+        if pair is not None:
+            out.append((start + max(part.find(pair[0]), 0), *pair, part))
+    return out
+
+
+def subcommands(unit: Unit) -> dict[str, str]:
+    """``{word: command}`` for every command of the release vocabulary: ``torch-llm-ptq`` and
+    ``quark-cli torch-llm-ptq`` -> ``quark-cli torch-llm-ptq``; a console script names itself."""
+    if unit.lexicon is None:
+        return {}
+    out: dict[str, str] = {}
+    for command in unit.lexicon.names("command"):
+        out[command] = command
+        out.setdefault(command.rsplit(" ", 1)[-1], command)
+    return out
+
+
+_COMMAND_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+
+
+def named_command(sentence: str, subcommands: dict[str, str]) -> str | None:
+    """The one command ``sentence`` names (``quark-cli onnx-ptq``, `onnx-ptq`), else None."""
+    named = {subcommands[w] for w in _COMMAND_WORD.findall(sentence) if w in subcommands}
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def _command(unit: Unit, text: Text) -> str | None:
     return unit.infer_command(text.headings).command
 
 
 def extract(unit: Unit) -> Iterator[Found]:
-    """``cli_flag_default`` claims of ``unit`` (see the module docstring)."""
+    """``cli_flag_default`` claims of ``unit`` (see the module docstring). A sentence naming one command
+    (``onnx-ptq calibrates on ...``) states that command's default; else the section's command counts."""
+    commands = subcommands(unit)
+    words = frozenset(commands)
     for text in unit.texts():
         section = heading_path(text.headings)
         if text.kind == "table" and text.cell is not None and not text.cell.is_header:
             header = re.sub(r"[*`]", "", text.cell.header).strip().lower()
-            if header.startswith("default"):
+            if header.startswith("default") or _RELEASE_VALUE.search(header):
                 flags = [c for c in text.cell.row if re.fullmatch(r"`?--[\w-]+`?", c.strip())]
                 value = re.sub(r"[*`]", "", text.text).strip()
                 if len(flags) == 1 and value and re.fullmatch(r"[\w./:-]+", value):
@@ -102,20 +171,25 @@ def extract(unit: Unit) -> Iterator[Found]:
                     )
             continue
         for offset, sentence in sentences(text.text):
-            stated = stated_default(sentence)
-            if stated is None:
-                continue
-            flag, value = stated
-            yield Found(
-                "cli_flag_default",
-                f"{flag}={value}",
-                text.line_at(offset + max(sentence.find(flag), 0)),
-                {
-                    "flag": flag,
-                    "default": value,
-                    "command": _command(unit, text),
-                    "where": text.kind,
-                    "section": section,
-                    "text": " ".join(sentence.split())[:200],
-                },
-            )
+            for at, flag, value, part in stated_defaults(sentence, words):
+                # one of several pairs: a command named in another part is that part's
+                command = named_command(part, commands) or _command(unit, text)
+                yield _sentence_claim(text, section, sentence, offset + at, flag, value, command)
+
+
+def _sentence_claim(
+    text: Text, section: str, sentence: str, offset: int, flag: str, value: str, command: str | None
+) -> Found:
+    return Found(
+        "cli_flag_default",
+        f"{flag}={value}",
+        text.line_at(offset),
+        {
+            "flag": flag,
+            "default": value,
+            "command": command,
+            "where": text.kind,
+            "section": section,
+            "text": " ".join(sentence.split())[:200],
+        },
+    )

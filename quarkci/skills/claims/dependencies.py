@@ -5,8 +5,9 @@ Explicit requirement specifiers count in prose, code spans and code blocks (any 
 list items and table rows, so does a range stated in words after the name of a package some release pins
 (the release vocabulary's ``dependency`` names; :mod:`quarkci.skills.claims.ranges`: "onnx 1.18–1.22",
 "onnxruntime 1.20.1 to 1.22.1", "`onnx >= 1.16, <= 1.19`", a row ``onnxruntime | 1.18 – 1.22``);
-the value is the normalised :class:`~packaging.specifiers.SpecifierSet` string and
-``context["package"]`` the canonical package name. The release decides which of them it can check
+the value is the normalised :class:`~packaging.specifiers.SpecifierSet` string,
+``context["package"]`` the canonical package name and ``context["extra"]`` the extra its clause names
+("the `lint` extra pins ...", ``amd-quark[cli]``), else None. The release decides which of them it can check
 (``dependency-range-mismatch`` compares only packages its ``Requires-Dist`` pins).
 """
 
@@ -32,11 +33,37 @@ _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "qu
 
 
 _OPERATOR_CHAR = re.compile(r"[<>=!~]")
+# The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"'.
+_EXTRA = re.compile(
+    r"(?<![\w-])`?(?P<a>[a-z][\w-]*)`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
+    r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']",
+    re.IGNORECASE,
+)
+_NOT_EXTRAS = frozenset({"the", "an", "a", "each", "every", "any", "that", "this", "optional", "one"})
+
+
+def extra_of(clause: str) -> str | None:
+    """The extra ``clause`` names (canonical), else None: "the `cli` extra pins ...", "amd-quark[cli]"."""
+    for match in _EXTRA.finditer(clause):
+        name = next(g for g in match.groups() if g)
+        if name.lower() not in _NOT_EXTRAS:
+            return str(canonicalize_name(name))
+    return None
+
+
+def _extras(text: str) -> list[tuple[int, int, str | None]]:
+    """``(start, end, extra)`` per clause of ``text`` (:func:`ranges.clauses`)."""
+    return [(start, start + len(c), extra_of(c)) for start, c in ranges.clauses(text)]
+
+
+def _extra_at(extras: list[tuple[int, int, str | None]], offset: int) -> str | None:
+    return next((e for start, end, e in extras if start <= offset < end), None)
 
 
 def _found(text: str, offset: int, line: int, where: str, section: str) -> Iterator[Found]:
     if not _OPERATOR_CHAR.search(text):
         return  # a requirement needs an operator
+    extras = _extras(text)
     for match in _REQ.finditer(text):
         package = canonicalize_name(match.group("pkg"))
         if package in _OWN or package.startswith(("cuda", "rocm", "cu1", "sm")):
@@ -50,7 +77,13 @@ def _found(text: str, offset: int, line: int, where: str, section: str) -> Itera
             "dependency",
             spec,
             line,
-            {"package": package, "text": match.group("spec").strip(), "where": where, "section": section},
+            {
+                "package": package,
+                "text": match.group("spec").strip(),
+                "where": where,
+                "section": section,
+                "extra": _extra_at(extras, match.start()),
+            },
         )
 
 
@@ -86,6 +119,7 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
         text = " | ".join(block.cell.row)
     else:
         text = block.text
+    extras = _extras(text)
     for stated in ranges.statements(text, packages):
         if stated.negative:
             continue
@@ -93,5 +127,11 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
             "dependency",
             stated.spec,
             block.line_at(stated.start) if block.kind != "table" else block.line,
-            {"package": stated.package, "text": stated.text.strip(), "where": block.kind, "section": section},
+            {
+                "package": stated.package,
+                "text": stated.text.strip(),
+                "where": block.kind,
+                "section": section,
+                "extra": _extra_at(extras, stated.start),
+            },
         )

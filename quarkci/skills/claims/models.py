@@ -3,7 +3,9 @@
 Only a table column headed ``Models``/``Model type``/``Architectures`` (cells split on commas) under
 a heading about models, architectures or templates counts; prose mentions of models do not.
 A count in such a section (``built-in templates for 36 model families``, ``Supported Models (36)``)
-is a ``model_type_count`` claim, and list items carry it as ``context["count_claimed"]``.
+is a ``model_type_count`` claim, and list items carry it as ``context["count_claimed"]``; so is one
+anywhere that names the kind ("ships 51 built-in model templates", "returns 29 model types") or
+``LLMTemplate``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ MODEL_HEADERS = frozenset(
     }
 )
 MODEL_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+# A count outside a section about models is one when it names the kind ("51 model templates", "29 model
+# types") or the registry it counts (LLMTemplate); "12 templates" alone may be chat templates.
+_NAMES_THE_KIND = re.compile(r"\bmodel (?:types|templates|families)\b|\bLLMTemplate\b")
 _COUNT = re.compile(
     r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
     re.IGNORECASE,
@@ -51,8 +56,10 @@ def extract(unit: Unit) -> Iterator[Found]:
                 text.line,
                 {"section": text.text, "where": "heading"},
             )
-        elif text.kind == "paragraph" and section is not None:
+        elif text.kind == "paragraph":
             for match in _COUNT.finditer(text.text):
+                if section is None and not _NAMES_THE_KIND.search(match.group(0) + " " + text.text):
+                    continue  # outside a section about models: only "N model templates/types", LLMTemplate
                 line = text.line_at(match.start())
                 counts[heading_path(text.headings)] = (int(match.group(1)), line)
                 yield Found(

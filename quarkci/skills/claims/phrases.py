@@ -27,7 +27,8 @@ _OP = r"(?:===|==|>=|<=|!=|~=|<|>)"
 # leading_range: forms tried in order on the text after a package name (backticks removed)
 _LEAD_SPEC = re.compile(rf"^(?P<spec>{_OP}\s*{_V1}(?:\.\*)?(?:\s*,\s*{_OP}\s*{_V1}(?:\.\*)?)*)(?![\d.]*\d)")
 _LEAD_RANGE = re.compile(
-    rf"^(?P<lo>{_V})\s*(?:\s(?:to|through|until)\s|–|—|-|\.\.)\s*(?P<hi>{_V})(?![\d.]*\d)"
+    rf"^(?:between\s+(?P<lo_b>{_V})\s+and\s+(?P<hi_b>{_V})"
+    rf"|(?:from\s+)?(?P<lo>{_V})\s*(?:\s(?:to|through|until|up to)\s|–|—|-|\.\.)\s*(?P<hi>{_V}))(?![\d.]*\d)"
 )
 _LEAD_LIST = re.compile(rf"^(?P<items>{_V}(?:\s*,\s*{_V})*,?\s+(?:or|and)\s+{_V})(?![\d.]*\d)")
 _FLOOR = re.compile(
@@ -46,9 +47,13 @@ _NEGATED_AFTER = re.compile(
     r"|not available|isn't supported)",
     re.IGNORECASE,
 )
-_GAP = re.compile(
-    r"^[\s:|=`\"'(]*(?:(?:version|versions|v|is|are|must be|should be|pinned to|pinned at|from)\s+)?"
-)
+_GAP = re.compile(r"^[\s:|=`\"'(]*")
+# A word between a package name and its range, in any phrasing ("needs onnx 1.18", "onnx version 1.18",
+# "onnxruntime between 1.22 and 1.25", "the onnx pin | >=1.16"): letters only, never a number.
+_GAP_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[\s:|=`\"'(]+")
+# How many such words may come first, and how far the range may start from the name.
+MAX_GAP_WORDS = 4
+MAX_GAP_CHARS = 40
 
 
 @dataclass(frozen=True)
@@ -160,18 +165,33 @@ def leading_range(after: str, negative: bool = False, negated_before: bool = Fal
     "A to B" / "A–B" / "A..B" (``<=B``, read literally, as Quark caps its own pins), a list of consecutive
     minors, a floor ("A or newer", "A+", "at least A"), a ceiling ("up to B", "B or older"), and, when the
     clause is ``negative`` and the negation is attached to it (``negated_before`` or right after), a lone
-    version (``==A.*``: the versions said unsupported). A few connecting words may come first ("onnx version
-    1.18", "onnxruntime | 1.18"); a range further away is none."""
+    version (``==A.*``: the versions said unsupported). Up to :data:`MAX_GAP_WORDS` words (letters only)
+    may come first, in any phrasing ("onnx version 1.18", "onnxruntime | 1.18", "onnxruntime expects
+    between 1.22 and 1.25"); a range further away, or after a number, is none."""
     plain = after.replace("`", " ").replace("*", " ")
     gap = _GAP.match(plain)
-    rest = plain[gap.end() if gap else 0 :]
-    if len(plain) - len(rest) > 24:  # the range must follow the name closely
-        return None
+    at = gap.end() if gap else 0
+    for _ in range(MAX_GAP_WORDS + 1):
+        if at > MAX_GAP_CHARS:  # the range must follow the name closely
+            return None
+        found = _range_at(plain[at:], negative, negated_before)
+        if found is not None:
+            return found
+        word = _GAP_WORD.match(plain, at)
+        if word is None:
+            return None
+        at = word.end()
+    return None
+
+
+def _range_at(rest: str, negative: bool, negated_before: bool) -> tuple[str, str] | None:
+    """The range of :func:`leading_range` when it starts right at ``rest[0]``, else None."""
     try:
         if m := _LEAD_SPEC.match(rest):
             return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")))), m.group(0)
         if m := _LEAD_RANGE.match(rest):
-            return str(SpecifierSet(f">={m.group('lo')},<={m.group('hi')}")), m.group(0)
+            lo, hi = m.group("lo") or m.group("lo_b"), m.group("hi") or m.group("hi_b")
+            return str(SpecifierSet(f">={lo},<={hi}")), m.group(0)
         if (m := _LEAD_LIST.match(rest)) and _contiguous(versions := re.findall(_V, m.group("items"))):
             lo, hi = min(versions, key=Version), max(versions, key=Version)
             return str(SpecifierSet(f">={lo},<={hi}")), m.group(0)

@@ -11,7 +11,17 @@ that does not parse is left to the line readers of :mod:`.python_api`. Bindings 
   alias hides no name from the audit (a chain on an imported name adds nothing to its import's claim);
 * ``python_keyword``: each keyword argument of a call to a Quark callable, value ``"<dotted>(<keyword>=)"``
   with ``context["callable"]`` and ``context["keyword"]``, checked against that callable's signature in the
-  audited release (``python-keyword-unknown``).
+  audited release (``python-keyword-unknown``);
+* ``python_name`` (``form`` ``member``): a method called on an instance of a Quark class
+  (``q = ModelQuantizer(cfg); q.quantize_model(...)``: ``quark.torch.ModelQuantizer.quantize_model``, with
+  ``context["class"]`` and ``context["member"]``); the result of a class's own method
+  (``LLMTemplate.get("llama")``) is taken as an instance of that class (a factory), assigned or chained;
+* ``python_name`` (``form`` ``unbound``): a CamelCase name called but bound nowhere in the block (not
+  imported, assigned or defined; ``ModelQuantiser(...)``): checked against the names releases define;
+* ``python_argument``: each string literal passed to a Quark callable, value the literal, with
+  ``context["callable"]`` and ``context["keyword"]`` or ``context["position"]`` (0-based, ``self`` not
+  counted): the rules pair it with the parameter of the release's signature, whose name gives its role
+  (``scheme``, ``model_type``).
 
 Blocks over 256 KiB are not parsed (a skill's example is never that long; parsing is bounded).
 """
@@ -19,6 +29,8 @@ Blocks over 256 KiB are not parsed (a skill's example is never that long; parsin
 from __future__ import annotations
 
 import ast
+import builtins
+import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.unit import Found, Unit
@@ -52,8 +64,10 @@ class _Reader:
         self.bound: dict[str, str] = {}
         self.modules: set[str] = set()  # the local names bound by ``import`` (modules, not imported names)
         self.instances: dict[str, str] = {}
+        self.local: set[str] = set()  # every name the block binds in any way (unbound calls are claims)
 
     def read(self, tree: ast.Module) -> Iterator[Found]:
+        self.local = _bound_names(tree)
         for node in _in_order(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -67,10 +81,10 @@ class _Reader:
                         self.bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
                         self.modules.discard(alias.asname or alias.name)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                callee = self.dotted(node.value.func)
+                made = self.instance_of(node.value)
                 for target in node.targets:
-                    if isinstance(target, ast.Name) and callee is not None and _looks_like_class(callee):
-                        self.instances[target.id] = callee
+                    if isinstance(target, ast.Name) and made is not None:
+                        self.instances[target.id] = made
                     elif isinstance(target, ast.Name):
                         self.instances.pop(target.id, None)
             elif isinstance(node, ast.Call):
@@ -86,9 +100,21 @@ class _Reader:
                 yield self.found("python_name", dotted, node, {"form": "dotted"})
 
     def call(self, node: ast.Call) -> Iterator[Found]:
-        callee = self.dotted(node.func)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.local and _looks_like_class(func.id):
+            yield self.found("python_name", func.id, node, {"form": "unbound", "name": func.id})
+            return
+        callee = self.dotted(func)
         if callee is None:
             return
+        if (
+            isinstance(func, ast.Attribute)
+            and (owner := self.instance_of(func.value)) is not None
+            and not (isinstance(func.value, ast.Name) and func.value.id in self.bound)
+        ):
+            yield self.found(
+                "python_name", callee, node, {"form": "member", "class": owner, "member": func.attr}
+            )
         for keyword in node.keywords:
             if keyword.arg is None:
                 continue  # **kwargs passes names we cannot see
@@ -98,13 +124,43 @@ class _Reader:
                 node,
                 {"callable": callee, "keyword": keyword.arg},
             )
+            if (literal := _literal(keyword.value)) is not None:
+                yield self.found(
+                    "python_argument", literal, keyword.value, {"callable": callee, "keyword": keyword.arg}
+                )
+        for position, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break  # *args: the positions after it are unknown
+            if (literal := _literal(arg)) is not None:
+                yield self.found("python_argument", literal, arg, {"callable": callee, "position": position})
+
+    def instance_of(self, node: ast.expr) -> str | None:
+        """The dotted Quark class an expression yields an instance of: a class called (``X(...)``), a
+        class's own method called (``X.get(...)``, a factory), or a name holding an instance."""
+        if isinstance(node, ast.Name):
+            return self.instances.get(node.id)
+        if not isinstance(node, ast.Call):
+            return None
+        callee = self.dotted(node.func)
+        if callee is None:
+            return None
+        if _looks_like_class(callee):
+            return callee
+        owner = callee.rsplit(".", 1)[0]
+        if "." in callee and _looks_like_class(owner) and not isinstance(node.func, ast.Name):
+            return owner  # `LLMTemplate.get(...)`: the class's factory
+        return None
 
     def dotted(self, node: ast.expr) -> str | None:
-        """The Quark dotted name an expression stands for (``q.X``, ``X``, ``inst.method``), else None."""
+        """The Quark dotted name an expression stands for (``q.X``, ``X``, ``inst.method``,
+        ``X.get(...).method``), else None."""
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        if isinstance(node, ast.Call) and len(parts) == 1:
+            made = self.instance_of(node)  # a method of what a call made: `LLMTemplate.get("x").get_config`
+            return f"{made}.{parts[0]}" if made is not None else None
         if not isinstance(node, ast.Name):
             return None
         if node.id in self.bound:
@@ -136,6 +192,35 @@ def _in_order(tree: ast.Module) -> Iterator[ast.AST]:
 
 def _is_quark(module: str) -> bool:
     return module == "quark" or module.startswith("quark.")
+
+
+_PLACEHOLDER = re.compile(r"^<[^<>]*>$|^\{[^{}]*\}$|\$|\.\.\.|…")
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The string a literal argument passes, None for another expression or a placeholder
+    (``"<model_type>"``, ``"{scheme}"``, ``"$MODEL"``, ``"..."``)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and not _PLACEHOLDER.search(node.value):
+        return node.value
+    return None
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Every name ``tree`` binds anywhere (imports, assignments, loop and ``with`` targets, defs, classes,
+    parameters, comprehension variables) and every builtin: a called name outside it is unbound."""
+    out = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            out.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.alias):
+            out.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+    return out
 
 
 def _looks_like_class(dotted: str) -> bool:

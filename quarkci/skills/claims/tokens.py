@@ -62,11 +62,17 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _claim(match.group(0), at, "comment", known, unit)
 
 
+def scheme_shaped(token: str) -> bool:
+    """True for a snake-case token with a dtype part (``int4_wo_128``, ``w_fp8_a_fp8``): what a scheme
+    name looks like."""
+    return bool(_SHAPED.match(token) and _DTYPE_PART.search(token))
+
+
 def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit) -> Iterator[Found]:
     if token in known:
         yield Found("scheme", token, line, {"where": where, "resolved": True})
         return
-    if not (_SHAPED.match(token) and _DTYPE_PART.search(token)):
+    if not scheme_shaped(token):
         return
     nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
     if nearest is not None:
@@ -75,12 +81,37 @@ def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit)
 
 def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
     """``model_type`` claims for the code spans naming a model template of some release in a sentence that
-    says it is not supported or not available ("Not supported: `gpt_oss`"): such a statement is false
-    where the release has the template. (Elsewhere a bare family name in code is too common a word.)"""
+    says it is not supported or not available ("Not supported: `gpt_oss`": false where the release has the
+    template), or that speaks of templates or model types ("`LLMTemplate` has a template for `glm4_moe`",
+    "model types include `qwen3`": false where the release lacks it). Elsewhere a bare family name in code
+    is too common a word to be a claim."""
     models = unit.lexicon.names("model_template") if unit.lexicon is not None else frozenset()
-    if not models or not is_negative(block.text):
+    if not models:
         return
-    for span in _SPAN.finditer(block.text):
-        name = span.group(1).strip()
-        if name in models:
-            yield Found("model_type", name, block.line_at(span.start()), {"where": "span", "resolved": True})
+    for offset, sentence in _sentences(block.text):
+        if not (is_negative(sentence) or _TEMPLATE_TOPIC.search(sentence)):
+            continue
+        for span in _SPAN.finditer(sentence):
+            name = span.group(1).strip()
+            if name in models:
+                at = block.line_at(offset + span.start())
+                yield Found("model_type", name, at, {"where": "span", "resolved": True})
+
+
+# A sentence about model templates: its code spans naming a template are claims about the release.
+_TEMPLATE_TOPIC = re.compile(
+    r"\bLLMTemplate\b|\bmodel[ _-]?types?\b|\b(?:model )?templates?\b|\bregistered models?\b", re.I
+)
+_SENTENCE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|\n\s*\n")
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) pairs of ``text`` (a code span's dots do not end a sentence: spans are blanked
+    for the split)."""
+    blanked = _SPAN.sub(lambda m: "x" * len(m.group(0)), text)
+    start = 0
+    for match in _SENTENCE_END.finditer(blanked):
+        yield start, text[start : match.end()]
+        start = match.end()
+    if start < len(text):
+        yield start, text[start:]

@@ -112,3 +112,68 @@ def unknown_module(claim: Claim, index: ApiIndex, known: Callable[[str], bool]) 
     if known(module) or known(f"{prefix}.{run[0]}"):
         return None
     return module
+
+
+# A parameter's name gives the role of the literal passed to it: which vocabulary kind (and fact kind of
+# the audited release) must hold the value. Source: the parameter names of amd-quark's own signatures,
+# ``LLMTemplate.get(model_type)`` and ``LLMTemplate.get_config(scheme, ...)`` (quark/torch/quantization/
+# config/template.py, 0.10 … 0.13).
+ROLES: dict[str, tuple[str, str, str]] = {
+    "scheme": ("scheme", "schemes", "scheme"),
+    "model_type": ("model_template", "model_templates", "model template"),
+}
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a ``python_argument`` claim's literal must be: ``parameter`` it is passed to, the vocabulary
+    ``kind``, the audited release's ``fact_kind`` and the ``noun`` findings use."""
+
+    parameter: str
+    kind: str
+    fact_kind: str
+    noun: str
+
+
+def argument_role(claim: Claim, index: ApiIndex) -> Role | None:
+    """The role of a ``python_argument`` claim: its ``keyword``, or the parameter at its ``position`` of
+    the callable's signature in the release of ``index``; None when that parameter has no role in
+    :data:`ROLES` or the signature cannot be read."""
+    keyword = claim.context.get("keyword")
+    if not isinstance(keyword, str):
+        position = claim.context.get("position")
+        callee = claim.context.get("callable")
+        if not isinstance(position, int) or not isinstance(callee, str):
+            return None
+        params = index.signature(callee)
+        if params is None or position >= len(params) or params[position] == "**":
+            return None
+        keyword = params[position]
+    found = ROLES.get(keyword)
+    return Role(keyword, *found) if found is not None else None
+
+
+def callable_key(dotted: str) -> str:
+    """The key a callable has in its module's ``signatures``/``literals`` facts: ``Class.method`` when the
+    part before the last is a class (CamelCase), else the last part (``export_safetensors``)."""
+    parts = dotted.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
+
+
+def closed_parameter(claim: Claim, index: ApiIndex) -> tuple[str, list[str]] | None:
+    """``(parameter, accepted values)`` when a ``python_argument`` claim passes its literal to a parameter
+    whose values the callable closes in the release of ``index`` (:meth:`ApiIndex.literals`), else None."""
+    callee = claim.context.get("callable")
+    if not isinstance(callee, str):
+        return None
+    literals = index.literals(callee)
+    if not literals:
+        return None
+    keyword = claim.context.get("keyword")
+    if not isinstance(keyword, str):
+        position = claim.context.get("position")
+        params = index.signature(callee)
+        if not isinstance(position, int) or params is None or position >= len(params):
+            return None
+        keyword = params[position]
+    return (keyword, literals[keyword]) if keyword in literals else None

@@ -141,13 +141,15 @@ def unknown_names(
     also: tuple[str, ...] = (),
     accepted: frozenset[str] = frozenset(),
     history: Callable[[str], tuple[str, ...]] | None = None,
+    misspelt: Callable[[str], bool] | None = None,
 ) -> list[Finding]:
     """Claims naming an item (scheme, model template, ...) the upstream does not have: ``removed``.
 
     Names of the fact kinds in ``also`` count as known too (0.10's CLI model tables for model types),
     and so do the names in ``accepted`` (the values a release's CLI accepts, e.g. 0.10's ``--quant_scheme``
     choices). ``history(name)`` gives the releases that define a name (the release vocabulary), named in
-    the finding. A claim marked ``misspelt_of`` or ``negative`` is left to other rules. Silent when the
+    the finding. A claim marked ``misspelt_of`` or ``negative`` is left to other rules, and so is a name no
+    release defines that ``misspelt(name)`` says is a misspelling (the misspelling rule's). Silent when the
     snapshot cannot show ``fact_kind`` (the *-unverifiable rules report that).
     """
     view = state.upstream
@@ -168,6 +170,8 @@ def unknown_names(
         )
         if history is not None:
             releases = history(claim.value)
+            if misspelt is not None and not releases and misspelt(claim.value):
+                continue
             since += (
                 f"; releases defining it: {releases_text(releases)}"
                 if releases
@@ -340,3 +344,57 @@ def _not_exhaustive(
         source=source_loc(missing[0]),
         fix=fix,
     )
+
+
+def count_mismatches(
+    state: AuditState,
+    *,
+    rule: str,
+    category: str,
+    claim_kind: str,
+    fact_kind: str,
+    noun: str,
+    subject: str,
+    how: str,
+) -> list[Finding]:
+    """``changed`` per ``claim_kind`` claim (a stated count) that differs from the number of distinct
+    ``fact_kind`` names the release defines (``how`` says what is counted); the fix rewrites the first
+    occurrence of the stated number on the claim's line. Silent when the release shows no ``fact_kind``."""
+    view = state.upstream
+    if not view.items(fact_kind):
+        return []
+    count = len(view.facts.names(fact_kind))
+    out = []
+    for claim in state.claims_of(claim_kind):
+        try:
+            stated = int(claim.value)
+        except ValueError:
+            continue
+        if stated == count:
+            continue
+        line = state.line(claim.file, claim.line)
+        fix = None
+        pattern = re.compile(rf"(?<![\d.]){stated}(?![\d.])")
+        if line is not None and pattern.search(line):
+            fix = Fix(
+                claim.file,
+                claim.line,
+                line,
+                pattern.sub(str(count), line, count=1),
+                description=f"{subject} {stated} -> {count}",
+            )
+        out.append(
+            make(
+                rule,
+                category,
+                "changed",
+                claim,
+                subject=subject,
+                skill_says=f"states {stated} {noun}",
+                source_says=f"{release(view)} defines {count} {noun} ({how})",
+                impact="the agent trusts a stale list size",
+                source=kind_source(view, fact_kind),
+                fix=fix,
+            )
+        )
+    return out

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import resolve
+from quarkci.sync.rules._flags import flag_index, option_strings, resolve
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-choice-invalid"
@@ -15,10 +16,48 @@ CATEGORY = "cli_flags"
 _LITERAL = re.compile(r"^[\w.+-]+$")  # placeholders (<MODEL>, $VAR, "{x}") are no values to check
 
 
+def _stated(state: AuditState) -> list[Finding]:
+    """``changed`` (mechanical: the skill's list of values is wrong) per value of a ``cli_flag_choices``
+    claim ("`--dataset` takes pileval, wikitext or c4") that the flag's literal ``choices`` lack, in the
+    command's parser; a claim naming no command agrees when any command's flag of that name accepts it."""
+    out = []
+    for claim in state.claims_of("cli_flag_choices"):
+        flag = str(claim.context.get("flag"))
+        res = resolve(replace(claim, kind="cli_flag", value=flag), state.upstream, state.baseline)
+        if res.status not in ("present", "deprecated") or res.item is None:
+            continue
+        items = [res.item]
+        if res.target.any_script:
+            items = [i for i in flag_index(state.upstream, res.target).items if flag in option_strings(i)]
+        lists = [i.attrs.get("choices") for i in items]
+        if not all(isinstance(c, list) and c for c in lists):
+            continue  # a flag (of some command) without literal choices accepts what it parses
+        allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices if c is not None}
+        for value in (str(v) for v in claim.context.get("choices") or []):
+            if value in allowed or not _LITERAL.match(value):
+                continue
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "changed",
+                    claim,
+                    subject=f"{res.target.label} {flag} {value}",
+                    skill_says=f"says `{flag}` accepts `{value}`",
+                    source_says=f"{release(state.upstream)}: {res.target.label} `{flag}` accepts only "
+                    f"{', '.join(sorted(allowed))}",
+                    impact=f"a command built from the skill fails: invalid choice `{value}`",
+                    source=source_loc(res.item),
+                )
+            )
+    return out
+
+
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking: argparse exits with "invalid choice") per (flag claim, value) where the flag
-    exists in the parser of the command it is passed to and has literal ``choices`` not holding the value."""
-    out = []
+    exists in the parser of the command it is passed to and has literal ``choices`` not holding the value;
+    and the stated value lists of :func:`_stated` (mechanical)."""
+    out = _stated(state)
     for claim in state.claims_of("cli_flag"):
         values = [str(v) for v in claim.context.get("values") or []]
         if not values:

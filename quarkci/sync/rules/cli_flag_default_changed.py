@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import flag_index, resolve
+from quarkci.sync.rules._flags import Target, flag_index, option_strings, resolve
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-default-changed"
@@ -30,9 +30,20 @@ def _same(stated: str, actual: object) -> bool:
     return stated.strip("'\"") == str(actual).strip("'\"")
 
 
+def _any_default_agrees(state: AuditState, target: Target, flag: str, stated: str) -> bool:
+    """True when some command of the release defines ``flag`` with the ``stated`` default."""
+    return any(
+        "default" in item.attrs and _same(stated, item.attrs.get("default"))
+        for item in flag_index(state.upstream, target).items
+        if flag in option_strings(item)
+    )
+
+
 def stated_defaults(state: AuditState) -> list[Finding]:
     """``changed`` per ``cli_flag_default`` claim whose value differs from the default in the parser of
-    the command the flag belongs to; the fix rewrites the value when it occurs once on the line."""
+    the command the flag belongs to (a claim naming no command: from the default of every command that
+    has the flag, so a default stated for one command is never compared with another's); the fix rewrites
+    the value when it occurs once on the line."""
     out = []
     for claim in state.claims_of("cli_flag_default"):
         flag, stated = str(claim.context.get("flag")), str(claim.context.get("default"))
@@ -43,6 +54,8 @@ def stated_defaults(state: AuditState) -> list[Finding]:
         actual = res.item.attrs.get("default")
         if res.item.attrs.get("action") in ("store_true", "store_false") or _same(stated, actual):
             continue
+        if res.target.any_script and _any_default_agrees(state, res.target, flag, stated):
+            continue  # no command named: a default one of the commands has is no finding
         line = state.line(claim.file, claim.line)
         fix = None
         if line is not None and isinstance(actual, int | float | str) and line.count(stated) == 1:

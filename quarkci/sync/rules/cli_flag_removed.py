@@ -5,6 +5,7 @@ from __future__ import annotations
 from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._flags import resolve
+from quarkci.sync.rules.cli_flag_misspelt import misspelt
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-removed"
@@ -13,11 +14,12 @@ CATEGORY = "cli_flags"
 
 
 def check(state: AuditState) -> list[Finding]:
-    """One finding per flag claim whose script exists but defines no such flag (and no successor)."""
+    """One finding per flag claim whose script exists but defines no such flag (and no successor); a flag
+    no release defines for any command is ``cli-flag-misspelt``'s."""
     out = []
     for claim in state.claims_of("cli_flag"):
         res = resolve(claim, state.upstream, state.baseline)
-        if res.status != "removed":
+        if res.status != "removed" or misspelt(state, claim.value):
             continue
         had = ""
         if res.was is not None and state.baseline is not None:

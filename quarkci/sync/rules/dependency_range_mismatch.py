@@ -40,6 +40,8 @@ def _probes(version: Version) -> list[Version]:
         out.append(Version(".".join(map(str, release[:2] + [release[2] - 1]))))
     elif release[1] > 0:
         out.append(Version(f"{release[0]}.{release[1] - 1}.999"))
+    elif release[0] > 0:  # x.0.0: the last release before it (a floor of `>=2.0` excludes 1.26.4)
+        out.append(Version(f"{release[0] - 1}.999.999"))
     return out
 
 
@@ -70,14 +72,21 @@ def _pins(state: AuditState, package: str) -> list[tuple[FactItem, SpecifierSet]
 
 def check(state: AuditState) -> list[Finding]:
     """``changed`` per ``dependency`` claim that disagrees with every pin of its package (a package
-    pinned differently per extra agrees when one pin agrees). A package the release needs only through
-    an extra (``onnxruntime`` in ``cli``, ``lm-eval`` in ``quant-perf``) is checked only in install skills. The fix rewrites the stated specifier to
-    the release's whole range (both bounds) only when there is one pin and the text is on the line."""
+    pinned differently per extra agrees when one pin agrees). A claim whose clause names an extra
+    ("the `lint` extra pins `mypy==1.17.0`") is compared with that extra's pin when the extra pins the
+    package. A package the release needs only through an extra (``onnxruntime`` in ``cli``, ``lm-eval`` in
+    ``quant-perf``), stated without naming the extra, is checked only in install skills. The fix rewrites
+    the stated specifier to the release's whole range (both bounds) only when there is one pin and the text
+    is on the line."""
     out = []
     for claim in state.claims_of("dependency"):
         package = str(claim.context.get("package", ""))
         pins = _pins(state, package)
-        if pins and all(i.attrs.get("extra") for i, _ in pins) and "install" not in claim.skill:
+        extra = claim.context.get("extra")
+        named = [(i, s) for i, s in pins if extra and i.attrs.get("extra") == extra]
+        if named:
+            pins = named
+        elif pins and all(i.attrs.get("extra") for i, _ in pins) and "install" not in claim.skill:
             continue  # needed only by an extra: a range in a skill not about installing Quark is its own choice
         try:
             stated = SpecifierSet(claim.value)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding, Location
+from quarkci.facts.public_api import ApiIndex
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._api import index_of, resolve, unknown_module
-from quarkci.sync.rules._common import make, release
+from quarkci.sync.rules._common import make, release, releases_text
 from quarkci.sync.state import AuditState
 
 ID = "python-import-unresolved"
@@ -13,6 +15,31 @@ DESC = (
     "or a name that module does not define (ImportError / AttributeError)"
 )
 CATEGORY = "public_api"
+
+
+def _member_missing(claim: Claim, index: ApiIndex, state: AuditState) -> Finding | None:
+    """``removed`` when a method called on an instance of a Quark class is not defined by the class (nor
+    a base read in the release) but a release's class of that name had it (a method no release had is
+    ``python-name-misspelt``'s)."""
+    owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
+    found = index.defining_class(owner)
+    if found is None or index.has_member(owner, member) is not False:
+        return None
+    qualified = f"{found[1]}.{member}"
+    defined = state.vocabulary.releases_of("member", qualified) if state.vocabulary is not None else ()
+    if not defined:
+        return None
+    return make(
+        ID,
+        CATEGORY,
+        "removed",
+        claim,
+        skill_says=f"calls `{qualified}`",
+        source_says=f"{release(state.upstream)}: `{owner}` ({index.modules[found[0]].file}) has no method "
+        f"`{member}`; releases defining it: {releases_text(defined)}",
+        impact=f"`{claim.value}(...)` raises AttributeError",
+        source=Location(index.modules[found[0]].file, 1),
+    )
 
 
 def check(state: AuditState) -> list[Finding]:
@@ -28,6 +55,10 @@ def check(state: AuditState) -> list[Finding]:
     vocabulary = state.vocabulary
     out = []
     for claim in state.claims_of("python_name"):
+        if claim.context.get("form") == "member":
+            if (found := _member_missing(claim, index, state)) is not None:
+                out.append(found)
+            continue
         res = resolve(claim, index)
         if res.status in ("ok", "skip"):
             continue

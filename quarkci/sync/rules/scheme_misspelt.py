@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
+from quarkci.facts.cli_flags import scheme_choices
+from quarkci.skills.claims.tokens import scheme_shaped
 from quarkci.sync.rules._common import kind_source, make, release, releases_text
 from quarkci.sync.state import AuditState
 
@@ -19,10 +21,25 @@ def check(state: AuditState) -> list[Finding]:
     if not view.items("schemes"):
         return []
     out = []
+    vocabulary = state.vocabulary
+    accepted = view.facts.names("schemes") | scheme_choices(view.items("cli_flags"))
     for claim in state.claims_of("scheme"):
         nearest = claim.context.get("misspelt_of")
-        if not isinstance(nearest, str) or claim.context.get("negative"):
+        if claim.context.get("negative"):
             continue
+        if not isinstance(nearest, str):
+            # read where the token resolver does not look (a YAML value, a flag's value): a scheme-shaped
+            # name no release defines, two edits from one that a release does, is the same misspelling
+            if (
+                vocabulary is None
+                or claim.value in accepted
+                or vocabulary.releases_of("scheme", claim.value)
+                or not scheme_shaped(claim.value)
+            ):
+                continue
+            nearest = vocabulary.nearest("scheme", claim.value)
+            if nearest is None:
+                continue  # close to no name: scheme-unknown
         defined = state.vocabulary.releases_of("scheme", nearest) if state.vocabulary is not None else ()
         where = f" (defined in {releases_text(defined)})" if defined else ""
         in_this = "; this release defines it" if nearest in view.facts.names("schemes") else ""

@@ -18,7 +18,9 @@ def check(state: AuditState) -> list[Finding]:
     A name the release's CLI accepts as a scheme is known too: the ``choices`` of every flag whose
     option names a scheme (``--quant_scheme``, ``--kv_cache_quant_scheme``); 0.10's ``quark-cli
     torch-llm-ptq`` took ``w_*`` names from its own ``SUPPORTED_QUANT_SCHEME`` list
-    (``quark/experimental/cli/torch_llm/llm_ptq/customized_configuration.py``).
+    (``quark/experimental/cli/torch_llm/llm_ptq/customized_configuration.py``). A name no release defines
+    within two edits of one that a release does is ``scheme-misspelt``'s (semantic), wherever it was read;
+    one close to none stays here (breaking: the command fails, and no name was evidently meant).
     """
     vocabulary = state.vocabulary
     return unknown_names(
@@ -30,4 +32,7 @@ def check(state: AuditState) -> list[Finding]:
         noun="scheme",
         accepted=scheme_choices(state.upstream.items("cli_flags")),
         history=(lambda name: vocabulary.releases_of("scheme", name)) if vocabulary is not None else None,
+        misspelt=(lambda name: vocabulary.nearest("scheme", name) is not None)
+        if vocabulary is not None
+        else None,
     )
