@@ -37,5 +37,5 @@ def test_the_next_actions_commands_run_verbatim_on_the_default_job(tmp_path, mon
     main(shlex.split(commands[1])[1:])
     after = json.loads((tmp_path / "reports" / "validation_report.json").read_text(encoding="utf-8"))
     assert after["mode"] == "fix" and after["baseline"]["version"] == "0.12.post1"
-    assert len(after["applied_fixes"]) == promised == 15
+    assert len(after["applied_fixes"]) == promised == 16  # 15 before, + the model template count (36 -> 51)
     assert report["upstream"]["version"] == after["upstream"]["version"] == "0.13"
