@@ -121,8 +121,8 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
         text = block.text
     extras = _extras(text)
     for stated in ranges.statements(text, packages):
-        if stated.negative:
-            continue
+        if stated.negative or stated.supported:
+            continue  # one version said (un)supported is no range to compare with a pin
         yield Found(
             "dependency",
             stated.spec,
