@@ -685,3 +685,18 @@ def test_a_note_that_a_name_arrives_later_is_not_checked_against_an_earlier_rele
         "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\nPass `--layer_quant_scheme lm_head fp8`.\n"
     )
     assert _rules(_audit(tmp_path / "b", usage, "0.10"), "cli-flag-removed") == [(10, "breaking")]
+
+
+def test_a_default_stated_without_its_flag_names_the_setting_by_its_words(tmp_path):
+    # 0.13 torch_llm_ptq.py: --num_calib_data default 512 (help "Number of samples for calibration."),
+    # --seq_len default 512 ("Sequence length of data"); onnx_ptq.py: --learning_rate default 0.1
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --output_dir o\n```\n\n"
+        "By default the run calibrates on 256 samples.\n\n"  # line 10: wrong (512)
+        "The default sequence length is 512.\n\n"  # 12: true
+        "By default we keep 3 checkpoints around.\n"  # 14: names no setting of the command: no claim
+    )
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(10, "mechanical")]
+    # negative control: with no command known the words are not matched across every parser
+    bare = "By default the run calibrates on 256 samples.\n"
+    assert _rules(_audit(tmp_path / "b", bare, "0.13"), "cli-flag-default-changed") == []
