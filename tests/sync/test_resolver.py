@@ -700,3 +700,19 @@ def test_a_default_stated_without_its_flag_names_the_setting_by_its_words(tmp_pa
     # negative control: with no command known the words are not matched across every parser
     bare = "By default the run calibrates on 256 samples.\n"
     assert _rules(_audit(tmp_path / "b", bare, "0.13"), "cli-flag-default-changed") == []
+
+
+def test_a_choices_count_and_an_extra_in_parentheses_are_checked(tmp_path):
+    # 0.13 torch_llm_ptq.py: --kv_cache_dtype has 12 choices besides None; METADATA: onnxruntime<=1.28.0,>=1.22.2
+    # only for extra == "cli"
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\n"
+        "Pass `--quant_algo awq`. `--kv_cache_dtype` offers 14 choices.\n\n"  # line 10: wrong count
+        "| package | range |\n|---|---|\n| onnxruntime (cli) | >=1.22.2,<=1.25.0 |\n"  # 14: wrong cap
+    )
+    found = _audit(tmp_path, body, "0.13", name="deps-notes")
+    assert _rules(found, "command-count-mismatch") == [(10, "mechanical")]
+    assert _rules(found, "dependency-range-mismatch") == [(14, "mechanical")]
+    right = body.replace("14 choices", "12 choices").replace("1.25.0", "1.28.0")
+    found = _audit(tmp_path / "b", right, "0.13", name="deps-notes")
+    assert not _rules(found, "command-count-mismatch") and not _rules(found, "dependency-range-mismatch")

@@ -33,10 +33,12 @@ _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "qu
 
 
 _OPERATOR_CHAR = re.compile(r"[<>=!~]")
-# The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"'.
+# The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"', a
+# table cell "onnxruntime (cli)" (a word in parentheses counts only when that extra pins the package).
 _EXTRA = re.compile(
     r"(?<![\w-])`?(?P<a>[a-z][\w-]*)`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
-    r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']",
+    r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']"
+    r"|\(\s*`?(?P<e>[a-z][\w-]*)`?\s*\)",
     re.IGNORECASE,
 )
 _NOT_EXTRAS = frozenset({"the", "an", "a", "each", "every", "any", "that", "this", "optional", "one"})
