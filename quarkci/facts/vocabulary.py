@@ -15,6 +15,8 @@ kind               names
 ``name``           every public class and function a module under ``quark/`` defines (``public_api``
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
 ``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
+``export``         every public name a framework package exports (``quark``, ``quark.torch``, ``quark.onnx``,
+                   ...: an ``__init__`` at most two packages deep): what users import, ``export_safetensors``
 ``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
 ``literal``        every string value a public callable closes a parameter to, as ``callable(param=value)``
                    (``public_api`` facts' ``literals``: ``export_safetensors(custom_mode=awq)``)
@@ -54,6 +56,7 @@ KINDS: tuple[str, ...] = (
     "dependency",
     "name",
     "member",
+    "export",
     "flag",
     "literal",
 )
@@ -203,6 +206,12 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
         "name": names,
         "member": members,
+        "export": {
+            str(name)
+            for item in facts.kinds.get("public_api", [])
+            if item.file.endswith("/__init__.py") and item.name.count(".") <= 1
+            for name in item.attrs.get("public", [])
+        },
         "flag": {str(o) for item in flags for o in _options(item) if str(o).startswith("--")},
         "literal": {
             literal_key(str(key), str(param), str(value))

@@ -77,9 +77,10 @@ def test_golden_reports_are_byte_identical(wheels, in_tmp, capsys):
         )
     document = read_artifact("validation_report", in_tmp / "out1" / "validation_report.json")
     assert document["status"] == "failed" and document["mode"] == "audit"
-    # contract-none-shipped (a quarkci-schema comparison) left the skill audit: 5 unverifiable, not 6
+    # contract-none-shipped (a quarkci-schema comparison) left the skill audit: 5 unverifiable, not 6;
+    # `export_gguf` named in prose is no function of the miniature 0.99 wheel (python-name-unknown)
     assert document["counts"] == {
-        "breaking": 4,
+        "breaking": 5,
         "semantic": 1,
         "mechanical": 9,
         "unverifiable": 5,
@@ -156,7 +157,7 @@ def test_a_fix_run_reports_mode_fix_and_applied_and_left_counts(wheels, in_tmp, 
     assert report["mode"] == "fix"
     # the mechanical finding left has no fix: the summary says it is a hand edit, not "nothing left"
     assert report["summary"] == (
-        "6 findings: 4 breaking, 1 semantic, 1 mechanical; 5 unverifiable; 8 fixes applied, 0 fixable left, "
+        "7 findings: 5 breaking, 1 semantic, 1 mechanical; 5 unverifiable; 8 fixes applied, 0 fixable left, "
         "1 mechanical to edit by hand"
     )
     assert len(report["applied_fixes"]) == 8 and report["counts"]["mechanical"] == 1
@@ -375,13 +376,13 @@ def test_pyproject_config_of_the_audited_repo_applies(wheels, in_tmp, skills_cop
     (skills_copy / ".git").mkdir()
     (skills_copy / "pyproject.toml").write_text(
         '[tool.quarkci.sync]\nignore = [{rule = "cli-flag-removed"}, {rule = "scheme-unknown"},'
-        ' {rule = "model-type-unknown"}, {rule = "source-path-missing"}]\n',
+        ' {rule = "model-type-unknown"}, {rule = "source-path-missing"}, {rule = "python-name-unknown"}]\n',
         encoding="utf-8",
     )
     # every breaking finding of the positive skill is ignored by the repo's policy: exit 0 at --fail-on breaking
     assert _run(wheels, skills_copy / "positive", in_tmp / "p") == 0
     report = json.loads((in_tmp / "p" / "validation_report.json").read_text(encoding="utf-8"))
-    assert report["counts"]["breaking"] == 0 and report["counts"]["ignored"] == 4
+    assert report["counts"]["breaking"] == 0 and report["counts"]["ignored"] == 5
 
 
 def test_an_empty_skills_directory_is_bad_input_not_a_clean_run(wheels, in_tmp, capsys):

@@ -622,3 +622,97 @@ def test_a_scheme_no_release_defines_is_a_misspelling_wherever_it_is_read(tmp_pa
     ]
     (finding,) = [f for f in found if f.rule == "scheme-misspelt"]
     assert "int4_wo_128" in finding.source_says
+
+
+# 0.12.post1: quark.torch exports export_safetensors and export_gguf; GPTAQConfig is defined from 0.11 on
+# (vocabulary 'name'); quark-quant-perf and quark-skills are console scripts of 0.13 only (entry_points.txt)
+PROSE_NAMES = (
+    "Export with `export_safetensors`, or `export_gguff` for GGUF.\n\n"  # line 6: export_gguff misspelt
+    "Weights go through `ModelQuantiser`; ONNX `MatMul` nodes stay as they are.\n\n"  # 8: one misspelt class
+    "On 0.13, use `GPTAQConfig` for asymmetric GPTQ.\n\n"  # 10: scoped to 0.13 by its own sentence
+    "For asymmetric GPTQ use `GPTAQConfig`.\n\n"  # 12: audited on 0.10 below: breaking
+    "Import `QuantizationSpec` from `quark.torch.quantization.config.config`.\n\n"  # 14: import said in words
+    "Installing registers `quark-cli` and `quark-skills`.\n"  # 16: quark-skills is 0.13's only
+)
+
+
+def test_names_in_prose_code_spans_resolve_against_the_release_history(tmp_path):
+    found = _audit(tmp_path, PROSE_NAMES, "0.10")
+    got = sorted(
+        (f.skill_location.line if f.skill_location else 0, f.rule, f.kind)
+        for f in found
+        if f.rule.startswith(("python-", "cli-command"))
+    )
+    assert (6, "python-name-misspelt", "semantic") in got  # export_gguff: one edit from export_gguf
+    assert (8, "python-name-misspelt", "semantic") in got  # ModelQuantiser; MatMul (QMatMul's op) is not
+    assert not [g for g in got if g[0] == 10]  # "On 0.13, ..." is not checked against 0.10
+    assert (12, "python-name-unknown", "breaking") in got
+    assert (16, "cli-command-unknown", "breaking") in got
+    assert len([g for g in got if g[0] == 8]) == 1
+    # on 0.13 GPTAQConfig exists and quark-skills is installed
+    later = {
+        (f.skill_location.line if f.skill_location else 0, f.rule)
+        for f in _audit(tmp_path / "b", PROSE_NAMES, "0.13")
+    }
+    assert (12, "python-name-unknown") not in later and (16, "cli-command-unknown") not in later
+
+
+def test_python_floor_and_a_single_supported_version_are_checked(tmp_path):
+    # 0.11 METADATA: Requires-Python >=3.9.0,<3.13
+    body = (
+        "The Python floor is 3.8.\n\n"  # line 6: wrong (3.9)
+        "Python 3.13 is supported.\n\n"  # 8: wrong (<3.13)
+        "Python 3.12 is supported.\n\n"  # 10: true
+        "Python 3.9 is the minimum.\n"  # 12: true
+    )
+    assert _rules(_audit(tmp_path, body, "0.11"), "python-version-mismatch") == [
+        (6, "mechanical"),
+        (8, "mechanical"),
+    ]
+
+
+def test_a_note_that_a_name_arrives_later_is_not_checked_against_an_earlier_release(tmp_path):
+    # 0.10 torch_llm_ptq.py has no --layer_quant_scheme (0.11 adds it); 0.9 has no LLMTemplate (0.10 adds it)
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\n"
+        "`--layer_quant_scheme` arrived only in 0.11.\n\n"  # line 10
+        "The `LLMTemplate` helper does not exist yet here.\n"  # 12
+    )
+    found = _audit(tmp_path, body, "0.10")
+    assert not [f for f in found if f.skill_location and f.skill_location.line in (10, 12)]
+    # negative control: stated as usage, the flag is removed on 0.10
+    usage = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\nPass `--layer_quant_scheme lm_head fp8`.\n"
+    )
+    assert _rules(_audit(tmp_path / "b", usage, "0.10"), "cli-flag-removed") == [(10, "breaking")]
+
+
+def test_a_default_stated_without_its_flag_names_the_setting_by_its_words(tmp_path):
+    # 0.13 torch_llm_ptq.py: --num_calib_data default 512 (help "Number of samples for calibration."),
+    # --seq_len default 512 ("Sequence length of data"); onnx_ptq.py: --learning_rate default 0.1
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --output_dir o\n```\n\n"
+        "By default the run calibrates on 256 samples.\n\n"  # line 10: wrong (512)
+        "The default sequence length is 512.\n\n"  # 12: true
+        "By default we keep 3 checkpoints around.\n"  # 14: names no setting of the command: no claim
+    )
+    assert _rules(_audit(tmp_path, body, "0.13"), "cli-flag-default-changed") == [(10, "mechanical")]
+    # negative control: with no command known the words are not matched across every parser
+    bare = "By default the run calibrates on 256 samples.\n"
+    assert _rules(_audit(tmp_path / "b", bare, "0.13"), "cli-flag-default-changed") == []
+
+
+def test_a_choices_count_and_an_extra_in_parentheses_are_checked(tmp_path):
+    # 0.13 torch_llm_ptq.py: --kv_cache_dtype has 12 choices besides None; METADATA: onnxruntime<=1.28.0,>=1.22.2
+    # only for extra == "cli"
+    body = (
+        "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\n"
+        "Pass `--quant_algo awq`. `--kv_cache_dtype` offers 14 choices.\n\n"  # line 10: wrong count
+        "| package | range |\n|---|---|\n| onnxruntime (cli) | >=1.22.2,<=1.25.0 |\n"  # 14: wrong cap
+    )
+    found = _audit(tmp_path, body, "0.13", name="deps-notes")
+    assert _rules(found, "command-count-mismatch") == [(10, "mechanical")]
+    assert _rules(found, "dependency-range-mismatch") == [(14, "mechanical")]
+    right = body.replace("14 choices", "12 choices").replace("1.25.0", "1.28.0")
+    found = _audit(tmp_path / "b", right, "0.13", name="deps-notes")
+    assert not _rules(found, "command-count-mismatch") and not _rules(found, "dependency-range-mismatch")

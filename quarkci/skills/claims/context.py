@@ -33,7 +33,8 @@ _HISTORICAL = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
-    r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available)\b",
+    r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available"
+    r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped))\b",
     re.IGNORECASE,
 )
 
@@ -112,11 +113,15 @@ _SCOPE_WORDS = re.compile(
 # A bare release number after "on"/"in"/"for"/"until" ("on 0.10 they were under ...", "in 0.11.2"): the
 # shape of an amd-quark release (0.x), never a bound (``<0.3``) nor a quantity ("0.5 s", "alpha 0.5").
 _SCOPE_BARE = re.compile(
-    r"\b(?:in|on|for|until|till|up to|through)\s+(?:release\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)"
-    r"(?![\w.%]|\.\d|\s*(?:s|ms|seconds?|%|x|times)\b)(?:\s+(?P<dir>and|or)\s+"
+    r"\b(?P<word>in|on|for|with|until|till|up to|through|since|from)\s+(?:release\s+|v)?"
+    r"(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)"
+    r"(?![\w%]|\.\d|\s*(?:s|ms|seconds?|%|x|times)\b)(?:\s+(?P<dir>and|or)\s+"
     r"(?P<rel>earlier|older|before|later|newer|above))?",
     re.IGNORECASE,
 )
+# The bare words that bound a scope on one side: "until 0.11" (and older), "since 0.11" (and newer).
+_UP_TO = frozenset({"until", "till", "up to", "through"})
+_FROM = frozenset({"since", "from"})
 
 
 def release_scope(text: str, bare: bool = False) -> str | None:
@@ -130,14 +135,15 @@ def release_scope(text: str, bare: bool = False) -> str | None:
             return None
     if (m := _SCOPE_WORDS.search(text)) or (bare and (m := _SCOPE_BARE.search(text))):
         version = m.group("v")
+        word = (m.groupdict().get("word") or "").lower()
         try:
             Version(version)
         except ValueError:  # InvalidVersion, or an integer of over 4,300 digits (int() limit)
             return None
         rel = (m.group("rel") or "").lower()
-        if rel in ("earlier", "older", "before"):
+        if rel in ("earlier", "older", "before") or word in _UP_TO:
             return f"<={version}"
-        if rel in ("later", "newer", "above"):
+        if rel in ("later", "newer", "above") or word in _FROM:
             return f">={version}"
         return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     return None

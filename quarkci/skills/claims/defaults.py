@@ -118,6 +118,83 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
     return out
 
 
+# A default stated without its flag ("by default the CLI calibrates on 256 samples", "learning rate 0.01 by
+# default"): one number and the words that name the setting; which flag they name is
+# decided against the release's parsers (flag names and help texts), see cli-flag-default-changed.
+_CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+# ... said with the word "default" itself, and a value that is a number (a word value such as `auto` names
+# too many settings to be read without its flag)
+_DEFAULT_ONLY = re.compile(r"\bdefault(?:s|ing|ed)?\b", re.IGNORECASE)
+_SETTING_VALUE = re.compile(r"\d+(?:\.\d+)?")
+_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "when",
+        "you",
+        "not",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "its",
+        "this",
+        "that",
+        "from",
+        "into",
+        "than",
+        "then",
+        "also",
+        "only",
+        "default",
+        "defaults",
+        "defaulting",
+        "defaulted",
+        "unless",
+        "otherwise",
+        "pass",
+        "passed",
+        "set",
+        "give",
+        "given",
+        "uses",
+        "use",
+        "used",
+        "value",
+        "values",
+        "cli",
+        "command",
+        "flag",
+        "option",
+        "quark",
+        "torch",
+        "onnx",
+        "here",
+        "there",
+        "which",
+        "what",
+        "will",
+        "would",
+    ]
+)
+
+
+def flagless_default(sentence: str, commands: frozenset[str] = frozenset()) -> tuple[str, list[str]] | None:
+    """``(value, words)`` when ``sentence`` says "default" and names no flag but exactly one value, a
+    number: the value and the content words that may name its setting; else None."""
+    if not _DEFAULT_ONLY.search(sentence) or _FLAG.search(sentence):
+        return None
+    pair = stated_default(sentence + " `--stand-in`", commands)  # the same value rules, a stand-in flag
+    if pair is None or not _SETTING_VALUE.fullmatch(pair[1]):
+        return None
+    outside = _SPAN.sub(" ", sentence)
+    words = sorted({w.lower() for w in _CONTENT_WORD.findall(outside)} - _STOP)
+    return (pair[1], words) if words else None
+
+
 def subcommands(unit: Unit) -> dict[str, str]:
     """``{word: command}`` for every command of the release vocabulary: ``torch-llm-ptq`` and
     ``quark-cli torch-llm-ptq`` -> ``quark-cli torch-llm-ptq``; a console script names itself."""
@@ -171,7 +248,10 @@ def extract(unit: Unit) -> Iterator[Found]:
                     )
             continue
         for offset, sentence in sentences(text.text):
-            for at, flag, value, part in stated_defaults(sentence, words):
+            parts = stated_defaults(sentence, words)
+            if not parts:
+                yield from _flagless(unit, text, section, sentence, offset, commands, words)
+            for at, flag, value, part in parts:
                 # one of several pairs: a command named in another part is that part's
                 command = named_command(part, commands) or _command(unit, text)
                 yield _sentence_claim(text, section, sentence, offset + at, flag, value, command)
@@ -193,3 +273,47 @@ def _sentence_claim(
             "text": " ".join(sentence.split())[:200],
         },
     )
+
+
+def _flagless(
+    unit: Unit,
+    text: Text,
+    section: str,
+    sentence: str,
+    offset: int,
+    commands: dict[str, str],
+    words: frozenset[str],
+) -> Iterator[Found]:
+    """``cli_flag_default`` claims without a flag (``context["flag"]`` None, ``context["words"]`` the
+    setting's words) for the sentence, or each comma-separated part of it that states one value."""
+    if not _DEFAULT_ONLY.search(sentence):
+        return
+    pieces = [(0, sentence)]
+    if flagless_default(sentence, words) is None:
+        spans = [(m.start(), m.end()) for m in _SPAN.finditer(sentence)]
+        cuts = [
+            m.start() for m in _PAIR_END.finditer(sentence) if not any(a < m.start() < b for a, b in spans)
+        ]
+        pieces = [
+            (a, sentence[a:b] + " (default)") for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)
+        ]
+    for at, piece in pieces:
+        found = flagless_default(piece, words)
+        if found is None:
+            continue
+        value, setting = found
+        command = named_command(piece, commands) or named_command(sentence, commands) or _command(unit, text)
+        yield Found(
+            "cli_flag_default",
+            f"?={value}",
+            text.line_at(offset + at + max(piece.find(value), 0)),
+            {
+                "flag": None,
+                "words": setting,
+                "default": value,
+                "command": command,
+                "where": text.kind,
+                "section": section,
+                "text": " ".join(sentence.split())[:200],
+            },
+        )

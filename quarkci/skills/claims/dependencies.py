@@ -33,10 +33,12 @@ _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "qu
 
 
 _OPERATOR_CHAR = re.compile(r"[<>=!~]")
-# The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"'.
+# The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"', a
+# table cell "onnxruntime (cli)" (a word in parentheses counts only when that extra pins the package).
 _EXTRA = re.compile(
     r"(?<![\w-])`?(?P<a>[a-z][\w-]*)`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
-    r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']",
+    r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']"
+    r"|\(\s*`?(?P<e>[a-z][\w-]*)`?\s*\)",
     re.IGNORECASE,
 )
 _NOT_EXTRAS = frozenset({"the", "an", "a", "each", "every", "any", "that", "this", "optional", "one"})
@@ -121,8 +123,8 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
         text = block.text
     extras = _extras(text)
     for stated in ranges.statements(text, packages):
-        if stated.negative:
-            continue
+        if stated.negative or stated.supported:
+            continue  # one version said (un)supported is no range to compare with a pin
         yield Found(
             "dependency",
             stated.spec,

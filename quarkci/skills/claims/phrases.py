@@ -50,7 +50,7 @@ _NEGATED_AFTER = re.compile(
 _GAP = re.compile(r"^[\s:|=`\"'(]*")
 # A word between a package name and its range, in any phrasing ("needs onnx 1.18", "onnx version 1.18",
 # "onnxruntime between 1.22 and 1.25", "the onnx pin | >=1.16"): letters only, never a number.
-_GAP_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[\s:|=`\"'(]+")
+_GAP_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[\s:|=`\"'()]+")
 # How many such words may come first, and how far the range may start from the name.
 MAX_GAP_WORDS = 4
 MAX_GAP_CHARS = 40
@@ -174,7 +174,7 @@ def leading_range(after: str, negative: bool = False, negated_before: bool = Fal
     for _ in range(MAX_GAP_WORDS + 1):
         if at > MAX_GAP_CHARS:  # the range must follow the name closely
             return None
-        found = _range_at(plain[at:], negative, negated_before)
+        found = _range_at(plain[at:], negative, negated_before) or _bound_at(plain[:at], plain[at:])
         if found is not None:
             return found
         word = _GAP_WORD.match(plain, at)
@@ -182,6 +182,45 @@ def leading_range(after: str, negative: bool = False, negated_before: bool = Fal
             return None
         at = word.end()
     return None
+
+
+# A lone version named as a bound: "the Python floor is 3.8", "3.9 is the minimum", "maximum 3.12".
+_FLOOR_WORD = re.compile(r"\b(?:floor|minimum|lowest|oldest|earliest)\b", re.IGNORECASE)
+_CEILING_WORD = re.compile(r"\b(?:ceiling|maximum|newest|highest|latest)\b", re.IGNORECASE)
+_BOUND_AFTER = re.compile(
+    r"^\s*(?:is|as)\s+the\s+(?P<word>minimum|floor|lowest|maximum|ceiling|highest|newest)\b", re.I
+)
+# A lone version said to be supported: "Python 3.13 is supported", "3.13 works".
+_SUPPORTED_AFTER = re.compile(
+    r"^\s*(?:is|are)\s+(?:(?:fully|officially|now|also)\s+)?(?:supported|fine|tested)\b|^\s*works\b", re.I
+)
+
+
+def _bound_at(gap: str, rest: str) -> tuple[str, str] | None:
+    """``(>=A or <=A, words)`` for a lone version ``rest`` starts with that the words before it (``gap``)
+    or right after it name as a floor or a ceiling, else None."""
+    m = _SINGLE.match(rest)
+    if m is None:
+        return None
+    after = _BOUND_AFTER.match(rest[m.end() :])
+    word = after.group("word") if after else ""
+    if _FLOOR_WORD.search(gap) or _FLOOR_WORD.fullmatch(word):
+        return f">={m.group('v')}", m.group(0)
+    if _CEILING_WORD.search(gap) or _CEILING_WORD.fullmatch(word):
+        return f"<={m.group('v')}", m.group(0)
+    return None
+
+
+def supported_single(after: str) -> tuple[str, str] | None:
+    """``("==A.*", words)`` when the words after a package name state that one version A is supported
+    ("Python 3.13 is supported", "3.12 works"), else None: a statement false where the release excludes A."""
+    plain = after.replace("`", " ").replace("*", " ")
+    gap = _GAP.match(plain)
+    rest = plain[gap.end() if gap else 0 :]
+    m = _SINGLE.match(rest)
+    if m is None or not _SUPPORTED_AFTER.match(rest[m.end() :]):
+        return None
+    return f"=={m.group('v')}.*", m.group(0)
 
 
 def _range_at(rest: str, negative: bool, negated_before: bool) -> tuple[str, str] | None:

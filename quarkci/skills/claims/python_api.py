@@ -10,8 +10,12 @@ Recognised (value; ``context["form"]``):
   (``from quark.a.b import X``): each claim keeps a bounded excerpt, never a copy of a long list;
 * a dotted reference ``quark.a.b.X`` (optionally ``.method(...)``) in an inline code span or in prose:
   ``dotted`` (the reader splits module and attribute against the release);
-* a bare CamelCase name in an inline code span of prose (``Use `ModelExporter` to ...``): ``bare``,
-  checked only as a name a previous release exported publicly (see ``api-name-removed``).
+* an import said in words (``import `X` from `quark.a.b` ``, `` `X` from `quark.a.b` ``): ``from``, as if
+  written ``from quark.a.b import X``;
+* a bare name in an inline code span of prose, alone or called (``Use `ModelExporter` to ...``,
+  ```LLMTemplate.get("x")```): ``bare``, for a CamelCase name or a snake_case one the release vocabulary knows
+  (or is two edits from): checked against the names the releases define (``python-name-unknown``,
+  ``python-name-misspelt``) and the baseline's exports (``api-name-removed``).
 
 Placeholders (``quark.<module>``) and dunder attributes (``quark.__version__``) are no claims.
 """
@@ -31,7 +35,16 @@ _IMPORT = re.compile(
     rf"(?<![\w.])import\s+(?P<modules>{_DOTTED}(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)"
 )
 _REFERENCE = re.compile(r"(?<![\w./-])quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-_BARE = re.compile(r"^(?P<name>[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)(?:\(\))?$")
+# A class-like name: starts upper case, has a lower-case letter and at least two upper-case ones
+# (ModelExporter, LLMTemplate, GPTAQConfig, QLayerConfig; not Linear, not ONNX).
+_BARE = re.compile(
+    r"^(?P<name>(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*)(?:\(\))?$"
+)
+# "import `X` from `quark.a.b`", "`X` from `quark.a.b`": an import said in words.
+_FROM_WORDS = re.compile(
+    r"`(?P<name>[A-Za-z_][A-Za-z0-9_]*)`(?:\s+(?:class|function|helper))?\s+from\s+(?:the\s+)?"
+    r"`(?P<module>quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`"
+)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SKIPPED_CODE = frozenset({"json", "yaml", "yml", "toml", "text", "txt", "diff", "console", "output"})
 
@@ -122,24 +135,61 @@ def extract(unit: Unit) -> Iterator[Found]:
                 continue
             for match in _REFERENCE.finditer(span):
                 yield from _reference(match.group(0), line, "inline", section)
-            bare = _BARE.match(span.strip())
-            if bare and block.kind == "paragraph":
+            bare = _bare_name(span.strip(), unit)
+            if bare is not None and block.kind in ("paragraph", "table"):
                 yield Found(
                     "python_name",
-                    bare.group("name"),
+                    bare,
                     line,
                     {
                         "form": "bare",
                         "module": None,
-                        "name": bare.group("name"),
+                        "name": bare,
                         "where": "inline",
                         "section": section,
                         "text": span,
                     },
                 )
+        for match in _FROM_WORDS.finditer(block.text):
+            module, name = match.group("module"), match.group("name")
+            yield Found(
+                "python_name",
+                f"{module}.{name}",
+                block.line_at(match.start()),
+                {
+                    "form": "from",
+                    "module": module,
+                    "name": name,
+                    "where": "prose",
+                    "section": section,
+                    "text": f"from {module} import {name}",
+                },
+            )
         prose = re.sub(r"`[^`]*`", " ", block.text)
         for match in _REFERENCE.finditer(prose):
             yield from _reference(match.group(0), block.line_at(match.start()), block.kind, section)
+
+
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# A span that calls a name: ``ModelQuantizer.freeze(model)``, ``LLMTemplates.get("llama")``, ``f()``.
+_CALLED = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)?\(.*\)$", re.DOTALL)
+
+
+def _bare_name(span: str, unit: Unit) -> str | None:
+    """The Python name a code span of prose stands for, alone or called (```ModelExporter```,
+    ```export_safetensors```, ```LLMTemplate.get("x")```): a CamelCase name, or a snake_case one that a
+    framework package of some release exports, or one edit from such a name (the release vocabulary's
+    ``export`` kind: a snake_case word such as ``text_config`` is a Quark name only because a release exports
+    it), else None."""
+    called = _CALLED.match(span)
+    token = called.group("name") if called else span.removesuffix("()")
+    if _BARE.match(token):
+        return token
+    if unit.lexicon is None or not _SNAKE.match(token):
+        return None
+    if token in unit.lexicon.names("export") or unit.lexicon.nearest("export", token, 1) is not None:
+        return token
+    return None
 
 
 def _reference(dotted: str, line: int, where: str, section: str) -> Iterator[Found]:

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from packaging.utils import canonicalize_name
 
-from quarkci.skills.claims.phrases import leading_range
+from quarkci.skills.claims.phrases import leading_range, supported_single
 
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9](?![\w])")
 _CLAUSE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|(?<=\d)[.;!?](?=\s+[A-Z]|\s*$)|;|\n\s*\n")
@@ -51,6 +51,7 @@ class Statement:
     text: str
     start: int
     negative: bool
+    supported: bool = False  # a lone version said supported ("Python 3.13 is supported"): spec ``==A.*``
 
 
 def clauses(text: str) -> Iterator[tuple[int, str]]:
@@ -85,6 +86,8 @@ def statements(
             if found is not None:
                 spec, words = found
                 yield Statement(name, spec, words, offset + start, negative)
+            elif not negative and (single := supported_single(clause[end:stop])) is not None:
+                yield Statement(name, single[0], single[1], offset + start, False, supported=True)
 
 
 # How far before a package name its negation is looked for: a fixed window, so a clause with many names

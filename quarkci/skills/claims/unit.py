@@ -170,6 +170,13 @@ class Unit:
         return set(self._names)
 
     def _commands(self) -> Iterator[Located]:
+        # a span naming a console script some release installs (`quark-quant-perf`) runs it; other
+        # `quark-*` words in spans are skill names, not programs
+        scripts = self.lexicon.names("command") if self.lexicon is not None else frozenset()
+
+        def known(name: str) -> bool:
+            return " " not in name and name in scripts
+
         for block in self.blocks:
             if isinstance(block, Code):
                 if block.info in sh.SHELL_LANGUAGES:
@@ -185,7 +192,7 @@ class Unit:
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
                         if command.name and not sh.looks_like_program(command.name):
                             continue
-                        if command.name.startswith(sh.QUARK_CLI) or sh.flags(command):
+                        if command.name.startswith(sh.QUARK_CLI) or sh.flags(command) or known(command.name):
                             yield Located(command, "inline", block.headings)
 
 

@@ -159,6 +159,8 @@ def _prose(text: Text) -> Iterator[Found]:
         single = stated.spec.startswith("==") and stated.spec.endswith(".*")
         if stated.negative and not single:
             continue  # a negated range is read by the patterns ("Not supported: Python 3.14+") or not at all
+        if stated.supported and stated.package != "python":
+            continue  # one version said supported is checked for Python's own range only
         context = {
             "aspect": "package",
             "package": stated.package,
@@ -168,6 +170,8 @@ def _prose(text: Text) -> Iterator[Found]:
         }
         if stated.negative:
             context.update(negative=True, unsupported=stated.spec[2:-2])
+        elif stated.supported:
+            context.update(supported=stated.spec[2:-2])
         line = text.line if text.kind == "table" else text.line_at(stated.start)
         yield Found(KIND_BY_PACKAGE[stated.package], stated.spec, line, context)
     for match in _INDEX_TAG.finditer(text.text):

@@ -3,11 +3,13 @@ or a default the skill states ("`--num_calib_data` defaults to 128") is not the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from quarkci.core.findings import Finding, Fix
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import Target, flag_index, option_strings, resolve
+from quarkci.sync.rules._flags import Target, flag_index, option_strings, resolve, target_of
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-default-changed"
@@ -39,6 +41,44 @@ def _any_default_agrees(state: AuditState, target: Target, flag: str, stated: st
     )
 
 
+_GENERIC = frozenset({"num", "number", "of", "the", "for", "to", "in", "a", "an", "use", "enable", "is"})
+
+
+def _stems(text: str) -> set[str]:
+    """The words of ``text`` (a flag name split at ``_``/``-``, or a help text), lower case, each cut to
+    its first 5 letters so "calibration", "calibrates" and "calib" meet; generic words left out."""
+    words = re.findall(r"[a-z]+", text.lower())
+    return {w[:5] for w in words if w not in _GENERIC and len(w) > 2}
+
+
+def named_setting(state: AuditState, claim: Claim) -> str | None:
+    """The flag a default stated without one names ("calibrates on 256 samples" -> ``--num_calib_data``):
+    among the flags of the claim's command (which must be known) whose default has the stated value's type
+    (a number, or a word), the one whose name and help text share the most words with the sentence's
+    (``context["words"]``), at least two, and more than any other flag; None when no flag wins clearly."""
+    said = {w[:5] for w in claim.context.get("words") or [] if isinstance(w, str)}
+    target = target_of(replace(claim, kind="cli_flag"))
+    if target.any_script:
+        return None  # the command must be known: settings' words repeat across commands
+    numeric = re.fullmatch(r"\d+(?:\.\d+)?", str(claim.context.get("default"))) is not None
+    scores: dict[str, int] = {}
+    for item in flag_index(state.upstream, target).items:
+        default = item.attrs.get("default")
+        if item.attrs.get("action") in ("store_true", "store_false") or "default" not in item.attrs:
+            continue
+        if numeric != (isinstance(default, int | float) and not isinstance(default, bool)):
+            continue  # a number names a numeric setting, a word a setting whose default is a word
+        if not numeric and not (isinstance(default, str) and default):
+            continue
+        own = _stems(item.name) | _stems(str(item.attrs.get("help") or ""))
+        score = len(said & own)
+        scores[item.name] = max(scores.get(item.name, 0), score)
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] >= ranked[0][1]):
+        return None
+    return ranked[0][0]
+
+
 def stated_defaults(state: AuditState) -> list[Finding]:
     """``changed`` per ``cli_flag_default`` claim whose value differs from the default in the parser of
     the command the flag belongs to (a claim naming no command: from the default of every command that
@@ -46,6 +86,15 @@ def stated_defaults(state: AuditState) -> list[Finding]:
     the value when it occurs once on the line."""
     out = []
     for claim in state.claims_of("cli_flag_default"):
+        if claim.context.get("flag") is None:
+            named = named_setting(state, claim)
+            if named is None:
+                continue
+            claim = replace(
+                claim,
+                context={**claim.context, "flag": named},
+                value=f"{named}={claim.context.get('default')}",
+            )
         flag, stated = str(claim.context.get("flag")), str(claim.context.get("default"))
         as_flag = replace(claim, kind="cli_flag", value=flag)
         res = resolve(as_flag, state.upstream, state.baseline)

@@ -4,10 +4,13 @@ from the release (mechanical)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.cli_flags import command_labels
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import kind_source, make, release
+from quarkci.sync.rules._flags import flag_index, option_strings, resolve
 from quarkci.sync.state import AuditState
 
 ID = "command-count-mismatch"
@@ -25,6 +28,20 @@ def counts(state: AuditState) -> dict[str, set[str]]:
     return {"quark-cli": subs, "console_scripts": scripts}
 
 
+def _choices(state: AuditState, claim: Claim) -> set[str] | None:
+    """The literal choices (``None`` left out) of the flag a choices count names, in the claim's command
+    (every command that has the flag must agree when it names none); None when unknown."""
+    flag = str(claim.context.get("flag"))
+    res = resolve(replace(claim, kind="cli_flag", value=flag), state.upstream, state.baseline)
+    if res.status not in ("present", "deprecated") or res.item is None:
+        return None
+    items = [res.item]
+    if res.target.any_script:
+        items = [i for i in flag_index(state.upstream, res.target).items if flag in option_strings(i)]
+    sets = [frozenset(str(c) for c in i.attrs.get("choices") or [] if c is not None) for i in items]
+    return set(sets[0]) if sets and sets[0] and all(s == sets[0] for s in sets) else None
+
+
 def check(state: AuditState) -> list[Finding]:
     """``changed`` per ``command_count`` claim whose number differs from :func:`counts`; the fix rewrites
     a number written in digits. Silent when the release shows no CLI (0.6.0 … 0.9: no count is checkable)."""
@@ -34,10 +51,13 @@ def check(state: AuditState) -> list[Finding]:
     out = []
     for claim in state.claims_of("command_count"):
         of = str(claim.context.get("of"))
-        names = actual.get(of)
+        names = _choices(state, claim) if of == "choices" else actual.get(of)
         if names is None or not names or str(len(names)) == claim.value:
             continue
-        noun = "quark-cli subcommands" if of == "quark-cli" else "console scripts"
+        noun = {
+            "quark-cli": "quark-cli subcommands",
+            "choices": f"`{claim.context.get('flag')}` choices",
+        }.get(of, "console scripts")
         line = state.line(claim.file, claim.line)
         pattern = re.compile(rf"(?<![\d.]){re.escape(claim.value)}(?![\d.])")
         fix = None

@@ -6,7 +6,8 @@ from __future__ import annotations
 import difflib
 
 from quarkci.core.findings import Finding
-from quarkci.facts.vocabulary import literal_key
+from quarkci.facts.public_api import ApiIndex
+from quarkci.facts.vocabulary import Vocabulary, literal_key
 from quarkci.skills.claims.tokens import scheme_shaped
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._api import argument_role, callable_key, closed_parameter, index_of
@@ -25,8 +26,9 @@ def check(state: AuditState) -> list[Finding]:
     """``changed`` (semantic: a person checks which name was meant, see ``RULE_KINDS`` in
     :mod:`quarkci.sync.policy`) per claim naming what no release of the vocabulary defines:
 
-    * an unbound CamelCase name called in a block (``python_name`` form ``unbound``) within two edits of a
-      public class or function some release defines (a name no release is close to is not a Quark name);
+    * an unbound CamelCase name called in a block (``python_name`` form ``unbound``), or a name in a code
+      span of prose (form ``bare``), within two edits of a class or function some release defines (a name no
+      release is close to is not a Quark name; a historical note about a name no release had is false too);
     * a method called on an instance of a Quark class (form ``member``) that neither the class (nor a base
       read in the release) defines nor any release's class of that name had;
     * a literal passed to a parameter the callable closes (``export_safetensors(custom_mode=...)``: quark,
@@ -40,48 +42,76 @@ def check(state: AuditState) -> list[Finding]:
     vocabulary = state.vocabulary
     if not index or vocabulary is None:
         return []
-    schemes = {(c.file, c.line, c.value) for c in state.claims_of("scheme")}
     out = []
     for claim in state.claims_of("python_name"):
-        form = claim.context.get("form")
-        if form == "unbound":
-            if vocabulary.releases_of("name", claim.value):
-                continue  # a real name whose import the example leaves out
-            nearest = vocabulary.nearest("name", claim.value)
-            if nearest is not None:
-                out.append(_finding(claim, state, f"class or function `{claim.value}`", nearest))
-        elif form == "member":
-            owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
-            found = index.defining_class(owner)
-            if found is None or index.has_member(owner, member) is not False:
-                continue
-            qualified = f"{found[1]}.{member}"
-            if vocabulary.releases_of("member", qualified):
-                continue  # another release's class has it: python-import-unresolved / api-name-removed
-            methods = sorted(
-                m.split(".", 1)[1] for m in vocabulary.names("member") if m.startswith(f"{found[1]}.")
-            )
-            close = difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
-            out.append(_finding(claim, state, f"method `{qualified}`", close[0] if close else None))
+        found = _name(claim, index, vocabulary)
+        if found is not None:
+            out.append(_finding(claim, state, *found))
+    schemes = {(c.file, c.line, c.value) for c in state.claims_of("scheme")}
     for claim in state.claims_of("python_argument"):
-        closed = closed_parameter(claim, index)
-        if closed is not None:
-            key = literal_key(callable_key(str(claim.context.get("callable"))), closed[0], claim.value)
-            if claim.value not in closed[1] and not vocabulary.releases_of("literal", key):
-                close = difflib.get_close_matches(claim.value, closed[1], n=1, cutoff=0.5)
-                what = f"value `{claim.value}` of `{closed[0]}`"
-                out.append(_finding(claim, state, what, close[0] if close else None))
-            continue
-        role = argument_role(claim, index)
-        if role is None or vocabulary.releases_of(role.kind, claim.value):
-            continue
-        if role.kind == "scheme" and (claim.file, claim.line, claim.value) in schemes:
-            continue
-        nearest = vocabulary.nearest(role.kind, claim.value, max_distance=3)
-        if nearest is None and not (role.kind == "scheme" and scheme_shaped(claim.value)):
-            continue  # nothing like a name of that kind (export_gguf's model_type is GGUF's own word)
-        out.append(_finding(claim, state, f"{role.noun} `{claim.value}`", nearest))
+        found = _argument(claim, index, vocabulary, schemes)
+        if found is not None:
+            out.append(_finding(claim, state, *found))
     return out
+
+
+def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, str | None] | None:
+    """``(what, nearest)`` for a ``python_name`` claim (forms ``bare``, ``unbound``, ``member``) naming
+    what no release defines, else None."""
+    form = claim.context.get("form")
+    if form == "bare" and not vocabulary.releases_of("name", claim.value):
+        nearest = _nearest_bare(claim.value, vocabulary)
+        # even "the old X is gone" is false when no release had X
+        return (f"name `{claim.value}`", nearest) if nearest is not None else None
+    if form == "unbound":
+        if vocabulary.releases_of("name", claim.value):
+            return None  # a real name whose import the example leaves out
+        nearest = vocabulary.nearest("name", claim.value)
+        return (f"class or function `{claim.value}`", nearest) if nearest is not None else None
+    if form != "member":
+        return None
+    owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
+    found = index.defining_class(owner)
+    if found is None or index.has_member(owner, member) is not False:
+        return None
+    qualified = f"{found[1]}.{member}"
+    if vocabulary.releases_of("member", qualified):
+        return None  # another release's class has it: python-import-unresolved / api-name-removed
+    methods = sorted(m.split(".", 1)[1] for m in vocabulary.names("member") if m.startswith(f"{found[1]}."))
+    close = difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
+    return f"method `{qualified}`", close[0] if close else None
+
+
+def _argument(
+    claim: Claim, index: ApiIndex, vocabulary: Vocabulary, schemes: set[tuple[str, int, str]]
+) -> tuple[str, str | None] | None:
+    """``(what, nearest)`` for a ``python_argument`` claim whose literal no release accepts there."""
+    closed = closed_parameter(claim, index)
+    if closed is not None:
+        key = literal_key(callable_key(str(claim.context.get("callable"))), closed[0], claim.value)
+        if claim.value in closed[1] or vocabulary.releases_of("literal", key):
+            return None
+        close = difflib.get_close_matches(claim.value, closed[1], n=1, cutoff=0.5)
+        return f"value `{claim.value}` of `{closed[0]}`", close[0] if close else None
+    role = argument_role(claim, index)
+    if role is None or vocabulary.releases_of(role.kind, claim.value):
+        return None
+    if role.kind == "scheme" and (claim.file, claim.line, claim.value) in schemes:
+        return None
+    nearest = vocabulary.nearest(role.kind, claim.value, max_distance=3)
+    if nearest is None and not (role.kind == "scheme" and scheme_shaped(claim.value)):
+        return None  # nothing like a name of that kind (export_gguf's model_type is GGUF's own word)
+    return f"{role.noun} `{claim.value}`", nearest
+
+
+def _nearest_bare(token: str, vocabulary: Vocabulary) -> str | None:
+    """The name a bare prose name misspells: a CamelCase one within two edits of a class or function some
+    release defines, unless that name only adds Quark's ``Q`` prefix (``QMatMul`` wraps the ONNX op
+    ``MatMul``); a snake_case one within one edit of a name a framework package exports."""
+    if token[:1].isupper():
+        nearest = vocabulary.nearest("name", token)
+        return None if nearest is None or nearest == f"Q{token}" else nearest
+    return vocabulary.nearest("export", token, 1)
 
 
 def _finding(claim: Claim, state: AuditState, what: str, nearest: str | None) -> Finding:

@@ -39,6 +39,11 @@ def check(state: AuditState) -> list[Finding]:
             if unsupported in admitted:
                 out.append(_admitted(claim, unsupported, item, state))
             continue
+        supported = claim.context.get("supported")
+        if isinstance(supported, str):  # "Python 3.13 is supported": false when the release excludes it
+            if supported not in admitted and admitted:
+                out.append(_excluded(claim, supported, item, state))
+            continue
         stated = stated_of(claim, state)
         if stated is None:
             continue
@@ -62,6 +67,24 @@ def check(state: AuditState) -> list[Finding]:
         if found is not None:
             out.append(found)
     return out
+
+
+def _excluded(claim: Claim, version: str, item: FactItem, state: AuditState) -> Finding:
+    """``changed``: the skill says Python ``version`` is supported; the release's Requires-Python excludes
+    it. No fix (the sentence names one version: which one to name instead is the author's call)."""
+    return make(
+        ID,
+        CATEGORY,
+        "changed",
+        claim,
+        skill_says=f"Python {version} is supported",
+        source_says=(
+            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` "
+            f"excludes Python {version}"
+        ),
+        impact=f"users on Python {version} install a release that refuses it",
+        source=source_loc(item),
+    )
 
 
 def _admitted(claim: Claim, version: str, item: FactItem, state: AuditState) -> Finding:
