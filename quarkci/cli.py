@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "verify": "quarkci.commands.verify",
     "day0": "quarkci.commands.day0",
     "preflight": "quarkci.commands.preflight",
+    "step-output": "quarkci.commands.step_output",
     "completion": "quarkci.commands.completion",
 }
 # Commands that describe the whole CLI (the completion script) get every command's parser; the others

@@ -138,6 +138,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("facts-kind-unknown", ["facts", "--kind", "flavours"], "--kind"),
     ("upstream-action-unknown", ["upstream", "bogus"], "ACTION"),
     ("upstream-wheel-sha256-bad-version", ["upstream", "wheel-sha256", "--version", "0.13;id"], "--version"),
+    ("step-output-no-equals", ["step-output", "noequals"], "NAME=VALUE"),
     ("preflight-pull-request", ["preflight", "--event", "pull_request", "--runner", "cpu"], "--event"),
     ("preflight-runner-unknown", ["preflight", "--event", "push", "--runner", "gpu"], "--runner"),
     (
