@@ -284,6 +284,16 @@ def scheme_choices(items: Iterable[FactItem]) -> frozenset[str]:
     return frozenset(out)
 
 
+def option_names(item: FactItem) -> set[str]:
+    """A flag fact's name and every alias its attrs record (``--kv_cache_dtype``, ``--kv_cache_quant_scheme``)."""
+    names = {item.name}
+    for key in ("option_strings", "options", "aliases"):
+        value = item.attrs.get(key)
+        if isinstance(value, list | tuple):
+            names.update(str(v) for v in value)
+    return names
+
+
 def command_labels(items: Iterable[FactItem]) -> frozenset[str]:
     """The command labels (``quark-cli torch-llm-ptq``, ``quark-quant-perf``) the ``cli_flags`` ``items``
     belong to: every command the release's CLIs register flags for."""

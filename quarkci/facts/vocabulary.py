@@ -44,8 +44,8 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from quarkci.facts.base import FactItem, FactSet
-from quarkci.facts.cli_flags import command_labels, scheme_choices
+from quarkci.facts.base import FactSet
+from quarkci.facts.cli_flags import command_labels, option_names, scheme_choices
 
 FORMAT = "quarkci-vocabulary/1"
 KINDS: tuple[str, ...] = (
@@ -212,7 +212,7 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
             if item.file.endswith("/__init__.py") and item.name.count(".") <= 1
             for name in item.attrs.get("public", [])
         },
-        "flag": {str(o) for item in flags for o in _options(item) if str(o).startswith("--")},
+        "flag": {str(o) for item in flags for o in option_names(item) if str(o).startswith("--")},
         "literal": {
             literal_key(str(key), str(param), str(value))
             for item in facts.kinds.get("public_api", [])
@@ -227,17 +227,6 @@ def literal_key(callable_key: str, param: str, value: str) -> str:
     """The ``literal`` symbol of a value a callable accepts: ``export_safetensors(custom_mode=awq)``
     (``callable_key`` as in the ``signatures`` facts: a function, a class, or ``Class.method``)."""
     return f"{callable_key}({param}={value})"
-
-
-def _options(item: FactItem) -> set[str]:
-    """A flag fact's name and the aliases its attrs record (``--kv_cache_dtype``,
-    ``--kv_cache_quant_scheme``)."""
-    names = {item.name}
-    for key in ("option_strings", "options", "aliases"):
-        value = item.attrs.get(key)
-        if isinstance(value, list | tuple):
-            names.update(str(v) for v in value)
-    return names
 
 
 def api_names(facts: FactSet) -> tuple[set[str], set[str]]:

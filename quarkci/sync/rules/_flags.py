@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from quarkci.facts.base import FactItem
+from quarkci.facts.cli_flags import option_names
 from quarkci.skills.model import Claim
 from quarkci.sync.state import UpstreamView
 
@@ -50,21 +51,12 @@ def option_strings(item: FactItem) -> set[str]:
     if hit is None or hit[0] is not item:
         if len(_OPTIONS) > 100_000:
             _OPTIONS.clear()
-        hit = (item, frozenset(_option_strings(item)))
+        hit = (item, frozenset(option_names(item)))
         _OPTIONS[key] = hit
     return set(hit[1])
 
 
 _OPTIONS: dict[int, tuple[FactItem, frozenset[str]]] = {}
-
-
-def _option_strings(item: FactItem) -> set[str]:
-    names = {item.name}
-    for key in ("option_strings", "options", "aliases"):
-        value = item.attrs.get(key)
-        if isinstance(value, list | tuple):
-            names.update(str(v) for v in value)
-    return names
 
 
 def script_of(item: FactItem) -> str:
@@ -187,6 +179,16 @@ def _index(view: UpstreamView) -> tuple[dict[str, list[FactItem]], dict[str, lis
         hit = (view, by_label, by_basename)
         _INDEXES[id(view)] = hit
     return hit[1], hit[2]
+
+
+def same_named(view: UpstreamView, res: Resolution, flag: str) -> list[FactItem]:
+    """The flag facts a resolved claim may mean: its one item for a named command; for a flag in prose
+    (no command named), every command's flag of that name (a stated value agrees when one of them has it)."""
+    if res.item is None:
+        return []
+    if not res.target.any_script:
+        return [res.item]
+    return [i for i in flag_index(view, res.target).items if flag in option_strings(i)]
 
 
 def find_flag(items: list[FactItem], flag: str) -> FactItem | None:

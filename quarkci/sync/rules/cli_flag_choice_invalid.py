@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from quarkci.core.findings import Finding
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import flag_index, option_strings, resolve
+from quarkci.sync.rules._flags import resolve, same_named
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-choice-invalid"
@@ -26,10 +26,7 @@ def _stated(state: AuditState) -> list[Finding]:
         res = resolve(replace(claim, kind="cli_flag", value=flag), state.upstream, state.baseline)
         if res.status not in ("present", "deprecated") or res.item is None:
             continue
-        items = [res.item]
-        if res.target.any_script:
-            items = [i for i in flag_index(state.upstream, res.target).items if flag in option_strings(i)]
-        lists = [i.attrs.get("choices") for i in items]
+        lists = [i.attrs.get("choices") for i in same_named(state.upstream, res, flag)]
         if not all(isinstance(c, list) and c for c in lists):
             continue  # a flag (of some command) without literal choices accepts what it parses
         allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices if c is not None}

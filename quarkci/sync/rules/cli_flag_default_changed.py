@@ -9,7 +9,7 @@ from dataclasses import replace
 from quarkci.core.findings import Finding, Fix
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._flags import Target, flag_index, option_strings, resolve, target_of
+from quarkci.sync.rules._flags import flag_index, resolve, same_named, target_of
 from quarkci.sync.state import AuditState
 
 ID = "cli-flag-default-changed"
@@ -30,15 +30,6 @@ def _same(stated: str, actual: object) -> bool:
         except ValueError:
             return False
     return stated.strip("'\"") == str(actual).strip("'\"")
-
-
-def _any_default_agrees(state: AuditState, target: Target, flag: str, stated: str) -> bool:
-    """True when some command of the release defines ``flag`` with the ``stated`` default."""
-    return any(
-        "default" in item.attrs and _same(stated, item.attrs.get("default"))
-        for item in flag_index(state.upstream, target).items
-        if flag in option_strings(item)
-    )
 
 
 _GENERIC = frozenset({"num", "number", "of", "the", "for", "to", "in", "a", "an", "use", "enable", "is"})
@@ -103,7 +94,10 @@ def stated_defaults(state: AuditState) -> list[Finding]:
         actual = res.item.attrs.get("default")
         if res.item.attrs.get("action") in ("store_true", "store_false") or _same(stated, actual):
             continue
-        if res.target.any_script and _any_default_agrees(state, res.target, flag, stated):
+        if any(
+            "default" in i.attrs and _same(stated, i.attrs.get("default"))
+            for i in same_named(state.upstream, res, flag)
+        ):
             continue  # no command named: a default one of the commands has is no finding
         line = state.line(claim.file, claim.line)
         fix = None

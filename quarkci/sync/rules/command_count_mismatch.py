@@ -10,7 +10,7 @@ from quarkci.core.findings import Finding, Fix
 from quarkci.facts.cli_flags import command_labels
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import kind_source, make, release
-from quarkci.sync.rules._flags import flag_index, option_strings, resolve
+from quarkci.sync.rules._flags import resolve, same_named
 from quarkci.sync.state import AuditState
 
 ID = "command-count-mismatch"
@@ -35,9 +35,7 @@ def _choices(state: AuditState, claim: Claim) -> set[str] | None:
     res = resolve(replace(claim, kind="cli_flag", value=flag), state.upstream, state.baseline)
     if res.status not in ("present", "deprecated") or res.item is None:
         return None
-    items = [res.item]
-    if res.target.any_script:
-        items = [i for i in flag_index(state.upstream, res.target).items if flag in option_strings(i)]
+    items = same_named(state.upstream, res, flag)
     sets = [frozenset(str(c) for c in i.attrs.get("choices") or [] if c is not None) for i in items]
     return set(sets[0]) if sets and sets[0] and all(s == sets[0] for s in sets) else None
 
