@@ -127,7 +127,7 @@ def test_upstream_watch_opens_one_pr_and_the_issues_then_a_rerun_writes_nothing(
     assert len(issues) == 2 and all(i["state"] == "open" for i in issues)
     assert sorted(re.findall(r"<!-- quarkci:finding:([0-9a-f]{16}) -->", "".join(i["body"] for i in issues)))
     titles = " ".join(i["title"] for i in issues)
-    assert "--ghost_flag" in titles and "--no_such_flag" in titles
+    assert "--seq_len" in titles and "--num_calib_data" in titles
     assert fake.writes(), "the first run wrote nothing"
     assert f"refs/tags/quarkci-handled/{UPSTREAM_VERSION}" in state["refs"]  # the durable record
     # annotations on the skill's lines, from the audit job
@@ -291,14 +291,14 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     )
     assert publish.returncode == 0, _tail(publish)
     (comment,) = _sticky(fake, number)
-    assert "--ghost_flag" in comment["body"] and "--no_such_flag" in comment["body"]
+    assert "--seq_len" in comment["body"] and "--num_calib_data" in comment["body"]
     assert [w[0] for w in fake.writes()] == ["POST"]
 
-    # the author drops --ghost_flag; this time the run looks like a fork PR (no pull_requests in the
+    # the author drops --seq_len; this time the run looks like a fork PR (no pull_requests in the
     # event), so the number comes from the artifact
     skill = repo / "skills" / "e2e-ptq" / "SKILL.md"
-    skill.write_text(skill.read_text().replace(" --ghost_flag 1", ""))
-    commit(repo, "drop --ghost_flag")
+    skill.write_text(skill.read_text().replace(" --seq_len 1", ""))
+    commit(repo, "drop --seq_len")
     check = _run(act, "pull_request", "pr-skill-check.yml", _pull_request_payload(repo, number))
     assert check.job_results == {"Audit skills": "failed"}, _tail(check)
     assert json.loads((artifact / "validation_report.json").read_text())["counts"]["breaking"] == 1
@@ -311,7 +311,7 @@ def test_pr_check_posts_one_sticky_comment_and_edits_it(env) -> None:
     assert publish.returncode == 0, _tail(publish)
     (edited,) = _sticky(fake, number)
     assert edited["id"] == comment["id"]
-    assert "--ghost_flag" not in edited["body"] and "--no_such_flag" in edited["body"]
+    assert "--seq_len" not in edited["body"] and "--num_calib_data" in edited["body"]
     assert fake.writes() == [("PATCH", f"/repos/{OWNER}/{REPO}/issues/comments/{comment['id']}")]
 
     fake.clear_calls()
