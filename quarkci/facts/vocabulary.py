@@ -100,8 +100,16 @@ class Vocabulary:
         return self.symbols.get(kind, {}).get(name, ())
 
     def names(self, kind: str) -> frozenset[str]:
-        """Every name of ``kind`` any release defines."""
-        return frozenset(self.symbols.get(kind, {}))
+        """Every name of ``kind`` any release defines (built once per kind: claim extraction asks per code
+        span)."""
+        found = self._names.get(kind)
+        if found is None:
+            found = self._names[kind] = frozenset(self.symbols.get(kind, {}))
+        return found
+
+    @cached_property
+    def _names(self) -> dict[str, frozenset[str]]:
+        return {}
 
     def nearest(self, kind: str, name: str, max_distance: int = 2) -> str | None:
         """The known ``kind`` name closest to ``name`` within ``max_distance`` edits (Levenshtein), the

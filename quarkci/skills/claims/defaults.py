@@ -96,6 +96,14 @@ _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
 _PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
 
 
+def parts(sentence: str) -> list[tuple[int, str]]:
+    """``(offset, part)`` pairs of ``sentence`` split at :data:`_PAIR_END` outside code spans: the items of
+    a sentence listing several defaults."""
+    spans = [(m.start(), m.end()) for m in _SPAN.finditer(sentence)]
+    cuts = [m.start() for m in _PAIR_END.finditer(sentence) if not any(a < m.start() < b for a, b in spans)]
+    return [(a, sentence[a:b]) for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)]
+
+
 def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> list[tuple[int, str, str, str]]:
     """``[(offset, flag, value, part)]``: the one default :func:`stated_default` reads in ``sentence``, else, in
     a sentence that says "default" (or "unless you pass", ...) but names several flags, each of its parts
@@ -106,11 +114,8 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
         return [(max(sentence.find(whole[0]), 0), *whole, sentence)]
     if not _DEFAULT_WORD.search(sentence):
         return []
-    spans = [(m.start(), m.end()) for m in _SPAN.finditer(sentence)]
-    cuts = [m.start() for m in _PAIR_END.finditer(sentence) if not any(a < m.start() < b for a, b in spans)]
     out = []
-    for start, end in zip([0, *cuts], [*cuts, len(sentence)], strict=True):
-        part = sentence[start:end]
+    for start, part in parts(sentence):
         # each part inherits the sentence's default marker: it is one item of the sentence's list
         pair = stated_default(part + " (default)", commands)
         if pair is not None:
@@ -290,13 +295,7 @@ def _flagless(
         return
     pieces = [(0, sentence)]
     if flagless_default(sentence, words) is None:
-        spans = [(m.start(), m.end()) for m in _SPAN.finditer(sentence)]
-        cuts = [
-            m.start() for m in _PAIR_END.finditer(sentence) if not any(a < m.start() < b for a, b in spans)
-        ]
-        pieces = [
-            (a, sentence[a:b] + " (default)") for a, b in zip([0, *cuts], [*cuts, len(sentence)], strict=True)
-        ]
+        pieces = [(at, part + " (default)") for at, part in parts(sentence)]
     for at, piece in pieces:
         found = flagless_default(piece, words)
         if found is None:

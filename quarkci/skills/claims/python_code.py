@@ -205,10 +205,13 @@ def _literal(node: ast.expr) -> str | None:
     return None
 
 
+_BUILTINS = frozenset(dir(builtins))
+
+
 def _bound_names(tree: ast.Module) -> set[str]:
     """Every name ``tree`` binds anywhere (imports, assignments, loop and ``with`` targets, defs, classes,
     parameters, comprehension variables) and every builtin: a called name outside it is unbound."""
-    out = set(dir(builtins))
+    out = set(_BUILTINS)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             out.add(node.id)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.context import is_negative
+from quarkci.skills.claims.defaults import sentences
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Code, Newlines, Text
 
@@ -88,7 +89,7 @@ def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
     models = unit.lexicon.names("model_template") if unit.lexicon is not None else frozenset()
     if not models:
         return
-    for offset, sentence in _sentences(block.text):
+    for offset, sentence in sentences(block.text):
         if not (is_negative(sentence) or _TEMPLATE_TOPIC.search(sentence)):
             continue
         for span in _SPAN.finditer(sentence):
@@ -102,16 +103,3 @@ def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
 _TEMPLATE_TOPIC = re.compile(
     r"\bLLMTemplate\b|\bmodel[ _-]?types?\b|\b(?:model )?templates?\b|\bregistered models?\b", re.I
 )
-_SENTENCE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|\n\s*\n")
-
-
-def _sentences(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, sentence) pairs of ``text`` (a code span's dots do not end a sentence: spans are blanked
-    for the split)."""
-    blanked = _SPAN.sub(lambda m: "x" * len(m.group(0)), text)
-    start = 0
-    for match in _SENTENCE_END.finditer(blanked):
-        yield start, text[start : match.end()]
-        start = match.end()
-    if start < len(text):
-        yield start, text[start:]

@@ -37,12 +37,12 @@ def check(state: AuditState) -> list[Finding]:
         unsupported = claim.context.get("unsupported")
         if isinstance(unsupported, str):  # "Python 3.13 is not supported": false when the release admits it
             if unsupported in admitted:
-                out.append(_admitted(claim, unsupported, item, state))
+                out.append(_single(claim, unsupported, item, state, supported=False))
             continue
         supported = claim.context.get("supported")
         if isinstance(supported, str):  # "Python 3.13 is supported": false when the release excludes it
             if supported not in admitted and admitted:
-                out.append(_excluded(claim, supported, item, state))
+                out.append(_single(claim, supported, item, state, supported=True))
             continue
         stated = stated_of(claim, state)
         if stated is None:
@@ -69,37 +69,24 @@ def check(state: AuditState) -> list[Finding]:
     return out
 
 
-def _excluded(claim: Claim, version: str, item: FactItem, state: AuditState) -> Finding:
-    """``changed``: the skill says Python ``version`` is supported; the release's Requires-Python excludes
-    it. No fix (the sentence names one version: which one to name instead is the author's call)."""
+def _single(claim: Claim, version: str, item: FactItem, state: AuditState, *, supported: bool) -> Finding:
+    """``changed``: the skill says Python ``version`` is (``supported``) or is not supported, and the
+    release's Requires-Python says the opposite. No fix: the sentence names one version, and which sentence
+    is wrong (this one, or a range elsewhere) is the author's call."""
+    if supported:
+        says, verb = f"Python {version} is supported", "excludes"
+        impact = f"users on Python {version} install a release that refuses it"
+    else:
+        says, verb = f"Python {version} is not supported", "admits"
+        impact = f"users on Python {version} are turned away although the release supports it"
     return make(
         ID,
         CATEGORY,
         "changed",
         claim,
-        skill_says=f"Python {version} is supported",
-        source_says=(
-            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` "
-            f"excludes Python {version}"
-        ),
-        impact=f"users on Python {version} install a release that refuses it",
-        source=source_loc(item),
-    )
-
-
-def _admitted(claim: Claim, version: str, item: FactItem, state: AuditState) -> Finding:
-    """``changed``: the skill says Python ``version`` is not supported; the release's Requires-Python admits
-    it. No fix: which sentence is wrong (this one, or a range elsewhere) is the author's call."""
-    return make(
-        ID,
-        CATEGORY,
-        "changed",
-        claim,
-        skill_says=f"Python {version} is not supported",
-        source_says=(
-            f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` "
-            f"admits Python {version}"
-        ),
-        impact=f"users on Python {version} are turned away although the release supports it",
+        skill_says=says,
+        source_says=f"{release(state.upstream)} Requires-Python `{item.attrs.get('specifier')}` {verb} "
+        f"Python {version}",
+        impact=impact,
         source=source_loc(item),
     )
