@@ -102,6 +102,7 @@ def _flags_of(snapshot: Snapshot, path: str, label: str, seen: set[str] | None =
         return []
     imports = _imports(tree, module_name(path), path.endswith("/__init__.py"))
     items = [_with_named_choices(snapshot, item, path, tree, imports) for item in flags_in(tree, path, label)]
+    items = [_with_lookup_choices(snapshot, item, path, tree, imports) for item in items]
     seen = (seen or set()) | {path}
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     for name in sorted(called & set(imports)):
@@ -129,6 +130,96 @@ def _with_named_choices(
         return item
     values, where = resolved
     return FactItem(item.name, item.file, item.line, {**item.attrs, "choices": values, "choices_from": where})
+
+
+def _dest(item: FactItem) -> str:
+    """The ``args`` attribute a flag's value lands in (``dest=``, else its name without dashes)."""
+    dest = item.attrs.get("dest")
+    return dest if isinstance(dest, str) and dest else item.name.lstrip("-").replace("-", "_")
+
+
+def _with_lookup_choices(
+    snapshot: Snapshot, item: FactItem, path: str, tree: ast.Module, imports: dict[str, str]
+) -> FactItem:
+    """``item`` with ``choices`` read from where the script sends the value, for a flag declared without
+    any: the script passes ``args.<dest>`` to a Quark function that refuses a value outside a module-level
+    table (``get_default_config(args.config)``, which raises unless ``config_name in DefaultConfigMapping``:
+    quark/onnx/quantization/config/custom_config.py, 0.6.0 … 0.13), so the table's keys are the values the
+    flag accepts, with the strings the script compares ``args.<dest>`` with itself (``"MATMUL_NBITS"``).
+    ``choices_from`` names the table. Other items unchanged."""
+    if item.attrs.get("choices") is not None or item.attrs.get("action") in ("store_true", "store_false"):
+        return item
+    dest = _dest(item)
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in imports):
+            continue
+        if not any(isinstance(a, ast.Attribute) and a.attr == dest for a in call.args[:1]):
+            continue
+        found = (
+            _defining_module(snapshot, imports[call.func.id])
+            if imports[call.func.id].startswith("quark.")
+            else None
+        )
+        table = _refusing_table(snapshot, found) if found is not None and found[1] else None
+        if table is None:
+            continue
+        values, where = table
+        compared = _compared_strings(tree, dest)
+        choices = list(dict.fromkeys([*values, *compared]))
+        return FactItem(
+            item.name, item.file, item.line, {**item.attrs, "choices": choices, "choices_from": where}
+        )
+    return item
+
+
+def _refusing_table(
+    snapshot: Snapshot, found: tuple[str, str | None], depth: int = 0
+) -> tuple[list[str], str] | None:
+    """The keys (``named_strings``) of the module-level table function ``found`` = (path, name) refuses
+    its first parameter outside of (``if p not in TABLE: raise``), following a re-export (``from .x import
+    f`` in a package, at most 3 levels), else None."""
+    path, name = found
+    module = parse(snapshot, path)
+    if module is None or depth > 3:
+        return None
+    imports = _imports(module, module_name(path), path.endswith("/__init__.py"))
+    defined = any(isinstance(n, ast.FunctionDef) and n.name == name for n in module.body)
+    if not defined and name in imports and imports[name].startswith("quark."):
+        origin = _defining_module(snapshot, imports[name])
+        return _refusing_table(snapshot, origin, depth + 1) if origin is not None and origin[1] else None
+    for node in module.body:
+        if not (isinstance(node, ast.FunctionDef) and node.name == name and node.args.args):
+            continue
+        param = node.args.args[0].arg
+        for test in ast.walk(node):
+            if (
+                isinstance(test, ast.If)
+                and isinstance(test.test, ast.Compare)
+                and isinstance(test.test.left, ast.Name)
+                and test.test.left.id == param
+                and len(test.test.ops) == 1
+                and isinstance(test.test.ops[0], ast.NotIn)
+                and isinstance(test.test.comparators[0], ast.Name)
+                and any(isinstance(b, ast.Raise) for b in test.body)
+            ):
+                return named_strings(snapshot, path, module, imports, test.test.comparators[0].id)
+    return None
+
+
+def _compared_strings(tree: ast.Module, dest: str) -> list[str]:
+    """The strings ``tree`` compares ``<x>.<dest>`` with (``args.config == "MATMUL_NBITS"``), in order."""
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Attribute)
+            and node.left.attr == dest
+            and len(node.comparators) == 1
+            and isinstance(node.comparators[0], ast.Constant)
+            and isinstance(node.comparators[0].value, str)
+        ):
+            out.append(node.comparators[0].value)
+    return out
 
 
 def named_strings(

@@ -15,6 +15,9 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
   serves cannot be known statically, so a missing name there is unverifiable, never removed;
 * ``signatures``: ``{name: parameter names}`` of its public functions, classes (their own ``__init__``)
   and methods (``"Class.method"``), ``"**"`` last when ``**kwargs`` accepts any keyword;
+* ``defaults``: ``{name: {parameter: default}}``, keyed like ``signatures``, for the parameters whose
+  default is a constant (``None``, ``True``, a number, a string: written as Python would print it, a
+  string without its quotes);
 * ``origins``: ``{name: "quark.mod.Name"}`` of its ``from quark... import`` bindings (re-exports);
 * ``classes``: per class its bases, own ``__init__``, whether it is a dataclass and its fields, from which
   :meth:`ApiIndex.signature` composes the signature a class inherits (an ``__init__`` or dataclass fields
@@ -147,6 +150,7 @@ def module_item(path: str, text: str) -> FactItem | None:
             "star": sorted(star),
             "getattr": "__getattr__" in names,
             "signatures": signatures,
+            "defaults": _defaults_of(tree.body),
             "origins": origins,
             "classes": classes,
             "literals": _literals(tree.body),
@@ -239,6 +243,46 @@ def _literals(body: list[ast.stmt]) -> dict[str, dict[str, list[str]]]:
                 ):
                     key = node.name if member.name == "__init__" else f"{node.name}.{member.name}"
                     out[key] = found
+    return dict(sorted(out.items()))
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """``{parameter: default}`` of the parameters of ``node`` whose default is a constant (see the module
+    doc); a default computed by an expression is left out (it cannot be read statically)."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    out: dict[str, str] = {}
+    for arg, default in pairs:
+        if isinstance(default, ast.Constant) and isinstance(default.value, str | int | float | bool | None):
+            out[arg.arg] = default.value if isinstance(default.value, str) else repr(default.value)
+        elif (
+            isinstance(default, ast.UnaryOp)
+            and isinstance(default.op, ast.USub)
+            and isinstance(default.operand, ast.Constant)
+            and isinstance(default.operand.value, int | float)
+        ):
+            out[arg.arg] = repr(-default.operand.value)
+    return out
+
+
+def _defaults_of(body: list[ast.stmt]) -> dict[str, dict[str, str]]:
+    """:func:`_defaults` of the callables :func:`_signatures` lists, keyed the same way; callables without
+    a constant default are left out."""
+    out: dict[str, dict[str, str]] = {}
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
+            if found := _defaults(node):
+                out[node.name] = found
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for member in node.body:
+                if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if member.name == "__init__" or not member.name.startswith("_"):
+                    key = node.name if member.name == "__init__" else f"{node.name}.{member.name}"
+                    if found := _defaults(member):
+                        out[key] = found
     return dict(sorted(out.items()))
 
 
@@ -384,11 +428,25 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
 _EMPTY_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol"})
 
 
+_MAX_DEFINERS = 8  # a bare name defined in more modules than this names nothing in particular
+
+
+def _merged(signatures: list[list[str] | None]) -> list[str] | None:
+    """The parameters of several callables one name may mean, in first-seen order (``"**"`` last when
+    any takes ``**kwargs``); None when none can be read."""
+    read = [s for s in signatures if s is not None]
+    if not read:
+        return None
+    out = list(dict.fromkeys(p for s in read for p in s if p != "**"))
+    return out + (["**"] if any("**" in s for s in read) else [])
+
+
 class ApiIndex:
     """Lookups over the ``public_api`` items of one release (modules by name, star re-exports followed)."""
 
     def __init__(self, items: list[FactItem]) -> None:
         self.modules: dict[str, FactItem] = {i.name: i for i in items}
+        self._by_name: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.modules)
@@ -412,12 +470,49 @@ class ApiIndex:
                     return True
         return None if item.attrs.get("getattr") else False
 
+    def bare(self, dotted: str) -> list[str]:
+        """The dotted names a chain rooted at a bare name stands for (``ModelQuantizer.freeze`` ->
+        ``quark.torch.ModelQuantizer.freeze``, and ``quark.onnx...`` too when both framework packages export
+        it): one per framework package (``quark``, ``quark.torch``, ``quark.onnx``: a package at most two
+        deep) whose ``public`` names hold the root, else one per module defining it (at most
+        :data:`_MAX_DEFINERS`), sorted; empty for a ``quark...`` chain or an unknown root."""
+        root = dotted.split(".", 1)[0]
+        if root == "quark":
+            return []
+        exporters, definers = self._exporters()
+        modules = exporters.get(root) or definers.get(root, ())[:_MAX_DEFINERS]
+        return [f"{module}.{dotted}" for module in sorted(modules)]
+
+    def _exporters(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """``({name: framework packages exporting it}, {name: modules defining it})``, built once: a name
+        no framework package exports (``Config`` of ``quark.torch.quantization.config.config``) stands for
+        its definitions."""
+        if self._by_name is None:
+            found: dict[str, list[str]] = {}
+            defined: dict[str, list[str]] = {}
+            for name, item in sorted(self.modules.items()):
+                if item.file.endswith("/__init__.py") and name.count(".") <= 1:
+                    for public in item.attrs.get("public", []):
+                        found.setdefault(str(public), []).append(name)
+                for own in item.attrs.get("defines", []):
+                    if not str(own).startswith("_"):
+                        defined.setdefault(str(own), []).append(name)
+            self._by_name = (
+                {k: tuple(v) for k, v in found.items()},
+                {k: tuple(v) for k, v in defined.items()},
+            )
+        return self._by_name
+
     def signature(self, dotted: str, _depth: int = 0) -> list[str] | None:
         """The parameters (see :func:`_params`) of the function, class or method ``dotted`` names
         (``quark.torch.LLMTemplate.get_config``), following re-exports (``origins``) to the module that
         defines it; a class without its own ``__init__`` gets the one it inherits, a dataclass the fields of
         its dataclass bases and its own (see :meth:`_class_params`); None when it cannot be found
-        statically (a base outside the release, a computed name)."""
+        statically (a base outside the release, a computed name). A chain rooted at a bare exported name
+        (:meth:`bare`) takes every parameter of every package's callable it may mean (a keyword one of them
+        takes is not unknown)."""
+        if candidates := self.bare(dotted):
+            return _merged([self.signature(c, _depth + 1) for c in candidates])
         split = self.split(dotted)
         if split is None or not split[1] or _depth > 6:
             return None
@@ -437,7 +532,17 @@ class ApiIndex:
     def literals(self, dotted: str, _depth: int = 0) -> dict[str, list[str]] | None:
         """``{parameter: the string values it accepts}`` of the callable ``dotted`` names, for the parameters
         its body closes (see :func:`_closed_literals`), following re-exports like :meth:`signature`; None
-        when the callable cannot be found (``{}``: found, nothing closed)."""
+        when the callable cannot be found (``{}``: found, nothing closed). For a bare-rooted chain
+        (:meth:`bare`), the values every package's callable accepts are merged."""
+        if candidates := self.bare(dotted):
+            each = [x for x in (self.literals(c, _depth + 1) for c in candidates) if x is not None]
+            if not each:
+                return None
+            merged: dict[str, list[str]] = {}
+            for one in each:
+                for param, values in one.items():
+                    merged.setdefault(param, []).extend(v for v in values if v not in merged[param])
+            return merged
         split = self.split(dotted)
         if split is None or not split[1] or _depth > 6:
             return None
@@ -454,6 +559,29 @@ class ApiIndex:
             return self.literals(".".join([origin, *rest[1:]]), _depth + 1)
         return None
 
+    def defaults(self, dotted: str, _depth: int = 0) -> dict[str, str] | None:
+        """``{parameter: default}`` (constant defaults only, see the module doc) of the callable ``dotted``
+        names, re-exports followed like :meth:`signature`; None when the callable cannot be found. A
+        bare-rooted chain (:meth:`bare`) that several packages' callables may mean keeps only the
+        parameters on which they agree."""
+        if candidates := self.bare(dotted):
+            found = [x for x in (self.defaults(c, _depth + 1) for c in candidates) if x is not None]
+            if not found:
+                return None
+            return {p: v for p, v in found[0].items() if all(f.get(p) == v for f in found[1:])}
+        split = self.split(dotted)
+        if split is None or not split[1] or _depth > 6:
+            return None
+        module, rest = split
+        attrs = self.modules[module].attrs
+        key = ".".join(rest[:2])
+        if key in (attrs.get("signatures") or {}):
+            return dict((attrs.get("defaults") or {}).get(key) or {})
+        origin = (attrs.get("origins") or {}).get(rest[0])
+        if isinstance(origin, str) and origin != dotted:
+            return self.defaults(".".join([origin, *rest[1:]]), _depth + 1)
+        return None
+
     def defining_class(self, dotted: str) -> tuple[str, str] | None:
         """``(module, class name)`` where the class ``dotted`` names is defined (re-exports followed),
         None when ``dotted`` is no class of this release."""
@@ -463,6 +591,11 @@ class ApiIndex:
         """True when the class ``dotted`` names (or a base of it in this release) defines the public method
         ``member``; False when it and every base are read and none does; None when that cannot be known
         statically (no such class, a base outside the release such as ``torch.nn.Module``)."""
+        if (candidates := self.bare(dotted)) and _depth == 0:
+            answers = [self.has_member(c, member, 1) for c in candidates]
+            if any(answers):
+                return True  # a bare name: one of the classes it may mean has the method
+            return None if any(a is None for a in answers) else False
         found = self._class(dotted, 0)
         if found is None or _depth > 12:
             return None
@@ -485,7 +618,10 @@ class ApiIndex:
         return answer
 
     def _class(self, dotted: str, depth: int) -> tuple[str, str] | None:
-        """(module, class name) where the class ``dotted`` names is defined, re-exports followed."""
+        """(module, class name) where the class ``dotted`` names is defined, re-exports followed (a bare
+        name: the first of :meth:`bare` that is a class)."""
+        if candidates := self.bare(dotted):
+            return next((f for c in candidates if (f := self._class(c, depth + 1)) is not None), None)
         split = self.split(dotted)
         if split is None or len(split[1]) != 1 or depth > 6:
             return None

@@ -60,6 +60,7 @@ def _load(source: SkillSource, directory: str, refs: tuple[str, ...]) -> Skill:
         source_knowledge=parsed.source_knowledge,
         source_knowledge_lines=parsed.source_knowledge_lines,
         delegates_to=_delegation(parsed.body, directory),
+        frontmatter_repairs=parsed.repairs,
     )
 
 

@@ -8,6 +8,8 @@ is already capped by :mod:`quarkci.skills.source`. Problems are returned as :cla
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -16,6 +18,7 @@ import yaml
 
 from quarkci.core.documents import parse_document
 from quarkci.core.errors import BadInputError
+from quarkci.skills.model import Repair
 
 _FENCE = "---"
 _END_MARKERS = ("---", "...")
@@ -27,13 +30,15 @@ class FrontmatterError(ValueError):
 
 @dataclass(frozen=True)
 class Frontmatter:
-    """Parsed frontmatter. ``body_line`` is the 1-based SKILL.md line where the body starts."""
+    """Parsed frontmatter. ``body_line`` is the 1-based SKILL.md line where the body starts;
+    ``repairs`` are the entries read leniently (empty when the block is YAML as written)."""
 
     data: dict[str, Any]
     body: str
     body_line: int
     source_knowledge: tuple[str, ...]
     source_knowledge_lines: tuple[int, ...]
+    repairs: tuple[Repair, ...] = ()
 
 
 def split(text: str) -> tuple[str, str, int]:
@@ -59,14 +64,63 @@ def parse(text: str) -> Frontmatter:
     :class:`FrontmatterError` naming the field, the entry and its SKILL.md line.
     """
     yaml_text, body, body_line = split(text)
-    data = _bounded_load(yaml_text)
+    try:
+        data = _bounded_load(yaml_text)
+        repairs: tuple[Repair, ...] = ()
+    except FrontmatterError as exc:
+        repairs = _repairs(yaml_text, str(exc))
+        if not repairs:
+            raise
+        yaml_text = _repaired(yaml_text, repairs)
+        data = _bounded_load(yaml_text)  # the repaired block must be YAML: else the error stands
     root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)  # bounded above; composing expands no alias
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise FrontmatterError(f"frontmatter must be a mapping, not {type(data).__name__}")
     paths, lines = _source_knowledge(data, root)
-    return Frontmatter(data, body, body_line, paths, lines)
+    return Frontmatter(data, body, body_line, paths, lines, repairs)
+
+
+# A top-level entry on one line: ``key: value`` (the key a plain word, the value not starting a YAML
+# block, flow collection, quote, anchor, alias or tag: those are YAML on purpose, never re-read).
+_ENTRY = re.compile(r"^([A-Za-z_][\w.-]*):[ \t]+([^\s\"'|>\[{&*!#%@`].*?)[ \t]*$")
+
+
+def _repairs(yaml_text: str, reason: str) -> tuple[Repair, ...]:
+    """The one-line entries of a malformed block that strict YAML refuses alone but reads once quoted
+    (a description holding ``: ``, a value holding `` #``): maintainers write these often, and agent
+    runtimes differ on them. Empty unless the block is malformed YAML (a bound error is never
+    repaired) and every entry the loader refuses is such a line. Multi-line values are left alone."""
+    if not reason.startswith("malformed YAML"):
+        return ()
+    out: list[Repair] = []
+    for index, line in enumerate(yaml_text.splitlines()):
+        match = _ENTRY.match(line)
+        if match is None or _reads_alone(line):
+            continue
+        key, value = match.group(1), match.group(2)
+        new = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        out.append(Repair(index + 2, key, value, line, new, reason.removeprefix("malformed YAML")))
+    return tuple(out)
+
+
+def _reads_alone(line: str) -> bool:
+    """True when the one-line entry alone is YAML (``a: b: c`` is not): only entries the loader
+    refuses are re-read, so no valid entry changes meaning."""
+    try:
+        loaded = yaml.safe_load(line)  # one line of a size-capped file: bounded
+    except yaml.YAMLError:
+        return False
+    return isinstance(loaded, dict) and len(loaded) == 1
+
+
+def _repaired(yaml_text: str, repairs: tuple[Repair, ...]) -> str:
+    lines = yaml_text.splitlines(keepends=True)
+    for repair in repairs:
+        ending = lines[repair.line - 2][len(lines[repair.line - 2].rstrip("\r\n")) :]
+        lines[repair.line - 2] = repair.new + ending
+    return "".join(lines)
 
 
 _WHERE = "frontmatter"

@@ -24,6 +24,7 @@ CLAIM_KINDS: dict[str, str] = {
     "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
     "python_keyword": "public_api",  # `LLMTemplate.get_config(scheme=...)` in a parsed Python block
     "python_argument": "public_api",  # `LLMTemplate.get("llama")`: a literal passed to a Quark callable
+    "python_default": "public_api",  # "`export_safetensors` leaves `weight_format` as `None` by default"
     "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block
     "dependency": "dependencies",  # "onnxruntime>=1.20" (packages other than python/torch/transformers)
     "cli_flag_default": "cli_flags",  # "`--num_calib_data` defaults to 128"
@@ -64,6 +65,23 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Repair:
+    """A one-line frontmatter entry that is not YAML, read as the plain string a maintainer meant.
+
+    ``line`` is its 1-based SKILL.md line; ``old`` the line as written; ``new`` the same entry with the
+    value double-quoted (a JSON string is a YAML double-quoted scalar), which strict YAML reads as
+    ``value``; ``reason`` the loader's message for the block as written.
+    """
+
+    line: int
+    key: str
+    value: str
+    old: str
+    new: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Skill:
     """One SKILL.md.
 
@@ -88,6 +106,7 @@ class Skill:
     source_knowledge_lines: tuple[int, ...] = ()
     delegates_to: str | None = None
     error: str | None = None
+    frontmatter_repairs: tuple[Repair, ...] = ()  # entries read leniently (frontmatter.Repair)
 
     @property
     def id(self) -> str:

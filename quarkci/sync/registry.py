@@ -25,6 +25,7 @@ from quarkci.sync.rules import (
     model_type_unknown,
     name_stated_unavailable,
     python_argument_unknown,
+    python_default_changed,
     python_import_unresolved,
     python_keyword_unknown,
     python_module_misspelt,
@@ -35,6 +36,7 @@ from quarkci.sync.rules import (
     scheme_list_incomplete,
     scheme_misspelt,
     scheme_unknown,
+    skill_frontmatter_invalid,
     skill_link_broken,
     skill_unreadable,
     source_path_missing,
@@ -49,6 +51,7 @@ from quarkci.sync.state import AuditState
 
 RULES: tuple[Rule[AuditState], ...] = (
     skill_unreadable,
+    skill_frontmatter_invalid,
     source_path_missing,
     source_path_unverifiable,
     upstream_fact_moved,
@@ -83,6 +86,7 @@ RULES: tuple[Rule[AuditState], ...] = (
     python_import_unresolved,
     python_keyword_unknown,
     python_argument_unknown,
+    python_default_changed,
     api_name_removed,
     version_unverifiable,
     fact_unverifiable,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from quarkci.core.errors import BadInputError
 from quarkci.skills import DirectorySource, SnapshotSource, discover, open_skills
@@ -179,3 +180,53 @@ def test_open_skills_specs(tmp_path: Path) -> None:
         open_skills("bundled:")
     with pytest.raises(BadInputError, match="empty spec"):
         open_skills(" ")
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        (
+            "description: Use when: a model is quantized. Not for: ONNX",
+            "Use when: a model is quantized. Not for: ONNX",
+        ),
+        (
+            'description: Quantize with "fp8": weights and activations',
+            'Quantize with "fp8": weights and activations',
+        ),
+        ("description: Steps: plan, run, check #1 first", "Steps: plan, run, check #1 first"),
+    ],
+)
+def test_an_unquoted_colon_in_a_one_line_entry_is_read_as_text_and_repaired(
+    tmp_path: Path, line: str, value: str
+) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "SKILL.md").write_text(f"---\nname: s\n{line}\n---\n# body\n", encoding="utf-8")
+    (skill,) = discover(DirectorySource(tmp_path))
+    assert skill.error is None and skill.frontmatter["description"] == value
+    (repair,) = skill.frontmatter_repairs
+    assert (repair.line, repair.key, repair.old) == (3, "description", line)
+    assert yaml.safe_load(repair.new) == {"description": value}  # the fix reads back as the text meant
+    assert "mapping values are not allowed" in repair.reason
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "name: s\ndescription: fine\n",  # valid YAML: nothing repaired
+        "name: s\ndescription: 'quoted: on purpose'\n",
+        "name: s\ndescription: >-\n  folded: text\n",
+    ],
+)
+def test_valid_frontmatter_is_never_repaired(tmp_path: Path, block: str) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "SKILL.md").write_text(f"---\n{block}---\n# body\n", encoding="utf-8")
+    (skill,) = discover(DirectorySource(tmp_path))
+    assert skill.error is None and skill.frontmatter_repairs == ()
+
+
+def test_a_malformed_block_a_quote_cannot_repair_stays_an_error(tmp_path: Path) -> None:
+    (tmp_path / "s").mkdir()
+    text = "---\nname: s\ndescription: Use when: x\n- item\n---\n# body\n"  # a stray list item too
+    (tmp_path / "s" / "SKILL.md").write_text(text, encoding="utf-8")
+    (skill,) = discover(DirectorySource(tmp_path))
+    assert skill.error is not None and "malformed YAML frontmatter" in skill.error

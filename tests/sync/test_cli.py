@@ -303,6 +303,32 @@ def test_bad_input_is_one_line_and_exit_2(wheels, in_tmp, capsys, argv, message)
     assert not (in_tmp / "bad").exists()
 
 
+def test_unquoted_colon_in_the_description_is_audited_reported_and_fixed(wheels, in_tmp, skills_copy):
+    """A description holding ': ' is not YAML (Codex and the skills CLI skip such a skill); the skill's
+    claims are still audited, the entry is one mechanical finding, and --fix quotes it."""
+    skill = skills_copy / "negative" / "colon" / "SKILL.md"
+    skill.parent.mkdir()
+    line = "description: Use when: quantizing with quark-cli. Not for: ONNX"
+    skill.write_text(
+        f"---\nname: colon\n{line}\n---\n# Colon\n\nRun `quark-cli nosuchcmd`.\n", encoding="utf-8"
+    )
+    assert _run(wheels, skills_copy / "negative", in_tmp / "c", "--fail-on", "none") == 0
+    report = json.loads((in_tmp / "c" / "validation_report.json").read_text(encoding="utf-8"))
+    mine = [
+        (f["rule"], f["kind"], f["skill_location"]["line"])
+        for f in report["findings"]
+        if f["skill"] == "colon"
+    ]
+    assert ("skill-frontmatter-invalid", "mechanical", 3) in mine
+    assert any(rule.startswith("cli-command") for rule, _, _ in mine)  # the body was audited
+    assert _run(wheels, skills_copy / "negative", in_tmp / "c2", "--fix", "--fail-on", "none") == 0
+    fixed = skill.read_text(encoding="utf-8").splitlines()[2]
+    assert fixed == 'description: "Use when: quantizing with quark-cli. Not for: ONNX"'
+    assert _run(wheels, skills_copy / "negative", in_tmp / "c3", "--fail-on", "none") == 0
+    again = json.loads((in_tmp / "c3" / "validation_report.json").read_text(encoding="utf-8"))
+    assert not [f for f in again["findings"] if f["rule"] == "skill-frontmatter-invalid"]
+
+
 def test_not_a_zip_wheel_is_bad_input(in_tmp, capsys):
     fake = in_tmp / "amd_quark-0.99-py3-none-any.whl"
     fake.write_bytes(b"not a zip")

@@ -260,8 +260,15 @@ COMMANDS = (
                 ("cli-command-unknown", "breaking", "quark-quant-perf", 9),
             ],
         ),
-        # 0.9 ships no console scripts: nothing to check them against (unverifiable, never drift)
-        ("0.9", []),
+        # 0.9's wheel has no console scripts and no packaged CLI: a command other releases install is missing
+        # (breaking, with the releases that have it); the name no release has says nothing about Quark there
+        (
+            "0.9",
+            [
+                ("cli-command-unknown", "breaking", "quark-cli torch-llm-ptq", 7),
+                ("cli-command-unknown", "breaking", "quark-quant-perf", 9),
+            ],
+        ),
     ],
 )
 def test_commands_are_resolved_against_every_release(tmp_path, version, expected):
@@ -716,3 +723,174 @@ def test_a_choices_count_and_an_extra_in_parentheses_are_checked(tmp_path):
     right = body.replace("14 choices", "12 choices").replace("1.25.0", "1.28.0")
     found = _audit(tmp_path / "b", right, "0.13", name="deps-notes")
     assert not _rules(found, "command-count-mismatch") and not _rules(found, "dependency-range-mismatch")
+
+
+def _rules_at(findings: list[Finding]) -> list[tuple[str, int]]:
+    return sorted((f.rule, f.skill_location.line if f.skill_location else 0) for f in findings)
+
+
+def test_a_keyword_in_an_inline_call_span_is_checked_against_the_callable(tmp_path):
+    # 0.12.post1 quark/torch/quantization/api.py: ModelQuantizer.freeze(model, quantize, runtime_options)
+    body = "Call `ModelQuantizer.freeze(model, runtime_opts=opts)` once calibrated.\n"  # line 6
+    assert _rules_at(_audit(tmp_path / "a", body, "0.12.post1")) == [("python-keyword-unknown", 6)]
+    good = "Call `ModelQuantizer.freeze(model, runtime_options=opts)` once calibrated.\n"
+    assert _audit(tmp_path / "b", good, "0.12.post1") == []  # negative control: the real keyword
+
+
+def test_a_keyword_of_a_call_spread_over_lines_stands_on_its_own_line(tmp_path):
+    # 0.11 quark/torch/export/api.py: import_model_from_safetensors takes no trust_remote_code (0.12.post1 does)
+    body = (
+        "```python\nfrom quark.torch import import_model_from_safetensors\n\n"
+        "model = import_model_from_safetensors(\n    model,\n    model_dir,\n    trust_remote_code=True,\n)\n```\n"
+    )
+    assert _rules_at(_audit(tmp_path / "a", body, "0.11")) == [("python-keyword-unknown", 12)]
+    assert _audit(tmp_path / "b", body, "0.12.post1") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "release", "expected"),
+    [
+        # 0.12.post1 export/api.py: export_safetensors(..., weight_format: str = "real_quantized"); 0.13: None
+        ("`export_safetensors` leaves `weight_format` as `None` unless you set it.", "0.12.post1", True),
+        ("`export_safetensors` leaves `weight_format` as `None` unless you set it.", "0.13", False),
+        ('By default `export_safetensors` writes `weight_format="real_quantized"`.', "0.13", True),
+        ('By default `export_safetensors` writes `weight_format="real_quantized"`.', "0.12.post1", False),
+        # advice, not a default: no finding on either release
+        ("Pass `weight_format` as `fake_quantized` to `export_safetensors` when you need it.", "0.13", False),
+    ],
+)
+def test_a_stated_signature_default_is_compared_with_the_release(tmp_path, sentence, release, expected):
+    found = _audit(tmp_path, sentence + "\n", release)
+    assert [f.rule for f in found] == (["python-default-changed"] if expected else [])
+    if expected:
+        assert found[0].kind == "mechanical" and found[0].fix is not None
+
+
+def test_a_word_default_stated_without_its_flag_names_the_flag_by_its_whole_name(tmp_path):
+    # 0.12.post1 quark/experimental/cli/torch_llm_ptq.py:153: --output_dir default="exported_model"
+    head = "## torch-llm-ptq\n\n```bash\nquark-cli torch-llm-ptq --model_dir ./m --quant_scheme fp8\n```\n\n"
+    wrong = _audit(
+        tmp_path / "a", head + "The default output directory is `quantized_model`.\n", "0.12.post1"
+    )
+    assert [(f.rule, f.kind) for f in wrong] == [("cli-flag-default-changed", "mechanical")]
+    right = _audit(tmp_path / "b", head + "The default output directory is `exported_model`.\n", "0.12.post1")
+    assert right == []
+    # a word that matches no flag's whole name ("the default device") is not read as that flag
+    vague = _audit(tmp_path / "c", head + "The default model is `llama`.\n", "0.12.post1")
+    assert vague == []
+
+
+def test_a_percentage_and_a_flag_with_its_value_in_one_span_state_defaults(tmp_path):
+    # 0.13 quark/experimental/torch/mixed_precision_planner/cli.py: --gpu-memory-utilization 0.8,
+    # --max-model-len 4096
+    head = "## Planner\n\n```bash\nquark-cli torch-mixed-precision run --strategy s.yaml\n```\n\n"
+    body = head + "It uses 90% of GPU memory unless `--gpu-memory-utilization` says otherwise.\n"
+    body += "The runtime uses `--max-model-len 8192` by default.\n"
+    found = _audit(tmp_path / "a", body, "0.13")
+    assert [(f.rule, f.skill_location.line if f.skill_location else 0) for f in found] == [
+        ("cli-flag-default-changed", 12),
+        ("cli-flag-default-changed", 13),
+    ]
+    good = head + "It uses 80% of GPU memory unless `--gpu-memory-utilization` says otherwise.\n"
+    good += "The runtime uses `--max-model-len 4096` by default.\n"
+    assert _audit(tmp_path / "b", good, "0.13") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 0.13 METADATA: lm-eval<0.5,>=0.4.12 (extra quant-perf)
+        ("The `quant-perf` extra brings `lm-eval` (0.4.12 or newer, below 0.6).", True),
+        ("The `quant-perf` extra brings `lm-eval` (0.4.12 or newer, below 0.5).", False),
+        ("The `quant-perf` extra needs `lm-eval` newer than 0.4.11 and older than 0.5.", False),
+    ],
+)
+def test_bounds_said_in_words_are_a_range(tmp_path, text, expected):
+    found = _audit(tmp_path, text + "\n", "0.13")
+    assert [f.rule for f in found] == (["dependency-range-mismatch"] if expected else [])
+
+
+def test_a_count_of_schemes_with_describing_words_between_is_checked(tmp_path):
+    # 0.11 quark/torch/quantization/config/template.py registers 18 scheme names
+    found = _audit(tmp_path / "a", "Quark 0.11 ships 13 built-in `LLMTemplate` schemes.\n", "0.11")
+    assert [f.rule for f in found] == ["scheme-count-mismatch"]
+    assert _audit(tmp_path / "b", "Quark 0.11 ships 18 built-in `LLMTemplate` schemes.\n", "0.11") == []
+    assert (
+        _audit(tmp_path / "c", "Pick 2 of the schemes for a first try.\n", "0.11") == []
+    )  # a part, no total
+
+
+def test_a_prose_flag_among_quark_cli_commands_only_is_checked_against_them(tmp_path):
+    # --layer_quant_scheme first exists in 0.11's torch-llm-ptq; 0.10 has no command defining it
+    head = "## Run\n\n```bash\nquark-cli torch-llm-ptq --model_dir m\nquark-cli onnx-ptq --input_model_path m\n```\n\n"
+    body = head + "To treat `lm_head` apart, pass `--layer_quant_scheme lm_head fp8`.\n"
+    assert [f.rule for f in _audit(tmp_path / "a", body, "0.10")] == ["cli-flag-removed"]
+    assert _audit(tmp_path / "b", body, "0.11") == []
+
+
+def test_a_prose_flag_another_command_defines_is_not_removed_from_the_inferred_one(tmp_path):
+    # the section names only shapeshifter, but --seq_len is torch-llm-ptq's (0.13): which is meant is unsaid
+    body = (
+        "## Notes\n\n```bash\nquark-cli shapeshifter --help\n```\n\n"
+        "| flag | 0.13 |\n|---|---|\n| `--seq_len` | yes |\n"
+    )
+    assert _audit(tmp_path, body, "0.13") == []
+
+
+def test_a_model_type_given_to_the_template_constructor_is_a_new_name(tmp_path):
+    body = (
+        "```python\nfrom quark.torch import LLMTemplate\n\n"
+        'tpl = LLMTemplate(model_type="my_llama", kv_layers_name=["*k_proj"], q_layer_name="*q_proj")\n```\n'
+    )
+    assert _audit(tmp_path / "a", body, "0.13") == []
+    lookup = '```python\nfrom quark.torch import LLMTemplate\n\ntpl = LLMTemplate.get("my_llamaa")\n```\n'
+    assert [f.rule for f in _audit(tmp_path / "b", lookup, "0.13")] == ["python-name-misspelt"]  # a lookup is
+
+
+def test_a_default_read_from_the_environment_is_its_fallback(tmp_path):
+    # 0.13 quark-quant-perf: --mxfp4-moe-backend default=os.environ.get("QUARK_QUANT_PERF_MXFP4_MOE_BACKEND",
+    # "aiter")
+    head = "## Quant-Perf\n\n```bash\nquark-quant-perf --help\n```\n\n"
+    good = _audit(tmp_path / "a", head + "The default `--mxfp4-moe-backend` is `aiter`.\n", "0.13")
+    assert good == []
+    wrong = _audit(tmp_path / "b", head + "The default `--mxfp4-moe-backend` is `triton`.\n", "0.13")
+    assert [f.rule for f in wrong] == ["cli-flag-default-changed"]
+
+
+def test_the_onnx_config_names_are_the_choices_of_config(tmp_path):
+    # quark-cli onnx-ptq passes --config to get_default_config, which refuses a name outside
+    # DefaultConfigMapping (0.13 quark/onnx/quantization/config/custom_config.py:932; XINT8, A16W8, ...)
+    view = _view("0.13")
+    (config,) = [
+        i for i in view.items("cli_flags") if i.name == "--config" and "onnx-ptq" in str(i.attrs["script"])
+    ]
+    assert config.attrs["choices_from"] == "quark/onnx/quantization/config/custom_config.py:932"
+    assert {"XINT8", "A16W8", "S8S8_AAWS_ADAROUND", "MATMUL_NBITS"} <= set(config.attrs["choices"])
+    run = "```bash\nquark-cli onnx-ptq --input_model_path m.onnx --calib_data_path d --config={}\n```\n"
+    assert [f.rule for f in _audit(tmp_path / "a", run.format("XINT16"), "0.13")] == [
+        "cli-flag-choice-invalid"
+    ]
+    assert _audit(tmp_path / "b", run.format("A16W8"), "0.13") == []
+
+
+def test_a_command_is_missing_from_a_release_without_any_cli(tmp_path):
+    # 0.9's wheel has no entry_points.txt and no quark/experimental/cli: quark-cli arrives in 0.10
+    body = "```bash\nquark-cli torch-llm-ptq --model_dir ./m --output_dir ./o\n```\n"
+    found = _audit(tmp_path / "a", body, "0.9")
+    assert [(f.rule, f.kind) for f in found] == [("cli-command-unknown", "breaking")]
+    assert "0.10" in found[0].source_says
+    assert _audit(tmp_path / "b", body, "0.10") == []
+
+
+def test_a_method_called_on_an_exported_class_in_prose_is_checked(tmp_path):
+    # 0.13 quark/torch/quantization/config/template.py: LLMTemplate has list_available, no list_templates
+    wrong = _audit(tmp_path / "a", "Print `LLMTemplate.list_templates()` to see them.\n", "0.13")
+    assert [f.rule for f in wrong] == ["python-name-misspelt"]
+    assert _audit(tmp_path / "b", "Print `LLMTemplate.list_available()` to see them.\n", "0.13") == []
+
+
+def test_a_called_name_nearly_a_quark_family_name_is_misspelt_but_a_bare_onnx_op_is_not(tmp_path):
+    # Int4PerGroupSpec exists (quark/torch/quantization/config/config.py, 0.11); Int4GroupSpec nowhere
+    found = _audit(tmp_path / "a", "Start from `Int4GroupSpec(group_size=32)`.\n", "0.11")
+    assert [f.rule for f in found] == ["python-name-misspelt"] and "Int4PerGroupSpec" in found[0].source_says
+    assert _audit(tmp_path / "b", "Each `QuantizeLinear` pairs with a `DequantizeLinear`.\n", "0.13") == []

@@ -27,6 +27,7 @@ from quarkci.skills.claims import (
     python_api,
     python_code,
     schemes,
+    signature_defaults,
     structured,
     tokens,
     versions,
@@ -54,6 +55,7 @@ EXTRACTORS: dict[str, Extractor] = {
     "structured": structured.extract,
     "dependencies": dependencies.extract,
     "defaults": defaults.extract,
+    "signature_defaults": signature_defaults.extract,
     "choices": choices.extract,
     "counts": counts.extract,
     "tokens": tokens.extract,
@@ -166,6 +168,10 @@ class _Markers:
         self._lines: dict[int, list[str]] = {}  # index of a code block -> its lines
         self._cache: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
         self._surrounding: dict[tuple[str, str], Surrounding] = {}  # (lead, section) -> what they say
+        self._keys: dict[int, tuple[tuple[int, int], ...]] = {}  # line -> its cache key
+        self._read: dict[
+            tuple[tuple[int, int], ...], tuple[str, str, str, Surrounding]
+        ] = {}  # what markers read
         for block in unit.blocks:
             if isinstance(block, Text):
                 if block.kind == "heading":
@@ -178,13 +184,23 @@ class _Markers:
                 self._at.setdefault(line, []).append(len(self._blocks) - 1)
 
     def add(self, found: Found) -> Found:
-        """``found`` with the markers and ``around`` of its line; an extractor's own context keys win."""
-        return Found(found.kind, found.value, found.line, {**self.at(found.line), **found.context})
+        """``found`` with the markers and ``around`` of its line; an extractor's own context keys win. A
+        dependency's own versions (``context["text"]``: "0.4.12 or newer, below 0.6") are no amd-quark
+        releases: the line is read again without them before it counts as a migration note."""
+        marks = self.at(found.line)
+        text = found.context.get("text")
+        if found.kind == "dependency" and marks.get("historical") and isinstance(text, str) and text:
+            own, lead, section, read = self._read[self._keys[found.line]]
+            again = markers(own.replace(text, " "), lead, section, read)
+            if not again.get("historical"):
+                marks = {k: v for k, v in marks.items() if k != "historical"}
+        return Found(found.kind, found.value, found.line, {**marks, **found.context})
 
     def at(self, line: int) -> dict[str, Any]:
         """The markers (and ``around``) of the blocks covering ``line`` (shared: do not modify)."""
         indices = self._at.get(line, ())
         key = tuple((i, line if isinstance(self._blocks[i], Code) else 0) for i in indices)
+        self._keys[line] = key
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -206,6 +222,7 @@ class _Markers:
         if read is None:
             read = self._surrounding[(lead, section)] = surrounding(lead, section)
         found = markers(around, lead, section, read)
+        self._read[key] = (around, lead, section, read)
         if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
             found["around"] = around if len(around) <= 200 else around[:199] + "…"
         self._cache[key] = found

@@ -27,6 +27,7 @@ _DEFAULT_WORD = re.compile(
     rf"|\b(?:is|are|was|were) (?:not|never) {_PASS}\b|\b(?:isn't|aren't|wasn't) {_PASS}\b"
     rf"|\b(?:do|does|did) not {_PASS}\b|\b(?:don't|doesn't|didn't) {_PASS}\b"
     r"|\b(?:if|when) (?:it is |left )?(?:omitted|unset|absent|left out)\b|\bfalls? back to\b"
+    r"|\b(?:is|are) (?:left out|omitted|not given|absent)\b"
     r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b",
     re.IGNORECASE,
 )
@@ -36,6 +37,7 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?![\w`%-]|\.\w)")
 _VALUE_TEXT = re.compile(r"[\w./:-]+")
+_PERCENT = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?%")
 # Sentence ends: '.', ';', '!' or '?' followed by a space or the end (not "0.13" or "e.g.").
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?](?=\s|$)|\n\s*\n")
 
@@ -77,12 +79,20 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
             flags.add(flag)
             if eq and _VALUE_TEXT.fullmatch(value):
                 values.append(value)
+        elif (
+            " " in span
+            and _FLAG.fullmatch(span.split(" ", 1)[0])
+            and _VALUE_TEXT.fullmatch(span.split(" ", 1)[1])
+        ):
+            flags.add(span.split(" ", 1)[0])  # `--max-model-len 8192`: the flag and its value in one span
+            values.append(span.split(" ", 1)[1])
         elif span in commands or span.removeprefix("quark-cli ") in commands:
             continue
         elif _VALUE_TEXT.fullmatch(span) and not _FLAG.search(span):
             values.append(span)
     flags.update(_FLAG.findall(outside))
     values.extend(_NUMBER.findall(outside))
+    values.extend(_PERCENT.findall(outside))  # "uses 90% of GPU memory": a fraction said as a percentage
     if len(flags) != 1 or len(set(values)) != 1:
         return None
     return next(iter(flags)), values[0].rstrip(".,")
@@ -127,10 +137,11 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
 # default"): one number and the words that name the setting; which flag they name is
 # decided against the release's parsers (flag names and help texts), see cli-flag-default-changed.
 _CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
-# ... said with the word "default" itself, and a value that is a number (a word value such as `auto` names
-# too many settings to be read without its flag)
+# ... said with the word "default" itself, and a value that is a number, or a word in a code span ("the
+# default output directory is `exported_model`": a word names a setting only when the sentence's words
+# cover the flag's whole name, decided by the rule)
 _DEFAULT_ONLY = re.compile(r"\bdefault(?:s|ing|ed)?\b", re.IGNORECASE)
-_SETTING_VALUE = re.compile(r"\d+(?:\.\d+)?")
+_SETTING_VALUE = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_][\w.-]*")
 _STOP = frozenset(
     [
         "the",
@@ -189,7 +200,8 @@ _STOP = frozenset(
 
 def flagless_default(sentence: str, commands: frozenset[str] = frozenset()) -> tuple[str, list[str]] | None:
     """``(value, words)`` when ``sentence`` says "default" and names no flag but exactly one value, a
-    number: the value and the content words that may name its setting; else None."""
+    number or a word in a code span: the value and the content words that may name its setting; else
+    None."""
     if not _DEFAULT_ONLY.search(sentence) or _FLAG.search(sentence):
         return None
     pair = stated_default(sentence + " `--stand-in`", commands)  # the same value rules, a stand-in flag
@@ -259,7 +271,18 @@ def extract(unit: Unit) -> Iterator[Found]:
             for at, flag, value, part in parts:
                 # one of several pairs: a command named in another part is that part's
                 command = named_command(part, commands) or _command(unit, text)
-                yield _sentence_claim(text, section, sentence, offset + at, flag, value, command)
+                # the claim stands where the value is written (the token a fix rewrites), else at the flag
+                where = _value_at(sentence, at, value)
+                if command is None and f"`{flag} {value}`" in sentence:
+                    continue  # `--flag value` said of no known command: another program's usage, likely
+                yield _sentence_claim(text, section, sentence, offset + where, flag, value, command)
+
+
+def _value_at(sentence: str, flag_at: int, value: str) -> int:
+    """The offset in ``sentence`` of the stated ``value`` nearest the flag at ``flag_at`` (a code span
+    or a bare word), else ``flag_at``."""
+    found = [m.start() for m in re.finditer(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", sentence)]
+    return min(found, key=lambda at: abs(at - flag_at)) if found else flag_at
 
 
 def _sentence_claim(

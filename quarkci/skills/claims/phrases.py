@@ -40,6 +40,34 @@ _CEILING = re.compile(
     rf"^(?:up to|at most|no newer than)\s+(?P<hi>{_V})|^(?P<hi2>{_V})\s+or\s+(?:older|earlier|lower)"
 )
 _SINGLE = re.compile(rf"^(?P<v>{_V})(?![\d.]*\d)")
+# Bounds said in words, each with its operator: a floor ("1.2 or newer", "at least 1.2", "newer than 5",
+# "above 1.2") and a ceiling ("below 0.6", "older than 5.17", "under 2", "up to 1.9", "at most 1.9"); a
+# version after "than"/"below"/"above"/"under" may be a bare major ("newer than 5"), being named a bound.
+_LOWER = (
+    rf"(?:(?P<lo_ge>{_V})\s+or\s+(?:newer|later|higher|above|greater)|at\s+least\s+(?P<lo_ge2>{_V1})"
+    rf"|(?:newer|later|higher|greater)\s+than\s+(?P<lo_gt>{_V1})|above\s+(?P<lo_gt2>{_V1})"
+    rf"|>=\s*(?P<lo_ge3>{_V1})|>\s*(?P<lo_gt3>{_V1}))"
+)
+_UPPER = (
+    rf"(?:(?:older|earlier|lower|less)\s+than\s+(?P<hi_lt>{_V1})|(?:below|under|before)\s+(?P<hi_lt2>{_V1})"
+    rf"|(?:up\s+to|at\s+most)\s+(?P<hi_le>{_V1})|<=\s*(?P<hi_le2>{_V1})|<\s*(?P<hi_lt3>{_V1}))"
+)
+_BETWEEN_BOUNDS = r"\s*(?:,\s*)?(?:(?:and|but)\s+)?(?:(?:is\s+)?(?:also\s+)?)"
+_LEAD_BOUNDS = re.compile(rf"^{_LOWER}{_BETWEEN_BOUNDS}{_UPPER}(?![\d.]*\d)", re.IGNORECASE)
+_LEAD_LOWER = re.compile(rf"^{_LOWER}(?![\d.]*\d)", re.IGNORECASE)
+_LEAD_UPPER = re.compile(rf"^{_UPPER}(?![\d.]*\d)", re.IGNORECASE)
+
+
+def _bounds(m: re.Match[str]) -> str:
+    """The specifier of a :data:`_LEAD_BOUNDS`/:data:`_LEAD_LOWER`/:data:`_LEAD_UPPER` match."""
+    found = {k: v for k, v in m.groupdict().items() if v}
+    out = []
+    for key, version in found.items():
+        op = {"lo_ge": ">=", "lo_gt": ">", "hi_lt": "<", "hi_le": "<="}[key.rstrip("0123456789")]
+        out.append(f"{op}{version}")
+    return ",".join(out)
+
+
 # words allowed between the package name and its range ("needs onnx 1.18", "onnx version 1.18", "onnx: 1.18")
 _NEGATED_AFTER = re.compile(
     r"^\s*[(,]?\s*(?:is\s+|are\s+)?"
@@ -234,6 +262,12 @@ def _range_at(rest: str, negative: bool, negated_before: bool) -> tuple[str, str
         if (m := _LEAD_LIST.match(rest)) and _contiguous(versions := re.findall(_V, m.group("items"))):
             lo, hi = min(versions, key=Version), max(versions, key=Version)
             return str(SpecifierSet(f">={lo},<={hi}")), m.group(0)
+        if m := _LEAD_BOUNDS.match(rest):  # "0.4.12 or newer, below 0.6", "newer than 5 and older than 5.17"
+            return str(SpecifierSet(_bounds(m))), m.group(0)
+        if (m := _LEAD_LOWER.match(rest)) and (m.group("lo_gt") or m.group("lo_gt2") or m.group("lo_gt3")):
+            return str(SpecifierSet(_bounds(m))), m.group(0)  # "newer than 5": exclusive
+        if (m := _LEAD_UPPER.match(rest)) and (m.group("hi_lt") or m.group("hi_lt2") or m.group("hi_lt3")):
+            return str(SpecifierSet(_bounds(m))), m.group(0)  # "below 0.6", "older than 5.17"
         if (m := _FLOOR.match(rest)) or (m := _AT_LEAST.match(rest)):
             return str(SpecifierSet(f">={m.group('lo')}")), m.group(0)
         if m := _CEILING.match(rest):

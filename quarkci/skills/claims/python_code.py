@@ -23,6 +23,15 @@ that does not parse is left to the line readers of :mod:`.python_api`. Bindings 
   counted): the rules pair it with the parameter of the release's signature, whose name gives its role
   (``scheme``, ``model_type``).
 
+Inline code spans of prose, tables and lists that are one call (``ModelQuantizer.freeze(model,
+runtime_options=opts)``, ``export_safetensors(model, out, weight_format="real_quantized")``) are parsed the
+same way, with no import in sight: a name some release exports (the vocabulary's ``export`` kind) stands
+for itself, and the rules resolve it through the audited release's framework packages
+(:meth:`quarkci.facts.public_api.ApiIndex.signature`). Only their ``python_keyword`` and
+``python_argument`` claims are taken, and a method called on the exported class itself
+(``LLMTemplate.list_available()``: ``python_name``, form ``member``); the span's name is the bare
+``python_name`` claim of :mod:`.python_api`.
+
 Blocks over 256 KiB are not parsed (a skill's example is never that long; parsing is bounded).
 """
 
@@ -52,6 +61,53 @@ def extract(unit: Unit) -> Iterator[Found]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         yield from _Reader(code).read(tree)
+    yield from _spans(unit)
+
+
+# An inline span that is one call of a (dotted) name: ``X.m(a, k=v)``; spans over 2 KiB are not parsed.
+_CALL_SPAN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\(.*\)$", re.DOTALL)
+MAX_SPAN_BYTES = 2048
+
+
+def _spans(unit: Unit) -> Iterator[Found]:
+    """``python_keyword``/``python_argument`` claims of the inline spans that are one call of a name some
+    release exports (see the module doc)."""
+    exported = unit.lexicon.names("export") if unit.lexicon is not None else frozenset()
+    for block in unit.texts():
+        if block.kind == "heading":
+            continue
+        for span, line in block.code_spans():
+            text = span.strip()
+            if len(text) > MAX_SPAN_BYTES or not _CALL_SPAN.match(text):
+                continue
+            if text.split(".", 1)[0].split("(", 1)[0] not in exported:
+                continue
+            try:
+                tree = ast.parse(text, mode="eval")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            if not isinstance(tree.body, ast.Call):
+                continue
+            code = Code("python", text, line, block.headings)
+            reader = _Reader(code)
+            head = text.split(".", 1)[0].split("(", 1)[0]
+            reader.bound[head] = head  # a bare exported name: the rules resolve it in the release
+            reader.local = {*_BUILTINS, head}
+            func = tree.body.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == head
+                and head[:1].isupper()
+            ):  # `LLMTemplate.list_available()`: a method of the exported class, checked like an instance's
+                context: dict[str, object] = {"form": "member", "class": head, "member": func.attr}
+                context["where"] = "inline"
+                context["section"] = heading_path(block.headings)
+                yield Found("python_name", f"{head}.{func.attr}", line, context)
+            calls = [n for n in ast.walk(tree.body) if isinstance(n, ast.Call)]
+            for found in (f for call in calls for f in reader.call(call)):
+                if found.kind in ("python_keyword", "python_argument"):
+                    yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
 
 
 class _Reader:
@@ -121,7 +177,7 @@ class _Reader:
             yield self.found(
                 "python_keyword",
                 f"{callee}({keyword.arg}=)",
-                node,
+                keyword,  # the keyword's own line: a call spread over lines names it where it is passed
                 {"callable": callee, "keyword": keyword.arg},
             )
             if (literal := _literal(keyword.value)) is not None:

@@ -29,8 +29,34 @@ SCHEME_HEADERS = frozenset(
     {"scheme", "schemes", "quant scheme", "quant_scheme", "quantization scheme", "scheme name"}
 )
 SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+# "27 schemes", "18 built-in `LLMTemplate` schemes", "13 supported quantization schemes": a number, then up to
+# three describing words or code spans, then "schemes" (not "2 of the schemes", "3 more schemes": a part).
 _PARAGRAPH_COUNT = re.compile(
-    r"\b(\d+)\s+(?:built-in\s+|supported\s+|available\s+)?(?:quantization\s+)?schemes\b", re.IGNORECASE
+    r"(?<![\w.])(\d+)\s+((?:(?:`[^`\n]+`|[\w-]+)\s+){0,3}?)schemes\b", re.IGNORECASE
+)
+_NOT_A_TOTAL = frozenset(
+    [
+        "of",
+        "the",
+        "these",
+        "those",
+        "other",
+        "more",
+        "new",
+        "additional",
+        "extra",
+        "first",
+        "last",
+        "top",
+        "than",
+        "or",
+        "and",
+        "few",
+        "fewer",
+        "less",
+        "remaining",
+        "further",
+    ]
 )
 _LEADING_SPANS = re.compile(r"^\s*`[^`]+`(?:\s*(?:,|/|\band\b|\bor\b)\s*`[^`]+`)*")
 
@@ -169,6 +195,9 @@ def _count(text: Text) -> Iterator[Found]:
 
 def _paragraph_count(text: Text) -> Iterator[Found]:
     for match in _PARAGRAPH_COUNT.finditer(text.text):
+        between = {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"`[^`]*`", " ", match.group(2)))}
+        if between & _NOT_A_TOTAL:
+            continue
         yield Found(
             "scheme_count",
             match.group(1),

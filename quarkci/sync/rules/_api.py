@@ -138,7 +138,8 @@ class Role:
 def argument_role(claim: Claim, index: ApiIndex) -> Role | None:
     """The role of a ``python_argument`` claim: its ``keyword``, or the parameter at its ``position`` of
     the callable's signature in the release of ``index``; None when that parameter has no role in
-    :data:`ROLES` or the signature cannot be read."""
+    :data:`ROLES` or the signature cannot be read, and for the model type passed to a class (its
+    constructor registers a new template under that name)."""
     keyword = claim.context.get("keyword")
     if not isinstance(keyword, str):
         position = claim.context.get("position")
@@ -150,6 +151,9 @@ def argument_role(claim: Claim, index: ApiIndex) -> Role | None:
             return None
         keyword = params[position]
     found = ROLES.get(keyword)
+    callee = str(claim.context.get("callable") or "")
+    if keyword == "model_type" and callee.rsplit(".", 1)[-1][:1].isupper():
+        return None  # `LLMTemplate(model_type="my_llama", ...)` defines a template: the name is new by design
     return Role(keyword, *found) if found is not None else None
 
 

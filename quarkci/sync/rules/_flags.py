@@ -300,7 +300,24 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
             reason=f"`{target.label} {sub}` is dispatched at run time; "
             "its parser's flags are not read statically",
         )
-    if target.any_script and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py")):
+    if claim.context.get("inferred") and not target.any_script:
+        elsewhere = flag_index(view, Target("any Quark CLI", None, any_script=True)).find(flag)
+        if elsewhere is not None:
+            # a flag in prose, its command inferred from the section: another command of this release
+            # defines it, and the sentence may well mean that one (a table of another command's flags)
+            return Resolution(
+                "not_shown",
+                target,
+                reason=f"{target.label} (inferred from the {claim.context.get('inferred_from') or 'section'})"
+                f" defines no `{flag}`, but {script_of(elsewhere)} does; which command is meant is not said",
+            )
+    candidates = [str(c) for c in claim.context.get("candidates") or []]
+    among_cli = bool(candidates) and all(c.startswith("quark-cli ") for c in candidates)
+    if (
+        target.any_script
+        and not among_cli  # the section names only quark-cli commands: the example script is not meant
+        and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py"))
+    ):
         # A flag in prose may belong to the example script this snapshot does not hold.
         return Resolution(
             "not_shown",

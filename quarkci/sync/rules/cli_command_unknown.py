@@ -4,7 +4,7 @@ one of the release's."""
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
-from quarkci.facts.cli_flags import command_labels
+from quarkci.facts.cli_flags import PACKAGED_CLI, command_labels
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, releases_text
 from quarkci.sync.state import AuditState
@@ -16,14 +16,19 @@ CATEGORY = "cli_flags"
 
 def unknown(state: AuditState) -> list[tuple[Claim, tuple[str, ...]]]:
     """The ``command`` claims the release does not register, each with the vocabulary's releases that do
-    (empty: no release has it). Empty when the release shows no CLI at all (0.6.0 and 0.9 ship no console
-    scripts: ``fact-unverifiable`` reports those claims)."""
+    (empty: no release has it). A release whose snapshot shows that it has no CLI at all (a wheel without
+    console scripts and without the packaged CLI module: 0.6.0 … 0.9) registers none: a command other
+    releases install is missing there, while the flags passed to it stay unverifiable
+    (``fact-unverifiable``). A snapshot that cannot show the packaged CLI (it is unavailable) answers
+    nothing: empty."""
     known = command_labels(state.upstream.items("cli_flags"))
-    if not known:
+    if not known and (PACKAGED_CLI in state.upstream.unavailable("cli_flags") or state.vocabulary is None):
         return []
     out = []
     for claim in state.claims_of("command"):
         name = claim.value
+        if not known and not (state.vocabulary is not None and state.vocabulary.releases_of("command", name)):
+            continue  # no CLI here, and no release has the command: nothing says it is Quark's
         if name in known or (name == "quark-cli" and any(k.startswith("quark-cli ") for k in known)):
             continue
         vocabulary = state.vocabulary

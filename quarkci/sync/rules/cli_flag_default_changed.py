@@ -18,14 +18,25 @@ CATEGORY = "cli_flags"
 FIELDS = ("default", "choices", "type", "action", "nargs")
 
 
+# A default read from the environment, with its fallback: ``os.environ.get("X", "aiter")``, ``os.getenv(...)``
+_FROM_ENV = re.compile(
+    r"""^os\.(?:environ\.get|getenv)\(\s*(['"])[^'"]*\1\s*,\s*(['"])(?P<fallback>.*?)\2\s*\)$"""
+)
+
+
 def _same(stated: str, actual: object) -> bool:
-    """A stated default (text) equals the parser's default (a literal, or source text)."""
+    """A stated default (text) equals the parser's default (a literal, or source text; a default read
+    from the environment is its fallback, what a run without the variable gets)."""
+    if isinstance(actual, str) and (env := _FROM_ENV.match(actual.strip())) is not None:
+        actual = env.group("fallback")
     if actual is None:
         return stated.lower() in ("none", "null")
     if isinstance(actual, bool):
         return stated.lower() == str(actual).lower()
     if isinstance(actual, int | float):
         try:
+            if stated.endswith("%"):  # "90%" of a fraction-valued setting (0.9)
+                return abs(float(stated[:-1]) / 100 - float(actual)) < 1e-9
             return float(stated) == float(actual)
         except ValueError:
             return False
@@ -42,11 +53,21 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in words if w not in _GENERIC and len(w) > 2}
 
 
+def _covered(flag: str, words: list[object]) -> bool:
+    """True when every word of ``flag``'s name (generic ones left out) begins a word of the sentence or is
+    begun by one (``--output_dir``: "output directory"; ``--num_calib_data``: "calibration data")."""
+    said = [w for w in words if isinstance(w, str) and len(w) > 2]
+    name = [w for w in re.findall(r"[a-z]+", flag.lower()) if w not in _GENERIC]
+    return bool(name) and all(any(s.startswith(n) or n.startswith(s) for s in said) for n in name)
+
+
 def named_setting(state: AuditState, claim: Claim) -> str | None:
     """The flag a default stated without one names ("calibrates on 256 samples" -> ``--num_calib_data``):
     among the flags of the claim's command (which must be known) whose default has the stated value's type
     (a number, or a word), the one whose name and help text share the most words with the sentence's
-    (``context["words"]``), at least two, and more than any other flag; None when no flag wins clearly."""
+    (``context["words"]``), at least two, and more than any other flag; None when no flag wins clearly.
+    A word value is compared only with flags whose whole name the sentence says (:func:`_covered`): words
+    such as `auto` or `cuda` are the defaults of many settings."""
     said = {w[:5] for w in claim.context.get("words") or [] if isinstance(w, str)}
     target = target_of(replace(claim, kind="cli_flag"))
     if target.any_script:
@@ -61,8 +82,10 @@ def named_setting(state: AuditState, claim: Claim) -> str | None:
             continue  # a number names a numeric setting, a word a setting whose default is a word
         if not numeric and not (isinstance(default, str) and default):
             continue
+        if not numeric and not _covered(item.name, claim.context.get("words") or []):
+            continue  # a word value names a setting only when the sentence says the flag's whole name
         own = _stems(item.name) | _stems(str(item.attrs.get("help") or ""))
-        score = len(said & own)
+        score = len(said & own) if numeric else max(len(said & own), 2)  # a word: its whole name was said
         scores[item.name] = max(scores.get(item.name, 0), score)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] >= ranked[0][1]):
@@ -101,12 +124,15 @@ def stated_defaults(state: AuditState) -> list[Finding]:
             continue  # no command named: a default one of the commands has is no finding
         line = state.line(claim.file, claim.line)
         fix = None
+        written = str(actual)
+        if stated.endswith("%") and isinstance(actual, int | float):
+            written = f"{actual * 100:g}%"  # said as a percentage: fixed as one
         if line is not None and isinstance(actual, int | float | str) and line.count(stated) == 1:
             fix = Fix(
                 claim.file,
                 claim.line,
                 line,
-                line.replace(stated, str(actual), 1),
+                line.replace(stated, written, 1),
                 description=f"{flag} default {stated} -> {actual}",
             )
         out.append(

@@ -18,7 +18,8 @@ def check(state: AuditState) -> list[Finding]:
     :mod:`quarkci.skills.claims.python_code`) whose callable's signature in the release, followed through
     re-exports to its definition, has no parameter of that name and takes no ``**kwargs``. A class's
     signature includes what it inherits (a base's ``__init__``, the fields of dataclass bases, in any module
-    of the release: :meth:`~quarkci.facts.public_api.ApiIndex.signature`). A callable whose signature cannot
+    of the release: :meth:`~quarkci.facts.public_api.ApiIndex.signature`). A ``python_default`` claim (a
+    stated default of a parameter) is checked the same way. A callable whose signature cannot
     be read statically (a base class outside the release, a computed name) is left alone. The finding
     names the parameters the callable does take, and the baseline's when it had it."""
     index = index_of(state.upstream)
@@ -26,7 +27,8 @@ def check(state: AuditState) -> list[Finding]:
         return []
     base = index_of(state.baseline) if state.baseline is not None else None
     out = []
-    for claim in state.claims_of("python_keyword"):
+    # a parameter whose default a sentence states is passed by keyword too (python_default claims)
+    for claim in [*state.claims_of("python_keyword"), *state.claims_of("python_default")]:
         callee, keyword = claim.context.get("callable"), claim.context.get("keyword")
         if not isinstance(callee, str) or not isinstance(keyword, str):
             continue

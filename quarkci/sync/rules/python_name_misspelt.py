@@ -4,6 +4,7 @@ model type or scheme passed to a Quark callable) that no amd-quark release defin
 from __future__ import annotations
 
 import difflib
+import re
 
 from quarkci.core.findings import Finding
 from quarkci.facts.public_api import ApiIndex
@@ -60,7 +61,8 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     what no release defines, else None."""
     form = claim.context.get("form")
     if form == "bare" and not vocabulary.releases_of("name", claim.value):
-        nearest = _nearest_bare(claim.value, vocabulary)
+        called = str(claim.context.get("text") or "").rstrip().endswith(")")
+        nearest = _nearest_bare(claim.value, vocabulary, called)
         # even "the old X is gone" is false when no release had X
         return (f"name `{claim.value}`", nearest) if nearest is not None else None
     if form == "unbound":
@@ -104,14 +106,38 @@ def _argument(
     return f"{role.noun} `{claim.value}`", nearest
 
 
-def _nearest_bare(token: str, vocabulary: Vocabulary) -> str | None:
+def _nearest_bare(token: str, vocabulary: Vocabulary, called: bool = False) -> str | None:
     """The name a bare prose name misspells: a CamelCase one within two edits of a class or function some
     release defines, unless that name only adds Quark's ``Q`` prefix (``QMatMul`` wraps the ONNX op
-    ``MatMul``); a snake_case one within one edit of a name a framework package exports."""
+    ``MatMul``), or, written called (``Int4GroupSpec(group_size=32)``), nearly a name of a Quark naming
+    family (:func:`_same_family`; a bare ``QuantizeLinear`` is ONNX's operator, not a Quark class); a
+    snake_case one within one edit of a name a framework package exports."""
     if token[:1].isupper():
-        nearest = vocabulary.nearest("name", token)
+        nearest = vocabulary.nearest("name", token) or (_same_family(token, vocabulary) if called else None)
         return None if nearest is None or nearest == f"Q{token}" else nearest
     return vocabulary.nearest("export", token, 1)
+
+
+_LAST_WORD = re.compile(r"[A-Z][a-z]+$")
+_FAMILY_SIZE = 3  # a suffix shared by at least this many release names is a Quark naming family
+_FAMILY_CUTOFF = (
+    0.85  # difflib ratio: `Int4GroupSpec` / `Int4PerGroupSpec` 0.90, `MyReader` / `DataReader` 0.67
+)
+
+
+def _same_family(token: str, vocabulary: Vocabulary) -> str | None:
+    """The closest release name of the naming family ``token``'s last word starts (``...Spec``,
+    ``...Config``): a name more than two edits away that is still nearly the same (difflib ratio at
+    least :data:`_FAMILY_CUTOFF`), when at least :data:`_FAMILY_SIZE` release names end with that word;
+    else None (a user's own class keeps its own name)."""
+    last = _LAST_WORD.search(token)
+    if last is None or last.start() == 0:
+        return None
+    family = [n for n in vocabulary.names("name") if n.endswith(last.group(0)) and n != token]
+    if len(family) < _FAMILY_SIZE:
+        return None
+    close = difflib.get_close_matches(token, family, n=1, cutoff=_FAMILY_CUTOFF)
+    return close[0] if close else None
 
 
 def _finding(claim: Claim, state: AuditState, what: str, nearest: str | None) -> Finding:

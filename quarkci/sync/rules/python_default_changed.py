@@ -1,0 +1,89 @@
+"""python-default-changed: the default a skill states for a parameter of a Quark callable is not the one
+the release's signature gives."""
+
+from __future__ import annotations
+
+import re
+
+from quarkci.core.findings import Finding, Fix
+from quarkci.sync.rules._api import index_of
+from quarkci.sync.rules._common import make, release
+from quarkci.sync.state import AuditState
+
+ID = "python-default-changed"
+DESC = "A default the skill states for a parameter of a Quark function or class differs from its signature's"
+CATEGORY = "public_api"
+
+
+def _plain(value: str) -> str:
+    """A stated value as the facts write defaults: quotes and a trailing ``()``-free form dropped."""
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def _same(stated: str, actual: str) -> bool:
+    if stated == actual:
+        return True
+    try:
+        return float(stated) == float(actual)
+    except ValueError:
+        return False
+
+
+def check(state: AuditState) -> list[Finding]:
+    """``changed`` (mechanical) per ``python_default`` claim (:mod:`quarkci.skills.claims.signature_defaults`)
+    whose callable's signature in the release, re-exports followed (:meth:`~quarkci.facts.public_api.
+    ApiIndex.defaults`), gives the parameter a constant default other than the one stated. A parameter the
+    signature lacks is ``python-keyword-unknown``'s; one without a constant default (required, or computed)
+    is left alone. The fix replaces the stated value when the line holds it once."""
+    index = index_of(state.upstream)
+    if not index:
+        return []
+    out = []
+    for claim in state.claims_of("python_default"):
+        callee, parameter = claim.context.get("callable"), claim.context.get("parameter")
+        stated = claim.context.get("default")
+        if not isinstance(callee, str) or not isinstance(parameter, str) or not isinstance(stated, str):
+            continue
+        defaults = index.defaults(callee)
+        if defaults is None or parameter not in defaults:
+            continue
+        actual = defaults[parameter]
+        if _same(_plain(stated), actual):
+            continue
+        out.append(
+            make(
+                ID,
+                CATEGORY,
+                "changed",
+                claim,
+                subject=f"{callee}({parameter}=)",
+                skill_says=f"`{callee}` defaults `{parameter}` to `{stated}`",
+                source_says=f"{release(state.upstream)}: `{callee}` defaults `{parameter}` to `{actual!s}`",
+                impact=f"a call that leaves `{parameter}` out gets `{actual}`, not `{stated}`",
+                fix=_fix(state, claim.file, claim.line, stated, actual),
+            )
+        )
+    return out
+
+
+def _fix(state: AuditState, file: str, line: int, stated: str, actual: str) -> Fix | None:
+    text = state.line(file, line)
+    if text is None:
+        return None
+    literal = r"None|True|False|-?\d+(?:\.\d+)?(?:e-?\d+)?"
+    if re.fullmatch(literal, actual):
+        new_value = actual  # a constant is written bare
+    elif stated[:1] in "\"'":
+        new_value = f"{stated[0]}{actual}{stated[0]}"  # a string, quoted as the skill quotes
+    elif re.fullmatch(literal, stated):
+        new_value = f'"{actual}"'  # the skill wrote Python: a string is quoted
+    else:
+        new_value = actual  # a plain word
+    for target, replacement in ((f"`{stated}`", f"`{new_value}`"), (f"={stated}`", f"={new_value}`")):
+        if text.count(target) == 1:  # the value alone in a span, or as `parameter=value`
+            new = text.replace(target, replacement)
+            return Fix(file, line, text, new, description=f"default {new_value}")
+    return None
