@@ -392,7 +392,7 @@ def decide(
         return Decision(None, why, options, (), scores)
     if role == DESCRIBED:
         return Decision(DESCRIBED, said, (), (), scores, skill)
-    prereqs = _prerequisites(role, p, facts, it.installs)
+    prereqs = prerequisites(role, p, facts, it.installs)
     return Decision(role, said, (), prereqs, scores, it.skill)
 
 
@@ -466,7 +466,7 @@ def _off_note(p: Parse) -> str:
     return "".join(f"; {s}" for s in dict.fromkeys(seen))
 
 
-def _prerequisites(
+def prerequisites(
     role: str, p: Parse, facts: Facts, installs: tuple[str, ...]
 ) -> tuple[tuple[str, str], ...]:
     spec = ROLES.get(role)
