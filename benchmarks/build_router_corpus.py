@@ -51,6 +51,7 @@ _EXPORT = (
 CORRECTIONS: dict[tuple[str, str], tuple[str | None, str | None, str]] = {
     **{("train_1", i): _REWRITE for i in ("t1-064", "t1-065", "t1-114", "t1-155", "t1-194")},
     **{("train_2", i): _REWRITE for i in ("t2-039", "t2-087", "t2-145")},
+    ("dev_3", "d3-34"): _REWRITE,
     **{k: _CREATE for k in (("train_1", "t1-066"), ("train_1", "t1-195"), ("train_2", "t2-040"))},
     ("train_2", "t2-230"): _CREATE,
     ("train_1", "t1-067"): (

@@ -1,5 +1,7 @@
 """Parse -> routing decision: the seed's routing rules pick the role the goal asks for, and the route is
-confident only when the catalog's descriptions agree with it.
+confident only when the catalog's descriptions agree with it. This is the rules' decision; the router then
+asks the learned classifier for a second opinion (:mod:`quarkci.router.confidence`: a rule route stands only
+when the classifier reads the same role).
 
 The rules (upstream: Quark 0.13's quark-torch-router skill, "Routing Logic" and "CRITICAL ROUTING RULE"),
 applied to the active actions of the :mod:`quarkci.router.parse` parse:
