@@ -10,7 +10,15 @@ when the router answers undecided), how many answers were confident routes and h
 
 The held-out goals under benchmarks/heldout/ are scored by ``score_router_heldout.py``, not here.
 
-Run: ``.venv/bin/python benchmarks/bench_router.py [--set NAME ...] [--misses]``.
+``--fit`` prints the classifier's cost at first use (sklearn import, corpus load, fit, first opinion).
+``--cv`` scores the classifier and the agreement rule out of fold on the corpus (quarkci/router/data/
+router_train.json; 5 folds, goal i in fold i mod 5): per part (the writers' train_1+train_2, dev_3, the own
+sentences), the rules alone, the classifier alone, and the combined router for a sweep of the thresholds
+(``AGREE`` x ``FALLBACK``), plus dev_3 scored by fits that never saw it (train_1+train_2 alone; everything but
+dev_3). It picks the thresholds by the rule in quarkci/router/confidence.py and prints them. Never the
+held-out sets.
+
+Run: ``.venv/bin/python benchmarks/bench_router.py [--set NAME ...] [--misses] [--fit] [--cv]``.
 """
 
 from __future__ import annotations
@@ -109,11 +117,165 @@ def case_sets() -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def fit_cost() -> None:
+    """Print the classifier's first-use cost in seconds (a fresh process measures the import too)."""
+    import time
+
+    t0 = time.perf_counter()
+    import sklearn.feature_extraction.text  # noqa: F401
+    import sklearn.linear_model  # noqa: F401
+
+    from quarkci.router import model
+
+    t1 = time.perf_counter()
+    examples = model.corpus()
+    t2 = time.perf_counter()
+    classifier = model.fit(examples)
+    t3 = time.perf_counter()
+    classifier.opinion("quantize Qwen/Qwen3-8B to fp8")
+    t4 = time.perf_counter()
+    print(
+        f"classifier first use: import {t1 - t0:.2f} s, corpus ({len(examples)} goals) {t2 - t1:.2f} s, "
+        f"fit {t3 - t2:.2f} s, first opinion {t4 - t3:.3f} s; total {t4 - t0:.2f} s"
+    )
+
+
+AGREE_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+FALLBACK_GRID = (None, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
+TARGET_PRECISION = 0.98
+FOLDS = 5
+
+
+Counts = tuple[int, int, int, int]  # goals, right, confident routes, right confident routes
+PARTS = {
+    "writers": lambda e: e.source in ("train_1", "train_2"),
+    "dev_3": lambda e: e.source == "dev_3",
+    "own": lambda e: e.source not in ("train_1", "train_2", "dev_3"),
+}
+
+
+def _rule_decisions(examples: list[Any]) -> tuple[list[Any], list[str]]:
+    """(the rules' decision and the catalog's role map, the right answer) per corpus goal: over the default
+    catalog, or the extended fixture catalog for an own case whose role the default catalog lacks."""
+    from quarkci.router.lexical import index_for
+    from quarkci.router.model import ASK
+    from quarkci.router.roles import resolve_roles
+    from quarkci.router.route import Facts
+    from quarkci.router.route import decide as rules
+    from quarkci.router.session import clean_goal
+
+    catalogs = {}
+    for name in ("default", "extended"):
+        skills = load_catalog(None if name == "default" else str(ROOT / "tests/fixtures/router/extended"))[0]
+        catalogs[name] = (skills, resolve_roles(skills), index_for(tuple(s.positive for s in skills)))
+    decided, wanted = [], []
+    for e in examples:
+        missing = e.label != ASK and e.label not in catalogs["default"][1]
+        skills, names, index = catalogs[
+            "extended" if missing and not e.source.startswith("train") else "default"
+        ]
+        decided.append((rules(clean_goal(e.goal), Facts(), names, skills, index), names))
+        wanted.append(e.label if e.label in names else ASK)
+    return decided, wanted
+
+
+def _opinions(examples: list[Any]) -> tuple[dict[int, Any], dict[str, dict[int, Any]]]:
+    """Out-of-fold opinions per goal index, and dev_3's opinions by fits that never saw it."""
+    from quarkci.router import model
+
+    oof: dict[int, Any] = {}
+    for k in range(FOLDS):
+        fitted = model.fit([e for i, e in enumerate(examples) if i % FOLDS != k])
+        held = [i for i in range(len(examples)) if i % FOLDS == k]
+        oof.update(zip(held, fitted.opinions([examples[i].goal for i in held]), strict=True))
+    dev = [i for i, e in enumerate(examples) if e.source == "dev_3"]
+    unseen = {}
+    for label, train in (
+        ("train_1+train_2", [e for e in examples if e.source in ("train_1", "train_2")]),
+        ("all but dev_3", [e for e in examples if e.source != "dev_3"]),
+    ):
+        unseen[label] = dict(
+            zip(dev, model.fit(train).opinions([examples[i].goal for i in dev]), strict=True)
+        )
+    return oof, unseen
+
+
+def _line(counts: Counts) -> str:
+    n, right, routed, precise = counts
+    return f"{right}/{n} = {right / max(n, 1):.1%}, confident {precise}/{routed} = {precise / max(routed, 1):.1%}"
+
+
+def _choose(score: Any, oof: dict[int, Any]) -> str:
+    """The rule: of the pairs whose out-of-fold confident precision on the writers' goals reaches the target,
+    and whose classifier-only routes (the goals the rules leave open), pooled over the whole corpus, reach it
+    too, the one with the highest out-of-fold accuracy on the writers' goals (ties: the stricter pair)."""
+    best: tuple[int, float, float | None] | None = None
+    for agree in AGREE_GRID:
+        base = [score(p, oof, agree, None) for p in PARTS]
+        for fallback in FALLBACK_GRID:
+            more = [score(p, oof, agree, fallback) for p in PARTS]
+            added = sum(m[2] - b[2] for m, b in zip(more, base, strict=True))
+            added_right = sum(m[3] - b[3] for m, b in zip(more, base, strict=True))
+            writers = more[0]
+            if writers[3] < TARGET_PRECISION * writers[2] or added_right < TARGET_PRECISION * added:
+                continue
+            if best is None or writers[1] > best[0]:
+                best = (writers[1], agree, fallback)
+    return f"AGREE {best[1]:.2f}, FALLBACK {best[2]}" if best else "no pair reaches the target"
+
+
+def cross_validate() -> None:
+    """Out-of-fold scores of the combined router on the corpus (see the module docstring)."""
+    from quarkci.router import confidence, model
+    from quarkci.router.model import ASK
+    from quarkci.router.route import Facts
+
+    examples = list(model.corpus())
+    decided, wanted = _rule_decisions(examples)
+    oof, unseen = _opinions(examples)
+
+    def score(part: str, opinions: dict[int, Any], agree: float | None, fallback: float | None) -> Counts:
+        n = right = routed = precise = 0
+        for i, e in enumerate(examples):
+            if not PARTS[part](e) or i not in opinions:
+                continue
+            d, names = decided[i]
+            if agree is not None:
+                d = confidence.combine(d, opinions[i], e.goal, Facts(), names, agree=agree, fallback=fallback)
+            ok = (d.role or ASK) == wanted[i]
+            n, right = n + 1, right + ok
+            routed, precise = routed + (d.role is not None), precise + (ok and d.role is not None)
+        return n, right, routed, precise
+
+    for part, member in PARTS.items():
+        alone = [oof[i].label == wanted[i] for i, e in enumerate(examples) if member(e)]
+        print(
+            f"{part:<8} rules alone {_line(score(part, oof, None, None))}; "
+            f"classifier alone (out of fold) {sum(alone)}/{len(alone)} = {sum(alone) / len(alone):.1%}"
+        )
+    print("combined (out of fold), AGREE x FALLBACK; dev_3 also by fits that never saw it")
+    for agree in AGREE_GRID:
+        for fallback in FALLBACK_GRID:
+            cells = [f"{p} {_line(score(p, oof, agree, fallback))}" for p in PARTS]
+            cells += [f"dev_3 <- {k} {_line(score('dev_3', v, agree, fallback))}" for k, v in unseen.items()]
+            print(f"  {agree:.2f} {str(fallback):>4}: " + " | ".join(cells))
+    chosen = _choose(score, oof)
+    print(f"chosen: {chosen} (confidence.py: AGREE {confidence.AGREE}, FALLBACK {confidence.FALLBACK})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--set", action="append", default=None, help="only this set (repeatable)")
     parser.add_argument("--misses", action="store_true", help="list every miss")
+    parser.add_argument("--fit", action="store_true", help="only the classifier's first-use cost")
+    parser.add_argument("--cv", action="store_true", help="only the cross-validation of the classifier")
     args = parser.parse_args()
+    if args.fit or args.cv:
+        if args.fit:
+            fit_cost()
+        if args.cv:
+            cross_validate()
+        return 0
     misses: list[str] = []
     scores = []
     wanted = set(args.set) if args.set else None

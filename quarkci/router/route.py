@@ -1,5 +1,7 @@
 """Parse -> routing decision: the seed's routing rules pick the role the goal asks for, and the route is
-confident only when the catalog's descriptions agree with it.
+confident only when the catalog's descriptions agree with it. This is the rules' decision; the router then
+asks the learned classifier for a second opinion (:mod:`quarkci.router.confidence`: a rule route stands only
+when the classifier reads the same role).
 
 The rules (upstream: Quark 0.13's quark-torch-router skill, "Routing Logic" and "CRITICAL ROUTING RULE"),
 applied to the active actions of the :mod:`quarkci.router.parse` parse:
@@ -392,7 +394,7 @@ def decide(
         return Decision(None, why, options, (), scores)
     if role == DESCRIBED:
         return Decision(DESCRIBED, said, (), (), scores, skill)
-    prereqs = _prerequisites(role, p, facts, it.installs)
+    prereqs = prerequisites(role, p, facts, it.installs)
     return Decision(role, said, (), prereqs, scores, it.skill)
 
 
@@ -466,7 +468,7 @@ def _off_note(p: Parse) -> str:
     return "".join(f"; {s}" for s in dict.fromkeys(seen))
 
 
-def _prerequisites(
+def prerequisites(
     role: str, p: Parse, facts: Facts, installs: tuple[str, ...]
 ) -> tuple[tuple[str, str], ...]:
     spec = ROLES.get(role)

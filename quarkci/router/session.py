@@ -14,11 +14,12 @@ from typing import Any
 from quarkci.core.documents import check_document, load_document, validate_document, write_artifact
 from quarkci.core.errors import BadInputError
 from quarkci.router.catalog import CatalogSkill
+from quarkci.router.confidence import decide
 from quarkci.router.constraints import extract
 from quarkci.router.lexical import index_for
 from quarkci.router.parse import parse
 from quarkci.router.roles import ROLES, resolve_roles
-from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts, decide
+from quarkci.router.route import DESCRIBED, UNDECIDED, Decision, Facts
 from quarkci.router.text import invisible_free
 
 MAX_GOAL_CHARS = 4000

@@ -13,7 +13,9 @@ import yaml
 from quarkci.router import route
 from quarkci.router.catalog import CatalogSkill, load_catalog, split_description
 from quarkci.router.parse import parse
-from quarkci.router.route import MARGIN, UNDECIDED
+from quarkci.router.roles import resolve_roles
+from quarkci.router.route import MARGIN, UNDECIDED, Facts
+from quarkci.router.route import decide as rule_decision
 from tests.router.scoring import PTQ_ROLES, REAL_CATALOG, check, run_case
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -131,34 +133,41 @@ def test_an_ambiguous_reading_offers_two_or_three_skills():
 
 
 @pytest.mark.parametrize(
-    "goal",
+    "goal, workflow",
     [
-        "quantizing can wait; now tell me which GPU this is",
-        "la cuantización la aparcamos, ahora revisa qué GPU hay",
-        "Quantisierung hat Zeit, jetzt bitte das Modell Qwen/Qwen2-7B analysieren",
-        "量化先放一放，帮我评估一下它在 mmlu 上的精度",
-        "quantization? meh. evaluate the model on gsm8k",
-        "la quantification attendra ; évalue le modèle sur arc",
+        ("quantizing can wait; now tell me which GPU this is", "quark-env-preflight"),
+        ("la cuantización la aparcamos, ahora revisa qué GPU hay", "quark-env-preflight"),
+        (
+            "Quantisierung hat Zeit, jetzt bitte das Modell Qwen/Qwen2-7B analysieren",
+            "quark-torch-model-intake",
+        ),
+        ("量化先放一放，帮我评估一下它在 mmlu 上的精度", "quark-torch-llm-eval"),
+        ("quantization? meh. evaluate the model on gsm8k", "quark-torch-llm-eval"),
+        ("la quantification attendra ; évalue le modèle sur arc", "quark-torch-llm-eval"),
     ],
 )
-def test_an_unknown_way_of_saying_not_now_asks_instead_of_running_ptq(goal):
-    """None of these deferral idioms is in the lexicon: a bare quantize next to another request asks."""
+def test_an_unknown_way_of_saying_not_now_never_runs_ptq(goal, workflow):
+    """None of these deferral idioms is in the lexicon: the rules see a bare quantize next to another request
+    and ask; the classifier, very sure of the other request, routes it (the seed: a deferred quantize goes to
+    the other request), and it may never introduce the PTQ workflow itself."""
     assert not any(
         a.polarity != "active" for a in parse(goal).acts if a.action == "quantize"
     )  # unknown idiom
+    rules = rule_decision(goal, Facts(), resolve_roles(DEFAULT), DEFAULT)
+    assert rules.role is None and rules.interpretations[0] == "ptq_workflow"
     doc = route(goal, DEFAULT, LABEL).document
-    assert doc["workflow"] == UNDECIDED
-    assert [i["role"] for i in doc["route"]["interpretations"]][0] == "ptq_workflow"
+    assert doc["workflow"] == workflow
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        "Quantize Llama 3 8B to FP8; which GPU is in this box?",  # the kind-1 rule: a gap is a prerequisite
-        "can you quantize Qwen/Qwen3-8B? and which GPU do I have?",
-        "install quark, then quantize phi-2 with int8",
-    ],
-)
+# (also in the classifier's corpus: benchmarks/build_router_corpus.py)
+CONCRETE_QUANTIZE = [
+    "Quantize Llama 3 8B to FP8; which GPU is in this box?",  # the kind-1 rule: a gap is a prerequisite
+    "can you quantize Qwen/Qwen3-8B? and which GPU do I have?",
+    "install quark, then quantize phi-2 with int8",
+]
+
+
+@pytest.mark.parametrize("goal", CONCRETE_QUANTIZE)
 def test_a_concrete_quantize_request_still_routes_to_ptq(goal):
     assert route(goal, DEFAULT, LABEL).document["workflow"] == "quark-torch-ptq"
 

@@ -1,0 +1,121 @@
+"""Confidence = agreement: the rule parse's route stands only when the learned classifier reads the same role.
+
+:func:`decide` takes the decision of the seed's rules (:func:`quarkci.router.route.decide`, the clause parse
+over ``lexicon.yaml`` checked against the catalog's descriptions) and the classifier's opinion
+(:mod:`quarkci.router.model`, character n-grams over the whole goal), and
+
+1. keeps a rule route when the classifier's top class is the same role with probability at least
+   :data:`AGREE`; a route to a skill the goal names outright ("/skill quark-skill-creator") is its own
+   confirmation and is kept too;
+2. turns any other rule route into a question (``undecided``): the rules' role first, then the classifier's
+   best roles (its "ask" is no option), so both readings reach ``open_questions``;
+3. where the rules route nothing (nothing recognised, an ambiguous reading, or a bare verb against another
+   request), routes the classifier's role when its probability is at least :data:`FALLBACK` and the catalog
+   has a skill for it, except a PTQ workflow: the classifier never *introduces* a PTQ route, so the parse's
+   negation and deferral handling stays the authority on "do not quantize yet".
+
+Thresholds: chosen by 5-fold cross-validation over the corpus ``data/router_train.json`` (out-of-fold
+opinions; never the held-out sets), ``benchmarks/bench_router.py --cv``: of the (AGREE, FALLBACK) pairs whose
+confident routes on the independent writers' 478 goals are at least 98 % right, and whose classifier-only
+routes (pooled over the corpus) are too, the one with the best accuracy on those goals: AGREE 0.5, FALLBACK
+0.8. Out of fold at that pair (the rules alone in brackets):
+
+* the writers' train_1 + train_2 (478): accuracy 70.1 % (75.5 %), confident routes 297, right 98.0 %
+  (87.4 %): agreement trades accuracy for precision; the classifier-only routes added 25 routes, all right;
+* dev_3 (80): 96.2 % (96.2 %), confident 100 % (100 %); scored by a fit on train_1 + train_2 alone, which
+  never saw it: 87.5 %, confident 55/55; by a fit on everything but dev_3: 97.5 %, confident 63/63;
+* the own case sentences (826): 85.2 % (99.2 %: the rules were written on them), confident 100 %.
+
+Measured on earlier versions of the corpus and not kept: agreement with the rules' role anywhere in the
+classifier's top two (95.7-98.1 % precision on the writers' goals for p 0.1-0.3, no more accurate at equal
+precision), a margin between the first two classes instead of a probability (no pair more precise at the
+same accuracy), and letting a very sure classifier (p 0.7-0.95) override a disagreeing rule route (a few more
+right answers, precision 97.5-97.9 %). For scale: the classifier alone (its top role at p >= 0.6, PTQ only
+where the rules said PTQ) reaches 71.5 % accuracy at 98.1 % precision on the writers' goals out of fold:
+with these two signals no combination measured gets near issue 25's 90 % accuracy at 98 % precision.
+
+The same thresholds on the own sets, the router fitted on the whole corpus (in-sample): every set of
+``benchmarks/bench_router.py`` at 96-100 % accuracy and 100 % confident precision; Quark 0.13's bundled
+evals 28/30, 27 confident routes, all right.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from quarkci.router.catalog import CatalogSkill
+from quarkci.router.lexical import LexicalIndex
+from quarkci.router.parse import parse
+from quarkci.router.route import DESCRIBED, MAX_OPTIONS, Decision, Facts, prerequisites
+from quarkci.router.route import decide as rule_decision
+
+AGREE = 0.50  # the classifier's probability of the rules' role (its top class) for a confident route
+FALLBACK = 0.80  # the classifier's probability for a route the rules did not give
+NEVER_INTRODUCED = frozenset({"ptq_workflow", "onnx_ptq_workflow"})
+ASK = "ask"  # quarkci.router.model.ASK (the model is imported when routing starts, numpy and scikit-learn)
+
+if TYPE_CHECKING:
+    from quarkci.router.model import Classifier, Opinion
+
+
+def combine(
+    rules: Decision,
+    opinion: Opinion,
+    goal: str,
+    facts: Facts,
+    names: dict[str, str],
+    *,
+    agree: float = AGREE,
+    fallback: float | None = FALLBACK,
+) -> Decision:
+    """The decision for ``goal`` from the rules' decision and the classifier's opinion (module docstring).
+
+    ``agree``/``fallback`` are the thresholds (``fallback=None``: the classifier never routes on its own).
+    """
+    top, probability = opinion.label, opinion.probability
+    read = f"the classifier reads {_reading(top)} (p {probability:.2f})"
+    if rules.role is not None:
+        if rules.role == DESCRIBED or rules.skill is not None:
+            return rules
+        if top == rules.role and probability >= agree:
+            return rules
+        options = tuple(dict.fromkeys([rules.role, *(r for r in opinion.roles() if r in names)]))
+        if len(options) < 2:
+            options = tuple(dict.fromkeys([rules.role, *opinion.roles()]))
+        why = (
+            f"{rules.reason}; but {read}"
+            + ("" if top != rules.role else f", under the {agree:.2f} needed to route")
+            + ": the two readings differ, so the goal is asked"
+        )
+        return Decision(None, why, options[:MAX_OPTIONS], (), rules.scores)
+    if (
+        fallback is not None
+        and top != ASK
+        and probability >= fallback
+        and top in names
+        and top not in NEVER_INTRODUCED
+    ):
+        why = f"{read}; the rules were not sure ({rules.reason})"
+        return Decision(top, why, (), prerequisites(top, parse(goal), facts, ()), ())
+    return rules
+
+
+def _reading(label: str) -> str:
+    return "a question (ask)" if label == ASK else f"'{label}'"
+
+
+def decide(
+    goal: str,
+    facts: Facts,
+    names: dict[str, str],
+    catalog: list[CatalogSkill] | None = None,
+    index: LexicalIndex | None = None,
+    classifier: Classifier | None = None,
+) -> Decision:
+    """The routing decision for ``goal``: the rules' (see :func:`quarkci.router.route.decide`) checked by
+    ``classifier`` (default: :func:`quarkci.router.model.default_classifier`). Deterministic."""
+    from quarkci.router.model import default_classifier
+
+    rules = rule_decision(goal, facts, names, catalog, index)
+    opinion = (classifier or default_classifier()).opinion(goal)
+    return combine(rules, opinion, goal, facts, names)
