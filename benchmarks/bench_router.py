@@ -12,10 +12,10 @@ The held-out goals under benchmarks/heldout/ are scored by ``score_router_heldou
 
 ``--fit`` prints the classifier's cost at first use (sklearn import, corpus load, fit, first opinion).
 ``--cv`` scores the classifier and the agreement rule out of fold on the corpus (quarkci/router/data/
-router_train.json; 5 folds, goal i in fold i mod 5): per part (the writers' train_1+train_2, dev_3, the own
+router_train.json; 5 folds, goal i in fold i mod 5): per part (the writers' train_1 ... train_5, dev_3, the own
 sentences), the rules alone, the classifier alone, and the combined router for a sweep of the thresholds
-(``AGREE`` x ``FALLBACK``), plus dev_3 scored by fits that never saw it (train_1+train_2 alone; everything but
-dev_3). It picks the thresholds by the rule in quarkci/router/confidence.py and prints them. Never the
+(``AGREE`` x ``FALLBACK`` x ``OVERRIDE``), plus dev_3 scored by fits that never saw it (the writers' corpora
+alone; everything but dev_3). It picks the thresholds by the rule in quarkci/router/confidence.py and prints them. Never the
 held-out sets.
 
 Run: ``.venv/bin/python benchmarks/bench_router.py [--set NAME ...] [--misses] [--fit] [--cv]``.
@@ -142,15 +142,16 @@ def fit_cost() -> None:
 
 AGREE_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 FALLBACK_GRID = (None, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
+OVERRIDE_GRID = (None, 0.95, 0.9, 0.8, 0.7, 0.6)
 TARGET_PRECISION = 0.98
 FOLDS = 5
 
 
 Counts = tuple[int, int, int, int]  # goals, right, confident routes, right confident routes
 PARTS = {
-    "writers": lambda e: e.source in ("train_1", "train_2"),
+    "writers": lambda e: e.source.startswith("train_"),
     "dev_3": lambda e: e.source == "dev_3",
-    "own": lambda e: e.source not in ("train_1", "train_2", "dev_3"),
+    "own": lambda e: not e.source.startswith("train_") and e.source != "dev_3",
 }
 
 
@@ -191,7 +192,7 @@ def _opinions(examples: list[Any]) -> tuple[dict[int, Any], dict[str, dict[int, 
     dev = [i for i, e in enumerate(examples) if e.source == "dev_3"]
     unseen = {}
     for label, train in (
-        ("train_1+train_2", [e for e in examples if e.source in ("train_1", "train_2")]),
+        ("the writers' corpora", [e for e in examples if e.source.startswith("train_")]),
         ("all but dev_3", [e for e in examples if e.source != "dev_3"]),
     ):
         unseen[label] = dict(
@@ -209,19 +210,22 @@ def _choose(score: Any, oof: dict[int, Any]) -> str:
     """The rule: of the pairs whose out-of-fold confident precision on the writers' goals reaches the target,
     and whose classifier-only routes (the goals the rules leave open), pooled over the whole corpus, reach it
     too, the one with the highest out-of-fold accuracy on the writers' goals (ties: the stricter pair)."""
-    best: tuple[int, float, float | None] | None = None
+    best: tuple[int, float, float | None, float | None] | None = None
     for agree in AGREE_GRID:
         base = [score(p, oof, agree, None) for p in PARTS]
         for fallback in FALLBACK_GRID:
-            more = [score(p, oof, agree, fallback) for p in PARTS]
-            added = sum(m[2] - b[2] for m, b in zip(more, base, strict=True))
-            added_right = sum(m[3] - b[3] for m, b in zip(more, base, strict=True))
-            writers = more[0]
-            if writers[3] < TARGET_PRECISION * writers[2] or added_right < TARGET_PRECISION * added:
-                continue
-            if best is None or writers[1] > best[0]:
-                best = (writers[1], agree, fallback)
-    return f"AGREE {best[1]:.2f}, FALLBACK {best[2]}" if best else "no pair reaches the target"
+            for override in OVERRIDE_GRID:
+                more = [score(p, oof, agree, fallback, override) for p in PARTS]
+                added = sum(m[2] - b[2] for m, b in zip(more, base, strict=True))
+                added_right = sum(m[3] - b[3] for m, b in zip(more, base, strict=True))
+                writers = more[0]
+                if writers[3] < TARGET_PRECISION * writers[2] or added_right < TARGET_PRECISION * added:
+                    continue
+                if best is None or writers[1] > best[0]:
+                    best = (writers[1], agree, fallback, override)
+    if best is None:
+        return "no triple reaches the target"
+    return f"AGREE {best[1]:.2f}, FALLBACK {best[2]}, OVERRIDE {best[3]}"
 
 
 def cross_validate() -> None:
@@ -234,14 +238,22 @@ def cross_validate() -> None:
     decided, wanted = _rule_decisions(examples)
     oof, unseen = _opinions(examples)
 
-    def score(part: str, opinions: dict[int, Any], agree: float | None, fallback: float | None) -> Counts:
+    def score(
+        part: str,
+        opinions: dict[int, Any],
+        agree: float | None,
+        fallback: float | None,
+        override: float | None = None,
+    ) -> Counts:
         n = right = routed = precise = 0
         for i, e in enumerate(examples):
             if not PARTS[part](e) or i not in opinions:
                 continue
             d, names = decided[i]
             if agree is not None:
-                d = confidence.combine(d, opinions[i], e.goal, Facts(), names, agree=agree, fallback=fallback)
+                d = confidence.combine(
+                    d, opinions[i], e.goal, Facts(), names, agree=agree, fallback=fallback, override=override
+                )
             ok = (d.role or ASK) == wanted[i]
             n, right = n + 1, right + ok
             routed, precise = routed + (d.role is not None), precise + (ok and d.role is not None)
@@ -253,14 +265,21 @@ def cross_validate() -> None:
             f"{part:<8} rules alone {_line(score(part, oof, None, None))}; "
             f"classifier alone (out of fold) {sum(alone)}/{len(alone)} = {sum(alone) / len(alone):.1%}"
         )
-    print("combined (out of fold), AGREE x FALLBACK; dev_3 also by fits that never saw it")
+    print("combined (out of fold), AGREE x FALLBACK x OVERRIDE; dev_3 also by fits that never saw it")
     for agree in AGREE_GRID:
         for fallback in FALLBACK_GRID:
-            cells = [f"{p} {_line(score(p, oof, agree, fallback))}" for p in PARTS]
-            cells += [f"dev_3 <- {k} {_line(score('dev_3', v, agree, fallback))}" for k, v in unseen.items()]
-            print(f"  {agree:.2f} {str(fallback):>4}: " + " | ".join(cells))
+            for override in OVERRIDE_GRID:
+                cells = [f"{p} {_line(score(p, oof, agree, fallback, override))}" for p in PARTS]
+                cells += [
+                    f"dev_3 <- {k} {_line(score('dev_3', v, agree, fallback, override))}"
+                    for k, v in unseen.items()
+                ]
+                print(f"  {agree:.2f} {str(fallback):>4} {str(override):>4}: " + " | ".join(cells))
     chosen = _choose(score, oof)
-    print(f"chosen: {chosen} (confidence.py: AGREE {confidence.AGREE}, FALLBACK {confidence.FALLBACK})")
+    print(
+        f"chosen: {chosen} (confidence.py: AGREE {confidence.AGREE}, FALLBACK {confidence.FALLBACK}, "
+        f"OVERRIDE {confidence.OVERRIDE})"
+    )
 
 
 def main() -> int:

@@ -3,9 +3,10 @@
 Sources, in this order (the first copy of a goal is kept; a goal labelled differently elsewhere is listed and
 kept with its first label):
 
-* the independent writers' training corpora (``--train FILE``, repeatable: train_1.json, train_2.json; fields
-  id/lang/kind/goal/expected, expected a default-catalog skill or null = ask), with the label corrections of
-  :data:`CORRECTIONS` (a label that contradicts the seed's rules, reviewed by hand; each listed with why);
+* the independent writers' training corpora (``--train FILE``, repeatable: train_1.json ... train_5.json;
+  fields id/lang/kind/goal/expected, expected a default-catalog skill or null = ask), with the label
+  corrections of :data:`CORRECTIONS` (a label that contradicts the seed's rules, reviewed by hand; each listed
+  with why);
 * the development set dev_3 (``--dev FILE``, same fields);
 * this repository's own router case sentences (tests/router_*.yaml): ``expect.role``, or the role of
   ``expect.skill`` in the case's catalog, or ask for ``expect.undecided``. An undecided case whose catalog has
@@ -15,7 +16,8 @@ kept with its first label):
 * :data:`OWN_ADDITIONS`, goals written for this corpus.
 
 Never the held-out sets (benchmarks/heldout/*). Run:
-``python benchmarks/build_router_corpus.py --train A.json --train B.json --dev dev_3.json``.
+``python benchmarks/build_router_corpus.py --train train_1.json ... --train train_5.json --dev dev_3.json``
+(the writers' files are kept outside the repository; the built corpus is committed).
 """
 
 from __future__ import annotations
