@@ -347,7 +347,7 @@ def test_vllm_canary_ceiling_is_a_fail_with_a_result_line(tmp_path, monkeypatch,
 
     monkeypatch.setenv("STAND_IN_RECORD", str(tmp_path / "record.json"))
     model = _demo_like(tmp_path, None)
-    verdict = run_canary(model, tmp_path / "c", server="vllm", health_timeout=0.01, vllm=_stand_in(tmp_path))
+    verdict = run_canary(model, tmp_path / "c", server="vllm", health_timeout=0.0, vllm=_stand_in(tmp_path))
     assert verdict["pass"] is False and "ceiling" in verdict["detail"]
     assert "RESULT: FAIL" in capsys.readouterr().err
 
