@@ -10,18 +10,18 @@ Class weights ``(goals / goals of the class) ** 0.5`` (:data:`CLASS_POWER`) keep
 from drowning the small roles without letting a rare role win every unclear goal.
 
 The corpus (``data/router_train.json``, format ``quarkci-router-train/1``, built by
-``benchmarks/build_router_corpus.py``): 2,098 labelled goals, each with its ``expected`` skill of the default
+``benchmarks/build_router_corpus.py``): 3,049 labelled goals, each with its ``expected`` skill of the default
 catalog (``null``: the router must ask) or, for a role the default catalog has no skill for (export, the
-PyTorch debugger), its ``role``. Sources: five corpora of 240 goals written by independent writers who saw no
-code or tests (train_1 ... train_5, 1,193 after duplicates; 14 labels of train_1/train_2 corrected where they
+PyTorch debugger), its ``role``. Sources: nine corpora of 240 goals written by independent writers who saw no
+code or tests (train_1 ... train_9, 2,145 after duplicates; 14 labels of train_1/train_2 corrected where they
 contradict the seed on the default catalog: ShapeShifter rewrites and skill creation/audit that those two
 writers thought absent, their copy of the catalog being an older one; listed with the reason in the builder;
-train_3 ... train_5 were written against the current catalog), the development set dev_3 (80 goals, another
+train_3 ... train_9 were written against the current catalog), the development set dev_3 (80 goals, another
 writer), and this repository's own router case sentences. Labels are mapped to roles through the real role
 resolution (:func:`quarkci.router.roles.resolve_roles` on ``default_catalog.yaml``; a test keeps the mapping
 total), so a renamed skill cannot silently change a label.
 
-Cost: fitting on the corpus takes about 5 s on this project's 2-core machine (``benchmarks/bench_router.py
+Cost: fitting on the corpus takes about 7 s on this project's 2-core machine (``benchmarks/bench_router.py
 --fit``; importing scikit-learn another 1.2 s), too slow for every ``quarkci route``, so the fitted arrays are
 stored in ``data/router_model.npz`` (about 1 MB: the n-gram vocabulary, idf, float32 coefficients, the corpus
 digest), written by ``python -m quarkci.router.model --record``; a test checks that the file equals a re-fit
@@ -30,9 +30,9 @@ import. Nothing is pickled: the opinion is the softmax of the stored linear scor
 against ``LogisticRegression.predict_proba``.
 
 Out-of-fold figures (5 folds; ``benchmarks/bench_router.py --cv``): the classifier alone reads 91.6 % of the
-writers' 1,193 goals right (the rules alone: 69.7 %, 86.3 % of their confident routes right; with two
-corpora it was 83.3 % against 75.5 %), 96.2 % of dev_3, 89.2 % of the own sentences. How the router combines
-the two: :mod:`quarkci.router.confidence`.
+writers' 2,145 goals right (the rules alone: 70.2 %, 87.0 % of their confident routes right; with two
+corpora it was 83.3 % against 75.5 %, with five 91.6 %), 95.0 % of dev_3, 88.0 % of the own sentences.
+How the router combines the two: :mod:`quarkci.router.confidence`.
 """
 
 from __future__ import annotations
