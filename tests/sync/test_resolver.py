@@ -894,3 +894,52 @@ def test_a_called_name_nearly_a_quark_family_name_is_misspelt_but_a_bare_onnx_op
     found = _audit(tmp_path / "a", "Start from `Int4GroupSpec(group_size=32)`.\n", "0.11")
     assert [f.rule for f in found] == ["python-name-misspelt"] and "Int4PerGroupSpec" in found[0].source_says
     assert _audit(tmp_path / "b", "Each `QuantizeLinear` pairs with a `DequantizeLinear`.\n", "0.13") == []
+
+
+def test_quark_cli_alone_is_missing_where_no_cli_ships_unless_the_skill_says_so(tmp_path):
+    # 0.9's wheel: no entry_points.txt, no quark/experimental/cli (quark-cli arrives in 0.10)
+    found = _audit(
+        tmp_path / "a", "Check the CLI with `quark-cli -h` first.\n\n```bash\nquark-cli -h\n```\n", "0.9"
+    )
+    assert [(f.rule, f.kind) for f in found] == [("cli-command-unknown", "breaking")]
+    said = "It has no `quark-cli`; everything below is Python.\n\n```bash\nquark-cli -h\n```\n"
+    assert [
+        f.rule for f in _audit(tmp_path / "b", said.replace("```bash\nquark-cli -h\n```\n", ""), "0.9")
+    ] == []
+
+
+def test_if_you_omit_a_flag_states_its_default(tmp_path):
+    # 0.10 quark/experimental/cli/torch_llm_ptq.py: --group_size default 128
+    head = "## torch-llm-ptq\n\n```bash\nquark-cli torch-llm-ptq --model_dir ./m\n```\n\n"
+    found = _audit(tmp_path / "a", head + "If you omit `--group_size`, weights are grouped by 64.\n", "0.10")
+    assert [f.rule for f in found] == ["cli-flag-default-changed"]
+    assert (
+        _audit(tmp_path / "b", head + "If you omit `--group_size`, weights are grouped by 128.\n", "0.10")
+        == []
+    )
+
+
+def test_a_heading_that_says_its_list_is_a_part_is_not_completed(tmp_path):
+    table = "| Scheme | Notes |\n|---|---|\n| `fp8` | FP8 |\n| `mxfp4` | MXFP4 |\n"
+    part = _audit(tmp_path / "a", "## Built-in schemes worth knowing\n\n" + table, "0.13")
+    assert [f.rule for f in part] == []
+    whole = _audit(tmp_path / "b", "## Built-in schemes\n\n" + table, "0.13")  # negative control
+    assert {f.rule for f in whole} == {"scheme-list-incomplete"}
+
+
+def test_a_table_with_a_column_per_release_checks_each_cell_against_its_release(tmp_path):
+    # METADATA: onnx >=1.16.0,<=1.19.0 isn't 0.13's pin (0.13: onnx<=1.22.0,>=1.21.0)
+    table = "| | 0.11 | 0.13 |\n|---|---|---|\n| onnx | 1.16.0 – 1.19.0 | {} |\n"
+    assert _audit(tmp_path / "a", table.format("1.21.0 – 1.22.0"), "0.13") == []
+    wrong = _audit(tmp_path / "b", table.format("1.20.0 – 1.22.0"), "0.13")
+    assert [f.rule for f in wrong] == ["dependency-range-mismatch"]
+
+
+def test_a_cap_said_in_words_may_be_the_pins_exclusive_cap(tmp_path):
+    # 0.13 METADATA: flydsl<0.3,>=0.2.4 (extra flydsl: checked in an install skill)
+    name = "quark-install-probe"
+    assert _audit(tmp_path / "a", "The `flydsl` pin is 0.2.4 up to 0.3.\n", "0.13", name=name) == []
+    wider = _audit(tmp_path / "b", "The `flydsl` pin is 0.2.4 up to 0.4.\n", "0.13", name=name)
+    assert [f.rule for f in wider] == ["dependency-range-mismatch"]
+    literal = _audit(tmp_path / "c", "The pin is `flydsl>=0.2.4,<=0.3`.\n", "0.13", name=name)  # a specifier
+    assert [f.rule for f in literal] == ["dependency-range-mismatch"]

@@ -28,6 +28,7 @@ _DEFAULT_WORD = re.compile(
     rf"|\b(?:do|does|did) not {_PASS}\b|\b(?:don't|doesn't|didn't) {_PASS}\b"
     r"|\b(?:if|when) (?:it is |left )?(?:omitted|unset|absent|left out)\b|\bfalls? back to\b"
     r"|\b(?:is|are) (?:left out|omitted|not given|absent)\b"
+    r"|\b(?:if|when|unless) you (?:omit|leave out|leave off|skip|drop)\b"
     r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b",
     re.IGNORECASE,
 )

@@ -118,6 +118,10 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
     if block.kind == "table":
         if block.cell is None or block.cell.column != 0 or block.cell.is_header:
             return
+        scoped = _release_columns(block.cell.headers)
+        if scoped:  # a release per column ("| | 0.11 | 0.13 |"): each cell states its column's release
+            yield from _per_release(block, packages, section, scoped)
+            return
         text = " | ".join(block.cell.row)
     else:
         text = block.text
@@ -137,3 +141,46 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
                 "extra": _extra_at(extras, stated.start),
             },
         )
+
+
+_RELEASE_HEADER = re.compile(
+    r"^(?:amd-quark |quark )?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)$", re.IGNORECASE
+)
+
+
+def _release_columns(headers: tuple[str, ...]) -> dict[int, str]:
+    """``{column: release}`` for a table whose headers past the first name amd-quark releases, else {}."""
+    found = {}
+    for column, header in enumerate(headers):
+        m = _RELEASE_HEADER.match(re.sub(r"[*`]", "", header).strip())
+        if m is not None and column > 0:
+            found[column] = m.group("v")
+    return found if len(found) >= 2 else {}
+
+
+def _per_release(
+    block: Text, packages: frozenset[str], section: str, scoped: dict[int, str]
+) -> Iterator[Found]:
+    """The range of each release column's cell (read as "<package> <cell>"), scoped to that release
+    (``context["releases"]``): checked only against it, as a release scope is."""
+    assert block.cell is not None
+    name = block.cell.row[0]
+    for column, release in scoped.items():
+        if column >= len(block.cell.row):
+            continue
+        for stated in ranges.statements(f"{name} {block.cell.row[column]}", packages):
+            if stated.negative or stated.supported:
+                continue
+            yield Found(
+                "dependency",
+                stated.spec,
+                block.line,
+                {
+                    "package": stated.package,
+                    "text": stated.text.strip(),
+                    "where": block.kind,
+                    "section": section,
+                    "extra": None,
+                    "releases": f"=={release}.*" if release.count(".") == 1 else f"=={release}",
+                },
+            )

@@ -9,6 +9,13 @@ from dataclasses import dataclass
 from quarkci.skills.claims.walk import Heading
 
 _COMPLETE = re.compile(r"\b(available|supported|all|built-in|builtin|complete|full)\b", re.IGNORECASE)
+# A heading that itself says its list is a part ("Built-in schemes worth knowing", "Common templates",
+# "Some supported models"): no claim that the list is complete, whatever else it says
+_SUBSET = re.compile(
+    r"\b(?:worth knowing|notable|common(?:ly used)?|popular|some|selected|a few|key|useful|favou?rite|"
+    r"recommended|frequently used|examples?|highlights?|handy|typical)\b",
+    re.IGNORECASE,
+)
 _HEADING_COUNT = re.compile(r"\((\d+)(?:\s+(?:total|in total|primary))?\)")
 
 
@@ -26,13 +33,15 @@ def list_section(headings: tuple[Heading, ...], topic: re.Pattern[str]) -> ListS
     """Innermost ancestor heading whose text matches ``topic``, with its completeness and count.
 
     A list is *enumerated as complete* when that heading says available/supported/all/built-in or
-    states a count, e.g. ``Available Quantization Schemes (21 total)``.
+    states a count, e.g. ``Available Quantization Schemes (21 total)``, unless it also says the list is a
+    part (``Built-in schemes worth knowing``, ``Common templates``: :data:`_SUBSET`).
     """
     for heading in reversed(headings):
         if topic.search(heading.text):
             count = heading_count(heading.text)
+            complete = bool(_COMPLETE.search(heading.text)) or count is not None
             return ListSection(
-                heading.text, heading.line, bool(_COMPLETE.search(heading.text)) or count is not None, count
+                heading.text, heading.line, complete and not _SUBSET.search(heading.text), count
             )
     return None
 

@@ -3,6 +3,8 @@ one of the release's."""
 
 from __future__ import annotations
 
+import re
+
 from quarkci.core.findings import Finding
 from quarkci.facts.cli_flags import PACKAGED_CLI, command_labels
 from quarkci.skills.model import Claim
@@ -12,6 +14,14 @@ from quarkci.sync.state import AuditState
 ID = "cli-command-unknown"
 DESC = "A Quark command the skill runs (quark-cli subcommand, console script) is not in the release"
 CATEGORY = "cli_flags"
+
+
+# A sentence saying a command is absent ("It has no `quark-cli`", "ships without quark-quant-perf")
+_SAID_ABSENT = re.compile(
+    r"\b(?:has|have|had|ships?|shipped|comes? with|provides?|installs?) no\b|\bthere (?:is|are|was|were) no\b"
+    r"|\bwithout\b|\bno longer\b",
+    re.IGNORECASE,
+)
 
 
 def unknown(state: AuditState) -> list[tuple[Claim, tuple[str, ...]]]:
@@ -27,13 +37,29 @@ def unknown(state: AuditState) -> list[tuple[Claim, tuple[str, ...]]]:
     out = []
     for claim in state.claims_of("command"):
         name = claim.value
-        if not known and not (state.vocabulary is not None and state.vocabulary.releases_of("command", name)):
+        if claim.context.get("negative") or _SAID_ABSENT.search(str(claim.context.get("around") or "")):
+            continue  # "0.9 has no `quark-cli`": the skill says the command is not there
+        having = releases_having(state, name)
+        if not known and having in ((), ("?",)):
             continue  # no CLI here, and no release has the command: nothing says it is Quark's
         if name in known or (name == "quark-cli" and any(k.startswith("quark-cli ") for k in known)):
             continue
-        vocabulary = state.vocabulary
-        out.append((claim, vocabulary.releases_of("command", name) if vocabulary is not None else ("?",)))
+        out.append((claim, having))
     return out
+
+
+def releases_having(state: AuditState, name: str) -> tuple[str, ...]:
+    """The vocabulary's releases that have the command ``name`` (``quark-cli`` alone: those with any
+    ``quark-cli`` subcommand), in release order; ``("?",)`` without a vocabulary."""
+    vocabulary = state.vocabulary
+    if vocabulary is None:
+        return ("?",)
+    found = vocabulary.releases_of("command", name)
+    if found or name != "quark-cli":
+        return found
+    subs = [c for c in vocabulary.names("command") if c.startswith("quark-cli ")]
+    having = {r for c in subs for r in vocabulary.releases_of("command", c)}
+    return tuple(r for r in vocabulary.releases if r in having)
 
 
 def check(state: AuditState) -> list[Finding]:

@@ -58,6 +58,19 @@ def disagrees(stated: SpecifierSet, pinned: SpecifierSet) -> bool:
     return any(stated.contains(v, prereleases=True) != pinned.contains(v, prereleases=True) for v in probes)
 
 
+def _as_words_mean(stated: SpecifierSet, pinned: SpecifierSet, words: str) -> SpecifierSet:
+    """``stated`` with a cap said in words ("0.2.4 up to 0.3", "1.18 to 1.22": ``<=B``) read as the
+    pin's own ``<B`` when the pin caps at that very version: prose does not say whether the bound is
+    included. A cap written as a specifier (``<=0.3``) is kept as written."""
+    if "<" in words:
+        return stated
+    caps = {Version(p.version) for p in pinned if p.operator == "<"}
+    parts = [
+        f"<{s.version}" if s.operator == "<=" and Version(s.version) in caps else str(s) for s in stated
+    ]
+    return SpecifierSet(",".join(parts))
+
+
 def _pins(state: AuditState, package: str) -> list[tuple[FactItem, SpecifierSet]]:
     out = []
     for item in state.upstream.items("dependencies"):
@@ -92,7 +105,10 @@ def check(state: AuditState) -> list[Finding]:
             stated = SpecifierSet(claim.value)
         except InvalidSpecifier:
             continue
-        if not pins or not any(True for _ in stated) or not all(disagrees(stated, spec) for _, spec in pins):
+        words = str(claim.context.get("text") or "")
+        if not pins or not any(True for _ in stated) or not all(
+            disagrees(_as_words_mean(stated, spec, words), spec) for _, spec in pins
+        ):
             continue
         item, spec = pins[0]
         extras = ", ".join(
