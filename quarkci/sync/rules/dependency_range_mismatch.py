@@ -65,9 +65,7 @@ def _as_words_mean(stated: SpecifierSet, pinned: SpecifierSet, words: str) -> Sp
     if "<" in words:
         return stated
     caps = {Version(p.version) for p in pinned if p.operator == "<"}
-    parts = [
-        f"<{s.version}" if s.operator == "<=" and Version(s.version) in caps else str(s) for s in stated
-    ]
+    parts = [f"<{s.version}" if s.operator == "<=" and Version(s.version) in caps else str(s) for s in stated]
     return SpecifierSet(",".join(parts))
 
 
@@ -106,8 +104,10 @@ def check(state: AuditState) -> list[Finding]:
         except InvalidSpecifier:
             continue
         words = str(claim.context.get("text") or "")
-        if not pins or not any(True for _ in stated) or not all(
-            disagrees(_as_words_mean(stated, spec, words), spec) for _, spec in pins
+        if (
+            not pins
+            or not any(True for _ in stated)
+            or not all(disagrees(_as_words_mean(stated, spec, words), spec) for _, spec in pins)
         ):
             continue
         item, spec = pins[0]
