@@ -214,6 +214,10 @@ def _named_skill(p: Parse, catalog: list[CatalogSkill]) -> str | None:
 def intent(p: Parse, names: dict[str, str], catalog: list[CatalogSkill]) -> Intent:
     """The route the seed's rules read from parse ``p`` (see the module docstring, 1-4)."""
     active = [a for a in p.active() if not (lexicon_action(a.action).needs_domain and not p.domain)]
+    # a bare mention (a scheme name) of an action the goal itself puts off ("before quantizing, decide
+    # between int4 and fp8") is what the deferred action is about, not a request of its own
+    put_off = {a.action for a in p.off() if not a.weak}
+    active = [a for a in active if not (a.weak and a.action in put_off)]
     failing = any(a.action == "failure" for a in active)
     named = None if failing else _named_skill(p, catalog)
     if named:

@@ -177,3 +177,34 @@ def test_routing_a_skill_named_in_the_goal():
     assert doc["workflow"] == "quark-skill-creator"
     doc = route("quark-torch-ptq crashed with a KeyError", DEFAULT, LABEL).document
     assert doc["workflow"] != "quark-torch-ptq"  # a reported failure is not a request to run the skill again
+
+
+# A scheme named while the quantize verb itself is put off is what the later quantization is about, not a
+# request of its own (own sentences; a deferral the rules read, in four languages)
+SCHEME_OF_A_LATER_QUANTIZE = [
+    "We will quantize Llama-3.1-8B next week; first tell me whether fp8 or int4 suits it.",
+    "Qwen2.5-7B wird erst später quantisiert; welches Schema passt besser, fp8 oder int4?",
+    "Mistral-7B lo cuantizaremos más tarde; antes quiero saber si fp8 o int4 le conviene más.",
+    "量子化の前に Qwen2.5-14B に fp8 と int4 のどちらが合うか決めたい。",
+]
+
+
+@pytest.mark.parametrize("goal", SCHEME_OF_A_LATER_QUANTIZE)
+def test_a_scheme_named_for_a_later_quantize_is_no_quantize_request(goal):
+    from quarkci.router.lexical import index_for
+
+    skills = load_catalog(None)[0]
+    names = resolve_roles(skills)
+    decided = rule_decision(goal, Facts(), names, skills, index_for(tuple(s.positive for s in skills)))
+    assert decided.role not in PTQ_ROLES, decided.reason
+
+
+def test_the_scheme_mention_of_a_deferred_quantize_was_the_ptq_route_before():
+    # negative control of the rule: the same parse with the deferral gone routes the scheme to PTQ
+    from quarkci.router.lexical import index_for
+
+    skills = load_catalog(None)[0]
+    names = resolve_roles(skills)
+    goal = "Qwen2.5-14B に fp8 と int4 のどちらが合うか。"
+    index = index_for(tuple(s.positive for s in skills))
+    assert rule_decision(goal, Facts(), names, skills, index).role in PTQ_ROLES
