@@ -229,20 +229,7 @@ def _literals(body: list[ast.stmt]) -> dict[str, dict[str, list[str]]]:
     """:func:`_closed_literals` of the public functions and methods of a module body, keyed like
     :func:`_signatures` (``export_safetensors``, ``Class.method``; a class's own ``__init__`` under the
     class name); callables with no closed parameter are left out."""
-    out: dict[str, dict[str, list[str]]] = {}
-    for node in body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
-            if found := _closed_literals(node):
-                out[node.name] = found
-        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-            for member in node.body:
-                if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                if (member.name == "__init__" or not member.name.startswith("_")) and (
-                    found := _closed_literals(member)
-                ):
-                    key = node.name if member.name == "__init__" else f"{node.name}.{member.name}"
-                    out[key] = found
+    out = {key: found for key, node, _ in _public_callables(body) if (found := _closed_literals(node))}
     return dict(sorted(out.items()))
 
 
@@ -270,19 +257,7 @@ def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
 def _defaults_of(body: list[ast.stmt]) -> dict[str, dict[str, str]]:
     """:func:`_defaults` of the callables :func:`_signatures` lists, keyed the same way; callables without
     a constant default are left out."""
-    out: dict[str, dict[str, str]] = {}
-    for node in body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
-            if found := _defaults(node):
-                out[node.name] = found
-        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-            for member in node.body:
-                if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                if member.name == "__init__" or not member.name.startswith("_"):
-                    key = node.name if member.name == "__init__" else f"{node.name}.{member.name}"
-                    if found := _defaults(member):
-                        out[key] = found
+    out = {key: found for key, node, _ in _public_callables(body) if (found := _defaults(node))}
     return dict(sorted(out.items()))
 
 
@@ -290,21 +265,29 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
-def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
-    """``{name: params}`` of the public module-level functions, each public class (its own ``__init__``,
-    when the class body defines one) and each public method (``"Class.method"``); see :func:`_params`."""
-    out: dict[str, list[str]] = {}
+def _public_callables(
+    body: list[ast.stmt],
+) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, bool]]:
+    """``(key, node, method)`` of each public module-level function (``export_safetensors``), each public
+    class's own ``__init__`` (keyed by the class name) and each public method (``"Class.method"``), in body
+    order: the callables the ``signatures``, ``literals`` and ``defaults`` facts are keyed by."""
     for node in body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"):
-            out[node.name] = _params(node, method=False)
+            yield node.name, node, False
         elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
             for member in node.body:
                 if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
                     continue
                 if member.name == "__init__":
-                    out[node.name] = _params(member, method=True)
+                    yield node.name, member, True
                 elif not member.name.startswith("_"):
-                    out[f"{node.name}.{member.name}"] = _params(member, method=True)
+                    yield f"{node.name}.{member.name}", member, True
+
+
+def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
+    """``{name: params}`` of the public module-level functions, each public class (its own ``__init__``,
+    when the class body defines one) and each public method (``"Class.method"``); see :func:`_params`."""
+    out = {key: _params(node, method=method) for key, node, method in _public_callables(body)}
     return dict(sorted(out.items()))
 
 
