@@ -123,8 +123,25 @@ def _with_named_choices(
     imported from ``.../llm_ptq/customized_configuration.py``) replaced by the list of strings that name
     holds, and ``choices_from`` = ``"<file>:<line>"`` of its assignment; other items unchanged."""
     choices = item.attrs.get("choices")
-    if not (isinstance(choices, str) and choices.isidentifier()):
+    if not isinstance(choices, str):
         return item
+    if not choices.isidentifier():
+        # an expression of such names and literals: ``choices=(*_AGENT_SKILLS_DIRS, "all")`` (0.13's
+        # quark-skills install --agent: the dict's keys, then "all")
+        try:
+            expression = ast.parse(choices, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return item
+        strings: list[str] = []
+        if not _collect_strings(snapshot, path, tree, imports, expression, strings, 0):
+            return item
+        values = list(dict.fromkeys(strings))
+        return FactItem(
+            item.name,
+            item.file,
+            item.line,
+            {**item.attrs, "choices": values, "choices_from": f"{item.file}:{item.line}"},
+        )
     resolved = named_strings(snapshot, path, tree, imports, choices)
     if resolved is None:
         return item
@@ -262,6 +279,8 @@ def _collect_strings(
     if (text := str_const(node)) is not None:
         out.append(text)
         return True
+    if isinstance(node, ast.Starred):  # ``(*NAMES, "all")``: the names unpacked in place
+        return _collect_strings(snapshot, path, tree, imports, node.value, out, depth)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return all(_collect_strings(snapshot, path, tree, imports, e, out, depth) for e in node.elts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):

@@ -19,6 +19,8 @@ Read with :mod:`ast`, never imported. One item per module, named by its dotted p
   default is a constant (``None``, ``True``, a number, a string: written as Python would print it, a
   string without its quotes);
 * ``origins``: ``{name: "quark.mod.Name"}`` of its ``from quark... import`` bindings (re-exports);
+* ``tables``: ``{name: keys}`` of its public module-level dict literals keyed by strings (lookup tables:
+  ``DefaultConfigMapping``, the ONNX configuration names, see :func:`onnx_configs`);
 * ``classes``: per class its bases, own ``__init__``, whether it is a dataclass and its fields, from which
   :meth:`ApiIndex.signature` composes the signature a class inherits (an ``__init__`` or dataclass fields
   of a base class, in another module too).
@@ -154,8 +156,53 @@ def module_item(path: str, text: str) -> FactItem | None:
             "origins": origins,
             "classes": classes,
             "literals": _literals(tree.body),
+            "tables": _tables(tree.body),
         },
     )
+
+
+def _tables(body: list[ast.stmt]) -> dict[str, list[str]]:
+    """``{name: keys}`` of the public module-level dict literals with at least two keys, all string
+    constants, in written order: lookup tables such as ``DefaultConfigMapping`` of
+    ``quark/onnx/quantization/config/custom_config.py`` (the names ``get_default_config`` accepts)."""
+    out: dict[str, list[str]] = {}
+    for node in body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        if not isinstance(target, ast.Name) or target.id.startswith("_") or not isinstance(value, ast.Dict):
+            continue
+        keys = [k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        if len(keys) >= 2 and len(keys) == len(value.keys):
+            out[target.id] = list(dict.fromkeys(keys))
+    return out
+
+
+def onnx_configs(items: list[FactItem]) -> frozenset[str]:
+    """The configuration names ``quark.onnx`` knows (``get_default_config("XINT8")``, ``quark-cli onnx-ptq
+    --config``, an auto-search preset): the keys of ``DefaultConfigMapping`` and the ``*_CONFIG`` constants
+    (less the suffix: ``XINT8_WEIGHTSONLY_ADAROUND``) of ``quark/onnx/quantization/config/custom_config.py``
+    (every release from 0.6.0 on), and the keys of ``AUTO_SEARCH_CONFIGS`` in
+    ``quark/onnx/quantization/auto_search/qconfig_mapping.py`` (``XINT8_SEARCH``); empty when the release
+    has none of them."""
+    out: set[str] = set()
+    for item in items:
+        tables = item.attrs.get("tables") or {}
+        if item.name == ONNX_CONFIG_MODULE:
+            out.update(tables.get("DefaultConfigMapping") or ())
+            out.update(
+                str(n).removesuffix("_CONFIG")
+                for n in item.attrs.get("defines", [])
+                if str(n).endswith("_CONFIG") and str(n).isupper()
+            )
+        elif item.name == ONNX_SEARCH_MODULE:
+            out.update(tables.get("AUTO_SEARCH_CONFIGS") or ())
+    return frozenset(out)
+
+
+ONNX_SEARCH_MODULE = "quark.onnx.quantization.auto_search.qconfig_mapping"
+ONNX_CONFIG_MODULE = "quark.onnx.quantization.config.custom_config"
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[str]:
@@ -242,15 +289,46 @@ def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
     out: dict[str, str] = {}
     for arg, default in pairs:
-        if isinstance(default, ast.Constant) and isinstance(default.value, str | int | float | bool | None):
-            out[arg.arg] = default.value if isinstance(default.value, str) else repr(default.value)
-        elif (
-            isinstance(default, ast.UnaryOp)
-            and isinstance(default.op, ast.USub)
-            and isinstance(default.operand, ast.Constant)
-            and isinstance(default.operand.value, int | float)
+        if (text := _constant(default)) is not None:
+            out[arg.arg] = text
+    return out
+
+
+def _constant(node: ast.expr) -> str | None:
+    """A constant default as the facts store it (a string as is, another constant as ``repr``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | bool | None):
+        return node.value if isinstance(node.value, str) else repr(node.value)
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, int | float)
+    ):
+        return repr(-node.operand.value)
+    return None
+
+
+def _field_defaults(node: ast.ClassDef) -> dict[str, str]:
+    """``{field: default}`` of the fields a ``@dataclass`` body declares with a constant default
+    (``weight_format: str = "real_quantized"``, or ``field(default=...)``): the defaults of the ``__init__``
+    the decorator writes (fields inherited from a base are left out)."""
+    out: dict[str, str] = {}
+    for member in node.body:
+        if (
+            not (isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name))
+            or member.value is None
         ):
-            out[arg.arg] = repr(-default.operand.value)
+            continue
+        if "ClassVar" in ast.unparse(member.annotation) or member.target.id.startswith("_"):
+            continue
+        value: ast.expr | None = member.value
+        if (
+            isinstance(value, ast.Call)
+            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
+        ):
+            value = next((k.value for k in value.keywords if k.arg == "default"), None)
+        if value is not None and (text := _constant(value)) is not None:
+            out[member.target.id] = text
     return out
 
 
@@ -258,6 +336,16 @@ def _defaults_of(body: list[ast.stmt]) -> dict[str, dict[str, str]]:
     """:func:`_defaults` of the callables :func:`_signatures` lists, keyed the same way; callables without
     a constant default are left out."""
     out = {key: found for key, node, _ in _public_callables(body) if (found := _defaults(node))}
+    for node in body:  # a dataclass without its own __init__: the decorator's, from the field defaults
+        if (
+            isinstance(node, ast.ClassDef)
+            and not node.name.startswith("_")
+            and node.name not in out
+            and _is_dataclass(node)
+            and not any(isinstance(m, ast.FunctionDef) and m.name == "__init__" for m in node.body)
+            and (found := _field_defaults(node))
+        ):
+            out[node.name] = found
     return dict(sorted(out.items()))
 
 
@@ -430,6 +518,8 @@ class ApiIndex:
     def __init__(self, items: list[FactItem]) -> None:
         self.modules: dict[str, FactItem] = {i.name: i for i in items}
         self._by_name: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
+        self._methods: dict[str, list[str]] | None = None
+        self._parameters: dict[str, list[tuple[str, str]]] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.modules)
@@ -553,17 +643,54 @@ class ApiIndex:
                 return None
             return {p: v for p, v in found[0].items() if all(f.get(p) == v for f in found[1:])}
         split = self.split(dotted)
+        if split is None and "." not in dotted and (method := self.sole_method(dotted)) is not None:
+            return self.defaults(method, _depth + 1)  # `freeze` written alone: the one Class.freeze
         if split is None or not split[1] or _depth > 6:
             return None
         module, rest = split
         attrs = self.modules[module].attrs
         key = ".".join(rest[:2])
-        if key in (attrs.get("signatures") or {}):
-            return dict((attrs.get("defaults") or {}).get(key) or {})
+        own = (attrs.get("defaults") or {}).get(key)
+        if key in (attrs.get("signatures") or {}) or own:  # a dataclass: its fields' defaults
+            return dict(own or {})
         origin = (attrs.get("origins") or {}).get(rest[0])
         if isinstance(origin, str) and origin != dotted:
             return self.defaults(".".join([origin, *rest[1:]]), _depth + 1)
         return None
+
+    def sole_method(self, name: str) -> str | None:
+        """``module.Class.name`` when exactly one public class of the release defines a public method
+        ``name`` (``freeze`` -> ``quark.torch.quantization.api.ModelQuantizer.freeze``), or exactly one class a
+        framework package exports does (0.12.post1's vLLM plugin class has a ``freeze`` too), else None: a
+        method named alone in prose means that one only when no other class has it."""
+        if self._methods is None:
+            methods: dict[str, list[str]] = {}
+            for module, item in sorted(self.modules.items()):
+                for key in item.attrs.get("signatures") or {}:
+                    if key.count(".") == 1:
+                        methods.setdefault(key.split(".")[1], []).append(f"{module}.{key}")
+            self._methods = methods
+        found = self._methods.get(name, [])
+        if len(found) > 1:  # the classes a framework package exports (ModelQuantizer) before internal ones
+            exported = self._exporters()[0]
+            found = [f for f in found if f.rsplit(".", 2)[-2] in exported]
+        return found[0] if len(found) == 1 else None
+
+    def sole_parameter(self, parameter: str) -> str | None:
+        """``module.callable`` of the public callables of the release that have a parameter named
+        ``parameter`` with a constant default (a signature's, or a dataclass field's), when they all give it
+        the same default (the first of them), else None: a default stated for a parameter alone
+        (``include_cle`` defaults to ``False``; 0.9's ONNX ``QuantizationConfig`` and ``quantize_static``
+        both default it to ``True``) means theirs."""
+        if self._parameters is None:
+            found: dict[str, list[tuple[str, str]]] = {}
+            for module, item in sorted(self.modules.items()):
+                for key, defaults in (item.attrs.get("defaults") or {}).items():
+                    for name, value in defaults.items():
+                        found.setdefault(name, []).append((f"{module}.{key}", str(value)))
+            self._parameters = found
+        having = self._parameters.get(parameter, [])
+        return having[0][0] if having and len({v for _, v in having}) == 1 else None
 
     def defining_class(self, dotted: str) -> tuple[str, str] | None:
         """``(module, class name)`` where the class ``dotted`` names is defined (re-exports followed),

@@ -12,6 +12,8 @@ kind               names
 ``command``        every console script and ``quark-cli`` subcommand (``cli_flags`` facts' ``script``)
 ``model_template`` every model template / type (``model_templates`` facts)
 ``dependency``     every package a ``Requires-Dist`` names, any extra (``dependencies`` facts, canonical)
+``extra``          every extra a ``Requires-Dist`` marker names (``dependencies`` facts' ``extra``: ``cli``)
+``onnx_config``    every ONNX configuration name (``public_api``: ``DefaultConfigMapping`` keys, ``XINT8``)
 ``name``           every public class and function a module under ``quark/`` defines (``public_api``
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
 ``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
@@ -46,6 +48,7 @@ from packaging.version import Version
 
 from quarkci.facts.base import FactSet
 from quarkci.facts.cli_flags import command_labels, option_names, scheme_choices
+from quarkci.facts.public_api import onnx_configs
 
 FORMAT = "quarkci-vocabulary/1"
 KINDS: tuple[str, ...] = (
@@ -54,6 +57,8 @@ KINDS: tuple[str, ...] = (
     "command",
     "model_template",
     "dependency",
+    "extra",
+    "onnx_config",
     "name",
     "member",
     "export",
@@ -212,6 +217,8 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
         "command": set(command_labels(flags)),
         "model_template": facts.names("model_templates"),
         "dependency": {canonicalize_name(n) for n in facts.names("dependencies")},
+        "extra": {str(i.attrs["extra"]) for i in facts.kinds.get("dependencies", []) if i.attrs.get("extra")},
+        "onnx_config": set(onnx_configs(facts.kinds.get("public_api", []))),
         "name": names,
         "member": members,
         "export": {

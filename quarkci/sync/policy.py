@@ -58,6 +58,8 @@ RULE_KINDS: dict[str, str] = {
     "cli-flag-misspelt": "semantic",  # no command of any release has the flag: check the name
     "python-module-misspelt": "semantic",  # no release has the module: check the name
     "python-name-misspelt": "semantic",  # no release has the class, method or argument: check the name
+    "dependency-extra-misspelt": "semantic",  # no release provides the extra: check the name
+    "onnx-config-misspelt": "semantic",  # no release defines the ONNX configuration: check the name
     **CONTRACT_KINDS,  # the contract-* ids: quarkci.contracts.rules, by the direction of the difference
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")

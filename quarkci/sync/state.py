@@ -87,13 +87,15 @@ class AuditState:
     vocabulary: Vocabulary | None = None  # every release's names (quarkci.facts.vocabulary), None: unknown
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
-    def claims_of(self, *kinds: str) -> Iterable[Claim]:
+    def claims_of(self, *kinds: str, historical: bool = False) -> Iterable[Claim]:
         """Claims of the given kinds about Quark, in (file, line, value) order.
 
         A flag the extractor attributes to another program (``context["quark"]`` false: pip, docker,
         nvidia-smi, lm_eval...) says nothing about the release and is left out; so is a claim its text
         presents as historical ("this no longer works:") or scopes to releases other than this one
-        ("for `amd-quark>=0.11,<0.12` ..."), see :mod:`quarkci.skills.claims.context`.
+        ("for `amd-quark>=0.11,<0.12` ..."), see :mod:`quarkci.skills.claims.context`. With
+        ``historical=True`` the historical ones are kept: a name no release ever had is wrong even in a
+        note saying it is gone (the ``*-misspelt`` rules ask for them).
         """
         wanted = set(kinds)
         version = self.upstream.version
@@ -103,7 +105,7 @@ class AuditState:
                 for c in self.claims
                 if c.kind in wanted
                 and c.context.get("quark", True) is not False
-                and not c.context.get("historical")
+                and (historical or not c.context.get("historical"))
                 and in_scope(c.context, version)
             ),
             key=lambda c: (c.file, c.line, c.value),

@@ -154,3 +154,33 @@ def public_api_extract_all_guard():
     from quarkci.facts import extract_all
 
     return extract_all
+
+
+@pytest.mark.real
+def test_real_defaults_of_dataclass_fields_a_sole_method_and_a_sole_parameter():
+    from tests.realwheels import real_snapshot
+
+    old = ApiIndex(facts_cache.facts_of(real_snapshot("0.9")).kinds["public_api"])
+    # 0.9 quark/torch/export/config/config.py: @dataclass JsonExporterConfig, weight_format: str = "real_quantized"
+    json_config = old.defaults("quark.torch.export.config.config.JsonExporterConfig")
+    assert json_config is not None and json_config["weight_format"] == "real_quantized"
+    assert json_config["pack_method"] == "reorder"
+    # include_cle: 0.9's ONNX QuantizationConfig field and quantize_static's parameter, both True
+    assert old.sole_parameter("include_cle") == "quark.onnx.quantization.config.config.QuantizationConfig"
+    assert old.sole_parameter("device") is None  # many callables, different defaults
+    new = ApiIndex(facts_cache.facts_of(real_snapshot("0.12.post1")).kinds["public_api"])
+    # `freeze` alone: ModelQuantizer.freeze (quark.torch exports the class); the vLLM plugin's is internal
+    assert new.sole_method("freeze") == "quark.torch.quantization.api.ModelQuantizer.freeze"
+    assert (new.defaults("freeze") or {}).get("quantize") == "None"
+
+
+@pytest.mark.real
+def test_real_0_13_quark_skills_agent_choices_from_a_starred_expression():
+    from tests.realwheels import real_snapshot
+
+    facts = facts_cache.facts_of(real_snapshot("0.13"))
+    agent = next(
+        i for i in facts.kinds["cli_flags"] if i.attrs["script"] == "quark-skills" and i.name == "--agent"
+    )
+    # quark/skills.py: choices=(*_AGENT_SKILLS_DIRS, "all"): the dict's keys, then "all"
+    assert agent.attrs["choices"] == ["claude-code", "cursor", "codex", "all"]

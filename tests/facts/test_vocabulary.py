@@ -111,3 +111,7 @@ def test_the_shipped_vocabulary_is_the_recording_of_the_12_releases():
     assert recorded == vocabulary.shipped()
     assert recorded.releases_of("scheme", "w_fp8_a_fp8") == ("0.10",)
     assert "w_int4_a_bf16" not in recorded.names("scheme")  # no release on PyPI defines it
+    # extras by Requires-Dist marker: `cli` arrives in 0.12.post1, `lint` in 0.10, 0.9 has none
+    assert recorded.releases_of("extra", "cli") == ("0.12.post1", "0.13")
+    assert recorded.releases_of("extra", "lint")[0] == "0.10"
+    assert not any("0.9" in recorded.releases_of("extra", e) for e in recorded.names("extra"))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from quarkci.facts import vocabulary
 from quarkci.skills import DirectorySource, discover
 from quarkci.skills.claims import extract_claims
 from quarkci.skills.model import CLAIM_KINDS, Claim
@@ -33,6 +34,7 @@ POSITIVE = [
     ("model-list/SKILL.md", 12, "model_type", "alpha"),
     ("model-list/SKILL.md", 12, "model_type", "beta_v2"),
     ("model-list/SKILL.md", 13, "model_type", "gamma-1"),
+    ("model-list/SKILL.md", 19, "extra", "cli"),
     ("ptq-runner/SKILL.md", 6, "path", "quark/torch/quantization/config/template.py"),
     ("ptq-runner/SKILL.md", 7, "path", "examples/torch/language_modeling/llm_ptq/quantize_quark.py"),
     ("ptq-runner/SKILL.md", 14, "python_version", "<3.13,>=3.10"),
@@ -81,8 +83,15 @@ def test_positive_fixture_claims_exact() -> None:
 
 
 def test_every_claim_kind_is_declared() -> None:
+    source = DirectorySource(FIXTURES / "positive")
+    resolved = [
+        c for s in discover(source) for c in extract_claims(s, source.read_text, vocabulary.shipped())
+    ]
     assert {c.kind for c in _claims("positive")} <= set(CLAIM_KINDS)
-    assert {c.kind for c in _claims("positive")} == set(CLAIM_KINDS)  # the fixture exercises every kind
+    # the fixture exercises every kind (a `requirement` names a package of the release vocabulary)
+    assert {c.kind for c in resolved} == set(CLAIM_KINDS)
+    assert ("model-list/SKILL.md", 20, "requirement", "onnxslim") in _rows(resolved)
+    assert ("model-list/SKILL.md", 21, "onnx_config", "XINT8") in _rows(resolved)
 
 
 def test_flag_context_names_its_command() -> None:

@@ -943,3 +943,136 @@ def test_a_cap_said_in_words_may_be_the_pins_exclusive_cap(tmp_path):
     assert [f.rule for f in wider] == ["dependency-range-mismatch"]
     literal = _audit(tmp_path / "c", "The pin is `flydsl>=0.2.4,<=0.3`.\n", "0.13", name=name)  # a specifier
     assert [f.rule for f in literal] == ["dependency-range-mismatch"]
+
+
+# --- round 5 (kinds found on a fresh development set; each from our own sentences) -------------------------
+
+
+def _rows(findings, *rules):
+    return sorted((f.skill_location.line, f.rule, f.kind) for f in findings if f.rule in rules)
+
+
+def test_a_quark_cli_subcommand_written_without_the_program_owns_its_flags(tmp_path):
+    # 0.13 torch_llm_ptq.py has no --export_weight_format (0.10's had); a table cell `torch-llm-ptq --x`
+    body = (
+        "## CLI\n\n| Option | Default |\n|---|---|\n| `torch-llm-ptq --num_calib_data` | 512 |\n\n"
+        "For fake-quantized weights from `torch-llm-ptq`, add `--export_weight_format fake_quantized`.\n"
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert _rows(found, "cli-flag-removed") == [(12, "cli-flag-removed", "breaking")]
+    assert _rows(found, "cli-flag-default-changed") == []  # 512 is 0.13's default
+
+
+def test_scheme_names_of_a_known_family_that_no_release_registers_are_semantic(tmp_path):
+    body = (
+        "## Schemes\n\n"  # 6
+        "- AMD FP4 with 64-element groups is the scheme `amdfp4_g64`.\n"  # 8: two edits from amdfp4_g32
+        "- For wider groups the built-in scheme `int4_wo_256` is also available.\n"  # 9: int4_wo_* family
+        '- Custom schemes: `LLMTemplate.register_scheme("int8_wo", config=cfg)` registers a new one.\n'  # 10
+        "- The KV cache scheme stores `fp8_e4m3` values.\n"  # 11: a data type
+        '\n```yaml\nlayer_quant_scheme:\n  - ["lm_head", "nvfp4_g32"]\n  - ["*down_proj", "amdfp4_g32"]\n```\n'
+        '\n```json\n{"llama": {"scheme": "ptpc_fp8_dynamic"}, "qwen3": {"scheme": "ptpc_fp8"}}\n```\n'
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert sorted(f.subject for f in found if f.rule == "scheme-misspelt") == [
+        "amdfp4_g64",
+        "int4_wo_256",
+        "nvfp4_g32",
+        "ptpc_fp8_dynamic",
+    ]
+    assert all(f.kind == "semantic" for f in found if f.rule == "scheme-misspelt")
+    assert not [f for f in found if f.rule == "scheme-unknown"]  # amdfp4_g32 and ptpc_fp8 are 0.13's
+
+
+def test_console_scripts_named_in_a_sentence_about_them_are_commands(tmp_path):
+    # 0.13 entry_points.txt: quark-cli, quark-quant-perf, quark-skills; no release has quark-quantize
+    body = "## After installing\n\nYou get the console scripts `quark-cli`, `quark-skills` and `quark-quantize`.\n"
+    found = _audit(tmp_path, body, "0.13")
+    assert [
+        (f.skill_location.line, f.subject, f.kind) for f in found if f.rule.startswith("cli-command")
+    ] == [(8, "quark-quantize", "semantic")]
+    skills = "## Skills\n\nSee the `quark-torch-ptq` skill and the `quark-install` skill first.\n"
+    assert not [f for f in _audit(tmp_path / "s", skills, "0.13") if f.rule.startswith("cli-command")]
+
+
+def test_stated_choices_in_a_usage_line_a_table_row_and_before_a_default(tmp_path):
+    # 0.13 quark/skills.py: --agent choices=(*_AGENT_SKILLS_DIRS, "all") = claude-code, cursor, codex, all;
+    # torch_llm_ptq.py --evaluation_dataset choices wikitext, wikitext_gpt_oss_120b
+    body = (
+        "## Install the skills\n\n```text\n"
+        "usage: quark-skills install [-h] [--agent {claude-code,cursor,all}] [--target TARGET] [--force]\n"  # 9
+        "```\n\n## PTQ\n\n"
+        "| Flag | Default | Notes |\n|---|---|---|\n"
+        "| `--evaluation_dataset` | `wikitext` | also accepts `pileval` |\n"  # 16
+    )
+    found = _audit(tmp_path, body, "0.13")
+    lines = sorted((f.skill_location.line, f.subject) for f in found if f.rule == "cli-flag-choice-invalid")
+    assert lines == [
+        (9, "quark-skills --agent choices"),
+        (16, "any Quark CLI --evaluation_dataset pileval"),
+    ]
+    sentence = (
+        "## PTQ\n\nRun `quark-cli torch-llm-ptq`; `--evaluation_dataset` accepts only `wikitext` and `pileval`, "
+        "default `wikitext`.\n"  # 8: the list closes at ", default"
+    )
+    said = _audit(tmp_path / "s", sentence, "0.13")
+    assert [f.skill_location.line for f in said if f.rule == "cli-flag-choice-invalid"] == [8]
+    complete = body.replace("{claude-code,cursor,all}", "{claude-code,cursor,codex,all}").replace(
+        "pileval", "wikitext_gpt_oss_120b"
+    )
+    assert not [f for f in _audit(tmp_path / "ok", complete, "0.13") if f.rule == "cli-flag-choice-invalid"]
+
+
+def test_a_list_introduced_as_defaults_states_each_flags_default(tmp_path):
+    # 0.13 quark/experimental/cli/quark_onnx/onnx_ptq.py: --sq_alpha default 0.5, --num_head 32
+    body = (
+        "## Tuning\n\n```bash\nquark-cli onnx-ptq --input_model_path m.onnx --output_model_path q.onnx\n```\n\n"
+        "<details>\n<summary>Defaults</summary>\n\n- `--sq_alpha`: 0.8\n- `--num_head`: 32\n\n</details>\n"
+        "\n## Examples\n\n- `--sq_alpha`: 0.9\n"  # a list not introduced as defaults: an example value
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert [(f.skill_location.line, f.subject) for f in found if f.rule == "cli-flag-default-changed"] == [
+        (15, "quark-cli onnx-ptq --sq_alpha default 0.8")
+    ]
+
+
+def test_history_in_a_claims_own_sentence_and_a_release_labelled_block(tmp_path):
+    body = (
+        "## Migrating to 0.11\n\n"  # 6
+        "- The OCP specs (`OCP_MXFP4Spec`) replace the older `MXSpec`.\n"  # 8 (MXSpec: 0.6.0 … 0.8.2)
+        "- `--group_size_per_layer` became `--layer_quant_scheme`.\n"  # 9
+        "- The helpers moved there in 0.11 from `quark/experimental/cli/torch_llm/llm_utils/`.\n"  # 10
+        "- `--evaluation_dataset` is not available before 0.12.post1.\n"  # 11
+        "\nBefore (0.10):\n\n```python\nfrom quark.torch import ModelExporter\n```\n"  # 16
+        "\nAfter (0.11):\n\n```python\nfrom quark.torch import export_safetensors, ModelExporter\n```\n"  # 22
+    )
+    found = _audit(tmp_path, body, "0.11")
+    assert [(f.skill_location.line, f.rule) for f in found] == [(22, "python-import-unresolved")]
+
+
+def test_a_sentence_without_python_is_no_sentence_without_the_cli(tmp_path):
+    # 0.7 has no console scripts and no packaged CLI: quark-cli torch-llm-ptq arrives in 0.10
+    body = "## Basics\n\nTo run the same flow without writing Python, call `quark-cli torch-llm-ptq`.\n"
+    found = _audit(tmp_path, body, "0.7")
+    assert [(f.rule, f.kind) for f in found if f.rule == "cli-command-unknown"] == [
+        ("cli-command-unknown", "breaking")
+    ]
+    absent = "## Basics\n\n0.7 ships without `quark-cli torch-llm-ptq`; use the example script.\n"
+    assert not [f for f in _audit(tmp_path / "n", absent, "0.7") if f.rule == "cli-command-unknown"]
+
+
+def test_imports_of_an_earlier_block_bind_the_names_of_a_later_one(tmp_path):
+    # 0.10 template.py LLMTemplate.__init__ has no gptaq_config; 0.10 export/api.py export_onnx has no dynamo
+    body = (
+        "## API\n\n```python\nimport quark.torch as qt\nfrom quark.torch import LLMTemplate\n```\n\n"
+        '```python\ncustom = LLMTemplate(model_type="x", kv_layers_name=[], q_layer_name="q", '
+        "exclude_layers_name=[], gptaq_config=None)\n```\n\n"  # 14
+        '```python\nqt.export_onnx(model, output_dir="./o", input_args=(x,), opset_version=17, dynamo=True)\n```\n'
+    )
+    found = _audit(tmp_path, body, "0.10")
+    assert [(f.skill_location.line, f.subject) for f in found if f.rule == "python-keyword-unknown"] == [
+        (14, "quark.torch.LLMTemplate(gptaq_config=)"),
+        (18, "quark.torch.export_onnx(dynamo=)"),
+    ]
+    # negative control: 0.11 added both keywords
+    assert not [f for f in _audit(tmp_path / "n", body, "0.11") if f.rule == "python-keyword-unknown"]

@@ -9,6 +9,11 @@ followed by more words ("pileval and works well") is none. The value is ``"--fla
 carries ``flag``, ``choices`` (as written) and the ``command`` (named in the sentence, else the section's:
 :func:`quarkci.skills.claims.defaults.named_command`). Whether each value is valid is decided against the
 flag's argparse ``choices`` (``cli-flag-choice-invalid``); a flag without choices is not checked.
+
+An argparse usage or help text pasted in a code block (a block with a ``usage: PROG ...`` line) states each
+braced list completely: ``[--agent {claude-code,cursor,all}]`` is a claim with ``context["complete"]``
+True (a value the parser has and the list lacks is drift too), its command the program the usage line
+names (``quark-skills``; a ``quark-cli`` subcommand as ``quark-cli <sub>``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Iterator
 
 from quarkci.skills.claims.defaults import named_command, sentences, subcommands
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import heading_path
+from quarkci.skills.claims.walk import Text, heading_path
 
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 _MARKER = re.compile(
@@ -28,8 +33,13 @@ _MARKER = re.compile(
 )
 _ITEM = r"`?[A-Za-z0-9](?:[\w./-]*[\w/])?`?"
 _SEP = r"\s*(?:,\s*(?:or\s+|and\s+)?|/|\s+or\s+|\s+and\s+)\s*"
-_ENUMERATION = re.compile(rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$)")
+# the enumeration closes its clause: a sentence end, or a comma before the default ("`a`, `b`, default `a`")
+_ENUMERATION = re.compile(
+    rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$|,\s+(?:the\s+|with\s+)?default(?:s|ing)?\b)"
+)
 _MAX_AFTER = 120  # how far after the flag the enumeration may start (characters)
+_USAGE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
+_BRACED = re.compile(r"(?<![\w-])(?P<flag>--[A-Za-z][\w-]*)[ =]\{(?P<values>[^{}\s]{1,400})\}")
 
 
 def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
@@ -58,8 +68,10 @@ def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
 def extract(unit: Unit) -> Iterator[Found]:
     """``cli_flag_choices`` claims of ``unit`` (see the module docstring)."""
     commands = subcommands(unit)
+    yield from _usage(unit, commands)
     for text in unit.texts():
         if text.kind == "table":
+            yield from _row(unit, text, commands)
             continue
         section = heading_path(text.headings)
         for offset, sentence in sentences(text.text):
@@ -81,3 +93,74 @@ def extract(unit: Unit) -> Iterator[Found]:
                     "text": " ".join(sentence.split())[:200],
                 },
             )
+
+
+def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
+    """The braced choice lists of argparse usage/help text in code blocks (see the module docstring)."""
+    for code in unit.codes():
+        lines = code.text.split("\n")
+        usage = next((m for m in map(_USAGE.match, lines) if m is not None), None)
+        if usage is None:
+            continue
+        prog, sub = usage.group("prog"), usage.group("sub")
+        command = commands.get(f"{prog} {sub}") if sub else None
+        command = command or commands.get(prog) or prog
+        for number, line in enumerate(lines):
+            for match in _BRACED.finditer(line):
+                values = [v for v in match.group("values").split(",") if v]
+                if len(values) < 2:
+                    continue
+                yield Found(
+                    "cli_flag_choices",
+                    f"{match.group('flag')}={'|'.join(values)}",
+                    code.first_line + number,
+                    {
+                        "flag": match.group("flag"),
+                        "choices": values,
+                        "command": command,
+                        "complete": True,
+                        "where": "code",
+                        "section": heading_path(code.headings),
+                        "text": " ".join(line.split())[:200],
+                    },
+                )
+
+
+_ROW_MARKER = re.compile(
+    r"\b(?:also\s+)?(?:accepts?|takes?|choices?:?|one of|allowed:?|valid:?)\s", re.IGNORECASE
+)
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _row(unit: Unit, cell: Text, commands: dict[str, str]) -> Iterator[Found]:
+    """A table row whose first cell is one flag and whose cell says which values it accepts ("| `--dataset`
+    | `wikitext` | also accepts `pileval` |"): the code spans after the marker are values the flag takes
+    (one is enough: not a complete list). Read once per row, on its first cell."""
+    if cell.cell is None or cell.cell.column != 0 or cell.cell.is_header:
+        return
+    flags = _FLAG.findall(cell.cell.row[0])
+    if len(flags) != 1:
+        return
+    for other in cell.cell.row[1:]:
+        marker = _ROW_MARKER.search(other)
+        if marker is None or _FLAG.search(other):
+            continue
+        values = [
+            v.strip() for v in _CODE.findall(other[marker.end() :]) if re.fullmatch(r"[\w./-]+", v.strip())
+        ]
+        if not values:
+            continue
+        yield Found(
+            "cli_flag_choices",
+            f"{flags[0]}={'|'.join(values)}",
+            cell.line,
+            {
+                "flag": flags[0],
+                "choices": values,
+                "command": named_command(" ".join(cell.cell.row), commands)
+                or unit.infer_command(cell.headings).command,
+                "where": "table",
+                "section": heading_path(cell.headings),
+                "text": " | ".join(cell.cell.row)[:200],
+            },
+        )

@@ -31,6 +31,13 @@ _HISTORICAL = re.compile(
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of)\b",
     re.IGNORECASE,
 )
+# Read in a claim's own sentence only (an introducing paragraph saying where a file moved from does not
+# make the list after it history): "`A` became `B`", "moved there in 0.11 from `X`", "replace the older `Y`".
+_HISTORICAL_OWN = re.compile(
+    r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
+    r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?)\b",
+    re.IGNORECASE,
+)
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
     r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available"
@@ -164,6 +171,7 @@ def markers(own: str, lead: str = "", section: str = "", read: Surrounding | Non
     own_scope = release_scope(own, bare=not two_releases)
     if (
         _HISTORICAL.search(own)
+        or _HISTORICAL_OWN.search(own)
         or around.historical
         or (own_scope is None and two_releases)  # migration_note(own)
     ):
@@ -188,13 +196,29 @@ class Surrounding:
     scope: str | None
 
 
+# A lead labelled with one release ("Before (0.10):", "0.11.2:", "Old way (Quark 0.10):"): its block shows
+# that release.
+_LEAD_LABEL = re.compile(
+    r"^\s*(?:[A-Za-z]+\s+){0,2}\(?(?:amd-quark\s+|quark\s+|v)?"
+    r"(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\)?\s*:",
+    re.IGNORECASE,
+)
+
+
+def _lead_label(lead: str) -> str | None:
+    if (m := _LEAD_LABEL.match(lead)) is None:
+        return None
+    version = m.group("v")
+    return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
+
+
 def surrounding(lead: str, section: str) -> Surrounding:
     """The markers ``lead`` and ``section`` give (read once for the claims of one table or list)."""
     return Surrounding(
         bool(_HISTORICAL.search(lead)),
         bool(_NEGATIVE.search(section)),
         bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
-        release_scope(lead) or release_scope(section),
+        _lead_label(lead) or release_scope(lead) or release_scope(section),
     )
 
 

@@ -265,8 +265,13 @@ def extract(unit: Unit) -> Iterator[Found]:
                         },
                     )
             continue
+        # a list introduced as defaults ("Defaults:", a "Default values" heading, `<summary>Defaults`):
+        # each item "`--flag`: value" states one
+        listed = text.in_list and any(_DEFAULTS_LIST.search(t) for t in (text.lead, _last_heading(text)))
         for offset, sentence in sentences(text.text):
             parts = stated_defaults(sentence, words)
+            if not parts and listed and _FLAG_ITEM.match(sentence):
+                parts = stated_defaults(f"{sentence.rstrip()} (default)", words)
             if not parts:
                 yield from _flagless(unit, text, section, sentence, offset, commands, words)
             for at, flag, value, part in parts:
@@ -277,6 +282,20 @@ def extract(unit: Unit) -> Iterator[Found]:
                 if command is None and f"`{flag} {value}`" in sentence:
                     continue  # `--flag value` said of no known command: another program's usage, likely
                 yield _sentence_claim(text, section, sentence, offset + where, flag, value, command)
+
+
+_DEFAULTS_LIST = re.compile(
+    r"^(?!.*\b(?:our|my|your|team|recommended|suggested|preferred|typical|good|sane|custom)\b)"
+    r".{0,40}\bdefaults?\b(?:\s+values?)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_FLAG_ITEM = re.compile(
+    r"^\s*`--[\w-]+`\s*(?::|=|—|–|-)\s*`?[\w./-]+`?(?:\s*,\s*`--[\w-]+`\s*(?::|=)\s*`?[\w./-]+`?)*\s*$"
+)
+
+
+def _last_heading(text: Text) -> str:
+    return text.headings[-1].text if text.headings else ""
 
 
 def _value_at(sentence: str, flag_at: int, value: str) -> int:

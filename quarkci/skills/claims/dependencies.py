@@ -62,7 +62,21 @@ def _extra_at(extras: list[tuple[int, int, str | None]], offset: int) -> str | N
     return next((e for start, end, e in extras if start <= offset < end), None)
 
 
-def _found(text: str, offset: int, line: int, where: str, section: str) -> Iterator[Found]:
+def _row_extra(block: Text, known: frozenset[str]) -> str | None:
+    """The extra a table row is about: its first cell names an extra some release has, in a table whose
+    first column is headed "Extra" ("| `cli` | `onnxruntime >=1.22.2, <=1.28.0` |"); else None."""
+    cell = block.cell
+    if block.kind != "table" or cell is None or not cell.headers or not cell.row:
+        return None
+    if not re.sub(r"[*`]", "", cell.headers[0]).strip().lower().startswith("extra"):
+        return None
+    first = canonicalize_name(re.sub(r"[*`\[\]]", "", cell.row[0]).strip() or "-")
+    return first if first in known else None
+
+
+def _found(
+    text: str, offset: int, line: int, where: str, section: str, row_extra: str | None = None
+) -> Iterator[Found]:
     if not _OPERATOR_CHAR.search(text):
         return  # a requirement needs an operator
     extras = _extras(text)
@@ -84,7 +98,7 @@ def _found(text: str, offset: int, line: int, where: str, section: str) -> Itera
                 "text": match.group("spec").strip(),
                 "where": where,
                 "section": section,
-                "extra": _extra_at(extras, match.start()),
+                "extra": _extra_at(extras, match.start()) or row_extra,
             },
         )
 
@@ -92,12 +106,14 @@ def _found(text: str, offset: int, line: int, where: str, section: str) -> Itera
 def extract(unit: Unit) -> Iterator[Found]:
     """``dependency`` claims of ``unit`` (see the module docstring)."""
     packages = _packages(unit)
+    known = unit.lexicon.names("extra") if unit.lexicon is not None else frozenset()
     for block in unit.texts():
         section = heading_path(block.headings)
+        row_extra = _row_extra(block, known)
         for number, raw in enumerate(block.text.split("\n")):
-            yield from _found(raw, 0, block.line + number, block.kind, section)
+            yield from _found(raw, 0, block.line + number, block.kind, section, row_extra)
         if packages:
-            yield from _phrased(block, packages, section)
+            yield from _phrased(block, packages, section, row_extra)
     for code in unit.codes():
         section = heading_path(code.headings)
         for number, raw in enumerate(code.text.split("\n")):
@@ -111,7 +127,9 @@ def _packages(unit: Unit) -> frozenset[str]:
     return frozenset(n for n in unit.lexicon.names("dependency") if n not in _OWN)
 
 
-def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Found]:
+def _phrased(
+    block: Text, packages: frozenset[str], section: str, row_extra: str | None = None
+) -> Iterator[Found]:
     """Ranges stated in words after a package name (:func:`quarkci.skills.claims.ranges.statements`): a
     table row is read once, as its cells joined, on its first cell; a negative statement is left out
     (what it says is unsupported is not a range to compare)."""
@@ -138,7 +156,7 @@ def _phrased(block: Text, packages: frozenset[str], section: str) -> Iterator[Fo
                 "text": stated.text.strip(),
                 "where": block.kind,
                 "section": section,
-                "extra": _extra_at(extras, stated.start),
+                "extra": _extra_at(extras, stated.start) or row_extra,
             },
         )
 

@@ -41,6 +41,7 @@ import ast
 import builtins
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Code, heading_path
@@ -51,6 +52,7 @@ MAX_BLOCK_BYTES = 256 * 1024
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks (see the module doc)."""
+    carried = _Carried({}, set(), set())
     for code in unit.codes():
         if code.info not in _LANGUAGES and not (code.info == "" and "import quark" in code.text):
             continue
@@ -60,8 +62,27 @@ def extract(unit: Unit) -> Iterator[Found]:
             tree = ast.parse(code.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        yield from _Reader(code).read(tree)
+        reader = _Reader(code, carried)
+        yield from reader.read(tree)
+        conflicting = {
+            k for k, v in reader.bound.items() if carried.bound.get(k, v) != v
+        } | carried.conflicting
+        carried = _Carried(
+            {k: v for k, v in reader.bound.items() if k not in conflicting}, set(reader.modules), conflicting
+        )
     yield from _spans(unit)
+
+
+@dataclass(frozen=True)
+class _Carried:
+    """The Quark imports of the file's earlier Python blocks: a skill's blocks run as one session, so a
+    later block may use ``qt`` or ``LLMTemplate`` imported above."""
+
+    bound: dict[str, str]
+    modules: set[str]
+    # names the file binds to different Quark names in different blocks (`ModelQuantizer` from quark.onnx,
+    # then from quark.torch): a later block that uses one without importing it is not read as either
+    conflicting: set[str] = field(default_factory=set)
 
 
 # An inline span that is one call of a (dotted) name: ``X.m(a, k=v)``; spans over 2 KiB are not parsed.
@@ -114,16 +135,17 @@ class _Reader:
     """One block's walk: ``bound`` maps a local name to the dotted Quark name it stands for, ``instances``
     a local name to the dotted class it holds an instance of."""
 
-    def __init__(self, code: Code) -> None:
+    def __init__(self, code: Code, carried: _Carried | None = None) -> None:
         self.code = code
         self.section = heading_path(code.headings)
-        self.bound: dict[str, str] = {}
-        self.modules: set[str] = set()  # the local names bound by ``import`` (modules, not imported names)
+        self.bound: dict[str, str] = dict(carried.bound) if carried else {}
+        # the local names bound by ``import`` (modules, not imported names)
+        self.modules: set[str] = set(carried.modules) if carried else set()
         self.instances: dict[str, str] = {}
         self.local: set[str] = set()  # every name the block binds in any way (unbound calls are claims)
 
     def read(self, tree: ast.Module) -> Iterator[Found]:
-        self.local = _bound_names(tree)
+        self.local = _bound_names(tree) | set(self.bound)
         for node in _in_order(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:

@@ -87,33 +87,132 @@ def stated(
     return next(iter(named)), next(iter(parameters)), values[0]
 
 
+def stated_pairs(
+    sentence: str, exported: frozenset[str] = frozenset(), before: str | None = None
+) -> list[tuple[str, str, str]]:
+    """``[(callable, parameter, value), ...]`` for the defaults ``sentence`` states: :func:`stated`'s one, or
+    several parameters of one callable as pairs, each parameter followed by its value ("`JsonExporterConfig`
+    defaults `weight_format` to `"fake_quantized"` and `pack_method` to `"reorder"`", "its `block_size`
+    defaults to 64 and `damp_percent` to `0.01`"), or, when the whole sentence states none, the clause that
+    says *default* ("its `device` argument defaults to `"cpu"`, so pass `device="cuda"`": the advice after
+    it is no default). The callable may be ``""`` when no sentence names one and the parameter has an
+    underscore ("`include_cle` defaults to `False`"): the rule looks for the one callable with that
+    parameter. An empty list when none is stated."""
+    if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
+        return []
+    one = stated(sentence, exported, before)
+    if one is not None:
+        return [one]
+    pairs = _pairs(sentence, exported, before)
+    if pairs:
+        return pairs
+    for clause in _CLAUSE.split(sentence):
+        if clause != sentence and _DEFAULT_WORD.search(clause):
+            named = callables(sentence, exported)
+            inherited = next(iter(named)) if len(named) == 1 else before
+            if (one := stated(clause, exported, inherited)) is not None:
+                return [one]
+    return _unnamed(sentence, exported) if before is None and not callables(sentence, exported) else []
+
+
+# Clause breaks inside one sentence: ", so", ", but", ", and then", a dash, a colon before advice.
+_CLAUSE = re.compile(r",\s+(?:so|but|and then|then|which means)\s+|\s+[-–—]\s+|;\s+")
+
+
+def _sequence(sentence: str, exported: frozenset[str]) -> tuple[set[str], list[tuple[str, str]]]:
+    """(callables named, ``[("p", name) | ("v", value)]`` in text order): code spans and bare numbers."""
+    named: set[str] = set()
+    found: list[tuple[int, str, str]] = []
+    for match in _SPAN.finditer(sentence):
+        span = match.group(1).strip()
+        if _CONSTANT.fullmatch(span):
+            found.append((match.start(), "v", span))
+        elif (name := _callable(span, exported)) is not None:
+            named.add(name)
+        elif _PARAMETER.fullmatch(span):
+            found.append((match.start(), "p", span))
+        elif _WORD.fullmatch(span):
+            found.append((match.start(), "v", span))
+    blanked = _SPAN.sub(lambda m: " " * len(m.group(0)), sentence)
+    found += [(m.start(), "v", m.group(0)) for m in _NUMBER.finditer(blanked)]
+    return named, [(role, text) for _, role, text in sorted(found)]
+
+
+def _pairs(sentence: str, exported: frozenset[str], before: str | None) -> list[tuple[str, str, str]]:
+    named, sequence = _sequence(sentence, exported)
+    if not named and before is not None:
+        named.add(before)
+    if len(named) != 1 or len(sequence) < 4 or len(sequence) % 2:
+        return []
+    pairs = list(zip(sequence[::2], sequence[1::2], strict=True))
+    if not all(p[0] == "p" and v[0] == "v" for p, v in pairs):
+        return []
+    callee = next(iter(named))
+    return [(callee, p[1], v[1]) for p, v in pairs]
+
+
+_DEFAULTS_TO = re.compile(r"`\s*(?:defaults? to|is|=)\s*`|`\s+by default\b|\bdefaults? to\s*`", re.IGNORECASE)
+
+
+_OTHER_PROGRAM = re.compile(
+    r"\b(?:lm[-_]eval|vllm|transformers|huggingface|hf|torch|pytorch|onnxruntime|accelerate|datasets|yaml)\b",
+    re.IGNORECASE,
+)
+
+
+def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
+    """``[("", parameter, value)]`` for "`include_cle` defaults to `False`": one underscored parameter span,
+    then "defaults to" and one value span, and no callable anywhere near."""
+    if not re.search(r"\bdefault", sentence, re.IGNORECASE) or not _DEFAULTS_TO.search(sentence):
+        return []
+    if _OTHER_PROGRAM.search(sentence):
+        return []  # "lm-eval task YAMLs ... default to `None`": another program's parameter
+    named, _ = _sequence(sentence, exported)
+    spans = [m.group(1).strip() for m in _SPAN.finditer(sentence)]
+    params = [t for t in spans if _PARAMETER.fullmatch(t) and "_" in t and not _CONSTANT.fullmatch(t)]
+    values = [t for t in spans if t not in params]
+    if (
+        named
+        or len(set(params)) != 1
+        or len(set(values)) != 1
+        or spans.index(params[0]) > spans.index(values[0])
+    ):
+        return []
+    return [("", params[0], values[0])]
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_default`` claims of ``unit``'s paragraphs, list items and table cells (see the module doc)."""
     exported = unit.lexicon.names("export") if unit.lexicon is not None else frozenset()
+    # a class or function some module defines, named alone (`JsonExporterConfig`, `get_tokenizer`), is a
+    # callable too (a snake_case name only with an underscore: `quantize` is also a word)
+    exported |= frozenset(
+        n
+        for n in (unit.lexicon.names("name") if unit.lexicon is not None else ())
+        if n[:1].isupper() or "_" in n
+    )
     for text in unit.texts():
         if text.kind == "heading" or "`" not in text.text:
             continue
         section = heading_path(text.headings)
         before: str | None = None  # the one callable the previous sentence named
         for offset, sentence in sentences(text.text):
-            found = stated(sentence, exported, before)
+            found = stated_pairs(sentence, exported, before)
             named = callables(sentence, exported)
             before = next(iter(named)) if len(named) == 1 else (before if not named else None)
-            if found is None:
-                continue
-            callee, parameter, value = found
-            at = sentence.find(value)
-            yield Found(
-                "python_default",
-                f"{callee}({parameter}={value})",
-                text.line_at(offset + max(at, 0)),
-                {
-                    "callable": callee,
-                    "parameter": parameter,
-                    "keyword": parameter,
-                    "default": value,
-                    "where": text.kind,
-                    "section": section,
-                    "text": " ".join(sentence.split())[:200],
-                },
-            )
+            for callee, parameter, value in found:
+                at = sentence.find(value)
+                yield Found(
+                    "python_default",
+                    f"{callee}({parameter}={value})",
+                    text.line_at(offset + max(at, 0)),
+                    {
+                        "callable": callee,
+                        "parameter": parameter,
+                        "keyword": parameter,
+                        "default": value,
+                        "where": text.kind,
+                        "section": section,
+                        "text": " ".join(sentence.split())[:200],
+                    },
+                )

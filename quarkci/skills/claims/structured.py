@@ -37,6 +37,39 @@ _KIND = {"transformers": "transformers_version", "python": "python_version"}
 _PYTHON_RANGE_KEYS = frozenset({"requires-python", "requires_python", "python_requires", "python-requires"})
 
 
+# a scheme key anywhere in a line (a flow mapping: `"llama": {"scheme": "ptpc_fp8"}`), after the first
+_NESTED_SCHEME = re.compile(
+    r"""(?<=[{,])\s*["']?(?P<key>quant_scheme|scheme|quantization_scheme)["']?\s*:\s*["'](?P<value>[\w.-]+)["']"""
+)
+_LAYER_PAIR = re.compile(r"""^\s*-\s*\[\s*["'][^"']+["']\s*,\s*["'](?P<value>[\w.-]+)["']\s*\]""")
+
+
+def _scheme_found(value: str, line: int, key: str, section: str) -> Found:
+    return Found(
+        "scheme",
+        value,
+        line,
+        {
+            "where": "example",
+            "key": key,
+            "section": section,
+            "enumerates": False,
+            "count_claimed": None,
+            "count_line": None,
+        },
+    )
+
+
+def _inline_schemes(raw: str, line: int, section: str, layer_list: bool) -> Iterator[Found]:
+    """Schemes a line names past its first key: flow-mapping values of a scheme key, and the scheme of a
+    ``- [pattern, scheme]`` item of a ``layer_quant_scheme`` list."""
+    for match in _NESTED_SCHEME.finditer(raw):
+        if SCHEME_NAME.match(match.group("value")):
+            yield _scheme_found(match.group("value"), line, match.group("key"), section)
+    if layer_list and (pair := _LAYER_PAIR.match(raw)) and SCHEME_NAME.match(pair.group("value")):
+        yield _scheme_found(pair.group("value"), line, "layer_quant_scheme", section)
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """Scheme and version claims of the YAML/JSON/TOML blocks of ``unit`` (see the module docstring)."""
     for code in unit.codes():
@@ -44,8 +77,15 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         untagged = code.info == ""  # an untagged block: only a Python-range key (``requires-python = ...``)
         section = heading_path(code.headings)
+        layer_list = False  # inside a `layer_quant_scheme:` list: `- ["lm_head", "fp8"]` names a scheme
         for offset, raw in enumerate(code.text.split("\n")):
             line = code.first_line + offset
+            if not untagged:
+                yield from _inline_schemes(raw, line, section, layer_list)
+                if re.match(r"^\s*layer_quant_schemes?\s*:\s*(?:#.*)?$", raw):
+                    layer_list = True
+                elif not re.match(r"^\s*-\s", raw):
+                    layer_list = False
             match = _KEY_VALUE.match(raw)
             if match:
                 key = match.group("key").lower()

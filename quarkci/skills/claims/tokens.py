@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.defaults import sentences
@@ -27,7 +28,7 @@ _SPAN = re.compile(r"`+([^`]+)`+")
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # snake case with at least one underscore
 _DTYPE_PART = re.compile(
-    r"(?:^|_)(?:u?int\d+|fp\d+|bf\d+|bfp\d+|mxfp\d+|mxint\d+|nvfp\d+|mx\d+|float\d+)(?:_|$)"
+    r"(?:^|_)(?:u?int\d+|fp\d+(?:e\dm\d)?|bf\d+|bfp\d+|mxfp\d+|mxint\d+|nvfp\d+|amdfp\d+|mx\d+|float\d+)(?:_|$)"
 )
 
 
@@ -46,13 +47,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                     yield from _claim(match.group(0), block.first_line + number, "code", known, unit)
         elif isinstance(block, Text) and block.kind != "heading":
             yield from _unavailable_models(block, unit)
-            outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
-            for span in _SPAN.finditer(block.text):
-                for match in _TOKEN.finditer(span.group(1)):
-                    yield from _claim(match.group(0), block.line_at(span.start()), "span", known, unit)
-            for match in _TOKEN.finditer(outside):
-                if "_" in match.group(0):
-                    yield from _claim(match.group(0), block.line_at(match.start()), "prose", known, unit)
+            yield from _text_claims(block, known, unit)
     newlines = Newlines(unit.text)
     for comment in _COMMENT.finditer(unit.text):
         body = comment.group(1)
@@ -63,21 +58,80 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _claim(match.group(0), at, "comment", known, unit)
 
 
+def _text_claims(block: Text, known: frozenset[str], unit: Unit) -> Iterator[Found]:
+    """The scheme claims of a prose block: its code spans (a sentence about schemes also claims a name of
+    a known scheme's family: :func:`family_head`) and its underscored prose words."""
+    outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
+    for offset, sentence in sentences(block.text):
+        about = bool(_ABOUT_SCHEMES.search(sentence))
+        for span in _SPAN.finditer(sentence):
+            # a family variant counts only as a span of its own (`int4_wo_256`), not inside code
+            # (`LLMTemplate.register_scheme("int8_wo", ...)` names a new scheme)
+            whole = span.group(1).strip()
+            for match in _TOKEN.finditer(span.group(1)):
+                at = block.line_at(offset + span.start())
+                yield from _claim(match.group(0), at, "span", known, unit, about and match.group(0) == whole)
+    for match in _TOKEN.finditer(outside):
+        if "_" in match.group(0):
+            yield from _claim(match.group(0), block.line_at(match.start()), "prose", known, unit)
+
+
 def scheme_shaped(token: str) -> bool:
     """True for a snake-case token with a dtype part (``int4_wo_128``, ``w_fp8_a_fp8``): what a scheme
     name looks like."""
     return bool(_SHAPED.match(token) and _DTYPE_PART.search(token))
 
 
-def _claim(token: str, line: int, where: str, known: frozenset[str], unit: Unit) -> Iterator[Found]:
+def _claim(
+    token: str, line: int, where: str, known: frozenset[str], unit: Unit, about_schemes: bool = False
+) -> Iterator[Found]:
     if token in known:
         yield Found("scheme", token, line, {"where": where, "resolved": True})
         return
     if not scheme_shaped(token):
         return
     nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
+    if nearest is None and about_schemes:
+        nearest = family_head(token, known)
     if nearest is not None:
         yield Found("scheme", token, line, {"where": where, "resolved": True, "misspelt_of": nearest})
+
+
+# a dtype's format suffix: `fp8_e4m3` is a data type, not a scheme of the fp8 family
+_FORMAT_TAIL = re.compile(r"^(?:e\d+m\d+(?:fn|fnuz)?|fnuz|fn)$")
+_ABOUT_SCHEMES = re.compile(r"\bschemes?\b|\bbuilt-?in\b|\bregister(?:ed|s)?\b|\bpresets?\b", re.IGNORECASE)
+
+
+@cache
+def _scheme_parts(known: frozenset[str]) -> frozenset[str]:
+    """Every ``_``-separated part of the known scheme names (``g32``, ``dynamic``, ``per``, ``channel``)."""
+    return frozenset(part for name in known for part in name.split("_"))
+
+
+def family_head(token: str, known: frozenset[str]) -> str | None:
+    """The known scheme a scheme-shaped ``token`` no release defines is a variant of: a known scheme plus
+    parts other scheme names use (``ptpc_fp8_dynamic``: ``ptpc_fp8``; ``nvfp4_g32``: ``nvfp4``; not
+    ``int8_custom``), or a known scheme with another
+    number in its last part (``int4_wo_256``: ``int4_wo_128``, a group size no release registers). None for
+    a dtype format (``fp8_e4m3``) or any other token (``w_int4_a_bf16`` extends no known scheme)."""
+    parts = token.split("_")
+    if _FORMAT_TAIL.match(parts[-1]):
+        return None
+    words = _scheme_parts(known)
+    for cut in range(len(parts) - 1, 0, -1):
+        head = "_".join(parts[:cut])
+        # the added parts are words Quark's scheme names use (`g32`, `dynamic`), not the user's (`custom`)
+        if head in known and len(head) >= 4 and all(p in words for p in parts[cut:]):
+            return head
+    stem, last = "_".join(parts[:-1]), parts[-1]
+    if len(parts) >= 2 and re.fullmatch(r"[a-z]*\d+", last):
+        shape = re.sub(r"\d+", "#", last)
+        variants = sorted(
+            k for k in known if k.startswith(stem + "_") and re.sub(r"\d+", "#", k[len(stem) + 1 :]) == shape
+        )
+        if variants:
+            return variants[-1]
+    return None
 
 
 def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:

@@ -177,6 +177,9 @@ class Unit:
         def known(name: str) -> bool:
             return " " not in name and name in scripts
 
+        # `torch-llm-ptq --num_calib_data` in a span: a `quark-cli` subcommand written without the program
+        subcommands = {s.split(" ", 1)[1] for s in scripts if s.startswith(sh.QUARK_CLI + " ")}
+
         for block in self.blocks:
             if isinstance(block, Code):
                 if block.info in sh.SHELL_LANGUAGES:
@@ -188,6 +191,9 @@ class Unit:
                 for span, line in block.code_spans():
                     if "-" not in span:
                         continue  # no `--flag` and no `quark-cli` (shell quoting only removes characters)
+                    first = span.split(maxsplit=1)[0] if span.strip() else ""
+                    if first in subcommands and len(span.split()) > 1:
+                        span = f"{sh.QUARK_CLI} {span}"
                     for command in sh.parse_inline(span, line):
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
                         if command.name and not sh.looks_like_program(command.name):

@@ -6,6 +6,7 @@ table column, code-block language) is decided once, by markdown-it-py.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,6 +104,9 @@ class Newlines:
         return bisect_right(self._offsets, offset - 1) if offset > 0 else 0
 
 
+_SUMMARY = re.compile(r"<summary>(.{1,200}?)</summary>", re.IGNORECASE | re.DOTALL)
+
+
 def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -> list[Block]:
     """Blocks of ``text`` (whose first line is file line ``first_line``) in document order; ``doc`` is
     ``text`` already parsed (:func:`quarkci.skills.markdown.parse`), parsed here when None."""
@@ -125,10 +129,8 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
         elif token.type == "heading_open":
             blocks.append(_heading(token, tokens[index + 1], doc, stack))
             lead = ""
-        elif token.type == "table_open":
-            table = _Table()
-        elif token.type == "table_close":
-            table = None
+        elif token.type in ("table_open", "table_close"):
+            table = _Table() if token.type == "table_open" else None
         elif token.type == "tr_open" and table is not None:
             table.start_row(tokens, index)
         elif table is not None and _is_cell(tokens, index):
@@ -149,6 +151,8 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
             )
             if list_depth == 0:
                 lead = token.content
+        elif token.type == "html_block" and (summary := _SUMMARY.search(token.content)):
+            lead = summary.group(1).strip()  # `<details><summary>Defaults</summary>`: what follows is that
         elif token.type in ("fence", "code_block"):
             offset = 1 if token.type == "fence" else 0
             blocks.append(

@@ -30,7 +30,25 @@ def _stated(state: AuditState) -> list[Finding]:
         if not all(isinstance(c, list) and c for c in lists):
             continue  # a flag (of some command) without literal choices accepts what it parses
         allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices if c is not None}
-        for value in (str(v) for v in claim.context.get("choices") or []):
+        stated = [str(v) for v in claim.context.get("choices") or []]
+        lacking = sorted(allowed - set(stated)) if claim.context.get("complete") else []
+        if lacking and all(v in allowed for v in stated):
+            # a pasted usage line lists every choice: one the parser has and the list lacks is drift too
+            out.append(
+                make(
+                    ID,
+                    CATEGORY,
+                    "changed",
+                    claim,
+                    subject=f"{res.target.label} {flag} choices",
+                    skill_says=f"lists `{flag}` choices {{{','.join(stated)}}}",
+                    source_says=f"{release(state.upstream)}: {res.target.label} `{flag}` accepts "
+                    f"{{{','.join(str(c) for c in lists[0] or [])}}} (the list lacks {', '.join(lacking)})",
+                    impact=f"readers never learn that `{flag}` also accepts {', '.join(lacking)}",
+                    source=source_loc(res.item),
+                )
+            )
+        for value in stated:
             if value in allowed or not _LITERAL.match(value):
                 continue
             out.append(

@@ -27,7 +27,7 @@ def check(state: AuditState) -> list[Finding]:
     case) and that no release defines for any command, with the nearest flag of the vocabulary;
     ``cli-flag-removed`` leaves these to it."""
     out = []
-    for claim in state.claims_of("cli_flag"):
+    for claim in state.claims_of("cli_flag", historical=True):
         if not misspelt(state, claim.value):
             continue
         res = resolve(claim, state.upstream, state.baseline)

@@ -19,8 +19,8 @@ def check(state: AuditState) -> list[Finding]:
     out = []
     for claim in state.claims_of("cli_flag"):
         res = resolve(claim, state.upstream, state.baseline)
-        if res.status != "removed" or misspelt(state, claim.value):
-            continue
+        if res.status != "removed" or misspelt(state, claim.value) or claim.context.get("negative"):
+            continue  # "`--x` is not available before 0.12": the flag's absence agrees
         had = ""
         if res.was is not None and state.baseline is not None:
             had = f" (it was defined in amd-quark {state.baseline.version} at {res.was.file}:{res.was.line})"

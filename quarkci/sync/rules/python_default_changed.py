@@ -47,6 +47,13 @@ def check(state: AuditState) -> list[Finding]:
         stated = claim.context.get("default")
         if not isinstance(callee, str) or not isinstance(parameter, str) or not isinstance(stated, str):
             continue
+        if not callee:  # no callable named: the one callable of the release with that parameter
+            flags = {i.name for i in state.upstream.items("cli_flags")}
+            if f"--{parameter}" in flags or f"--{parameter.replace('_', '-')}" in flags:
+                continue  # `num_calib_data` alone may well mean this release's CLI flag `--num_calib_data`
+            callee = index.sole_parameter(parameter) or ""
+            if not callee:
+                continue
         defaults = index.defaults(callee)
         if defaults is None or parameter not in defaults:
             continue

@@ -26,7 +26,7 @@ def check(state: AuditState) -> list[Finding]:
         return []
     modules = sorted(index.modules)
     out = []
-    for claim in state.claims_of("python_name"):
+    for claim in state.claims_of("python_name", historical=True):
         module = unknown_module(claim, index, lambda m: bool(vocabulary.releases_of("module", m)))
         if module is None:
             continue

@@ -44,7 +44,7 @@ def check(state: AuditState) -> list[Finding]:
     if not index or vocabulary is None:
         return []
     out = []
-    for claim in state.claims_of("python_name"):
+    for claim in state.claims_of("python_name", historical=True):
         found = _name(claim, index, vocabulary)
         if found is not None:
             out.append(_finding(claim, state, *found))

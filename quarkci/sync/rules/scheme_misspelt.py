@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quarkci.core.findings import Finding
 from quarkci.facts.cli_flags import scheme_choices
-from quarkci.skills.claims.tokens import scheme_shaped
+from quarkci.skills.claims.tokens import family_head, scheme_shaped
 from quarkci.sync.rules._common import kind_source, make, release, releases_text
 from quarkci.sync.state import AuditState
 
@@ -14,16 +14,18 @@ CATEGORY = "schemes"
 
 
 def check(state: AuditState) -> list[Finding]:
-    """``changed`` per ``scheme`` claim the token resolver marked ``misspelt_of`` (no release of the
-    vocabulary defines it; the nearest name within two edits does). Classified semantic (a person must
-    check which name was meant), see ``RULE_KINDS`` in :mod:`quarkci.sync.policy`."""
+    """``changed`` per ``scheme`` claim naming a scheme no release of the vocabulary defines: one the token
+    resolver marked ``misspelt_of`` (within two edits of a known name, or of a known scheme's family:
+    :func:`~quarkci.skills.claims.tokens.family_head`), or a scheme-shaped name read in a scheme's place (a
+    YAML value, a flag's value), with the nearest name when there is one. Classified semantic (a person
+    must check which name was meant), see ``RULE_KINDS`` in :mod:`quarkci.sync.policy`."""
     view = state.upstream
     if not view.items("schemes"):
         return []
     out = []
     vocabulary = state.vocabulary
     accepted = view.facts.names("schemes") | scheme_choices(view.items("cli_flags"))
-    for claim in state.claims_of("scheme"):
+    for claim in state.claims_of("scheme", historical=True):
         nearest = claim.context.get("misspelt_of")
         if claim.context.get("negative"):
             continue
@@ -37,12 +39,15 @@ def check(state: AuditState) -> list[Finding]:
                 or not scheme_shaped(claim.value)
             ):
                 continue
-            nearest = vocabulary.nearest("scheme", claim.value)
+            nearest = vocabulary.nearest("scheme", claim.value) or family_head(
+                claim.value, vocabulary.names("scheme")
+            )
             if nearest is None:
                 continue  # close to no name: scheme-unknown
-        defined = state.vocabulary.releases_of("scheme", nearest) if state.vocabulary is not None else ()
+        defined = state.vocabulary.releases_of("scheme", nearest) if state.vocabulary and nearest else ()
         where = f" (defined in {releases_text(defined)})" if defined else ""
         in_this = "; this release defines it" if nearest in view.facts.names("schemes") else ""
+        hint = f"; the nearest scheme is `{nearest}`{where}{in_this}" if nearest else ""
         out.append(
             make(
                 ID,
@@ -50,11 +55,8 @@ def check(state: AuditState) -> list[Finding]:
                 "changed",
                 claim,
                 skill_says=f"names scheme `{claim.value}`",
-                source_says=(
-                    f"no amd-quark release defines `{claim.value}`: check the name; the nearest scheme is "
-                    f"`{nearest}`{where}{in_this} ({release(view)})"
-                ),
-                impact=f"Quark rejects `{claim.value}`; `{nearest}` may be meant",
+                source_says=f"no amd-quark release defines `{claim.value}`: check the name{hint} ({release(view)})",
+                impact=f"Quark rejects `{claim.value}`" + (f"; `{nearest}` may be meant" if nearest else ""),
                 source=kind_source(view, "schemes"),
             )
         )
