@@ -72,3 +72,24 @@ def test_an_extras_table_row_pins_are_compared_with_that_extras_pins(tmp_path):
     # negative control: the same row without the extra's name in an "Extra" column is not compared
     plain = body.replace("| Extra | Pins |", "| Group | Pins |")
     assert _by(_audit(tmp_path / "p", plain, "0.13", name="tooling"), "dependency-range-mismatch") == []
+
+
+def test_an_extra_said_to_be_absent_is_no_claim(tmp_path):
+    body = (
+        "# Setup\n\n* `amd-quark` 0.9 declares no extras, so `amd-quark[cli]` does not apply to it.\n"
+        "* There is no `cli` extra before 0.12.post1.\n"
+    )
+    assert not [f for f in _audit(tmp_path / "a", body, "0.9") if f.rule.startswith("dependency-extra")]
+    assert not [f for f in _audit(tmp_path / "b", body, "0.11.2") if f.rule.startswith("dependency-extra")]
+
+
+def test_a_range_one_extras_transformers_pin_agrees_with_is_true(tmp_path):
+    # 0.13 METADATA: transformers<5.17,>5 (extra cli) and transformers<5.14,>=5.5.3 (extra quant-perf)
+    body = (
+        "## The quant-perf extra\n\n| Package | Range |\n|---|---|\n| transformers | >=5.5.3, <5.14 |\n\n"
+        "Installing both extras resolves to transformers 5.5.3 – 5.13.x.\n"
+    )
+    assert not [f for f in _audit(tmp_path / "a", body, "0.13") if f.rule == "transformers-version-mismatch"]
+    wrong = body.replace(">=5.5.3, <5.14", ">5, <5.3")  # 0.12.post1's cli window: agrees with neither pin
+    found = [f for f in _audit(tmp_path / "b", wrong, "0.13") if f.rule == "transformers-version-mismatch"]
+    assert [(f.skill_location.line, f.kind) for f in found] == [(10, "mechanical")]

@@ -1076,3 +1076,33 @@ def test_imports_of_an_earlier_block_bind_the_names_of_a_later_one(tmp_path):
     ]
     # negative control: 0.11 added both keywords
     assert not [f for f in _audit(tmp_path / "n", body, "0.11") if f.rule == "python-keyword-unknown"]
+
+
+def test_a_release_as_the_subject_of_a_change_scopes_the_sentence(tmp_path):
+    # 0.10 METADATA caps onnx<=1.19.0 (0.9: onnx>=1.16.0 uncapped); 0.12.post1: Requires-Python >=3.11,<3.14
+    nine = (
+        "# Setup\n\nUpgrading later? 0.10 keeps the Python range but adds `joblib` and caps `onnx<=1.19.0`.\n"
+    )
+    assert not [f for f in _audit(tmp_path / "a", nine, "0.9") if f.rule == "dependency-range-mismatch"]
+    later = (
+        "# Setup\n\nAfter upgrading to 0.12.post1 later, note that Python 3.9 and 3.10 are dropped there "
+        "(`>=3.11,<3.14`).\n"
+    )
+    assert not [f for f in _audit(tmp_path / "b", later, "0.11.2") if f.rule == "python-version-mismatch"]
+    # negative control: the same range said of the audited release itself
+    plain = "# Setup\n\nThis release supports Python `>=3.11,<3.14`.\n"
+    assert [
+        f.rule for f in _audit(tmp_path / "c", plain, "0.11.2") if f.rule == "python-version-mismatch"
+    ] == ["python-version-mismatch"]
+
+
+def test_a_bare_flag_in_a_sentence_about_another_program_is_that_programs(tmp_path):
+    # 0.13 torch_llm_ptq.py has --kv_cache_dtype, no --kv-cache-dtype (vLLM's) and no --model_export (0.10's)
+    body = (
+        "## Serve\n\nRun `quark-cli torch-llm-ptq --model_dir m --output_dir o --kv_cache_dtype fp8`.\n\n"
+        "We load the checkpoint in vLLM with `--kv-cache-dtype fp8`; that flag is vLLM's own.\n\n"  # 10
+        "Export for vLLM with `--model_export hf_format`.\n"  # 12
+    )
+    found = _audit(tmp_path, body, "0.13")
+    flags = sorted((f.skill_location.line, f.rule) for f in found if f.rule.startswith("cli-flag"))
+    assert flags == [(12, "cli-flag-removed")]

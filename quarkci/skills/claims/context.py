@@ -126,6 +126,14 @@ _SCOPE_BARE = re.compile(
     r"(?P<rel>earlier|older|before|later|newer|above))?",
     re.IGNORECASE,
 )
+# A release as the subject of what changes ("0.10 adds `joblib`"), or the release one upgrades to.
+_SCOPE_SUBJECT = re.compile(
+    r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+)?"
+    r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps)\b)"
+    r"|\b(?:upgrad(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing))\s+to\s+"
+    r"(?:amd-quark\s+|quark\s+)?(?P<u>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)",
+    re.IGNORECASE,
+)
 # The bare words that bound a scope on one side: "until 0.11" (and older), "since 0.11" (and newer).
 _UP_TO = frozenset({"until", "till", "up to", "through"})
 _FROM = frozenset({"since", "from"})
@@ -140,6 +148,10 @@ def release_scope(text: str, bare: bool = False) -> str | None:
             return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")).rstrip(",")))
         except InvalidSpecifier:
             return None
+    if bare and (m := _SCOPE_SUBJECT.search(text)):
+        # "0.10 keeps the range but caps `onnx<=1.19.0`", "after upgrading to 0.12.post1, ...": that release
+        version = m.group("v") or m.group("u")
+        return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     if (m := _SCOPE_WORDS.search(text)) or (bare and (m := _SCOPE_BARE.search(text))):
         version = m.group("v")
         word = (m.groupdict().get("word") or "").lower()

@@ -54,6 +54,12 @@ _ABSENT = re.compile(
     r"|dropped|without)\b",
     re.IGNORECASE,
 )
+# "there is no `cli` extra", "declares no extras", "does not apply", "has no extra"
+_NO_EXTRA = re.compile(
+    r"\b(?:there (?:is|are|was|were)|(?:declares?|provides?|has|have|had|ships?|offers?)) no\b"
+    r"|\bno (?:`[^`]+` )?extras?\b|\bdoes(?: not|n't) (?:apply|exist|provide|offer|have)\b",
+    re.IGNORECASE,
+)
 # Python, PyTorch and transformers ranges are python_version / torch_version / transformers_version claims.
 _OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark"})
 
@@ -67,10 +73,11 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         section = heading_path(block.headings)
         for number, raw in enumerate(block.text.split("\n")):
-            yield from _bracketed(raw, block.line + number, block.kind, section)
+            if not _NO_EXTRA.search(raw):
+                yield from _bracketed(raw, block.line + number, block.kind, section)
         for offset, sentence in sentences(block.text):
-            if is_negative(sentence):
-                continue
+            if is_negative(sentence) or _NO_EXTRA.search(sentence):
+                continue  # "0.9 declares no extras, so `amd-quark[cli]` does not apply": said absent
             for match in _WORDED.finditer(sentence):
                 name = match.group("a") or match.group("b") or match.group("c")
                 if match.group("c") and canonicalize_name(name) not in known_extras:

@@ -7,6 +7,9 @@ see :meth:`Unit.infer_command`); ``None`` when that is ambiguous, with the compe
 in ``context["candidates"]`` (empty when the skill names no command at all; at most
 :data:`MAX_CANDIDATES` of them, with ``context["candidates_total"]`` when there are more).
 
+A bare fragment in a sentence that names another program (vLLM, lm-eval, docker, ...) is that program's
+(``context["quark"]`` False) unless some Quark CLI defines the flag (``--model_export`` stays Quark's).
+
 ``context["quark"]`` is a tri-state for the audit: True when the flag belongs to a command of amd-quark
 itself (check it against that command), False when it belongs to another program or is ambiguous only
 among other programs (not Quark's to check), None when unknown (no command anywhere, or ambiguous
@@ -23,6 +26,12 @@ import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.unit import Found, Inference, Unit
 
 _IGNORED = frozenset({"--help"})
+# Programs other than Quark's whose flags prose quotes bare (serving engines, evaluation harnesses, ...).
+_OTHER_PROGRAM = re.compile(
+    r"\b(?:vllm|sglang|lm[-_]eval|lm-evaluation-harness|llama\.cpp|llama-server|trtllm|tensorrt-llm|tgi"
+    r"|text-generation-launcher|torchrun|docker|huggingface-cli|optimum-cli)\b",
+    re.IGNORECASE,
+)
 # The most competing command names a claim keeps (sorted; ``candidates_total`` counts them all when more):
 # a bare flag in a file naming thousands of commands stores a bounded list, not a copy of them all.
 MAX_CANDIDATES = 16
@@ -35,9 +44,20 @@ def extract(unit: Unit) -> Iterator[Found]:
         inference = Inference(command.name, None) if command.name else unit.infer_command(located.headings)
         name, inferred_from, candidates = inference.command, inference.source, inference.candidates
         quark = _is_quark(inference)
+        others = not command.name and bool(_OTHER_PROGRAM.search(located.text))
         stored = list(candidates[:MAX_CANDIDATES])
+        quark_flags = unit.lexicon.names("flag") if unit.lexicon is not None else frozenset()
         for flag in sh.flags(command):
             if flag.name in _IGNORED:
+                continue
+            if others and flag.name not in quark_flags:
+                # "we serve it in vLLM with `--kv-cache-dtype fp8`": another program's flag
+                yield Found(
+                    "cli_flag",
+                    flag.name,
+                    flag.line,
+                    {"command": None, "quark": False, "where": located.where},
+                )
                 continue
             context: dict[str, object] = {
                 "command": name,

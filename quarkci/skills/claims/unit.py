@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Set
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -89,6 +90,7 @@ class Located:
     command: sh.Command
     where: str
     headings: tuple[Heading, ...]
+    text: str = ""  # an inline command's sentence (who else it may belong to)
 
 
 class Unit:
@@ -191,6 +193,7 @@ class Unit:
                 for span, line in block.code_spans():
                     if "-" not in span:
                         continue  # no `--flag` and no `quark-cli` (shell quoting only removes characters)
+                    written = span
                     first = span.split(maxsplit=1)[0] if span.strip() else ""
                     if first in subcommands and len(span.split()) > 1:
                         span = f"{sh.QUARK_CLI} {span}"
@@ -199,10 +202,23 @@ class Unit:
                         if command.name and not sh.looks_like_program(command.name):
                             continue
                         if command.name.startswith(sh.QUARK_CLI) or sh.flags(command) or known(command.name):
-                            yield Located(command, "inline", block.headings)
+                            yield Located(
+                                command, "inline", block.headings, _sentence_of(block.text, written)
+                            )
 
 
 def _prefer_subcommand(names: Set[str]) -> Set[str]:
     if any(n.startswith(sh.QUARK_CLI + " ") for n in names):
         return {n for n in names if n != sh.QUARK_CLI}
     return names
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`(])")
+
+
+def _sentence_of(text: str, span: str) -> str:
+    """The sentence of ``text`` holding the code span ``span`` (the whole text when it is not found)."""
+    for sentence in _SENTENCE_BREAK.split(text):
+        if f"`{span}`" in sentence:
+            return sentence
+    return text

@@ -29,21 +29,28 @@ def _gate_version(item: FactItem) -> Version | None:
         return None
 
 
+def _pins(state: AuditState) -> list[tuple[FactItem, SpecifierSet]]:
+    """Every transformers pin of the release (core and per extra), the core first, then the ``cli`` extra's,
+    then the others by extra name (0.13 pins it in ``cli`` and in ``quant-perf``)."""
+
+    def rank(pin: tuple[FactItem, SpecifierSet]) -> tuple[int, str]:
+        extra = pin[0].attrs.get("extra")
+        return (0 if extra is None else 1 if extra == "cli" else 2, str(extra))
+
+    pins = [
+        (i, spec)
+        for i in state.upstream.items("compat")
+        if i.name == "transformers" and (spec := spec_of(i)) is not None and len(spec)
+    ]
+    return sorted(pins, key=rank)
+
+
 def evidence(state: AuditState) -> tuple[str, FactItem, SpecifierSet | Version] | None:
     """What the release says about transformers: ("pin", item, spec) or ("gate", item, newest gated version)."""
     items = state.upstream.items("compat")
-    pins = [
-        (i, spec)
-        for i in items
-        if i.name == "transformers" and (spec := spec_of(i)) is not None and len(spec)
-    ]
+    pins = _pins(state)
     if pins:
-        # the core requirement first, then the packaged CLI's extra, then any other extra by name
-        def rank(pin: tuple[FactItem, SpecifierSet]) -> tuple[int, str]:
-            extra = pin[0].attrs.get("extra")
-            return (0 if extra is None else 1 if extra == "cli" else 2, str(extra))
-
-        item, spec = min(pins, key=rank)
+        item, spec = pins[0]  # the core requirement first, then the packaged CLI's extra (see _pins)
         return "pin", item, spec
     gates = [(v, i) for i in items if (v := _gate_version(i)) is not None]
     if gates:
@@ -70,17 +77,23 @@ def check(state: AuditState) -> list[Finding]:
         if stated is None or claim.context.get("model_types") or not stated.upper:
             continue
         if mode == "pin" and isinstance(value, SpecifierSet):
-            finding = mismatch(
-                state,
-                claim,
-                stated,
-                value,
-                item,
-                rule=ID,
-                category=CATEGORY,
-                product="transformers",
-                major=_MAJORS,
-            )
+            # a range one extra's pin agrees with is that extra's (0.13: `cli` >5,<5.17, `quant-perf`
+            # >=5.5.3,<5.14): reported against the first pin only when it agrees with none
+            found_per_pin = [
+                mismatch(
+                    state,
+                    claim,
+                    stated,
+                    spec,
+                    pin,
+                    rule=ID,
+                    category=CATEGORY,
+                    product="transformers",
+                    major=_MAJORS,
+                )
+                for pin, spec in _pins(state)
+            ]
+            finding = None if any(f is None for f in found_per_pin) else found_per_pin[0]
         elif isinstance(value, Version) and stated.upper and value not in stated.spec:
             finding = make(
                 ID,
