@@ -308,10 +308,24 @@ def _constant(node: ast.expr) -> str | None:
     return None
 
 
+def _constant_list(node: ast.expr) -> str | None:
+    """A list or tuple of string/number constants as Python prints it (``['CPUExecutionProvider']``), else
+    None."""
+    if not isinstance(node, ast.List | ast.Tuple) or len(node.elts) > 16:
+        return None
+    values = [
+        e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str | int | float)
+    ]
+    if len(values) != len(node.elts):
+        return None
+    return repr(values if isinstance(node, ast.List) else tuple(values))
+
+
 def _field_defaults(node: ast.ClassDef) -> dict[str, str]:
     """``{field: default}`` of the fields a ``@dataclass`` body declares with a constant default
-    (``weight_format: str = "real_quantized"``, or ``field(default=...)``): the defaults of the ``__init__``
-    the decorator writes (fields inherited from a base are left out)."""
+    (``weight_format: str = "real_quantized"``, ``field(default=...)``, or a ``default_factory`` lambda
+    returning a list of constants: ``['CPUExecutionProvider']``): the defaults of the ``__init__`` the
+    decorator writes (fields inherited from a base are left out)."""
     out: dict[str, str] = {}
     for member in node.body:
         if (
@@ -326,8 +340,11 @@ def _field_defaults(node: ast.ClassDef) -> dict[str, str]:
             isinstance(value, ast.Call)
             and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
         ):
+            factory = next((k.value for k in value.keywords if k.arg == "default_factory"), None)
             value = next((k.value for k in value.keywords if k.arg == "default"), None)
-        if value is not None and (text := _constant(value)) is not None:
+            if isinstance(factory, ast.Lambda):  # `field(default_factory=lambda: ["CPUExecutionProvider"])`
+                value = factory.body
+        if value is not None and (text := _constant(value) or _constant_list(value)) is not None:
             out[member.target.id] = text
     return out
 
@@ -585,6 +602,9 @@ class ApiIndex:
         (:meth:`bare`) takes every parameter of every package's callable it may mean (a keyword one of them
         takes is not unknown)."""
         if candidates := self.bare(dotted):
+            # every class of that name, exported or only defined (0.11's quark.onnx exports a GPTQConfig, the
+            # torch one with damp_percent is only defined): a keyword one of them takes is not unknown
+            candidates = sorted({*candidates, *self._definitions(dotted)})
             return _merged([self.signature(c, _depth + 1) for c in candidates])
         split = self.split(dotted)
         if split is None or not split[1] or _depth > 6:
@@ -635,13 +655,18 @@ class ApiIndex:
     def defaults(self, dotted: str, _depth: int = 0) -> dict[str, str] | None:
         """``{parameter: default}`` (constant defaults only, see the module doc) of the callable ``dotted``
         names, re-exports followed like :meth:`signature`; None when the callable cannot be found. A
-        bare-rooted chain (:meth:`bare`) that several packages' callables may mean keeps only the
-        parameters on which they agree."""
+        bare-rooted chain (:meth:`bare`) that several packages' callables may mean keeps the parameters
+        on which those that take them agree."""
         if candidates := self.bare(dotted):
+            # every class of that name counts, exported or not: 0.13's quark.onnx exports a SmoothQuantConfig
+            # (alpha 0.5), the torch one (alpha 1) is only defined; a value they disagree on is not checked
+            candidates = sorted({*candidates, *self._definitions(dotted)})
             found = [x for x in (self.defaults(c, _depth + 1) for c in candidates) if x is not None]
             if not found:
                 return None
-            return {p: v for p, v in found[0].items() if all(f.get(p) == v for f in found[1:])}
+            # a parameter only some of them take is theirs (ONNX `QuantizationConfig.execution_providers`)
+            having = {p: [f[p] for f in found if p in f] for f in found for p in f}
+            return {p: vs[0] for p, vs in having.items() if len(set(vs)) == 1}
         split = self.split(dotted)
         if split is None and "." not in dotted and (method := self.sole_method(dotted)) is not None:
             return self.defaults(method, _depth + 1)  # `freeze` written alone: the one Class.freeze
@@ -657,6 +682,11 @@ class ApiIndex:
         if isinstance(origin, str) and origin != dotted:
             return self.defaults(".".join([origin, *rest[1:]]), _depth + 1)
         return None
+
+    def _definitions(self, dotted: str) -> list[str]:
+        """``dotted`` rooted at each module defining its bare root (at most :data:`_MAX_DEFINERS`)."""
+        root = dotted.split(".", 1)[0]
+        return [f"{module}.{dotted}" for module in self._exporters()[1].get(root, ())[:_MAX_DEFINERS]]
 
     def sole_method(self, name: str) -> str | None:
         """``module.Class.name`` when exactly one public class of the release defines a public method

@@ -76,3 +76,43 @@ def test_a_clause_before_advice_a_method_alone_and_a_module_function(tmp_path):
     assert [(s, a) for _, s, a in _changed(_audit(tmp_path / "b", tokenizer, "0.13"))] == [
         ("get_tokenizer(max_seq_len=)", "`2048`")
     ]
+
+
+def test_a_field_named_on_its_class_with_a_list_default(tmp_path):
+    # 0.9 quark/onnx/quantization/config/config.py:80
+    # execution_providers: List[str] = field(default_factory=lambda: ['CPUExecutionProvider'])
+    body = (
+        "# ONNX device\n\n`QuantizationConfig.execution_providers` defaults to "
+        "`['CUDAExecutionProvider']`, so "
+        'pass `execution_providers=["CPUExecutionProvider"]` explicitly on a laptop.\n'
+    )
+    found = _changed(_audit(tmp_path / "a", body, "0.9"))
+    assert found == [(8, "QuantizationConfig(execution_providers=)", "`['CPUExecutionProvider']`")]
+    true = body.replace("['CUDAExecutionProvider']", '["CPUExecutionProvider"]')  # other quotes: the same
+    assert _changed(_audit(tmp_path / "b", true, "0.9")) == []
+
+
+def test_a_table_of_classes_fields_and_defaults(tmp_path):
+    # 0.11.1 quark/torch/quantization/config/config.py: GPTQConfig damp_percent 0.01, block_size 128, desc_act
+    # True; QConfig kv_cache_post_rope False; 0.11.1's quark.onnx exports another GPTQConfig (no damp_percent)
+    body = (
+        "## Defaults\n\n| dataclass | field | default |\n|---|---|---|\n"
+        "| `GPTQConfig` | `block_size` | 128 |\n"  # 10
+        "| `GPTQConfig` | `damp_percent` | 0.1 |\n"  # 11
+        "| `GPTQConfig` | `desc_act` | True |\n"  # 12
+        "| `QConfig` | `kv_cache_post_rope` | True |\n"  # 13
+    )
+    found = _audit(tmp_path, body, "0.11.1")
+    assert _changed(found) == [
+        (11, "GPTQConfig(damp_percent=)", "`0.01`"),
+        (13, "QConfig(kv_cache_post_rope=)", "`False`"),
+    ]
+    # the torch class's fields are no unknown keywords because the ONNX class of that name lacks them
+    assert not [f for f in found if f.rule == "python-keyword-unknown"]
+
+
+def test_a_class_exported_by_one_package_and_defined_in_another_is_not_checked_where_they_differ(tmp_path):
+    # 0.13: quark.onnx exports SmoothQuantConfig (alpha 0.5); quark/torch/quantization/config/config.py
+    # defines its own (alpha 1), which quark.torch does not export: which one is meant is not said
+    body = "## Smoothing\n\n`SmoothQuantConfig.alpha` defaults to 1.\n"
+    assert _changed(_audit(tmp_path, body, "0.13")) == []

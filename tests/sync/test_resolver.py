@@ -1106,3 +1106,52 @@ def test_a_bare_flag_in_a_sentence_about_another_program_is_that_programs(tmp_pa
     found = _audit(tmp_path, body, "0.13")
     flags = sorted((f.skill_location.line, f.rule) for f in found if f.rule.startswith("cli-flag"))
     assert flags == [(12, "cli-flag-removed")]
+
+
+def test_stated_choices_are_the_code_spans_when_there_are_any(tmp_path):
+    # 0.10 torch_llm_ptq.py --quant_scheme choices=SUPPORTED_QUANT_SCHEME (w_* names); 0.12.post1's
+    # --kv_cache_dtype choices end with None, which a pasted usage line prints as None
+    body = (
+        "## Schemes\n\nOn 0.10 `--quant_scheme` only accepts the `w_*` names from the CLI's own list, e.g. "
+        "`w_fp8_a_fp8`, `w_int4_per_group_sym`.\n"
+    )
+    assert not [f for f in _audit(tmp_path / "a", body, "0.10") if f.rule == "cli-flag-choice-invalid"]
+    usage = "## Help\n\n```text\nusage: quark-cli torch-llm-ptq [-h] [--kv_cache_dtype {fp8,None}]\n```\n"
+    found = [f for f in _audit(tmp_path / "b", usage, "0.12.post1") if f.rule == "cli-flag-choice-invalid"]
+    assert [f.subject for f in found] == ["quark-cli torch-llm-ptq --kv_cache_dtype choices"]  # lacks many
+    assert "None" not in found[0].source_says.split("lacks", 1)[1]
+
+
+def test_said_to_come_later_or_from_older_clis_is_history(tmp_path):
+    # FP4PerGroupSpec: 0.8 on (not 0.7); --multi_gpu: 0.10's torch_llm_ptq.py only
+    seven = "## Specs\n\nUse `Int4PerGroupSpec` for weights; `FP4PerGroupSpec` came later.\n"
+    assert not [f for f in _audit(tmp_path / "a", seven, "0.7") if f.rule == "python-name-unknown"]
+    cli = "## Multi-GPU\n\nOlder CLIs exposed `--multi_gpu`; on 0.13 use `--multi_device`.\n"
+    assert not [f for f in _audit(tmp_path / "b", cli, "0.13") if f.rule == "cli-flag-removed"]
+    still = (
+        "## Schemes\n\nOn the command line the old names still work, e.g. `--quant_scheme w_mxfp4_a_mxfp6`.\n"
+    )
+    assert [f.rule for f in _audit(tmp_path / "c", still, "0.12.post1") if f.rule == "scheme-unknown"] == [
+        "scheme-unknown"
+    ]
+
+
+def test_each_name_of_a_parenthesised_import_stands_on_its_own_line(tmp_path):
+    # SVDQuantConfig: 0.12.post1 on (not in 0.11.1's quark/torch/quantization/config/config.py)
+    body = (
+        "## API\n\n```python\nfrom quark.torch.quantization.config.config import (\n"
+        "    QConfig,\n    SVDQuantConfig,\n)\n```\n"  # SVDQuantConfig on line 11
+    )
+    found = [f for f in _audit(tmp_path, body, "0.11.1") if f.rule == "python-import-unresolved"]
+    assert [(f.skill_location.line, f.subject) for f in found] == [
+        (11, "quark.torch.quantization.config.config.SVDQuantConfig")
+    ]
+
+
+def test_an_exclusive_cap_said_in_words(tmp_path):
+    # 0.7 METADATA: onnxruntime>=1.17.0,<1.20.0
+    body = "## Pins\n\n- `onnxruntime`: 1.17.0 up to (but not including) 1.21.0.\n"
+    found = [f for f in _audit(tmp_path / "a", body, "0.7") if f.rule == "dependency-range-mismatch"]
+    assert [f.skill_location.line for f in found] == [8]
+    true = body.replace("1.21.0", "1.20.0")
+    assert not [f for f in _audit(tmp_path / "b", true, "0.7") if f.rule == "dependency-range-mismatch"]

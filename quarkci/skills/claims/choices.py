@@ -38,6 +38,7 @@ _ENUMERATION = re.compile(
     rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$|,\s+(?:the\s+|with\s+)?default(?:s|ing)?\b)"
 )
 _MAX_AFTER = 120  # how far after the flag the enumeration may start (characters)
+_PROSE = frozenset({"e.g", "i.e", "etc", "list", "names", "values", "others", "more"})
 _USAGE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
 _BRACED = re.compile(r"(?<![\w-])(?P<flag>--[A-Za-z][\w-]*)[ =]\{(?P<values>[^{}\s]{1,400})\}")
 
@@ -59,8 +60,16 @@ def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
             continue
         if match.start() and after[match.start() - 1] not in " (`":
             continue
-        items = [i.strip("`") for i in re.split(_SEP, match.group("items")) if i.strip("`")]
-        if len(items) >= 2 and not any(i.startswith("-") for i in items):
+        written = match.group("items")
+        spans = re.findall(r"`([^`]+)`", written)
+        if (
+            spans
+            and re.sub(r"`[^`]+`", "", written).strip(" ,/")
+            and re.search(r"[A-Za-z]", re.sub(r"`[^`]+`|\b(?:or|and)\b", "", written))
+        ):
+            continue  # "names from the CLI's own list, e.g. `a`": code spans are the values, words are prose
+        items = spans or [i.strip("`") for i in re.split(_SEP, written) if i.strip("`")]
+        if len(items) >= 2 and not any(i.startswith("-") or i.lower() in _PROSE for i in items):
             return flag, items, at
     return None
 

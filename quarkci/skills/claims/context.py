@@ -35,7 +35,10 @@ _HISTORICAL = re.compile(
 # make the list after it history): "`A` became `B`", "moved there in 0.11 from `X`", "replace the older `Y`".
 _HISTORICAL_OWN = re.compile(
     r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
-    r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?)\b",
+    r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
+    r"|no longer (?:in|part of|exported|shipped|present|included|there|listed)|(?:is|are) gone"
+    r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later"
+    r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes))\b",
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(
@@ -126,6 +129,11 @@ _SCOPE_BARE = re.compile(
     r"(?P<rel>earlier|older|before|later|newer|above))?",
     re.IGNORECASE,
 )
+# A sentence labelled with one release: "**0.9**: Python range ...", "0.11 - renamed config classes".
+_SCOPE_LABEL = re.compile(
+    r"^\W*(?:amd-quark\s+|quark\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?:\*\*|__)?\s*(?::|—|–|-\s)",
+    re.IGNORECASE,
+)
 # A release as the subject of what changes ("0.10 adds `joblib`"), or the release one upgrades to.
 _SCOPE_SUBJECT = re.compile(
     r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+)?"
@@ -148,6 +156,9 @@ def release_scope(text: str, bare: bool = False) -> str | None:
             return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")).rstrip(",")))
         except InvalidSpecifier:
             return None
+    if bare and (m := _SCOPE_LABEL.match(text)):
+        version = m.group("v")  # "**0.9**: Python range ...": a list item labelled with its release
+        return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     if bare and (m := _SCOPE_SUBJECT.search(text)):
         # "0.10 keeps the range but caps `onnx<=1.19.0`", "after upgrading to 0.12.post1, ...": that release
         version = m.group("v") or m.group("u")

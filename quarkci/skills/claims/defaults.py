@@ -129,8 +129,15 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
     for start, part in parts(sentence):
         # each part inherits the sentence's default marker: it is one item of the sentence's list
         pair = stated_default(part + " (default)", commands)
-        if pair is not None:
-            out.append((start + max(part.find(pair[0]), 0), *pair, part))
+        if pair is None:
+            continue
+        at = part.find(pair[0])
+        after = re.search(rf"(?<![\w.-]){re.escape(pair[1])}(?![\w-])", part[at + len(pair[0]) :])
+        if not after and not _DEFAULT_WORD.search(part):
+            # a part that only inherits the sentence's marker states a value after its flag ("in 0.13 has
+            # `--template_file` (new)" says no default; "512 samples unless `--num_calib_data`" does)
+            continue
+        out.append((start + max(at, 0), *pair, part))
     return out
 
 
@@ -344,6 +351,8 @@ def _flagless(
         if found is None:
             continue
         value, setting = found
+        if re.fullmatch(r"[A-Z]\w*\.\w+|\w+\(.*\)", value):
+            continue  # `QuantizationConfig.execution_providers`: a Python name, the subject, not a value
         command = named_command(piece, commands) or named_command(sentence, commands) or _command(unit, text)
         yield Found(
             "cli_flag_default",

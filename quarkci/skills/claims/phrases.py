@@ -187,6 +187,13 @@ def render(stated: Stated, versions: list[str], upstream: SpecifierSet | None = 
     return ",".join(parts)
 
 
+# "1.17.0 up to (but not including) 1.21.0" is "1.17.0 ... below 1.21.0": an exclusive cap said in words
+_EXCLUSIVE = re.compile(
+    r"\s+up\s+to\s*[(,]?\s*but\s+(?:not|excluding)\s+including\s*[),]?\s*|\s+up\s+to\s*[(,]?\s*(?:exclusive|excluding)\s*[),]?\s*",
+    re.IGNORECASE,
+)
+
+
 def leading_range(after: str, negative: bool = False, negated_before: bool = False) -> tuple[str, str] | None:
     """The version range stated at the start of ``after`` (the words after a package name), as
     ``(SpecifierSet string, the words that carry it)``, else None. Forms: a specifier (``>= 1.16, <= 1.19``),
@@ -196,7 +203,7 @@ def leading_range(after: str, negative: bool = False, negated_before: bool = Fal
     version (``==A.*``: the versions said unsupported). Up to :data:`MAX_GAP_WORDS` words (letters only)
     may come first, in any phrasing ("onnx version 1.18", "onnxruntime | 1.18", "onnxruntime expects
     between 1.22 and 1.25"); a range further away, or after a number, is none."""
-    plain = after.replace("`", " ").replace("*", " ")
+    plain = _EXCLUSIVE.sub(" or newer, below ", after.replace("`", " ").replace("*", " "))
     gap = _GAP.match(plain)
     at = gap.end() if gap else 0
     for _ in range(MAX_GAP_WORDS + 1):
@@ -242,7 +249,7 @@ def _bound_at(gap: str, rest: str) -> tuple[str, str] | None:
 def supported_single(after: str) -> tuple[str, str] | None:
     """``("==A.*", words)`` when the words after a package name state that one version A is supported
     ("Python 3.13 is supported", "3.12 works"), else None: a statement false where the release excludes A."""
-    plain = after.replace("`", " ").replace("*", " ")
+    plain = _EXCLUSIVE.sub(" or newer, below ", after.replace("`", " ").replace("*", " "))
     gap = _GAP.match(plain)
     rest = plain[gap.end() if gap else 0 :]
     m = _SINGLE.match(rest)

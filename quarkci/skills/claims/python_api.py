@@ -72,11 +72,14 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
     for match in _FROM.finditer(text):
         module = match.group("module")
         written = match.group(0).strip()
+        names_at = match.start("names")
         for name in _names(match.group("names")):
+            # a parenthesised list over several lines: each name on its own line
+            own = re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", match.group("names"))
             yield Found(
                 "python_name",
                 f"{module}.{name}",
-                line_of(match.start()),
+                line_of(names_at + own.start() if own else match.start()),
                 {
                     "form": "from",
                     "module": module,

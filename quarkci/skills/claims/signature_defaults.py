@@ -22,13 +22,16 @@ from collections.abc import Iterator
 
 from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _NUMBER, _SPAN, sentences
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import heading_path
+from quarkci.skills.claims.walk import Text, heading_path
 
 _DOTTED = re.compile(r"quark(?:\.[A-Za-z_]\w*)+")
 _METHOD = re.compile(r"[A-Z]\w*\.[a-z_]\w*")
 _CALLED = re.compile(r"[A-Za-z_][\w.]*\(\)")
 _PARAMETER = re.compile(r"[a-z_][a-z0-9_]*")
-_CONSTANT = re.compile(r"None|True|False|-?\d+(?:\.\d+)?(?:e-?\d+)?|\"[^\"]*\"|'[^']*'")
+_CONSTANT = re.compile(
+    r"None|True|False|-?\d+(?:\.\d+)?(?:e-?\d+)?|\"[^\"]*\"|'[^']*'"
+    r"|\[\s*(?:(?:\"[^\"]*\"|'[^']*'|-?\d+(?:\.\d+)?)\s*,?\s*){0,16}\]"  # a list of constants
+)
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _ASSIGNED = re.compile(r"([a-z_][a-z0-9_]*)\s*=\s*(\S.*)")
 
@@ -80,6 +83,9 @@ def stated(
     values.extend(_NUMBER.findall(_SPAN.sub(" ", sentence)))
     if not parameters and len(values) == 2 and _PARAMETER.fullmatch(values[0]):
         parameters.add(values.pop(0))  # "when `quantize` is left out it is `True`": name, then value
+    if not parameters and len(named) == 1 and _METHOD.fullmatch(only := next(iter(named))):
+        owner, member = only.split(".")  # "`QuantizationConfig.execution_providers` defaults to ...": a field
+        named, parameters = {owner}, {member}
     if not named and before is not None:
         named.add(before)
     if len(named) != 1 or len(parameters) != 1 or len(set(values)) != 1:
@@ -192,6 +198,9 @@ def extract(unit: Unit) -> Iterator[Found]:
         if n[:1].isupper() or "_" in n
     )
     for text in unit.texts():
+        if text.kind == "table":
+            yield from _row(text, exported)
+            continue
         if text.kind == "heading" or "`" not in text.text:
             continue
         section = heading_path(text.headings)
@@ -216,3 +225,48 @@ def extract(unit: Unit) -> Iterator[Found]:
                         "text": " ".join(sentence.split())[:200],
                     },
                 )
+
+
+_HEADER_CALLABLE = re.compile(
+    r"^(?:class|dataclass|callable|config(?:uration)?|function|api|object|method)(?:es|s)?$", re.IGNORECASE
+)
+_HEADER_PARAMETER = re.compile(
+    r"^(?:parameter|field|argument|param|keyword|attribute|option)s?$", re.IGNORECASE
+)
+_HEADER_DEFAULT = re.compile(r"^default(?: value)?$", re.IGNORECASE)
+
+
+def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
+    """A table row "| `GPTQConfig` | `damp_percent` | 0.1 |" under headers naming a class (or function), a
+    parameter and its default: one ``python_default`` claim, read once per row on its first cell."""
+    if cell.cell is None or cell.cell.column != 0 or cell.cell.is_header:
+        return
+    headers = [re.sub(r"[*`]", "", h).strip() for h in cell.cell.headers]
+    columns = [
+        next((n for n, h in enumerate(headers) if pattern.match(h)), None)
+        for pattern in (_HEADER_CALLABLE, _HEADER_PARAMETER, _HEADER_DEFAULT)
+    ]
+    if any(c is None for c in columns) or max(c for c in columns if c is not None) >= len(cell.cell.row):
+        return
+    callee_cell, parameter_cell, value_cell = (cell.cell.row[c] for c in columns if c is not None)
+    callee = _callable(callee_cell.strip().strip("`"), exported) or callee_cell.strip().strip("`")
+    parameter = parameter_cell.strip().strip("`")
+    value = value_cell.strip().strip("`")
+    if not (_PARAMETER.fullmatch(parameter) and re.fullmatch(r"[A-Z]\w*|[\w.]+", callee)):
+        return
+    if not (_CONSTANT.fullmatch(value) or _WORD.fullmatch(value)):
+        return
+    yield Found(
+        "python_default",
+        f"{callee}({parameter}={value})",
+        cell.line,
+        {
+            "callable": callee,
+            "parameter": parameter,
+            "keyword": parameter,
+            "default": value,
+            "where": "table",
+            "section": heading_path(cell.headings),
+            "text": " | ".join(cell.cell.row)[:200],
+        },
+    )

@@ -29,7 +29,7 @@ def _stated(state: AuditState) -> list[Finding]:
         lists = [i.attrs.get("choices") for i in same_named(state.upstream, res, flag)]
         if not all(isinstance(c, list) and c for c in lists):
             continue  # a flag (of some command) without literal choices accepts what it parses
-        allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices if c is not None}
+        allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices}  # None: "None"
         stated = [str(v) for v in claim.context.get("choices") or []]
         lacking = sorted(allowed - set(stated)) if claim.context.get("complete") else []
         if lacking and all(v in allowed for v in stated):

@@ -24,8 +24,8 @@ def _plain(value: str) -> str:
 
 
 def _same(stated: str, actual: str) -> bool:
-    if stated == actual:
-        return True
+    if stated == actual or re.sub(r"\s", "", stated.replace('"', "'")) == re.sub(r"\s", "", actual):
+        return True  # a list written with other quotes or spaces (`["a", "b"]` is `['a', 'b']`)
     try:
         return float(stated) == float(actual)
     except ValueError:
