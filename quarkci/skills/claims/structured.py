@@ -98,19 +98,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 if untagged and key not in _PYTHON_RANGE_KEYS:
                     continue
                 if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
-                    yield Found(
-                        "scheme",
-                        value,
-                        line,
-                        {
-                            "where": "example",
-                            "key": key,
-                            "section": section,
-                            "enumerates": False,
-                            "count_claimed": None,
-                            "count_line": None,
-                        },
-                    )
+                    yield _scheme_found(value, line, key, section)
                 package = next((p for p in _KIND if p in key), None)
                 if package and _SPEC.match(value):
                     try:
