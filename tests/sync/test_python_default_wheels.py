@@ -116,3 +116,9 @@ def test_a_class_exported_by_one_package_and_defined_in_another_is_not_checked_w
     # defines its own (alpha 1), which quark.torch does not export: which one is meant is not said
     body = "## Smoothing\n\n`SmoothQuantConfig.alpha` defaults to 1.\n"
     assert _changed(_audit(tmp_path, body, "0.13")) == []
+
+
+def test_list_items_inherit_the_one_class_their_lead_names(tmp_path):
+    # 0.9 quark/torch/export/config/config.py: JsonExporterConfig min_kv_scale: float = 0.0
+    body = "## Export\n\nThings to know about `JsonExporterConfig`:\n\n* `min_kv_scale` defaults to 1.0.\n"
+    assert _changed(_audit(tmp_path, body, "0.9")) == [(10, "JsonExporterConfig(min_kv_scale=)", "`0.0`")]

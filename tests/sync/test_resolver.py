@@ -1155,3 +1155,36 @@ def test_an_exclusive_cap_said_in_words(tmp_path):
     assert [f.skill_location.line for f in found] == [8]
     true = body.replace("1.21.0", "1.20.0")
     assert not [f for f in _audit(tmp_path / "b", true, "0.7") if f.rule == "dependency-range-mismatch"]
+
+
+def test_pasted_help_option_lines_state_flags_and_defaults(tmp_path):
+    # 0.10 quark/experimental/cli/torch_llm_ptq.py: no --layer_quant_scheme (0.11 on); --eval_batch_size
+    # default 8; --seq_len 512
+    body = (
+        "## torch-llm-ptq\n\nRun `quark-cli torch-llm-ptq` with these options:\n\n```text\n"
+        "  --model_dir MODEL_DIR\n"  # 11
+        "  --seq_len SEQ_LEN                 (default: 512)\n"  # 12
+        "  --layer_quant_scheme PATTERN QUANT_SCHEME\n"  # 13
+        "  --eval_batch_size EVAL_BATCH_SIZE (default: 16)\n"  # 14
+        "```\n"
+    )
+    found = _audit(tmp_path, body, "0.10")
+    assert sorted((f.skill_location.line, f.rule) for f in found if f.rule.startswith("cli-flag")) == [
+        (13, "cli-flag-removed"),
+        (14, "cli-flag-default-changed"),
+    ]
+
+
+def test_a_flag_followed_by_a_list_of_its_choices_states_no_default(tmp_path):
+    # 0.10 --model_export choices onnx, quark_format, hf_format, gguf (default None); --export_weight_format
+    # default real_quantized
+    body = (
+        "## Export\n\nFrom the CLI the export target is chosen with `--model_export` (`onnx`, `quark_format`, "
+        "`hf_format`, `gguf`),\nand `--export_weight_format` defaults to `real_quantized`.\n"
+    )
+    assert not [f for f in _audit(tmp_path, body, "0.10") if f.rule == "cli-flag-default-changed"]
+
+
+def test_no_quark_cli_said_in_a_list_item_is_its_absence(tmp_path):
+    body = "## 0.8\n\n- no console scripts, no `quark-cli`: everything is Python API\n"
+    assert not [f for f in _audit(tmp_path, body, "0.8") if f.rule == "cli-command-unknown"]

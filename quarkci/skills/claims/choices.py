@@ -109,12 +109,23 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
     for code in unit.codes():
         lines = code.text.split("\n")
         usage = next((m for m in map(_USAGE.match, lines) if m is not None), None)
-        if usage is None:
+        if usage is not None:
+            prog, sub = usage.group("prog"), usage.group("sub")
+            command = commands.get(f"{prog} {sub}") if sub else None
+            command = command or commands.get(prog) or prog
+        elif (
+            code.info in ("", "text", "console", "txt")
+            and sum(1 for x in lines if _HELP_OPTION.match(x)) >= 3
+        ):
+            # pasted option lines without their usage line: the command the section runs
+            inferred = unit.infer_command(code.headings).command
+            if inferred is None:
+                continue
+            command = inferred
+        else:
             continue
-        prog, sub = usage.group("prog"), usage.group("sub")
-        command = commands.get(f"{prog} {sub}") if sub else None
-        command = command or commands.get(prog) or prog
         for number, line in enumerate(lines):
+            yield from _help_option(line, code.first_line + number, command, heading_path(code.headings))
             for match in _BRACED.finditer(line):
                 values = [v for v in match.group("values").split(",") if v]
                 if len(values) < 2:
@@ -172,4 +183,38 @@ def _row(unit: Unit, cell: Text, commands: dict[str, str]) -> Iterator[Found]:
                 "section": heading_path(cell.headings),
                 "text": " | ".join(cell.cell.row)[:200],
             },
+        )
+
+
+# An option line of pasted --help output: "  --group_size GROUP_SIZE   (default: 128)".
+_HELP_OPTION = re.compile(r"^\s+(?:-\w,\s+)?(?P<flag>--[A-Za-z][\w-]*)")
+_HELP_DEFAULT = re.compile(r"\(default:\s*(?P<value>[^()\s]+)\)")
+
+
+def _help_option(line: str, at: int, command: str, section: str) -> Iterator[Found]:
+    """The flag an option line of pasted help output names (a ``cli_flag`` of the usage line's command) and
+    the default it prints, if any (``cli_flag_default``)."""
+    option = _HELP_OPTION.match(line)
+    if option is None or option.group("flag") == "--help":
+        return
+    flag = option.group("flag")
+    context: dict[str, object] = {
+        "command": command,
+        "quark": True,
+        "where": "code",
+        "inferred": False,
+        "inferred_from": None,
+        "values": [],
+        "candidates": [],
+        "subcommand": None,
+    }
+    yield Found("cli_flag", flag, at, context)
+    default = _HELP_DEFAULT.search(line)
+    if default is not None and default.group("value") != "None":
+        value = default.group("value")
+        yield Found(
+            "cli_flag_default",
+            f"{flag}={value}",
+            at,
+            {"flag": flag, "default": value, "command": command, "where": "code", "section": section},
         )

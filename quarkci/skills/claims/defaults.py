@@ -133,7 +133,11 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
             continue
         at = part.find(pair[0])
         after = re.search(rf"(?<![\w.-]){re.escape(pair[1])}(?![\w-])", part[at + len(pair[0]) :])
-        if not after and not _DEFAULT_WORD.search(part):
+        own_marker = bool(_DEFAULT_WORD.search(part))
+        tail = part[at + len(pair[0]) :]
+        if not own_marker and (len(re.findall(r"`[^`]+`", tail)) > 1 or tail.count("(") > tail.count(")")):
+            continue  # "`--model_export` (`onnx`, `hf_format`, ...)": a list of choices, not one default
+        if not after and not own_marker:
             # a part that only inherits the sentence's marker states a value after its flag ("in 0.13 has
             # `--template_file` (new)" says no default; "512 samples unless `--num_calib_data`" does)
             continue

@@ -157,7 +157,9 @@ def _pairs(sentence: str, exported: frozenset[str], before: str | None) -> list[
     return [(callee, p[1], v[1]) for p, v in pairs]
 
 
-_DEFAULTS_TO = re.compile(r"`\s*(?:defaults? to|is|=)\s*`|`\s+by default\b|\bdefaults? to\s*`", re.IGNORECASE)
+_DEFAULTS_TO = re.compile(
+    r"`\s*(?:defaults? to|is|=)\s*(?:`|-?\d)|`\s+by default\b|\bdefaults? to\s*`", re.IGNORECASE
+)
 
 
 _OTHER_PROGRAM = re.compile(
@@ -175,6 +177,8 @@ def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, st
         return []  # "lm-eval task YAMLs ... default to `None`": another program's parameter
     named, _ = _sequence(sentence, exported)
     spans = [m.group(1).strip() for m in _SPAN.finditer(sentence)]
+    if (bare := re.search(r"`\s*defaults? to\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b", sentence)) is not None:
+        spans.append(bare.group(1))  # "`min_kv_scale` defaults to 1.0": the number after the words
     params = [t for t in spans if _PARAMETER.fullmatch(t) and "_" in t and not _CONSTANT.fullmatch(t)]
     values = [t for t in spans if t not in params]
     if (
@@ -204,7 +208,10 @@ def extract(unit: Unit) -> Iterator[Found]:
         if text.kind == "heading" or "`" not in text.text:
             continue
         section = heading_path(text.headings)
-        before: str | None = None  # the one callable the previous sentence named
+        # the one callable the previous sentence named; a list item starts from its lead's ("Things to know
+        # about `JsonExporterConfig`:" then "- `min_kv_scale` defaults to 1.0")
+        lead = callables(text.lead, exported) if text.in_list else set()
+        before: str | None = next(iter(lead)) if len(lead) == 1 else None
         for offset, sentence in sentences(text.text):
             found = stated_pairs(sentence, exported, before)
             named = callables(sentence, exported)

@@ -19,7 +19,7 @@ CATEGORY = "cli_flags"
 # A sentence saying a command is absent ("It has no `quark-cli`", "ships without quark-quant-perf")
 _SAID_ABSENT = re.compile(
     r"\b(?:has|have|had|ships?|shipped|comes? with|provides?|installs?) no\b|\bthere (?:is|are|was|were) no\b"
-    r"|\bwithout (?:the |a |any )?(?:`?quark-|cli\b|command|console)|\bno longer\b",
+    r"|\bwithout (?:the |a |any )?(?:`?quark-|cli\b|command|console)|\bno longer\b|\bno `quark-",
     re.IGNORECASE,
 )
 

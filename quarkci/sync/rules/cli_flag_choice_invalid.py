@@ -31,7 +31,8 @@ def _stated(state: AuditState) -> list[Finding]:
             continue  # a flag (of some command) without literal choices accepts what it parses
         allowed = {str(c) for choices in lists if isinstance(choices, list) for c in choices}  # None: "None"
         stated = [str(v) for v in claim.context.get("choices") or []]
-        lacking = sorted(allowed - set(stated)) if claim.context.get("complete") else []
+        # a usage line may leave out None (argparse prints it; writers drop it): not a value a user types
+        lacking = sorted(allowed - set(stated) - {"None"}) if claim.context.get("complete") else []
         if lacking and all(v in allowed for v in stated):
             # a pasted usage line lists every choice: one the parser has and the list lacks is drift too
             out.append(
