@@ -29,7 +29,9 @@ _REQ = re.compile(
     rf"(?<![\w./-])(?P<pkg>[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9])(?:\[[\w,\s-]+\])?"
     rf"(?P<spec>{_OP}\s*{_VER}(?:\s*,\s*{_OP}\s*{_VER})*)(?![\w.]*\w)"
 )
-_OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark", "python3"})
+# Python, PyTorch, transformers and Quark itself: their ranges are python_version / torch_version /
+# transformers_version claims, never a `dependency` or a `requirement` (claims/extras.py)
+OWN_PACKAGES = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark", "python3"})
 
 
 _OPERATOR_CHAR = re.compile(r"[<>=!~]")
@@ -82,7 +84,7 @@ def _found(
     extras = _extras(text)
     for match in _REQ.finditer(text):
         package = canonicalize_name(match.group("pkg"))
-        if package in _OWN or package.startswith(("cuda", "rocm", "cu1", "sm")):
+        if package in OWN_PACKAGES or package.startswith(("cuda", "rocm", "cu1", "sm")):
             continue
         raw = re.sub(r"\s+", "", match.group("spec"))
         try:
@@ -124,7 +126,7 @@ def _packages(unit: Unit) -> frozenset[str]:
     """The dependency names any release pins (the vocabulary's), less Python, PyTorch, transformers."""
     if unit.lexicon is None:
         return frozenset()
-    return frozenset(n for n in unit.lexicon.names("dependency") if n not in _OWN)
+    return frozenset(n for n in unit.lexicon.names("dependency") if n not in OWN_PACKAGES)
 
 
 def _phrased(

@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name
 
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.defaults import sentences
+from quarkci.skills.claims.dependencies import OWN_PACKAGES
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -60,14 +61,12 @@ _NO_EXTRA = re.compile(
     r"|\bno (?:`[^`]+` )?extras?\b|\bdoes(?: not|n't) (?:apply|exist|provide|offer|have)\b",
     re.IGNORECASE,
 )
-# Python, PyTorch and transformers ranges are python_version / torch_version / transformers_version claims.
-_OWN = frozenset({"python", "torch", "pytorch", "transformers", "amd-quark", "quark"})
 
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``extra`` and ``requirement`` claims of ``unit`` (see the module docstring)."""
     known_extras = unit.lexicon.names("extra") if unit.lexicon is not None else frozenset()
-    packages = unit.lexicon.names("dependency") - _OWN if unit.lexicon is not None else frozenset()
+    packages = unit.lexicon.names("dependency") - OWN_PACKAGES if unit.lexicon is not None else frozenset()
     for block in unit.texts():
         if block.kind == "heading":
             continue

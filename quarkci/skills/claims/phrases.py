@@ -249,7 +249,7 @@ def _bound_at(gap: str, rest: str) -> tuple[str, str] | None:
 def supported_single(after: str) -> tuple[str, str] | None:
     """``("==A.*", words)`` when the words after a package name state that one version A is supported
     ("Python 3.13 is supported", "3.12 works"), else None: a statement false where the release excludes A."""
-    plain = _EXCLUSIVE.sub(" or newer, below ", after.replace("`", " ").replace("*", " "))
+    plain = after.replace("`", " ").replace("*", " ")
     gap = _GAP.match(plain)
     rest = plain[gap.end() if gap else 0 :]
     m = _SINGLE.match(rest)
