@@ -601,7 +601,7 @@ class ApiIndex:
         statically (a base outside the release, a computed name). A chain rooted at a bare exported name
         (:meth:`bare`) takes every parameter of every package's callable it may mean (a keyword one of them
         takes is not unknown)."""
-        if candidates := self.bare(dotted):
+        if candidates := self._bare_callables(dotted):
             # every class of that name, exported or only defined (0.11's quark.onnx exports a GPTQConfig, the
             # torch one with damp_percent is only defined): a keyword one of them takes is not unknown
             candidates = sorted({*candidates, *self._definitions(dotted)})
@@ -657,7 +657,7 @@ class ApiIndex:
         names, re-exports followed like :meth:`signature`; None when the callable cannot be found. A
         bare-rooted chain (:meth:`bare`) that several packages' callables may mean keeps the parameters
         on which those that take them agree."""
-        if candidates := self.bare(dotted):
+        if candidates := self._bare_callables(dotted):
             # every class of that name counts, exported or not: 0.13's quark.onnx exports a SmoothQuantConfig
             # (alpha 0.5), the torch one (alpha 1) is only defined; a value they disagree on is not checked
             candidates = sorted({*candidates, *self._definitions(dotted)})
@@ -683,6 +683,34 @@ class ApiIndex:
             return self.defaults(".".join([origin, *rest[1:]]), _depth + 1)
         return None
 
+    def _bare_callables(self, dotted: str) -> list[str]:
+        """:meth:`bare`'s names, and for a lower-case name alone (``get_config``) every method so named
+        too (``module.Class.get_config``): a function or method named without its class may mean any of
+        them (0.10's CLI defines a ``get_config(args, model_type)`` beside ``LLMTemplate.get_config``)."""
+        candidates = self.bare(dotted)
+        if "." in dotted or not dotted[:1].islower():
+            return candidates
+        methods = self._exported_first(self._method_table().get(dotted, []))
+        return [*candidates, *methods[:_MAX_DEFINERS]] if methods else candidates
+
+    def _exported_first(self, methods: list[str]) -> list[str]:
+        """``methods`` (``module.Class.method``) of the classes a framework package exports when there are
+        any (``ModelQuantizer.freeze`` before 0.12.post1's vLLM plugin class's ``freeze``), else all."""
+        exported = self._exporters()[0]
+        preferred = [m for m in methods if m.rsplit(".", 2)[-2] in exported]
+        return preferred or methods
+
+    def _method_table(self) -> dict[str, list[str]]:
+        """``{method name: ["module.Class.method", ...]}`` over the release's public classes (built once)."""
+        if self._methods is None:
+            methods: dict[str, list[str]] = {}
+            for module, item in sorted(self.modules.items()):
+                for key in item.attrs.get("signatures") or {}:
+                    if key.count(".") == 1:
+                        methods.setdefault(key.split(".")[1], []).append(f"{module}.{key}")
+            self._methods = methods
+        return self._methods
+
     def _definitions(self, dotted: str) -> list[str]:
         """``dotted`` rooted at each module defining its bare root (at most :data:`_MAX_DEFINERS`)."""
         root = dotted.split(".", 1)[0]
@@ -693,17 +721,9 @@ class ApiIndex:
         ``name`` (``freeze`` -> ``quark.torch.quantization.api.ModelQuantizer.freeze``), or exactly one class a
         framework package exports does (0.12.post1's vLLM plugin class has a ``freeze`` too), else None: a
         method named alone in prose means that one only when no other class has it."""
-        if self._methods is None:
-            methods: dict[str, list[str]] = {}
-            for module, item in sorted(self.modules.items()):
-                for key in item.attrs.get("signatures") or {}:
-                    if key.count(".") == 1:
-                        methods.setdefault(key.split(".")[1], []).append(f"{module}.{key}")
-            self._methods = methods
-        found = self._methods.get(name, [])
+        found = self._method_table().get(name, [])
         if len(found) > 1:  # the classes a framework package exports (ModelQuantizer) before internal ones
-            exported = self._exporters()[0]
-            found = [f for f in found if f.rsplit(".", 2)[-2] in exported]
+            found = [f for f in self._exported_first(found) if f.rsplit(".", 2)[-2] in self._exporters()[0]]
         return found[0] if len(found) == 1 else None
 
     def sole_parameter(self, parameter: str) -> str | None:

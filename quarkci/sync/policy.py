@@ -60,6 +60,7 @@ RULE_KINDS: dict[str, str] = {
     "python-name-misspelt": "semantic",  # no release has the class, method or argument: check the name
     "dependency-extra-misspelt": "semantic",  # no release provides the extra: check the name
     "onnx-config-misspelt": "semantic",  # no release defines the ONNX configuration: check the name
+    "model-type-misspelt": "semantic",  # no release has a template of that name: check the name
     **CONTRACT_KINDS,  # the contract-* ids: quarkci.contracts.rules, by the direction of the difference
 }
 FAIL_ON = ("none", "mechanical", "semantic", "breaking")

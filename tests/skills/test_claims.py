@@ -64,6 +64,8 @@ POSITIVE = [
     ("ptq-runner/SKILL.md", 49, "python_name", "quark.torch.LLMTemplate"),
     ("ptq-runner/SKILL.md", 51, "python_argument", "fp8"),
     ("ptq-runner/SKILL.md", 51, "python_keyword", "quark.torch.LLMTemplate.get_config(scheme=)"),
+    # a method called on the imported class itself is a member claim (checked against the class)
+    ("ptq-runner/SKILL.md", 51, "python_name", "quark.torch.LLMTemplate.get_config"),
     ("ptq-runner/SKILL.md", 54, "python_default", "LLMTemplate.get_config(exclude_layers=None)"),
     ("ptq-runner/references/api.md", 4, "python_name", "quark.torch.LLMTemplate"),
     ("ptq-runner/references/api.md", 7, "cli_flag", "--num_calib_data"),

@@ -86,8 +86,9 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     from_dir = [(c["file"], c["line"], c["kind"], c["value"]) for c in json.loads(out)["claims"]]
     # + 8 from references/api.md, + 3 of model-list's install section (the `cli` extra; the `onnxslim`
     # requirement and `XINT8` need the vocabulary the CLI hands in), + the adapter link, + the Python block's
-    # import, keyword, scheme value and the literal passed (python_argument), + the command the skill runs
-    assert from_wheel == from_dir and len(from_dir) == 49
+    # import, keyword, scheme value and the literal passed (python_argument), + the command the skill runs,
+    # + the method called on the imported class (`LLMTemplate.get_config`: a member claim)
+    assert from_wheel == from_dir and len(from_dir) == 50
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

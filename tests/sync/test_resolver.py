@@ -1188,3 +1188,198 @@ def test_a_flag_followed_by_a_list_of_its_choices_states_no_default(tmp_path):
 def test_no_quark_cli_said_in_a_list_item_is_its_absence(tmp_path):
     body = "## 0.8\n\n- no console scripts, no `quark-cli`: everything is Python API\n"
     assert not [f for f in _audit(tmp_path, body, "0.8") if f.rule == "cli-command-unknown"]
+
+
+# --- round 8 (tuned on sync_dev8, outside the repo; held-out sync_9 committed before, 4327952) ---
+
+
+def _lines(found, *rules):
+    return sorted((f.skill_location.line, f.rule) for f in found if not rules or f.rule in rules)
+
+
+def test_history_in_a_lead_s_parenthesised_aside_does_not_make_the_block_historical(tmp_path):
+    # 0.10 quark/torch/export/api.py:481 export_onnx(model, output_dir, input_args, opset_version=None, ...,
+    # uint4_int4_flag=False): no `dynamo` (0.11.1 adds it)
+    body = (
+        "# Export on 0.10\n\n0.10 introduced one-call export functions in `quark.torch` (previously "
+        "`ModelExporter` methods).\n\n```python\nfrom quark.torch import export_onnx\n\n"
+        'export_onnx(model, output_dir="o", input_args=(x,), dynamo=True)\n```\n'  # 13
+    )
+    assert _lines(_audit(tmp_path, body, "0.10"), "python-keyword-unknown") == [
+        (13, "python-keyword-unknown")
+    ]
+    aside = body.replace("(previously `ModelExporter` methods)", "and `ModelExporter` was removed later")
+    # history in the lead's own clause still frames the block
+    assert not _lines(_audit(tmp_path / "h", aside.replace("introduced", "previously had"), "0.10"))
+
+
+def test_a_method_called_on_an_imported_class_is_checked_against_the_class(tmp_path):
+    # 0.10 quark/torch/quantization/config/template.py: LLMTemplate has no get_supported_schemes (0.11 on);
+    # no release's LLMTemplate has from_model_type; 0.13's has list_available
+    body = (
+        "## API\n\n```python\nfrom quark.torch import LLMTemplate\n"
+        "import quark.torch.quantization.config.template as tmpl\n\n"
+        "LLMTemplate.get_supported_schemes()\n"  # 12
+        "tmpl.LLMTemplate.get_supported_schemes()\n"  # 13
+        'LLMTemplate.from_model_type("llama")\n'  # 14
+        "LLMTemplate.list_available()\n```\n"  # 15
+    )
+    assert _lines(_audit(tmp_path, body, "0.10"), "python-import-unresolved", "python-name-misspelt") == [
+        (12, "python-import-unresolved"),
+        (13, "python-import-unresolved"),
+        (14, "python-name-misspelt"),
+    ]
+    assert _lines(
+        _audit(tmp_path / "13", body, "0.13"), "python-import-unresolved", "python-name-misspelt"
+    ) == [(14, "python-name-misspelt")]
+
+
+def test_defaults_listed_for_a_callable_its_asides_and_the_callable_a_parenthesis_names(tmp_path):
+    # 0.10 quark/torch/utils/llm... get_model(attn_implementation="eager"); export_onnx(opset_version=None,
+    # do_constant_folding=True); 0.11 LLMTemplate.get_config(min_kv_scale=0.0); 0.10 export_safetensors
+    # weight_format="real_quantized"
+    body = (
+        '## Notes\n\n- `get_model` defaults: `data_type="auto"`, `attn_implementation="sdpa"`.\n'  # 8
+        "- `export_onnx` parameters: `model`, `opset_version` (defaults to 17), `do_constant_folding` "  # 9
+        "(default `True`).\n"
+        "- `export_safetensors` writes `fake_quantized` weights unless you pass `weight_format`.\n"  # 10
+    )
+    found = _audit(tmp_path, body, "0.10")
+    assert sorted(
+        (f.skill_location.line, f.subject) for f in found if f.rule == "python-default-changed"
+    ) == [
+        (8, "get_model(attn_implementation=)"),
+        (9, "export_onnx(opset_version=)"),
+        (10, "export_safetensors(weight_format=)"),
+    ]
+    owner = (
+        "## KV\n\n`min_kv_scale` (a `get_config` keyword) defaults to 1e-4; raise it if scales collapse.\n"
+    )
+    assert _lines(_audit(tmp_path / "o", owner, "0.11"), "python-default-changed") == [
+        (8, "python-default-changed")
+    ]
+    # 0.10 also defines a CLI helper get_config(args, model_type): a keyword of LLMTemplate.get_config is known
+    listed = "## KV\n\n`get_config` keywords: `scheme`, `min_kv_scale` (default `0.0`).\n"
+    assert not _audit(tmp_path / "l", listed, "0.10")
+
+
+def test_names_of_other_libraries_are_no_misspelt_quark_names(tmp_path):
+    # transformers' QuarkConfig / HqqConfig, the ONNX operator QuantizeLinear, onnxruntime's QuantType.QUInt8;
+    # 0.9's quark.onnx defines ExtendedCalibrationMethod, no release an ExtendedCalibMethod
+    body = (
+        "## Names\n\nLoad with `QuarkConfig` or `HqqConfig`; the graph holds `QuantizeLinear` nodes of "
+        "`QUInt8`.\n\nThe calibration-method enum to import is `ExtendedCalibMethod`.\n"  # 10
+    )
+    found = _audit(tmp_path, body, "0.9")
+    assert [(f.skill_location.line, f.rule) for f in found] == [(10, "python-name-misspelt")]
+    assert "ExtendedCalibrationMethod" in found[0].source_says
+    # a release name with a word before it is the user's subclass
+    assert not _audit(tmp_path / "u", "## Mine\n\nWe subclass it as `MyQuantizationConfig`.\n", "0.9")
+
+
+def test_release_matrix_cells_speak_of_their_column_or_row_release(tmp_path):
+    # 0.12.post1 METADATA: Requires-Python >=3.11,<3.14; onnx >=1.21.0,<=1.22.0; 0.11 onnx <=1.19.0
+    body = (
+        "## Matrix\n\n| Release | Python | onnx |\n|---|---|---|\n"
+        "| 0.11 | 3.9 – 3.12 | 1.16.0 – 1.19.0 |\n"  # 10
+        "| 0.12.post1 (this one) | 3.11 – 3.13 | 1.21.0 – 1.23.0 |\n"  # 11
+        "\n## CLI\n\n| 0.10 CLI | 0.11 CLI |\n|---|---|\n"
+        "| `--quant_scheme w_fp8_a_fp8` | `--quant_scheme fp8` |\n"  # 17
+    )
+    found = _audit(tmp_path, body, "0.12.post1")
+    assert _lines(found) == [(11, "dependency-range-mismatch")]
+    # the 0.11 row checked on 0.11 agrees; on 0.11 the 0.12.post1 row is not checked
+    assert not _audit(tmp_path / "11", body, "0.11")
+
+
+def test_no_default_cells_user_registered_names_commented_imports_and_failing_imports(tmp_path):
+    # 0.13 quark-quant-perf --model has no default; register_scheme names the user's scheme; 0.12.post1
+    # quark/torch/quantization/config/config.py defines no Config (0.13 brings it back)
+    body = (
+        "## quark-quant-perf\n\n| Flag | Default |\n|---|---|\n| `--model` | required |\n\n"
+        "## Scheme\n\n```python\nfrom quark.torch import LLMTemplate\n\n"
+        'LLMTemplate.register_scheme("my_fp8", cfg)\nLLMTemplate.get("llama").get_config(scheme="my_fp8")\n```\n'
+    )
+    assert not _audit(tmp_path, body, "0.13")
+    notes = (
+        "## Imports that break\n\n- `from quark.torch.quantization.config.config import Config` fails on "
+        "0.12.post1; use `QConfig`.\n\n```python\n# before (0.11.x)\n"
+        "# from quark.torch.quantization.config.config import Config\n"
+        "from quark.torch.quantization.config.config import QConfig\n```\n"
+    )
+    assert not _audit(tmp_path / "n", notes, "0.12.post1")
+    used = notes.replace("# from quark", "from quark")
+    assert _lines(_audit(tmp_path / "u", used, "0.12.post1")) == [(12, "python-import-unresolved")]
+
+
+def test_model_types_in_json_values_in_words_and_with_a_version_suffix(tmp_path):
+    # 0.12.post1 config/template.py registers no gemma4 (0.13 does); no release registers llama3_1; 0.13
+    # registers kimi_k25 and kimi_k2
+    body = (
+        '## Recipe\n\n```json\n{\n  "model_type": "gemma4",\n  "scheme": "nvfp4"\n}\n```\n'  # 10
+        '\n```json\n{"model_type": "acme_lm"}\n```\n'  # the user's own type: no claim
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(10, "model-type-unknown")]
+    words = "## Templates\n\nIs there a template for Llama 3? Yes, use the `llama3_1` template.\n"
+    found = _audit(tmp_path / "w", words, "0.10")
+    assert _lines(found) == [(8, "model-type-misspelt")] and found[0].kind == "semantic"
+    listed = "## Templates\n\nThe built-in templates:\n\n- Kimi: `kimi_k25` and kimi_k2\n"
+    assert _lines(_audit(tmp_path / "l", listed, "0.13")) == []
+
+
+def test_flags_in_plain_words_html_comments_shell_comments_and_an_extra_s_list(tmp_path):
+    # 0.12.post1 torch_llm_ptq.py has no --template_file (0.13 adds it); 0.13 wheel has no
+    # quark.experimental.plugin (0.12.post1 had it); 0.11 --seq_len default 512; 0.13 METADATA pins
+    # onnxruntime<=1.28.0,>=1.22.2 in the `cli` extra
+    body = (
+        "## Recipes\n\nRun `quark-cli torch-llm-ptq`. Pass it with --template_file my.json next to "  # 8
+        "`--quant_scheme`; the syntax is --option=value.\n"
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(8, "cli-flag-removed")]
+    assert not _audit(tmp_path / "13", body, "0.13")
+    comment = "## Hooks\n\n<!-- runtime hooks come from quark.experimental.plugin -->\n\nText.\n"
+    assert _lines(_audit(tmp_path / "c", comment, "0.13")) == [(8, "python-import-unresolved")]
+    assert not _audit(tmp_path / "c12", comment, "0.12.post1")
+    shell = (
+        "## PTQ\n\n```bash\n# --seq_len is 2048 when omitted; --batch_size is 1\n"  # 9
+        "quark-cli torch-llm-ptq --model_dir m --output_dir o\n```\n"
+    )
+    found = _audit(tmp_path / "s", shell, "0.11")
+    assert [(f.skill_location.line, f.subject) for f in found] == [
+        (9, "quark-cli torch-llm-ptq --seq_len default 2048")
+    ]
+    extra = "## Pins\n\nWhat the `cli` extra brings in:\n\n- `onnxruntime>=1.22.2,<=1.25.1`\n"  # 10
+    assert _lines(_audit(tmp_path / "e", extra, "0.13")) == [(10, "dependency-range-mismatch")]
+
+
+def test_a_usage_line_names_its_program_for_its_section(tmp_path):
+    # 0.13 quark-cli torch-mixed-precision takes --model-dir and --output-dir (torch-llm-ptq spells them
+    # --model_dir / --output_dir)
+    body = (
+        "## Planner\n\n```text\nusage: quark-cli torch-mixed-precision {decision-space,run} [--model-dir D]\n"
+        "```\n\n1. `decision-space` first, with `--model-dir` and `--output-dir`.\n\n"
+        "```bash\nquark-cli torch-llm-ptq --model_dir m --output_dir o\n```\n"
+    )
+    assert not _lines(_audit(tmp_path, body, "0.13"), "cli-flag-renamed", "cli-flag-removed")
+    # without the usage line the section runs torch-llm-ptq only, which spells them with underscores
+    bare = body.replace(
+        "usage: quark-cli torch-mixed-precision {decision-space,run} [--model-dir D]", "(help)"
+    )
+    assert _lines(_audit(tmp_path / "b", bare, "0.13"), "cli-flag-renamed") == [
+        (12, "cli-flag-renamed"),
+        (12, "cli-flag-renamed"),
+    ]
+
+
+def test_instead_of_marks_history_only_before_a_quark_name(tmp_path):
+    # 0.9 quark/onnx defines AutoSearch but no AutoSearchPro (0.11 on)
+    body = (
+        "## Search\n\nWant the search driver instead of a fixed config? Import `AutoSearchPro` from "  # 8
+        "`quark.onnx`.\n"
+    )
+    assert _lines(_audit(tmp_path, body, "0.9")) == [
+        (8, "python-import-unresolved"),
+        (8, "python-name-unknown"),
+    ]
+    old = "## Search\n\nOn 0.9 use `AutoSearch` instead of `AutoSearchPro`.\n"
+    assert not _audit(tmp_path / "o", old, "0.9")

@@ -35,7 +35,7 @@ from quarkci.skills.claims import (
     versions,
 )
 from quarkci.skills.claims import commands as sh
-from quarkci.skills.claims.context import Surrounding, markers, surrounding
+from quarkci.skills.claims.context import Surrounding, cell_release, markers, surrounding
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -173,6 +173,8 @@ class _Markers:
         self._cache: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
         self._surrounding: dict[tuple[str, str], Surrounding] = {}  # (lead, section) -> what they say
         self._keys: dict[int, tuple[tuple[int, int], ...]] = {}  # line -> its cache key
+        # line of a table row -> its cells (text, the release its column or row label names)
+        self._cells: dict[int, list[tuple[str, str | None]]] = {}
         self._read: dict[
             tuple[tuple[int, int], ...], tuple[str, str, str, Surrounding]
         ] = {}  # what markers read
@@ -186,6 +188,8 @@ class _Markers:
             self._blocks.append(block)
             for line in range(first, last + 1):
                 self._at.setdefault(line, []).append(len(self._blocks) - 1)
+            if isinstance(block, Text) and block.cell is not None and not block.cell.is_header:
+                self._cells.setdefault(block.line, []).append((block.text, cell_release(block.cell)))
 
     def add(self, found: Found) -> Found:
         """``found`` with the markers and ``around`` of its line; an extractor's own context keys win. A
@@ -198,7 +202,27 @@ class _Markers:
             again = markers(own.replace(text, " "), lead, section, read)
             if not again.get("historical"):
                 marks = {k: v for k, v in marks.items() if k != "historical"}
+        if (labelled := self._labelled(found)) is not None:
+            # "| 0.10 CLI | 0.11 CLI |", "| 0.12.post1 (this one) | 3.11 – 3.13 |": the cell speaks of that
+            # release only, whatever the lead says of history
+            marks = {**{k: v for k, v in marks.items() if k != "historical"}, "releases": labelled}
         return Found(found.kind, found.value, found.line, {**marks, **found.context})
+
+    def _labelled(self, found: Found) -> str | None:
+        """The release the table cells holding ``found`` are labelled with (:func:`~quarkci.skills.claims.
+        context.cell_release`), when every cell of its row that holds it has that one label; None when it
+        is on no labelled cell, or on cells of two releases or of none (a name in both columns of a
+        "0.10 | 0.11" table speaks of both)."""
+        cells = self._cells.get(found.line)
+        if not cells or all(label is None for _, label in cells):
+            return None
+        for needle in (found.context.get("text"), found.value, found.value.rsplit(".", 1)[-1]):
+            if not isinstance(needle, str) or not needle:
+                continue
+            labels = {label for text, label in cells if needle in text}
+            if labels:
+                return next(iter(labels)) if len(labels) == 1 else None
+        return None
 
     def at(self, line: int) -> dict[str, Any]:
         """The markers (and ``around``) of the blocks covering ``line`` (shared: do not modify)."""

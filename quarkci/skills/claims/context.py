@@ -5,7 +5,7 @@ introduces its block, table or list, and its heading path) and returns the marke
 ``context`` carries:
 
 * ``historical``: the text presents it as past ("this no longer works:", "removed in 0.11",
-  "previously", "old API", "replaced by", "instead of"), or a migration note naming two releases
+  "previously", "old API", "replaced by", "instead of `X`"), or a migration note naming two releases
   ("fails to import on 0.12.post1; it is back in 0.13") — not checked against the release (it says it is
   gone; in "use X instead of Y" both are left unchecked: precision over recall);
 * ``negative``: the text says not to use it or that it is not supported ("do not use", "not supported");
@@ -28,7 +28,7 @@ from packaging.version import InvalidVersion, Version
 _HISTORICAL = re.compile(
     r"\b(?:no longer (?:works?|exists?|supported|available|valid)|(?:was|were|has been|have been) removed"
     r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
-    r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of)\b",
+    r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of(?=\s+(?:the\s+|an?\s+)?(?:`|--|quark\b|amd-quark\b)))\b",
     re.IGNORECASE,
 )
 # Read in a claim's own sentence only (an introducing paragraph saying where a file moved from does not
@@ -38,13 +38,18 @@ _HISTORICAL_OWN = re.compile(
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
     r"|no longer (?:in|part of|exported|shipped|present|included|there|listed)|(?:is|are) gone"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later"
-    r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes))\b",
+    r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
+    # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
+    r"|(?:package|module|class|function|flag|subcommand|command|option|api|name)s? (?:of|in|from) "
+    r"(?:amd-quark |quark )?0\.\d+(?:\.(?:\d+|x))*(?:\.post\d+)? (?:is|are|was|were) now)\b",
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
     r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available"
-    r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped))\b",
+    r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped)"
+    r"|fails? (?:to import )?(?:on|in|with|under) (?:amd-quark |quark )?0\.\d+|fails to import"
+    r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported)\b",
     re.IGNORECASE,
 )
 
@@ -235,14 +240,71 @@ def _lead_label(lead: str) -> str | None:
     return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
 
 
+# A parenthesised aside ("0.10 adds `export_onnx` (previously a method of `ModelExporter`)"): its words frame
+# the aside, not the block or paragraph the lead introduces.
+_ASIDE = re.compile(r"\([^()]{0,400}\)")
+
+
 def surrounding(lead: str, section: str) -> Surrounding:
-    """The markers ``lead`` and ``section`` give (read once for the claims of one table or list)."""
+    """The markers ``lead`` and ``section`` give (read once for the claims of one table or list). History
+    named only inside a parenthesised aside of ``lead`` does not make what it introduces historical."""
     return Surrounding(
-        bool(_HISTORICAL.search(lead)),
+        bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))),
         bool(_NEGATIVE.search(section)),
         bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
         _lead_label(lead) or release_scope(lead) or release_scope(section),
     )
+
+
+# a table header or row label naming one release and little else: "0.10 CLI", "**0.12.post1** (this one)",
+# "Quark 0.11", "amd-quark 0.13"
+_CELL_LABEL = re.compile(
+    r"^[\s*_`]*(?:amd-quark\s+|quark\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w.])[\s*_`]*"
+    r"(?:\([^()]{0,24}\)|[A-Za-z ]{0,12})?[\s*_`]*$",
+    re.IGNORECASE,
+)
+
+
+def cell_release(cell: Any) -> str | None:
+    """The release (a specifier, ``==0.10.*`` or ``==0.12.post1``) a table cell speaks of when its column
+    header or, for a cell after the first, its row's first cell is a label naming one release
+    (:data:`_CELL_LABEL`); None otherwise, and for a header cell or the label itself. ``cell`` is a
+    :class:`~quarkci.skills.claims.walk.Cell`."""
+    if cell.is_header:
+        return None
+    labels = [cell.header]
+    if cell.column > 0 and cell.row:
+        labels.append(cell.row[0])
+    for label in labels:
+        if (scope := _label(label)) is not None:
+            return scope
+    return None
+
+
+def _label(text: str) -> str | None:
+    if (m := _CELL_LABEL.match(text)) is None:
+        return None
+    version = m.group("v")
+    return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
+
+
+def release_readings(cell: Any) -> list[tuple[str, str]]:
+    """``[(text, release specifier)]`` for the first cell of a data row of a release matrix: with columns
+    labelled by release ("| | 0.11.2 | 0.12.post1 |"), each such cell read after the row's label
+    (``"Python 3.9 – 3.12"``, scoped to ``==0.11.2``); with rows labelled by release ("| Release | Python |
+    onnx |"), each later cell read after its column's header (``"onnx 1.21.0 – 1.23.0"``, scoped to that
+    row's release). Empty for any other cell or table. ``cell`` is a :class:`~quarkci.skills.claims.walk.
+    Cell`."""
+    if cell.is_header or cell.column != 0 or not cell.row:
+        return []
+    columns = [(c, scope) for c, h in enumerate(cell.headers) if c > 0 and (scope := _label(h)) is not None]
+    if columns:
+        return [(f"{cell.row[0]} {cell.row[c]}", scope) for c, scope in columns if c < len(cell.row)]
+    if (row := _label(cell.row[0])) is not None:
+        return [
+            (f"{cell.headers[c]} {cell.row[c]}", row) for c in range(1, min(len(cell.row), len(cell.headers)))
+        ]
+    return []
 
 
 def in_scope(context: dict[str, Any], version: str) -> bool:

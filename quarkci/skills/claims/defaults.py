@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from quarkci.skills.claims.commands import SHELL_LANGUAGES
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -104,6 +105,8 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
 # spans (not a digit group's comma: "1,000").
 # A table column holding the release's own value of each flag ("value on 0.10", "0.13 value"): its defaults.
 _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
+# a Default cell saying there is none: the flag must be given, or the value is not a constant
+_NO_DEFAULT = re.compile(r"(?:required|mandatory|none given|n/?a|-+|—|–)$", re.IGNORECASE)
 _PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
 
 
@@ -261,7 +264,12 @@ def extract(unit: Unit) -> Iterator[Found]:
             if header.startswith("default") or _RELEASE_VALUE.search(header):
                 flags = [c for c in text.cell.row if re.fullmatch(r"`?--[\w-]+`?", c.strip())]
                 value = re.sub(r"[*`]", "", text.text).strip()
-                if len(flags) == 1 and value and re.fullmatch(r"[\w./:-]+", value):
+                if (
+                    len(flags) == 1
+                    and value
+                    and re.fullmatch(r"[\w./:-]+", value)
+                    and not _NO_DEFAULT.match(value)
+                ):
                     flag = flags[0].strip().strip("`")
                     yield Found(
                         "cli_flag_default",
@@ -293,6 +301,46 @@ def extract(unit: Unit) -> Iterator[Found]:
                 if command is None and f"`{flag} {value}`" in sentence:
                     continue  # `--flag value` said of no known command: another program's usage, likely
                 yield _sentence_claim(text, section, sentence, offset + where, flag, value, command)
+    yield from _comment_defaults(unit, words)
+
+
+def _comment_defaults(unit: Unit, words: frozenset[str]) -> Iterator[Found]:
+    """Defaults a shell block's comment states ("# --seq_len is 2048 when omitted; --batch_size is 1"): each
+    flag's of the Quark command the block runs next after the comment (else the one before it)."""
+    for code in unit.codes():
+        if code.info not in SHELL_LANGUAGES or "#" not in code.text:
+            continue
+        last = code.first_line + code.text.count("\n")
+        runs = [
+            c.command
+            for c in unit.commands
+            if c.where == "code" and code.first_line <= c.command.line <= last and c.command.is_quark
+        ]
+        for offset, raw in enumerate(code.text.split("\n")):
+            comment = raw.strip()
+            if not comment.startswith("#") or "--" not in comment:
+                continue
+            line = code.first_line + offset
+            after = [c for c in runs if c.line > line]
+            before = [c for c in runs if c.line < line]
+            command = after[0].name if after else (before[-1].name if before else None)
+            if command is None:
+                continue
+            sentence = comment.lstrip("#").strip()
+            for _at, flag, value, _part in stated_defaults(sentence, words):
+                yield Found(
+                    "cli_flag_default",
+                    f"{flag}={value}",
+                    line,
+                    {
+                        "flag": flag,
+                        "default": value,
+                        "command": command,
+                        "where": "comment",
+                        "section": heading_path(code.headings),
+                        "text": sentence[:200],
+                    },
+                )
 
 
 _DEFAULTS_LIST = re.compile(

@@ -20,6 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
 import quarkci.skills.claims.ranges as ranges
+from quarkci.skills.claims.context import release_readings
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -62,6 +63,15 @@ def _extras(text: str) -> list[tuple[int, int, str | None]]:
 
 def _extra_at(extras: list[tuple[int, int, str | None]], offset: int) -> str | None:
     return next((e for start, end, e in extras if start <= offset < end), None)
+
+
+def _lead_extra(block: Text, known: frozenset[str]) -> str | None:
+    """The extra a list item is about: the one extra some release has that its lead names ("What the
+    `cli` extra brings in:" then "- `onnxruntime>=1.22.2,<=1.28.0`"); else None."""
+    if not block.in_list or not block.lead:
+        return None
+    named = {e for _, _, e in _extras(block.lead) if e is not None and e in known}
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _row_extra(block: Text, known: frozenset[str]) -> str | None:
@@ -111,7 +121,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     known = unit.lexicon.names("extra") if unit.lexicon is not None else frozenset()
     for block in unit.texts():
         section = heading_path(block.headings)
-        row_extra = _row_extra(block, known)
+        row_extra = _row_extra(block, known) or _lead_extra(block, known)
         for number, raw in enumerate(block.text.split("\n")):
             yield from _found(raw, 0, block.line + number, block.kind, section, row_extra)
         if packages:
@@ -138,9 +148,9 @@ def _phrased(
     if block.kind == "table":
         if block.cell is None or block.cell.column != 0 or block.cell.is_header:
             return
-        scoped = _release_columns(block.cell.headers)
-        if scoped:  # a release per column ("| | 0.11 | 0.13 |"): each cell states its column's release
-            yield from _per_release(block, packages, section, scoped)
+        readings = release_readings(block.cell)
+        if readings:  # a release per column ("| | 0.11 | 0.13 |") or per row: each cell states its release
+            yield from _per_release(block, packages, section, readings)
             return
         text = " | ".join(block.cell.row)
     else:
@@ -163,32 +173,14 @@ def _phrased(
         )
 
 
-_RELEASE_HEADER = re.compile(
-    r"^(?:amd-quark |quark )?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)$", re.IGNORECASE
-)
-
-
-def _release_columns(headers: tuple[str, ...]) -> dict[int, str]:
-    """``{column: release}`` for a table whose headers past the first name amd-quark releases, else {}."""
-    found = {}
-    for column, header in enumerate(headers):
-        m = _RELEASE_HEADER.match(re.sub(r"[*`]", "", header).strip())
-        if m is not None and column > 0:
-            found[column] = m.group("v")
-    return found if len(found) >= 2 else {}
-
-
 def _per_release(
-    block: Text, packages: frozenset[str], section: str, scoped: dict[int, str]
+    block: Text, packages: frozenset[str], section: str, readings: list[tuple[str, str]]
 ) -> Iterator[Found]:
-    """The range of each release column's cell (read as "<package> <cell>"), scoped to that release
-    (``context["releases"]``): checked only against it, as a release scope is."""
-    assert block.cell is not None
-    name = block.cell.row[0]
-    for column, release in scoped.items():
-        if column >= len(block.cell.row):
-            continue
-        for stated in ranges.statements(f"{name} {block.cell.row[column]}", packages):
+    """The range each release's cell of a release matrix states (:func:`~quarkci.skills.claims.context.
+    release_readings`), scoped to that release (``context["releases"]``): checked only against it, as a
+    release scope is."""
+    for text, scope in readings:
+        for stated in ranges.statements(text, packages):
             if stated.negative or stated.supported:
                 continue
             yield Found(
@@ -201,6 +193,6 @@ def _per_release(
                     "where": block.kind,
                     "section": section,
                     "extra": None,
-                    "releases": f"=={release}.*" if release.count(".") == 1 else f"=={release}",
+                    "releases": scope,
                 },
             )

@@ -46,6 +46,7 @@ _FROM_WORDS = re.compile(
     r"`(?P<module>quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`"
 )
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_FILE_SUFFIXES = frozenset({"py", "md", "json", "yaml", "yml", "toml", "txt", "whl", "onnx", "log"})
 _SKIPPED_CODE = frozenset({"json", "yaml", "yml", "toml", "text", "txt", "diff", "console", "output"})
 
 
@@ -68,6 +69,13 @@ def _statement(written: str, short: str) -> str:
     return written if len(written) <= MAX_STATEMENT_CHARS else short
 
 
+def _commented(text: str, offset: int, where: str) -> dict[str, object]:
+    """``{"historical": True}`` for a statement a code block comments out (``# from quark.a import X``
+    under "# before (0.11.x)": what the block no longer runs), else ``{}``."""
+    start = text.rfind("\n", 0, offset) + 1
+    return {"historical": True, "commented": True} if where == "code" and "#" in text[start:offset] else {}
+
+
 def _imports(text: str, line_of: Callable[[int], int], where: str, section: str) -> Iterator[Found]:
     for match in _FROM.finditer(text):
         module = match.group("module")
@@ -87,6 +95,7 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
                     "where": where,
                     "section": section,
                     "text": _statement(written, f"from {module} import {name}"),
+                    **_commented(text, match.start(), where),
                 },
             )
     for match in _IMPORT.finditer(text):
@@ -108,6 +117,7 @@ def _imports(text: str, line_of: Callable[[int], int], where: str, section: str)
                         "where": where,
                         "section": section,
                         "text": _statement(match.group(0).strip(), f"import {module}"),
+                        **_commented(text, match.start(), where),
                     },
                 )
 
@@ -171,6 +181,9 @@ def extract(unit: Unit) -> Iterator[Found]:
         prose = re.sub(r"`[^`]*`", " ", block.text)
         for match in _REFERENCE.finditer(prose):
             yield from _reference(match.group(0), block.line_at(match.start()), block.kind, section)
+    for comment, line_of in unit.comments():  # "<!-- hooks come from quark.experimental.plugin -->"
+        for match in _REFERENCE.finditer(comment):
+            yield from _reference(match.group(0), line_of(match.start()), "comment", "")
 
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
@@ -199,6 +212,8 @@ def _reference(dotted: str, line: int, where: str, section: str) -> Iterator[Fou
     parts = dotted.split(".")
     if len(parts) < 2 or any(p.startswith("__") for p in parts):
         return
+    if where != "inline" and parts[-1] in _FILE_SUFFIXES:
+        return  # `quark.json`, `quark.yaml`: a file name
     yield Found(
         "python_name",
         dotted,

@@ -12,8 +12,9 @@ that does not parse is left to the line readers of :mod:`.python_api`. Bindings 
 * ``python_keyword``: each keyword argument of a call to a Quark callable, value ``"<dotted>(<keyword>=)"``
   with ``context["callable"]`` and ``context["keyword"]``, checked against that callable's signature in the
   audited release (``python-keyword-unknown``);
-* ``python_name`` (``form`` ``member``): a method called on an instance of a Quark class
-  (``q = ModelQuantizer(cfg); q.quantize_model(...)``: ``quark.torch.ModelQuantizer.quantize_model``, with
+* ``python_name`` (``form`` ``member``): a method called on an instance of a Quark class or on an imported
+  class itself (``q = ModelQuantizer(cfg); q.quantize_model(...)``:
+  ``quark.torch.ModelQuantizer.quantize_model``; ``LLMTemplate.get_supported_schemes()``), with
   ``context["class"]`` and ``context["member"]``); the result of a class's own method
   (``LLMTemplate.get("llama")``) is taken as an instance of that class (a factory), assigned or chained;
 * ``python_name`` (``form`` ``unbound``): a CamelCase name called but bound nowhere in the block (not
@@ -193,6 +194,12 @@ class _Reader:
             yield self.found(
                 "python_name", callee, node, {"form": "member", "class": owner, "member": func.attr}
             )
+        elif isinstance(func, ast.Attribute) and _looks_like_class(owner := self._class_named(func.value)):
+            # `LLMTemplate.get_supported_schemes()`, `tmpl.LLMTemplate.list_available()`: a method called on
+            # an imported class itself
+            yield self.found(
+                "python_name", callee, node, {"form": "member", "class": owner, "member": func.attr}
+            )
         for keyword in node.keywords:
             if keyword.arg is None:
                 continue  # **kwargs passes names we cannot see
@@ -211,6 +218,16 @@ class _Reader:
                 break  # *args: the positions after it are unknown
             if (literal := _literal(arg)) is not None:
                 yield self.found("python_argument", literal, arg, {"callable": callee, "position": position})
+
+    def _class_named(self, node: ast.expr) -> str:
+        """The dotted Quark class ``node`` names (an imported class, or a chain on an imported module ending
+        in a CamelCase name), else ``""``."""
+        if isinstance(node, ast.Name):
+            return self.bound.get(node.id, "") if node.id not in self.modules else ""
+        if isinstance(node, ast.Attribute) and _root(node) in self.modules:
+            dotted = self.dotted(node)
+            return dotted if dotted is not None and _looks_like_class(dotted) else ""
+        return ""
 
     def instance_of(self, node: ast.expr) -> str | None:
         """The dotted Quark class an expression yields an instance of: a class called (``X(...)``), a

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _NUMBER, _SPAN, sentences
+from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _SPAN, sentences
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -37,6 +37,23 @@ _ASSIGNED = re.compile(r"([a-z_][a-z0-9_]*)\s*=\s*(\S.*)")
 
 
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\(.*\)", re.DOTALL)
+# "(a `get_config` keyword)", "the `get_config` keyword `min_kv_scale`": the span names the callable that
+# owns the parameter, not the parameter ("the `weight_format` keyword" is the parameter itself)
+_OWNER = re.compile(
+    r"\ban?\s+`([A-Za-z_][\w.]*)`\s+(?:keyword|parameter|argument|kwarg)s?\b"
+    r"|`([A-Za-z_][\w.]*)`\s+(?:keyword|parameter|argument|kwarg)s?\s+`"
+)
+# "unless you pass `weight_format`", "if you set `pack_method`": the span names the parameter
+_PASSED = re.compile(
+    r"\b(?:pass|passes|set|sets|give|specify|override)\s+(?:an?\s+|the\s+|your own\s+)?`([^`\n]+)`"
+)
+# a bare number, with an exponent too ("defaults to 1e-4")
+_BARE_NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w`%-]|\.\w)")
+
+
+def _owners(sentence: str) -> set[str]:
+    """The spans of ``sentence`` that name the callable owning a parameter (:data:`_OWNER`)."""
+    return {m.group(1) or m.group(2) for m in _OWNER.finditer(sentence)}
 
 
 def _callable(span: str, exported: frozenset[str]) -> str | None:
@@ -52,7 +69,9 @@ def _callable(span: str, exported: frozenset[str]) -> str | None:
 
 def callables(sentence: str, exported: frozenset[str] = frozenset()) -> set[str]:
     """The callables the code spans of ``sentence`` name (see :func:`_callable`)."""
-    return {c for raw in _SPAN.findall(sentence) if (c := _callable(raw.strip(), exported)) is not None}
+    return {
+        c for raw in _SPAN.findall(sentence) if (c := _callable(raw.strip(), exported)) is not None
+    } | _owners(sentence)
 
 
 def stated(
@@ -67,9 +86,12 @@ def stated(
     named: set[str] = set()
     parameters: set[str] = set()
     values: list[str] = []
+    owners = _owners(sentence)
     for raw in _SPAN.findall(sentence):
         span = raw.strip()
-        if (assigned := _ASSIGNED.fullmatch(span)) is not None:
+        if span in owners:
+            named.add(span)
+        elif (assigned := _ASSIGNED.fullmatch(span)) is not None:
             parameters.add(assigned.group(1))
             values.append(assigned.group(2).strip())
         elif (name := _callable(span, exported)) is not None:
@@ -80,7 +102,13 @@ def stated(
             parameters.add(span)
         elif _WORD.fullmatch(span):
             values.append(span)
-    values.extend(_NUMBER.findall(_SPAN.sub(" ", sentence)))
+    values.extend(_BARE_NUMBER.findall(_SPAN.sub(" ", sentence)))
+    passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
+    if len(parameters) == 2 and len(passed) == 1 and not values:
+        # "`export_safetensors` writes `fake_quantized` weights unless you pass `weight_format`": the span
+        # passed is the parameter, the other its default value
+        values.extend(parameters - passed)
+        parameters = passed
     if not parameters and len(values) == 2 and _PARAMETER.fullmatch(values[0]):
         parameters.add(values.pop(0))  # "when `quantize` is left out it is `True`": name, then value
     if not parameters and len(named) == 1 and _METHOD.fullmatch(only := next(iter(named))):
@@ -109,7 +137,7 @@ def stated_pairs(
     one = stated(sentence, exported, before)
     if one is not None:
         return [one]
-    pairs = _pairs(sentence, exported, before)
+    pairs = _pairs(sentence, exported, before) or _listed(sentence, exported, before)
     if pairs:
         return pairs
     for clause in _CLAUSE.split(sentence):
@@ -140,7 +168,7 @@ def _sequence(sentence: str, exported: frozenset[str]) -> tuple[set[str], list[t
         elif _WORD.fullmatch(span):
             found.append((match.start(), "v", span))
     blanked = _SPAN.sub(lambda m: " " * len(m.group(0)), sentence)
-    found += [(m.start(), "v", m.group(0)) for m in _NUMBER.finditer(blanked)]
+    found += [(m.start(), "v", m.group(0)) for m in _BARE_NUMBER.finditer(blanked)]
     return named, [(role, text) for _, role, text in sorted(found)]
 
 
@@ -155,6 +183,30 @@ def _pairs(sentence: str, exported: frozenset[str], before: str | None) -> list[
         return []
     callee = next(iter(named))
     return [(callee, p[1], v[1]) for p, v in pairs]
+
+
+# "`get_model` defaults: `device="cuda"`, `trust_remote_code=True`": assignments listed after the word
+_DEFAULTS_LIST = re.compile(r"\bdefaults?\b\s*(?:are|is)?\s*:?\s*`\s*[a-z_]\w*\s*=")
+# "`opset_version` (defaults to 17)", "`do_constant_folding` (default `True`)": a parameter's own aside
+_ASIDE_DEFAULT = re.compile(
+    r"`([a-z_][a-z0-9_]*)`\s*\(\s*(?:defaults?(?:\s+to|\s+is|:)?|by default)\s*"
+    r"(?:`([^`\n]+)`|(-?\d+(?:\.\d+)?(?:e-?\d+)?))\s*\)"
+)
+
+
+def _listed(sentence: str, exported: frozenset[str], before: str | None) -> list[tuple[str, str, str]]:
+    """The defaults of one callable's parameters listed in a sentence: assignment spans after "defaults:"
+    (:data:`_DEFAULTS_LIST`), or parameters each followed by an aside stating its default
+    (:data:`_ASIDE_DEFAULT`); the callable is the one the sentence (or, failing that, the previous one)
+    names. Empty when neither form is there or the callable is not one."""
+    named = callables(sentence, exported) or ({before} if before is not None else set())
+    if len(named) != 1:
+        return []
+    callee = next(iter(named))
+    if _DEFAULTS_LIST.search(sentence):
+        assigned = [a for raw in _SPAN.findall(sentence) if (a := _ASSIGNED.fullmatch(raw.strip()))]
+        return [(callee, a.group(1), a.group(2).strip()) for a in assigned]
+    return [(callee, m.group(1), m.group(2) or m.group(3)) for m in _ASIDE_DEFAULT.finditer(sentence)]
 
 
 _DEFAULTS_TO = re.compile(

@@ -5,6 +5,8 @@ claim keeps its exact line:
 
 * ``quant_scheme: w_fp8_a_fp8`` / ``"quant_scheme": "w_fp8_a_fp8"`` / ``quant_scheme = "..."``:
   a ``scheme`` claim (``context["where"] = "example"``, never an enumeration);
+* ``model_type: gemma4``: a ``model_type`` claim when the value is some release's template or misspells
+  one (the user's own type is no claim);
 * a key naming transformers or Python with a specifier value (``"transformers_version_required":
   ">=4.48.0,<5.16"``), or a requirement string such as ``"transformers<5.16"``: a
   ``transformers_version`` / ``python_version`` claim whose ``text`` is the specifier as written.
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from quarkci.skills.claims.schemes import SCHEME_NAME
+from quarkci.skills.claims.tokens import misspelt_model
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import heading_path
 
@@ -60,6 +63,28 @@ def _scheme_found(value: str, line: int, key: str, section: str) -> Found:
     )
 
 
+def _named(key: str, value: str, line: int, section: str, unit: Unit) -> Iterator[Found]:
+    """The scheme or model-type claim a ``key: value`` line makes, if any."""
+    if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
+        yield _scheme_found(value, line, key, section)
+    if key == "model_type" and (model := _model_found(value, line, section, unit)) is not None:
+        yield model
+
+
+def _model_found(value: str, line: int, section: str, unit: Unit) -> Found | None:
+    """A ``model_type`` claim for a ``model_type:`` value that is some release's template (``gemma4``) or
+    misspells one (:func:`~quarkci.skills.claims.tokens.misspelt_model`); None for another value (the
+    user's own type, registered with a template of their own)."""
+    if unit.lexicon is None or not value:
+        return None
+    context: dict[str, object] = {"where": "example", "key": "model_type", "section": section}
+    if value in unit.lexicon.names("model_template"):
+        return Found("model_type", value, line, {**context, "resolved": True})
+    if (nearest := misspelt_model(value, unit)) is not None:
+        return Found("model_type", value, line, {**context, "resolved": True, "misspelt_of": nearest})
+    return None
+
+
 def _inline_schemes(raw: str, line: int, section: str, layer_list: bool) -> Iterator[Found]:
     """Schemes a line names past its first key: flow-mapping values of a scheme key, and the scheme of a
     ``- [pattern, scheme]`` item of a ``layer_quant_scheme`` list."""
@@ -97,8 +122,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 value = value.strip()
                 if untagged and key not in _PYTHON_RANGE_KEYS:
                     continue
-                if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
-                    yield _scheme_found(value, line, key, section)
+                yield from _named(key, value, line, section, unit)
                 package = next((p for p in _KIND if p in key), None)
                 if package and _SPEC.match(value):
                     try:

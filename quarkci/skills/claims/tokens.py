@@ -9,7 +9,10 @@ excepted), and prose words holding an underscore (``w_int4_per_group_sym``; a ba
 in prose is a dtype word, not a scheme claim). Context: ``where`` (``span``, ``code``, ``comment``,
 ``prose``), ``resolved`` (True) and, for a misspelling, ``misspelt_of`` (the nearest known name).
 A model template's name is a ``model_type`` claim this way only inside a sentence that says it is not
-supported or not available (a bare ``llama`` in code is too common a word to be a claim by itself).
+supported or not available, or that speaks of templates (a bare ``llama`` in code is too common a word to
+be a claim by itself); there, a span one or two edits from a template's name that no release defines as
+anything is one with ``misspelt_of`` (``llama3_1``), and a template's name with an underscore in plain
+words (``kimi_k25``) is one too.
 """
 
 from __future__ import annotations
@@ -21,11 +24,10 @@ from functools import cache
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.defaults import sentences
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import Code, Newlines, Text
+from quarkci.skills.claims.walk import Code, Text
 
 _TOKEN = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?![\w-]|\.\w)")
 _SPAN = re.compile(r"`+([^`]+)`+")
-_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # snake case with at least one underscore
 _DTYPE_PART = re.compile(
     r"(?:^|_)(?:u?int\d+|fp\d+(?:e\dm\d)?|bf\d+|bfp\d+|mxfp\d+|mxint\d+|nvfp\d+|amdfp\d+|mx\d+|float\d+)(?:_|$)"
@@ -48,14 +50,9 @@ def extract(unit: Unit) -> Iterator[Found]:
         elif isinstance(block, Text) and block.kind != "heading":
             yield from _unavailable_models(block, unit)
             yield from _text_claims(block, known, unit)
-    newlines = Newlines(unit.text)
-    for comment in _COMMENT.finditer(unit.text):
-        body = comment.group(1)
-        if body.strip().startswith("quarkci:"):
-            continue
+    for body, line_of in unit.comments():
         for match in _TOKEN.finditer(body):
-            at = unit.first_line + newlines.line_of(comment.start(1) + match.start())
-            yield from _claim(match.group(0), at, "comment", known, unit)
+            yield from _claim(match.group(0), line_of(match.start()), "comment", known, unit)
 
 
 def _text_claims(block: Text, known: frozenset[str], unit: Unit) -> Iterator[Found]:
@@ -143,14 +140,54 @@ def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
     models = unit.lexicon.names("model_template") if unit.lexicon is not None else frozenset()
     if not models:
         return
+    # a list item under a lead about templates ("Built-in templates by family:") speaks of them too
+    listed = block.in_list and bool(_TEMPLATE_TOPIC.search(block.lead))
     for offset, sentence in sentences(block.text):
-        if not (is_negative(sentence) or _TEMPLATE_TOPIC.search(sentence)):
+        topic = listed or bool(_TEMPLATE_TOPIC.search(sentence))
+        if not (is_negative(sentence) or topic):
             continue
         for span in _SPAN.finditer(sentence):
             name = span.group(1).strip()
+            at = block.line_at(offset + span.start())
             if name in models:
-                at = block.line_at(offset + span.start())
                 yield Found("model_type", name, at, {"where": "span", "resolved": True})
+            elif topic and (nearest := misspelt_model(name, unit)) is not None:
+                yield Found(
+                    "model_type", name, at, {"where": "span", "resolved": True, "misspelt_of": nearest}
+                )
+        if not topic:
+            continue
+        # a template's name in plain words ("quantize kimi_k25 checkpoints"): one with an underscore only
+        blanked = _SPAN.sub(lambda m: " " * len(m.group(0)), sentence)
+        for match in _TOKEN.finditer(blanked):
+            if "_" in match.group(0) and match.group(0) in models:
+                at = block.line_at(offset + match.start())
+                yield Found("model_type", match.group(0), at, {"where": "prose", "resolved": True})
+
+
+def misspelt_model(name: str, unit: Unit) -> str | None:
+    """The model template some release has that ``name`` (a span in a sentence about templates) misspells:
+    a model-type-shaped name (lower case, with a digit or an underscore) that no release defines as any
+    kind (scheme, template, public name, flag...), within two edits of a template name; else None."""
+    lexicon = unit.lexicon
+    if (
+        lexicon is None
+        or not _MODEL_SHAPED.fullmatch(name)
+        or any(name in lexicon.names(kind) for kind in _OTHER_KINDS)
+    ):
+        return None
+    if (nearest := lexicon.nearest("model_template", name)) is not None:
+        return nearest
+    # a template's name with a version suffix no release registers (`llama3_1`): the longest such name
+    heads = [
+        t for t in lexicon.names("model_template") if name.startswith(t) and _SUFFIX.fullmatch(name[len(t) :])
+    ]
+    return max(heads, key=len) if heads else None
+
+
+_SUFFIX = re.compile(r"_?\d+(?:_\d+)*")
+_MODEL_SHAPED = re.compile(r"(?=[a-z0-9_]*[\d_])[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_OTHER_KINDS = ("scheme", "model_template", "name", "export", "module", "onnx_config", "extra")
 
 
 # A sentence about model templates: its code spans naming a template are claims about the release.

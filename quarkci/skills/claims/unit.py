@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Set
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Protocol
 
 import quarkci.skills.claims.commands as sh
 import quarkci.skills.markdown as markdown
-from quarkci.skills.claims.walk import Block, Code, Heading, Text, walk
+from quarkci.skills.claims.walk import Block, Code, Heading, Newlines, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.
 _UTILITIES = frozenset(
@@ -85,7 +85,8 @@ class Inference:
 
 @dataclass(frozen=True)
 class Located:
-    """A command found in a file: ``where`` is ``"code"`` (fenced block) or ``"inline"`` (code span)."""
+    """A command found in a file: ``where`` is ``"code"`` (fenced block), ``"inline"`` (code span) or
+    ``"usage"`` (the usage line of a pasted help text: it names the program for its section only)."""
 
     command: sh.Command
     where: str
@@ -114,7 +115,10 @@ class Unit:
                 command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
             ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
-        self._names: frozenset[str] = frozenset().union(*self._by_section.values())
+        # a pasted usage line names its program for its own section only, not for the whole file
+        self._names: frozenset[str] = frozenset(
+            c.command.name for c in self.commands if c.where != "usage" and c.command.name
+        ) & frozenset().union(*self._by_section.values())
         # infer_command's answers by section (None: the file level), for the skill-level inputs below
         self._inferred: dict[tuple[Heading, ...] | None, Inference] = {}
         self._inferred_for: tuple[Inference, str | None] = (self.skill_command, self.quark_cli_subcommand)
@@ -126,6 +130,19 @@ class Unit:
     def codes(self) -> Iterator[Code]:
         """Code blocks in document order."""
         return (b for b in self.blocks if isinstance(b, Code))
+
+    def comments(self) -> Iterator[tuple[str, Callable[[int], int]]]:
+        """Each HTML comment's body with a function from an offset in it to its file line; quarkci's own
+        ``<!-- quarkci: ... -->`` directives are left out (they are no claims)."""
+        newlines = Newlines(self.text)
+        for comment in _HTML_COMMENT.finditer(self.text):
+            body = comment.group(1)
+            if body.strip().startswith("quarkci:"):
+                continue
+            yield body, partial(self._comment_line, newlines, comment.start(1))
+
+    def _comment_line(self, newlines: Newlines, start: int, offset: int) -> int:
+        return self.first_line + newlines.line_of(start + offset)
 
     def section_command(self, headings: tuple[Heading, ...]) -> str | None:
         """Name of the command a bare flag fragment under ``headings`` belongs to; see :meth:`infer_command`."""
@@ -171,6 +188,36 @@ class Unit:
         """Every non-utility command named in this file (a new set each call)."""
         return set(self._names)
 
+    @staticmethod
+    def _usage(block: Code, known: Callable[[str], bool]) -> Iterator[Located]:
+        """The program a pasted help text names on its usage line ("usage: quark-cli torch-mixed-precision
+        {a,b} [--x X]": ``quark-cli torch-mixed-precision``), when it is Quark's."""
+        for offset, line_text in enumerate(block.text.split("\n")[:_USAGE_SCAN]):
+            usage = _USAGE_LINE.match(line_text)
+            if usage is None:
+                continue
+            program = f"{usage.group('prog')} {usage.group('sub') or ''}".strip()
+            for command in sh.parse_inline(program, block.first_line + offset):
+                if command.name.startswith(sh.QUARK_CLI) or known(command.name):
+                    yield Located(command, "usage", block.headings)
+            return
+
+    def _prose_flags(self, block: Text) -> Iterator[Located]:
+        """Bare flag fragments for the long options a paragraph writes in plain words, outside code spans
+        (``--template_file``): only names some release's CLI defines or nearly does (a flag of the
+        vocabulary, or within two edits of one), so syntax placeholders (``--option``) are none."""
+        if "--" not in block.text or block.kind == "heading" or self.lexicon is None:
+            return
+        lexicon = self.lexicon
+        blanked = _blank_spans(block.text)
+        for match in _PROSE_FLAG.finditer(blanked):
+            name = match.group(0)
+            if name not in lexicon.names("flag") and lexicon.nearest("flag", name) is None:
+                continue
+            line = block.line_at(match.start())
+            for command in sh.parse_inline(name, line):
+                yield Located(command, "inline", block.headings, _sentence_of(block.text, name))
+
     def _commands(self) -> Iterator[Located]:
         # a span naming a console script some release installs (`quark-quant-perf`) runs it; other
         # `quark-*` words in spans are skill names, not programs
@@ -189,7 +236,9 @@ class Unit:
                         # an untagged block may be output or pseudo-code: only Quark's own commands count
                         if block.info or command.name.startswith(sh.QUARK_CLI) or command.is_quark:
                             yield Located(command, "code", block.headings)
+                yield from self._usage(block, known)
             else:
+                yield from self._prose_flags(block)
                 for span, line in block.code_spans():
                     if "-" not in span:
                         continue  # no `--flag` and no `quark-cli` (shell quoting only removes characters)
@@ -205,6 +254,21 @@ class Unit:
                             yield Located(
                                 command, "inline", block.headings, _sentence_of(block.text, written)
                             )
+
+
+# a pasted argparse usage line: its program and, for `quark-cli`, the subcommand after it
+_USAGE_LINE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
+_USAGE_SCAN = 40  # a usage line is among a pasted help text's first lines
+
+
+def _blank_spans(text: str) -> str:
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+
+
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+# a long option written in plain words ("pass it with --template_file x.json"), outside code spans
+_PROSE_FLAG = re.compile(r"(?<![\w`/-])--[A-Za-z][\w-]*[A-Za-z0-9]")
 
 
 def _prefer_subcommand(names: Set[str]) -> Set[str]:

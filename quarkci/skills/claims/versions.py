@@ -26,6 +26,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 import quarkci.skills.claims.ranges as ranges
+from quarkci.skills.claims.context import release_readings
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -121,7 +122,8 @@ _ANY_PACKAGE = re.compile(r"python|torch|transformers", re.IGNORECASE)
 
 
 def _prose(text: Text) -> Iterator[Found]:
-    if not _ANY_PACKAGE.search(text.text) and not _ANY_PACKAGE.search(_clause_text(text)):
+    readings = release_readings(text.cell) if text.kind == "table" and text.cell is not None else []
+    if not any(_ANY_PACKAGE.search(t) for t in (text.text, _clause_text(text), *(r for r, _ in readings))):
         return
     section = heading_path(text.headings)
     models = _model_types(text.text)
@@ -151,17 +153,35 @@ def _prose(text: Text) -> Iterator[Found]:
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
         taken.add(added)
     taken.rewind()
-    for stated in ranges.statements(_clause_text(text), KIND_BY_PACKAGE, _ALIASES):
+    if readings:  # a release matrix: each release's cell, read after its row or column label, scoped
+        for reading, scope in readings:
+            for found in _statements(reading, text, section, taken=None):
+                yield Found(found.kind, found.value, found.line, {**found.context, "releases": scope})
+    else:
+        yield from _statements(_clause_text(text), text, section, taken)
+    for match in _INDEX_TAG.finditer(text.text):
+        yield Found(
+            "torch_version",
+            match.group("tag"),
+            text.line_at(match.start()),
+            {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section},
+        )
+
+
+def _statements(clause: str, text: Text, section: str, taken: _Taken | None) -> Iterator[Found]:
+    """The Python, torch and transformers ranges :func:`quarkci.skills.claims.ranges.statements` reads
+    in ``clause`` (the text of ``text``, or a reading of one of its cells), less those ``taken`` covers."""
+    for stated in ranges.statements(clause, KIND_BY_PACKAGE, _ALIASES):
         # the phrasings the patterns above do not read ("requires transformers 4.50 or newer" is read
         # there; "Python 3.13 is not supported", "transformers at least 4.50" here)
-        if taken.covers(stated.start):
+        if taken is not None and taken.covers(stated.start):
             continue
         single = stated.spec.startswith("==") and stated.spec.endswith(".*")
         if stated.negative and not single:
             continue  # a negated range is read by the patterns ("Not supported: Python 3.14+") or not at all
         if stated.supported and stated.package != "python":
             continue  # one version said supported is checked for Python's own range only
-        context = {
+        context: dict[str, object] = {
             "aspect": "package",
             "package": stated.package,
             "text": stated.text.strip(),
@@ -174,13 +194,6 @@ def _prose(text: Text) -> Iterator[Found]:
             context.update(supported=stated.spec[2:-2])
         line = text.line if text.kind == "table" else text.line_at(stated.start)
         yield Found(KIND_BY_PACKAGE[stated.package], stated.spec, line, context)
-    for match in _INDEX_TAG.finditer(text.text):
-        yield Found(
-            "torch_version",
-            match.group("tag"),
-            text.line_at(match.start()),
-            {"aspect": "accelerator_tag", "text": match.group(0), "where": text.kind, "section": section},
-        )
 
 
 class _Taken:

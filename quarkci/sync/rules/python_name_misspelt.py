@@ -7,6 +7,7 @@ import difflib
 import re
 
 from quarkci.core.findings import Finding
+from quarkci.facts import foreign
 from quarkci.facts.public_api import ApiIndex
 from quarkci.facts.vocabulary import Vocabulary, literal_key
 from quarkci.skills.claims.tokens import scheme_shaped
@@ -49,7 +50,12 @@ def check(state: AuditState) -> list[Finding]:
         if found is not None:
             out.append(_finding(claim, state, *found))
     schemes = {(c.file, c.line, c.value) for c in state.claims_of("scheme")}
-    for claim in state.claims_of("python_argument"):
+    arguments = state.claims_of("python_argument")
+    # the names a file registers (`LLMTemplate.register_scheme("my_fp8", ...)`) are the user's own there
+    registered = {(c.file, c.value) for c in arguments if _registers(c)}
+    for claim in arguments:
+        if (claim.file, claim.value) in registered:
+            continue
         found = _argument(claim, index, vocabulary, schemes)
         if found is not None:
             out.append(_finding(claim, state, *found))
@@ -66,8 +72,8 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
         # even "the old X is gone" is false when no release had X
         return (f"name `{claim.value}`", nearest) if nearest is not None else None
     if form == "unbound":
-        if vocabulary.releases_of("name", claim.value):
-            return None  # a real name whose import the example leaves out
+        if vocabulary.releases_of("name", claim.value) or claim.value in foreign.names():
+            return None  # a real name whose import the example leaves out, Quark's or another library's
         nearest = vocabulary.nearest("name", claim.value)
         return (f"class or function `{claim.value}`", nearest) if nearest is not None else None
     if form != "member":
@@ -82,6 +88,14 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     methods = sorted(m.split(".", 1)[1] for m in vocabulary.names("member") if m.startswith(f"{found[1]}."))
     close = difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
     return f"method `{qualified}`", close[0] if close else None
+
+
+def _registers(claim: Claim) -> bool:
+    """True for the first argument of a ``register_*`` call (``register_scheme("my_fp8", ...)``,
+    ``register_template(...)``): the name being registered."""
+    callee = str(claim.context.get("callable") or "").rsplit(".", 1)[-1]
+    first = claim.context.get("position") == 0 or claim.context.get("keyword") in ("name", "scheme_name")
+    return callee.startswith("register") and first
 
 
 def _argument(
@@ -107,14 +121,20 @@ def _argument(
 
 
 def _nearest_bare(token: str, vocabulary: Vocabulary, called: bool = False) -> str | None:
-    """The name a bare prose name misspells: a CamelCase one within two edits of a class or function some
-    release defines, unless that name only adds Quark's ``Q`` prefix (``QMatMul`` wraps the ONNX op
-    ``MatMul``), or, written called (``Int4GroupSpec(group_size=32)``), nearly a name of a Quark naming
-    family (:func:`_same_family`; a bare ``QuantizeLinear`` is ONNX's operator, not a Quark class); a
-    snake_case one within one edit of a name a framework package exports."""
+    """The name a bare prose name misspells, when no other library defines it
+    (:func:`quarkci.facts.foreign.names`: ``QuarkConfig`` is transformers', ``QuantizeLinear`` ONNX's): a
+    CamelCase one within two edits of a class or function some release defines, or nearly a name of a
+    Quark naming family (:func:`_same_family`: ``ExtendedCalibMethod``), unless that name only adds Quark's
+    ``Q`` prefix (``QMatMul`` wraps the ONNX op ``MatMul``) or the token is a release name with a word
+    before it (``MyQuantConfig`` is the user's subclass of ``QuantConfig``); a snake_case one within one
+    edit of a name a framework package exports."""
+    if token in foreign.names():
+        return None
     if token[:1].isupper():
-        nearest = vocabulary.nearest("name", token) or (_same_family(token, vocabulary) if called else None)
-        return None if nearest is None or nearest == f"Q{token}" else nearest
+        nearest = vocabulary.nearest("name", token) or _same_family(token, vocabulary)
+        if nearest is None or nearest == f"Q{token}" or (token.endswith(nearest) and not called):
+            return None
+        return nearest
     return vocabulary.nearest("export", token, 1)
 
 
