@@ -1383,3 +1383,78 @@ def test_instead_of_marks_history_only_before_a_quark_name(tmp_path):
     ]
     old = "## Search\n\nOn 0.9 use `AutoSearch` instead of `AutoSearchPro`.\n"
     assert not _audit(tmp_path / "o", old, "0.9")
+
+
+# --- round 9 (tuned on sync_dev9 and the all-true clean_4, outside the repo; held-out sync_10 committed
+# before, 6cfea5a) ---
+
+
+def test_negations_next_to_a_name_quoted_errors_and_lists_of_what_changed(tmp_path):
+    # 0.9 has no quark-cli and no LLMTemplate; 0.12.post1 registers mx6 but not mx9; 0.11.2's
+    # LLMTemplate.get_config takes kv_cache_scheme "fp8" only and 0.11.2 registers 35 templates
+    absent = (
+        "## 0.9\n\namd-quark 0.9 has no `quark-cli` and no `LLMTemplate`; configs are written by hand.\n\n"
+        "## 0.12.post1\n\n`mx9` is **not** a template scheme yet on 0.12.post1 (only `mx6` is).\n"
+    )
+    assert not _audit(tmp_path, absent, "0.9")
+    assert not _lines(_audit(tmp_path / "12", absent, "0.12.post1"), "scheme-unknown")
+    quoted = (
+        '## "Unsupported KV cache scheme: ..."\n\n`get_config(kv_cache_scheme=...)` only accepts `fp8` here; '
+        "anything else raises `ValueError: Unsupported KV cache scheme`.\n"
+    )
+    assert not _lines(_audit(tmp_path / "q", quoted, "0.11.2"), "name-stated-unavailable")
+    # the control: said unavailable in the skill's own words, where the release has it
+    said = "## KV\n\n`fp8` is not available as a KV cache scheme here.\n"
+    assert _lines(_audit(tmp_path / "s", said, "0.11.2"), "name-stated-unavailable") == [
+        (8, "name-stated-unavailable")
+    ]
+    additions = (
+        "## Templates\n\n0.11.2 ships 35 built-in model templates, six more than 0.11's 29. The additions:\n\n"
+        "| model_type | new in 0.11.2? |\n|---|---|\n| `deepseek_v32` | yes |\n| `glm4_moe` | yes |\n"
+    )
+    assert not _lines(_audit(tmp_path / "a", additions, "0.11.2"), "model-list-incomplete")
+    complete = additions.replace(" The additions:", " All of them:")
+    assert _lines(_audit(tmp_path / "c", complete, "0.11.2"), "model-list-incomplete")
+
+
+def test_a_name_a_code_comment_says_does_not_exist_is_no_misspelling(tmp_path):
+    # no release's LLMTemplate has from_model_type
+    body = (
+        '## API\n\n```python\nfrom quark.torch import LLMTemplate\n\nLLMTemplate.from_model_type("m")'
+        "  # seen in a fork; does not exist\n```\n"
+    )
+    assert not _audit(tmp_path, body, "0.11.2")
+    assert _lines(_audit(tmp_path / "u", body.replace("does not exist", "handy"), "0.11.2")) == [
+        (11, "python-name-misspelt")
+    ]
+
+
+def test_defaults_an_environment_variable_and_a_dropped_python_and_row_commands(tmp_path):
+    # 0.13 quark-cli onnx-autosearch --config default S8S8_AAWS_ADAROUND; torch-llm-ptq --num_calib_data 512;
+    # 0.12.post1 Requires-Python >=3.11,<3.14; 0.11 export-onnx takes --model-name / --output-dir
+    body = (
+        "## onnx-autosearch\n\nRun `quark-cli onnx-autosearch`. Its `--config` defaults to `S8S8_AAWS_ADAROUND` "
+        "(not `XINT8`).\n\n## PTQ\n\nRun `quark-cli torch-llm-ptq`.\n\nDefaults worth remembering: sequence "
+        "length 512, calibration set of 256 samples (`--num_calib_data`).\n"  # 14
+    )
+    found = _audit(tmp_path, body, "0.13")
+    assert [(f.skill_location.line, f.subject) for f in found] == [
+        (14, "quark-cli torch-llm-ptq --num_calib_data default 256")
+    ]
+    dropped = "## Platform\n\n1. Python 3.9 and 3.10 are dropped: 0.12.post1 declares `>=3.11,<3.14`.\n"
+    assert not _lines(_audit(tmp_path / "d", dropped, "0.12.post1"), "python-version-mismatch")
+    rows = (
+        "## onnx-ptq\n\nRun `quark-cli onnx-ptq --input_model_path m.onnx`.\n\n| subcommand | flags |\n|---|---|\n"
+        "| `export-onnx` | `--model-name`, `--output-dir` |\n"
+    )
+    assert not _audit(tmp_path / "r", rows, "0.11")
+
+
+def test_a_template_column_of_a_serving_table_names_model_types(tmp_path):
+    # 0.12.post1 registers qwen3 but no gemma4 (0.13 does)
+    body = (
+        "## Checkpoints we serve\n\n| model | scheme | template |\n|---|---|---|\n"
+        "| Qwen3-8B | `fp8` | `qwen3` |\n| Gemma 4 | `ptpc_fp8` | `gemma4` |\n"  # 11
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(11, "model-type-unknown")]
+    assert not _audit(tmp_path / "13", body, "0.13")

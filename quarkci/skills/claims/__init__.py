@@ -35,7 +35,7 @@ from quarkci.skills.claims import (
     versions,
 )
 from quarkci.skills.claims import commands as sh
-from quarkci.skills.claims.context import Surrounding, cell_release, markers, surrounding
+from quarkci.skills.claims.context import Surrounding, cell_release, markers, said_absent, surrounding
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -202,6 +202,10 @@ class _Markers:
             again = markers(own.replace(text, " "), lead, section, read)
             if not again.get("historical"):
                 marks = {k: v for k, v in marks.items() if k != "historical"}
+        if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in said_absent(
+            marks.get("around", "")
+        ):
+            marks = {**marks, "negative": True}  # "0.9 has no `quark-cli`", "`mx9` is **not** a scheme"
         if (labelled := self._labelled(found)) is not None:
             # "| 0.10 CLI | 0.11 CLI |", "| 0.12.post1 (this one) | 3.11 – 3.13 |": the cell speaks of that
             # release only, whatever the lead says of history

@@ -41,7 +41,8 @@ _HISTORICAL_OWN = re.compile(
     r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
     # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
     r"|(?:package|module|class|function|flag|subcommand|command|option|api|name)s? (?:of|in|from) "
-    r"(?:amd-quark |quark )?0\.\d+(?:\.(?:\d+|x))*(?:\.post\d+)? (?:is|are|was|were) now)\b",
+    r"(?:amd-quark |quark )?0\.\d+(?:\.(?:\d+|x))*(?:\.post\d+)? (?:is|are|was|were) now"
+    r"|(?:is|are|was|were|been) dropped)\b",
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(
@@ -55,8 +56,39 @@ _NEGATIVE = re.compile(
 
 
 def is_negative(text: str) -> bool:
-    """True when ``text`` says something is not supported, not available or not to be used."""
-    return bool(_NEGATIVE.search(text))
+    """True when ``text`` says something is not supported, not available or not to be used, in its own
+    words: a quoted error message (```ValueError: Unsupported format```, ``"Unsupported KV cache
+    scheme"``) says nothing of the kind, and emphasis (``is **not** a``) is read as plain words."""
+    return bool(_NEGATIVE.search(unquoted(text)))
+
+
+# the names a negation governs directly: "has no `quark-cli` and no `LLMTemplate`", "`mx9` is **not** a
+# template scheme"; a paragraph saying so elsewhere leaves its other names alone
+_HAS_NO = re.compile(
+    r"\b(?:has|have|had|ships?|shipped|there (?:is|are|was|were))\s+no\s+"
+    r"((?:`[^`\n]+`(?:\s*(?:,|and|or|nor)\s*(?:no\s+)?)?)+)",
+    re.IGNORECASE,
+)
+_IS_NOT_A = re.compile(r"`([^`\n]+)`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?an?\b", re.IGNORECASE)
+
+
+def said_absent(text: str) -> frozenset[str]:
+    """The code spans ``text`` says are absent by a negation right next to them (:data:`_HAS_NO`,
+    :data:`_IS_NOT_A`), their last dotted part too (``quark.x.Y`` -> ``Y``); empty when none."""
+    if "no" not in text and "not" not in text:
+        return frozenset()
+    names = {m.group(1) for m in _IS_NOT_A.finditer(text)}
+    for match in _HAS_NO.finditer(text):
+        names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
+    return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
+
+
+_QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
+
+
+def unquoted(text: str) -> str:
+    """``text`` with code spans and quoted strings blanked and Markdown emphasis marks dropped."""
+    return re.sub(r"\*\*|__", "", _QUOTED.sub(" ", text))
 
 
 _NON_EXHAUSTIVE = re.compile(
@@ -70,7 +102,10 @@ _NON_EXHAUSTIVE = re.compile(
 PARTIAL_LIST = re.compile(
     r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|not a complete"
     r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection of"
-    r"|some examples)",
+    r"|some examples"
+    # a list of what changed ("The additions:", "New in 0.11.2", "What's new") lists a difference, not all
+    r"|(?:the\s+)?additions\b|\bnew (?:in|since|ones|entries|templates|models|schemes)\b|newly added"
+    r"|\badded (?:in|since)\b|what(?:'s| is) new|\b(?:changes|differences) (?:in|since|from)\b)",
     re.IGNORECASE,
 )
 
@@ -204,7 +239,7 @@ def markers(own: str, lead: str = "", section: str = "", read: Surrounding | Non
         or (own_scope is None and two_releases)  # migration_note(own)
     ):
         out["historical"] = True
-    if _NEGATIVE.search(own) or around.negative:
+    if is_negative(own) or around.negative:
         out["negative"] = True
     if _NON_EXHAUSTIVE.search(own) or around.non_exhaustive:
         out["non_exhaustive"] = True
@@ -250,7 +285,7 @@ def surrounding(lead: str, section: str) -> Surrounding:
     named only inside a parenthesised aside of ``lead`` does not make what it introduces historical."""
     return Surrounding(
         bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))),
-        bool(_NEGATIVE.search(section)),
+        is_negative(section),
         bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
         _lead_label(lead) or release_scope(lead) or release_scope(section),
     )

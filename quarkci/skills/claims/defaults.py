@@ -39,6 +39,8 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?![\w`%-]|\.\w)")
 _VALUE_TEXT = re.compile(r"[\w./:-]+")
+_ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}")
+_ENV_READ = re.compile(r"\breads?\b|\benvironment\b|\benv(?:ironment)? var|\bvariable\b", re.IGNORECASE)
 _PERCENT = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?%")
 # Sentence ends: '.', ';', '!' or '?' followed by a space or the end (not "0.13" or "e.g.").
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?](?=\s|$)|\n\s*\n")
@@ -91,6 +93,8 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
         elif span in commands or span.removeprefix("quark-cli ") in commands:
             continue
         elif _VALUE_TEXT.fullmatch(span) and not _FLAG.search(span):
+            if _ENV_VAR.fullmatch(span) and _ENV_READ.search(sentence):
+                continue  # "reads `QUARK_..._BACKEND` and falls back to `aiter`": the variable is no value
             values.append(span)
     flags.update(_FLAG.findall(outside))
     values.extend(_NUMBER.findall(outside))
@@ -140,9 +144,11 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
         tail = part[at + len(pair[0]) :]
         if not own_marker and (len(re.findall(r"`[^`]+`", tail)) > 1 or tail.count("(") > tail.count(")")):
             continue  # "`--model_export` (`onnx`, `hf_format`, ...)": a list of choices, not one default
-        if not after and not own_marker:
+        named_after = re.search(rf"{re.escape(pair[1])}\s+[a-z]+\s*\(\s*`{re.escape(pair[0])}`\s*\)", part)
+        if not after and not own_marker and not named_after:
             # a part that only inherits the sentence's marker states a value after its flag ("in 0.13 has
-            # `--template_file` (new)" says no default; "512 samples unless `--num_calib_data`" does)
+            # `--template_file` (new)" says no default; "512 samples unless `--num_calib_data`" does, and so
+            # does "256 samples (`--num_calib_data`)": the flag named in parentheses after its value)
             continue
         out.append((start + max(at, 0), *pair, part))
     return out

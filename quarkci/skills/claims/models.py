@@ -68,6 +68,8 @@ def extract(unit: Unit) -> Iterator[Found]:
                     line,
                     {"section": heading_path(text.headings), "where": "paragraph"},
                 )
+        elif text.kind == "table" and section is None:
+            yield from _template_cell(text, unit)
         elif text.kind == "table" and section is not None:
             partial = partial_list(text.lead, section.heading)
             chosen = None if partial else selection(section.heading, text.lead)
@@ -80,6 +82,31 @@ def extract(unit: Unit) -> Iterator[Found]:
                 partial,
                 chosen,
             )
+
+
+_TEMPLATE_HEADERS = frozenset({"template", "templates", "model_type", "model type", "model types"})
+
+
+def _template_cell(text: Text, unit: Unit) -> Iterator[Found]:
+    """A cell of a column headed "template" or "model_type" outside a section about models (a serving
+    table's `gemma4`): a ``model_type`` claim when it is one code span naming some release's template, never
+    part of a complete list."""
+    cell = text.cell
+    if (
+        cell is None
+        or cell.is_header
+        or clean_cell(cell.header) not in _TEMPLATE_HEADERS
+        or unit.lexicon is None
+    ):
+        return
+    match = re.fullmatch(r"\s*`([a-z0-9][a-z0-9_.\-]*)`\s*", text.text)
+    if match and match.group(1) in unit.lexicon.names("model_template"):
+        yield Found(
+            "model_type",
+            match.group(1),
+            text.line,
+            {"where": "table", "section": heading_path(text.headings), "enumerates": False, "resolved": True},
+        )
 
 
 def _cell(

@@ -47,6 +47,7 @@ _OWNER = re.compile(
 _PASSED = re.compile(
     r"\b(?:pass|passes|set|sets|give|specify|override)\s+(?:an?\s+|the\s+|your own\s+)?`([^`\n]+)`"
 )
+_P_DEFAULTS_TO_V = re.compile(r"`([a-z_][a-z0-9_]*)`\s+defaults?\s+to\s+`([a-z_][a-z0-9_]*)`")
 # a bare number, with an exponent too ("defaults to 1e-4")
 _BARE_NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w`%-]|\.\w)")
 
@@ -104,6 +105,9 @@ def stated(
             values.append(span)
     values.extend(_BARE_NUMBER.findall(_SPAN.sub(" ", sentence)))
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
+    if len(parameters) == 2 and not values and (pair := _P_DEFAULTS_TO_V.search(sentence)) is not None:
+        # "`weight_format` defaults to `fake_quantized`": the span after "defaults to" is the value
+        passed = {pair.group(1)} & parameters if pair.group(2) in parameters else passed
     if len(parameters) == 2 and len(passed) == 1 and not values:
         # "`export_safetensors` writes `fake_quantized` weights unless you pass `weight_format`": the span
         # passed is the parameter, the other its default value
@@ -232,6 +236,8 @@ def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, st
     if (bare := re.search(r"`\s*defaults? to\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b", sentence)) is not None:
         spans.append(bare.group(1))  # "`min_kv_scale` defaults to 1.0": the number after the words
     params = [t for t in spans if _PARAMETER.fullmatch(t) and "_" in t and not _CONSTANT.fullmatch(t)]
+    if len(set(params)) == 2 and (pair := _P_DEFAULTS_TO_V.search(sentence)) and pair.group(2) in params:
+        params = [p for p in params if p != pair.group(2)]  # "`weight_format` defaults to `fake_quantized`"
     values = [t for t in spans if t not in params]
     if (
         named

@@ -246,6 +246,10 @@ class Unit:
                     first = span.split(maxsplit=1)[0] if span.strip() else ""
                     if first in subcommands and len(span.split()) > 1:
                         span = f"{sh.QUARK_CLI} {span}"
+                    elif (row := _row_subcommand(block, subcommands)) is not None and first.startswith("--"):
+                        span = (
+                            f"{sh.QUARK_CLI} {row} {span}"  # "| `export-onnx` | `--model-name` |": its flags
+                        )
                     for command in sh.parse_inline(span, line):
                         # `layer_quant_config`, `pattern -> scheme` or a bare script path is no command line
                         if command.name and not sh.looks_like_program(command.name):
@@ -259,6 +263,16 @@ class Unit:
 # a pasted argparse usage line: its program and, for `quark-cli`, the subcommand after it
 _USAGE_LINE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
 _USAGE_SCAN = 40  # a usage line is among a pasted help text's first lines
+
+
+def _row_subcommand(block: Text, subcommands: set[str]) -> str | None:
+    """The ``quark-cli`` subcommand a table row's first cell names (``| `export-onnx` | `--model-name` |``),
+    for the row's later cells; else None."""
+    cell = block.cell
+    if cell is None or cell.is_header or cell.column == 0 or not cell.row:
+        return None
+    first = re.sub(r"[`*]", "", cell.row[0]).strip().removeprefix(f"{sh.QUARK_CLI} ")
+    return first if first in subcommands else None
 
 
 def _blank_spans(text: str) -> str:

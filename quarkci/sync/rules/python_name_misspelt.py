@@ -46,6 +46,8 @@ def check(state: AuditState) -> list[Finding]:
         return []
     out = []
     for claim in state.claims_of("python_name", historical=True):
+        if claim.context.get("negative"):
+            continue  # "`LLMTemplate.from_model_type(...)`  # does not exist": said absent, and absent it is
         found = _name(claim, index, vocabulary)
         if found is not None:
             out.append(_finding(claim, state, *found))
