@@ -32,7 +32,7 @@ def add_parser(subparsers: _args.Subparsers) -> None:
         help="audit skills against an upstream Quark release (the main job)",
         description="Audit agent skills against an upstream Quark release and write "
         "validation_report.md/.json (exit 0 clean, 1 findings at or above --fail-on, "
-        "2 bad input, 3 upstream unreachable: a blocked-audit report is still written).",
+        "2 bad input, 3 upstream unreachable: a blocked-audit report is still written, 4 internal error).",
     )
     p.add_argument(
         "--upstream",

@@ -40,7 +40,10 @@ def pinned_version(spec: str, flag: str = "--upstream") -> str | None:
     except InvalidRequirement as exc:
         raise BadInputError(f"{flag} {spec!r}: not a valid requirement ({exc})") from None
     if canonicalize_name(req.name) != PROJECT:
-        raise BadInputError(f"{flag} {spec!r}: only {PROJECT} is supported")
+        raise BadInputError(
+            f"{flag} {spec!r}: only {PROJECT} is supported (e.g. {PROJECT}==0.13, {PROJECT}, "
+            "path/to/x.whl, path/to/quark-checkout, installed)"
+        )
     specs = list(req.specifier)
     if not specs:
         return None
