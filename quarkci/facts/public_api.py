@@ -723,7 +723,7 @@ class ApiIndex:
         method named alone in prose means that one only when no other class has it."""
         found = self._method_table().get(name, [])
         if len(found) > 1:  # the classes a framework package exports (ModelQuantizer) before internal ones
-            found = [f for f in self._exported_first(found) if f.rsplit(".", 2)[-2] in self._exporters()[0]]
+            found = self._exported_first(found)
         return found[0] if len(found) == 1 else None
 
     def sole_parameter(self, parameter: str) -> str | None:

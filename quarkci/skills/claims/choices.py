@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.defaults import named_command, sentences, subcommands
-from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.unit import USAGE_LINE, Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
@@ -39,7 +39,6 @@ _ENUMERATION = re.compile(
 )
 _MAX_AFTER = 120  # how far after the flag the enumeration may start (characters)
 _PROSE = frozenset({"e.g", "i.e", "etc", "list", "names", "values", "others", "more"})
-_USAGE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
 _BRACED = re.compile(r"(?<![\w-])(?P<flag>--[A-Za-z][\w-]*)[ =]\{(?P<values>[^{}\s]{1,400})\}")
 
 
@@ -108,7 +107,7 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
     """The braced choice lists of argparse usage/help text in code blocks (see the module docstring)."""
     for code in unit.codes():
         lines = code.text.split("\n")
-        usage = next((m for m in map(_USAGE.match, lines) if m is not None), None)
+        usage = next((m for m in map(USAGE_LINE.match, lines) if m is not None), None)
         if usage is not None:
             prog, sub = usage.group("prog"), usage.group("sub")
             command = commands.get(f"{prog} {sub}") if sub else None

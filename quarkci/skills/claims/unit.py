@@ -108,6 +108,7 @@ class Unit:
         self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
+        file_names: set[str] = set()
         for located in self.commands:
             command = located.command
             # only a program shown taking long options (or Quark's own) can own a bare `--flag` nearby
@@ -115,10 +116,9 @@ class Unit:
                 command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
             ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
-        # a pasted usage line names its program for its own section only, not for the whole file
-        self._names: frozenset[str] = frozenset(
-            c.command.name for c in self.commands if c.where != "usage" and c.command.name
-        ) & frozenset().union(*self._by_section.values())
+                if located.where != "usage":  # a pasted usage line names its program for its section only
+                    file_names.add(command.name)
+        self._names: frozenset[str] = frozenset(file_names)
         # infer_command's answers by section (None: the file level), for the skill-level inputs below
         self._inferred: dict[tuple[Heading, ...] | None, Inference] = {}
         self._inferred_for: tuple[Inference, str | None] = (self.skill_command, self.quark_cli_subcommand)
@@ -193,7 +193,7 @@ class Unit:
         """The program a pasted help text names on its usage line ("usage: quark-cli torch-mixed-precision
         {a,b} [--x X]": ``quark-cli torch-mixed-precision``), when it is Quark's."""
         for offset, line_text in enumerate(block.text.split("\n")[:_USAGE_SCAN]):
-            usage = _USAGE_LINE.match(line_text)
+            usage = USAGE_LINE.match(line_text)
             if usage is None:
                 continue
             program = f"{usage.group('prog')} {usage.group('sub') or ''}".strip()
@@ -261,7 +261,7 @@ class Unit:
 
 
 # a pasted argparse usage line: its program and, for `quark-cli`, the subcommand after it
-_USAGE_LINE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
+USAGE_LINE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]*))?", re.IGNORECASE)
 _USAGE_SCAN = 40  # a usage line is among a pasted help text's first lines
 
 
