@@ -1458,3 +1458,154 @@ def test_a_template_column_of_a_serving_table_names_model_types(tmp_path):
     )
     assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(11, "model-type-unknown")]
     assert not _audit(tmp_path / "13", body, "0.13")
+
+
+# --- round 10 (tuned on sync_dev10, sync_dev11 and the all-true clean_5, outside the repository) ---------------
+
+
+def test_a_pinned_version_agrees_when_the_release_admits_it(tmp_path):
+    # 0.8.2 METADATA: onnxruntime<=1.22.0,>=1.17.0; 0.10 has no transformers requirement, only code paths
+    # for transformers >= 4.55.1 (quark/experimental/cli/torch_llm/module_replacement/replacement_utils.py)
+    body = '## Install\n\n```bash\nuv pip install "amd-quark==0.8.2" "onnxruntime==1.22.0"\n```\n'
+    assert not _lines(_audit(tmp_path, body, "0.8.2", name="quark-install"), "dependency-range-mismatch")
+    outside = body.replace("1.22.0", "1.23.0")
+    assert _lines(
+        _audit(tmp_path / "o", outside, "0.8.2", name="quark-install"), "dependency-range-mismatch"
+    ) == [(9, "dependency-range-mismatch")]
+    lock = '## Lock\n\n```toml\n[packages]\ntransformers = "==4.52.4"  # our choice\n```\n'
+    assert not _lines(_audit(tmp_path / "t", lock, "0.10"), "transformers-version-mismatch")
+    capped = "## Compat\n\nQuark 0.10 works with transformers below 4.52.\n"
+    assert _lines(_audit(tmp_path / "c", capped, "0.10"), "transformers-version-mismatch") == [
+        (8, "transformers-version-mismatch")
+    ]
+
+
+def test_a_negation_speaks_of_its_own_sentence_and_clause(tmp_path):
+    # 0.10 registers llama, gpt_oss and 25 templates; no ptpc_fp8 (0.11 adds it); 0.13 registers fp8 and has no
+    # w_* names
+    body = (
+        "## Types\n\n`ptpc_fp8` is not available before 0.11. There are 25\nbuilt-in model types, from `llama` "
+        "to `gpt_oss`.\n"
+    )
+    assert not _audit(tmp_path, body, "0.10")
+    said = "## Types\n\n`llama` is not available as a model type on 0.10.\n"
+    assert _lines(_audit(tmp_path / "s", said, "0.10"), "name-stated-unavailable") == [
+        (8, "name-stated-unavailable")
+    ]
+    clause = "## Schemes\n\nNot accepted by `--quant_scheme`: the old `w_*` names such as `w_fp8_a_fp8`; use `fp8`.\n"
+    assert not _lines(_audit(tmp_path / "c", clause, "0.13"), "name-stated-unavailable", "scheme-unknown")
+
+
+def test_history_said_as_lost_no_longer_exports_becomes_leaves_and_a_past_release_subject(tmp_path):
+    # 0.11 torch-llm-ptq has no --group_size / --tasks (0.10 had them); quark.torch 0.11 exports neither
+    # ModelExporter nor ModelImporter; 0.11 still ships quark.shares (quark.common is 0.12.post1's); 0.10 keeps
+    # model_preparation.py under quark/experimental/cli/torch_llm/llm_utils/ (0.11 moved it to quark/torch/utils/llm/)
+    body = (
+        "## 0.11\n\n* `torch-llm-ptq` lost `--group_size` and `--tasks`.\n"
+        "* `quark.torch` no longer exports `ModelExporter` or `ModelImporter`.\n"
+        "* `quark.shares` is still the shared package (it becomes `quark.common` later).\n"
+    )
+    assert not _audit(tmp_path, body, "0.11")
+    kept = body.replace("lost", "takes").replace(" no longer exports", " exports").replace("becomes", "is")
+    assert {r for _, r in _lines(_audit(tmp_path / "k", kept, "0.11"))} >= {"cli-flag-removed"}
+    moved = "## Files\n\n(0.11 moved that file to `quark/torch/utils/llm/model_preparation.py`).\n"
+    assert not _audit(tmp_path / "m", moved, "0.10")
+    leaves = "## 0.7\n\n`ModelImporter` joins the exports, while the 0.6.0 function `import_model_info` leaves them.\n"
+    assert not _audit(tmp_path / "l", leaves, "0.7")
+
+
+def test_and_no_name_either_and_a_question_answered_no(tmp_path):
+    # 0.9 has no console script and no LLMTemplate; 0.12.post1 installs quark-cli only (quark-skills is 0.13's)
+    body = "## 0.9\n\nThere is no `quark-cli` console script (it arrives in 0.10), and no `LLMTemplate` either.\n"
+    assert not _lines(_audit(tmp_path, body, "0.9"), "python-name-unknown")
+    used = "## 0.9\n\nUse `LLMTemplate` here.\n"
+    assert _lines(_audit(tmp_path / "u", used, "0.9")) == [(8, "python-name-unknown")]
+    question = "## FAQ\n\n### Is `quark-skills` installed?\n\nNo. Only `quark-cli` is.\n"
+    assert not _audit(tmp_path / "q", question, "0.12.post1")
+    yes = question.replace("No. Only", "Yes, and so")
+    assert _lines(_audit(tmp_path / "y", yes, "0.12.post1")) == [(8, "cli-command-unknown")]
+    inline = "## FAQ\n\n**Q: Does 0.12.post1 ship `quark-skills`?** A: No, 0.13 adds it.\n"
+    assert not _audit(tmp_path / "i", inline, "0.12.post1")
+
+
+def test_a_heading_s_own_words_and_not_its_section_s_advice(tmp_path):
+    # 0.11.2's CLI takes template scheme names (int4_wo_128), not 0.10's w_* list
+    body = (
+        "## Troubleshooting\n\n### The CLI rejects `--quant_scheme w_int4_per_group_sym`\n\nRight: the `w_*` "
+        "names were only accepted by 0.10's CLI. Use `int4_wo_128` (or `int4_wo_64`).\n"
+    )
+    assert not _audit(tmp_path, body, "0.11.2")
+    accepts = body.replace("rejects", "takes").replace(
+        "Right: the `w_*` names were only accepted by 0.10's CLI. ", ""
+    )
+    assert _lines(_audit(tmp_path / "a", accepts, "0.11.2"), "scheme-unknown") == [(8, "scheme-unknown")]
+
+
+def test_abridged_choices_release_matrices_and_a_series_column(tmp_path):
+    # 0.10 torch-llm-ptq --quant_scheme choices=SUPPORTED_QUANT_SCHEME (w_bfp16, w_fp8_a_fp8, ...); 0.11.2 registers
+    # 35 templates; 0.11's onnxslim pin >=0.1.77, 0.11.1's >=0.1.84
+    helptext = (
+        "## Help\n\n```text\n$ quark-cli torch-llm-ptq -h   (abridged)\n  --model_dir MODEL_DIR\n"
+        "  --device {cuda,cpu}\n  --quant_scheme {w_bfp16,w_fp8_a_fp8,w_int4_per_group_sym,...}\n```\n"
+    )
+    assert not _lines(_audit(tmp_path, helptext, "0.10"), "cli-flag-choice-invalid")
+    # the listed values are still checked: a name no release has is misspelt
+    wrong = helptext.replace("w_bfp16,", "w_bfp17,")
+    assert _lines(_audit(tmp_path / "w", wrong, "0.10")) == [(12, "scheme-misspelt")]
+    matrix = (
+        "## Model types by release\n\nOn 0.11.2 the registry holds 35 model types.\n\n"
+        "| model_type | 0.11 | 0.11.2 |\n|---|---|---|\n| `llama` | ✓ | ✓ |\n| `glm4_moe` | — | ✓ |\n"
+    )
+    assert not _audit(tmp_path / "m", matrix, "0.11.2")
+    pins = (
+        "## Pins\n\n| Area | 0.11 | 0.11.1 |\n|---|---|---|\n| `onnxslim` pin | `>=0.1.77` | `>=0.1.84` |\n"
+    )
+    assert not _audit(tmp_path / "p", pins, "0.11.1", name="quark-install")
+    swapped = pins.replace("`>=0.1.77` | `>=0.1.84`", "`>=0.1.84` | `>=0.1.77`")
+    assert _lines(_audit(tmp_path / "s", swapped, "0.11.1", name="quark-install")) == [
+        (10, "dependency-range-mismatch")
+    ]
+
+
+def test_defaults_after_a_list_of_choices_in_a_help_column_and_a_sentence_s_subcommand(tmp_path):
+    # 0.13 quark-quant-perf --gpu-type default mi355x; 0.10 torch-llm-ptq --seq_len default 512 and
+    # --num_calib_data 512; 0.13 torch-llm-ptq has no --model_export (0.10's) and has --output_dir
+    choices = (
+        "## quant-perf\n\nRun `quark-quant-perf --model m`. `--gpu-type` is one of `mi300x`, `mi325x`, "
+        "`mi350x`, `mi355x` (default `mi355x`).\n"
+    )
+    assert not _audit(tmp_path, choices, "0.13")
+    assert _lines(
+        _audit(tmp_path / "c", choices.replace("(default `mi355x`)", "(default `mi300x`)"), "0.13")
+    ) == [(8, "cli-flag-default-changed")]
+    column = (
+        "## Help\n\n```text\nusage: quark-cli torch-llm-ptq [-h]\n  --seq_len SEQ_LEN         default: 2048\n"
+        "  --num_calib_data N        default: 512\n```\n"
+    )
+    assert _lines(_audit(tmp_path / "h", column, "0.10")) == [(10, "cli-flag-default-changed")]
+    words = (
+        "## Limits\n\nRun `quark-cli torch-mixed-precision --help` for the planner.\n\n- Not supported: "
+        "`--model_export` on torch-llm-ptq (it was a 0.10-only flag); results go to `--output_dir`.\n"
+    )
+    assert not _audit(tmp_path / "s", words, "0.13")
+
+
+def test_counts_of_scheme_names_registered_templates_and_an_export_module(tmp_path):
+    # 0.10's LLMTemplate registers 13 schemes, 0.11's 18; 0.11.1 `LLMTemplate(model_type="my_moe", ...)` registered
+    # by the skill; 0.9 exports through quark/torch/export/safetensors.py (export_hf_model)
+    count = "## Schemes\n\n`LLMTemplate.get_config` takes one of the 13 scheme names that 0.11 registers.\n"
+    assert _lines(_audit(tmp_path, count, "0.11")) == [(8, "scheme-count-mismatch")]
+    assert not _audit(tmp_path / "r", count.replace("13", "18"), "0.11")
+    registered = (
+        "## Register\n\n```python\nfrom quark.torch import LLMTemplate\n\ntmpl = LLMTemplate(\n"
+        '    model_type="my_moe",\n    kv_layers_name=["*k_proj", "*v_proj"],\n)\nLLMTemplate.register_template(tmpl)\n'
+        'cfg = LLMTemplate.get("my_moe").get_config(scheme="int4_wo_128")\n```\n'
+    )
+    assert not _lines(_audit(tmp_path / "t", registered, "0.11.1"), "python-name-misspelt")
+    exported = "## PyTorch: UINT4 weights, exported as safetensors\n\nSee below.\n"
+    assert not _audit(tmp_path / "e", exported, "0.9")
+    from quarkci.sync.rules.export_format_unknown import offered
+
+    items = _view("0.9").items("export_formats")
+    assert "safetensors" in offered(items)
+    assert "safetensors" not in offered([i for i in items if not i.file.endswith("/safetensors.py")])

@@ -35,7 +35,16 @@ from quarkci.skills.claims import (
     versions,
 )
 from quarkci.skills.claims import commands as sh
-from quarkci.skills.claims.context import Surrounding, cell_release, markers, said_absent, surrounding
+from quarkci.skills.claims.context import (
+    Negations,
+    Surrounding,
+    answered_no,
+    cell_release,
+    markers,
+    negations,
+    said_absent,
+    surrounding,
+)
 from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
@@ -178,9 +187,22 @@ class _Markers:
         self._read: dict[
             tuple[tuple[int, int], ...], tuple[str, str, str, Surrounding]
         ] = {}  # what markers read
+        self._negations: dict[tuple[tuple[int, int], ...], Negations] = {}  # key -> its negative words
+        self._headings: dict[int, str] = {}  # line -> heading text (a heading's claims are read in its words)
+        self._answered_no: set[int] = set()  # lines of a question heading the next paragraph answers "No"
+        question: Text | None = None
         for block in unit.blocks:
+            if (
+                isinstance(block, Text)
+                and question is not None
+                and block.kind != "heading"
+                and answered_no(question.text, block.text)
+            ):
+                self._answered_no.add(question.line)
+            question = block if isinstance(block, Text) and block.kind == "heading" else None
             if isinstance(block, Text):
                 if block.kind == "heading":
+                    self._headings[block.line] = block.text
                     continue
                 first, last = block.line, block.line + block.text.count("\n")
             else:
@@ -202,6 +224,17 @@ class _Markers:
             again = markers(own.replace(text, " "), lead, section, read)
             if not again.get("historical"):
                 marks = {k: v for k, v in marks.items() if k != "historical"}
+        if marks.get("negative") and found.line in self._keys:
+            own, _lead, _section, read = self._read[self._keys[found.line]]
+            text = found.context.get("text")
+            names = (found.value, text if isinstance(text, str) else "")
+            said = self._negations.get(self._keys[found.line])
+            if said is None:
+                said = self._negations[self._keys[found.line]] = negations(own)
+            if not read.negative and not said.of(names):
+                marks = {k: v for k, v in marks.items() if k != "negative"}
+        if found.line in self._answered_no:
+            marks = {**marks, "negative": True}  # "### Is `quark-skills` installed?" answered "No."
         if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in said_absent(
             marks.get("around", "")
         ):
@@ -249,6 +282,8 @@ class _Markers:
                     lines = self._lines[index] = block.text.split("\n")
                 own.append(lines[line - block.first_line])
                 lead, section = block.lead, heading_path(block.headings)
+        if not indices and line in self._headings:
+            own.append(self._headings[line])
         around = " ".join(" ".join(own).split())
         read = self._surrounding.get((lead, section))
         if read is None:

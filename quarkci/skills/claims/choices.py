@@ -126,7 +126,9 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
         for number, line in enumerate(lines):
             yield from _help_option(line, code.first_line + number, command, heading_path(code.headings))
             for match in _BRACED.finditer(line):
-                values = [v for v in match.group("values").split(",") if v]
+                written = [v for v in match.group("values").split(",") if v]
+                # "{fp8,mxfp4,...}": an abridged list names some values, not all of them
+                values = [v for v in written if v.strip(".…")]
                 if len(values) < 2:
                     continue
                 yield Found(
@@ -137,7 +139,7 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
                         "flag": match.group("flag"),
                         "choices": values,
                         "command": command,
-                        "complete": True,
+                        "complete": len(values) == len(written),
                         "where": "code",
                         "section": heading_path(code.headings),
                         "text": " ".join(line.split())[:200],
@@ -187,7 +189,11 @@ def _row(unit: Unit, cell: Text, commands: dict[str, str]) -> Iterator[Found]:
 
 # An option line of pasted --help output: "  --group_size GROUP_SIZE   (default: 128)".
 _HELP_OPTION = re.compile(r"^\s+(?:-\w,\s+)?(?P<flag>--[A-Za-z][\w-]*)")
-_HELP_DEFAULT = re.compile(r"\(default:\s*(?P<value>[^()\s]+)\)")
+# "(default: 512)", "(default 512)", "[default: 512]", or a trailing "   default: 512" column of the help text
+_HELP_DEFAULT = re.compile(
+    r"[(\[]default:?\s*(?P<value>[^()\[\]\s]+)[)\]]|(?:\s{2,}|\t)default:?\s+(?P<column>[^\s()]+)\s*$",
+    re.IGNORECASE,
+)
 
 
 def _help_option(line: str, at: int, command: str, section: str) -> Iterator[Found]:
@@ -209,8 +215,8 @@ def _help_option(line: str, at: int, command: str, section: str) -> Iterator[Fou
     }
     yield Found("cli_flag", flag, at, context)
     default = _HELP_DEFAULT.search(line)
-    if default is not None and default.group("value") != "None":
-        value = default.group("value")
+    value = None if default is None else default.group("value") or default.group("column")
+    if value is not None and value != "None":
         yield Found(
             "cli_flag_default",
             f"{flag}={value}",

@@ -36,7 +36,9 @@ _HISTORICAL = re.compile(
 _HISTORICAL_OWN = re.compile(
     r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
-    r"|no longer (?:in|part of|exported|shipped|present|included|there|listed)|(?:is|are) gone"
+    r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?)"
+    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft (?=`[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
+    r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later"
     r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
     # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
@@ -47,12 +49,71 @@ _HISTORICAL_OWN = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
-    r"|not compatible|incompatible|not available|unavailable|isn't available|aren't available"
+    r"|not compatible|incompatible|not available|unavailable|not accepted|rejects?|rejected|refuses?"
+    r"|isn't available|aren't available"
     r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped)"
     r"|fails? (?:to import )?(?:on|in|with|under) (?:amd-quark |quark )?0\.\d+|fails to import"
     r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported)\b",
     re.IGNORECASE,
 )
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`(])")
+
+
+def sentences_of(text: str) -> list[str]:
+    """``text`` split after ``.``, ``;``, ``!`` or ``?`` where the next word starts a sentence (a capital,
+    a code span, a parenthesis): "… not available before 0.11. There are 25 …" is two sentences."""
+    return _SENTENCE_BREAK.split(text)
+
+
+_WORD = re.compile(r"[\w.\-/]+")
+
+
+@dataclass(frozen=True)
+class Negations:
+    """Which words of a paragraph stand in a negative sentence or ``;`` clause (:func:`is_negative`, or a
+    question answered "No"), read once per paragraph: ``negated`` those words, ``seen`` every word,
+    ``whole`` whether the paragraph as a whole is negative."""
+
+    negated: frozenset[str]
+    seen: frozenset[str]
+    whole: bool
+
+    def of(self, names: tuple[str, ...]) -> bool:
+        """True when a sentence holding one of ``names`` is negative, or none holds one and the paragraph
+        is: a negation in one sentence says nothing of the names of the next ("`ptpc_fp8` is not available
+        before 0.11. There are 25 model types, from `llama` …"). A name of several words counts by its
+        words."""
+        words = [w for n in names if n for w in _WORD.findall(n)]
+        if not any(w in self.seen for w in words):
+            return self.whole
+        return any(w in self.negated for w in words)
+
+
+def negations(text: str) -> Negations:
+    """The :class:`Negations` of ``text`` (time linear in its length)."""
+    parts = [c for s in sentences_of(text) for c in s.split("; ")]  # "...; use `fp8`": a clause of its own
+    negated: set[str] = set()
+    seen: set[str] = set()
+    for i, part in enumerate(parts):
+        words = _WORD.findall(part)
+        seen.update(words)
+        if is_negative(part) or (i + 1 < len(parts) and answered_no(part, parts[i + 1])):
+            negated.update(words)
+    return Negations(frozenset(negated), frozenset(seen), is_negative(text))
+
+
+# "**Q: Is `quark-skills` installed?** A: No." / "### Is `x` in 0.12.post1?" then "No, ...": the names the
+# question asks about are said absent
+_ANSWER_NO = re.compile(
+    r"^\W*(?:A\s*[:.]\s*)?\W*No\b(?![-\w]|\s+(?:need|problem|change|longer|more)\b)", re.I
+)
+
+
+def answered_no(question: str, answer: str) -> bool:
+    """True when ``question`` ends with a question mark (emphasis aside) and ``answer`` begins with "No"."""
+    return question.rstrip("*_ \n").endswith("?") and bool(_ANSWER_NO.match(answer))
 
 
 def is_negative(text: str) -> bool:
@@ -69,6 +130,8 @@ _HAS_NO = re.compile(
     r"((?:`[^`\n]+`(?:\s*(?:,|and|or|nor)\s*(?:no\s+)?)?)+)",
     re.IGNORECASE,
 )
+# "... console script (it arrives in 0.10), and no `LLMTemplate` either": a further "and no `X`"
+_AND_NO = re.compile(r"(?:,|;|\band\b|\bor\b|\bnor\b|\bbut\b)\s+(?:also\s+)?no\s+`([^`\n]+)`", re.IGNORECASE)
 _IS_NOT_A = re.compile(r"`([^`\n]+)`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?an?\b", re.IGNORECASE)
 
 
@@ -80,6 +143,7 @@ def said_absent(text: str) -> frozenset[str]:
     names = {m.group(1) for m in _IS_NOT_A.finditer(text)}
     for match in _HAS_NO.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
+    names.update(m.group(1) for m in _AND_NO.finditer(text))
     return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
 
 
@@ -177,7 +241,9 @@ _SCOPE_LABEL = re.compile(
 # A release as the subject of what changes ("0.10 adds `joblib`"), or the release one upgrades to.
 _SCOPE_SUBJECT = re.compile(
     r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+)?"
-    r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps)\b)"
+    r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps"
+    r"|added|dropped|capped|pinned|removed|introduced|raised|lowered|moved|renamed|deprecated|bumped"
+    r"|gains|gained|loses|lost)\b)"
     r"|\b(?:upgrad(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing))\s+to\s+"
     r"(?:amd-quark\s+|quark\s+)?(?P<u>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)",
     re.IGNORECASE,
@@ -285,7 +351,9 @@ def surrounding(lead: str, section: str) -> Surrounding:
     named only inside a parenthesised aside of ``lead`` does not make what it introduces historical."""
     return Surrounding(
         bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))),
-        is_negative(section),
+        # "## Not supported" frames the list below it; "### The CLI rejects `--quant_scheme w_int4_...`" speaks
+        # of the names it quotes (read on the heading's own line), not of the advice below
+        any(is_negative(h) for h in section.split(" > ") if "`" not in h),
         bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
         _lead_label(lead) or release_scope(lead) or release_scope(section),
     )
@@ -311,16 +379,29 @@ def cell_release(cell: Any) -> str | None:
     if cell.column > 0 and cell.row:
         labels.append(cell.row[0])
     for label in labels:
-        if (scope := _label(label)) is not None:
+        if (scope := _label(label, cell.headers)) is not None:
             return scope
     return None
 
 
-def _label(text: str) -> str | None:
+def release_matrix(headers: tuple[str, ...]) -> bool:
+    """True when two or more column headers each name one release ("| model_type | 0.10 | 0.11 |"): the
+    table compares releases for the rows it picked, it lists no release's names completely."""
+    return sum(1 for h in headers if _CELL_LABEL.match(h)) >= 2
+
+
+def _label(text: str, siblings: tuple[str, ...] = ()) -> str | None:
+    """The release a label names: ``==0.10.*`` for "0.10", exactly ``==0.11`` when a sibling header names a
+    release of that series ("| 0.11 | 0.11.1 |": the 0.11 column is not 0.11.1's)."""
     if (m := _CELL_LABEL.match(text)) is None:
         return None
     version = m.group("v")
-    return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
+    if version.count(".") != 1:
+        return f"=={version}"
+    series = any(
+        (o := _CELL_LABEL.match(h)) is not None and o.group("v").startswith(version + ".") for h in siblings
+    )
+    return f"=={version}" if series else f"=={version}.*"
 
 
 def release_readings(cell: Any) -> list[tuple[str, str]]:
@@ -332,7 +413,11 @@ def release_readings(cell: Any) -> list[tuple[str, str]]:
     Cell`."""
     if cell.is_header or cell.column != 0 or not cell.row:
         return []
-    columns = [(c, scope) for c, h in enumerate(cell.headers) if c > 0 and (scope := _label(h)) is not None]
+    columns = [
+        (c, scope)
+        for c, h in enumerate(cell.headers)
+        if c > 0 and (scope := _label(h, cell.headers)) is not None
+    ]
     if columns:
         return [(f"{cell.row[0]} {cell.row[c]}", scope) for c, scope in columns if c < len(cell.row)]
     if (row := _label(cell.row[0])) is not None:

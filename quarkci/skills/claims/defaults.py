@@ -30,6 +30,7 @@ _DEFAULT_WORD = re.compile(
     r"|\b(?:if|when) (?:it is |left )?(?:omitted|unset|absent|left out)\b|\bfalls? back to\b"
     r"|\b(?:is|are) (?:left out|omitted|not given|absent)\b"
     r"|\b(?:if|when|unless) you (?:omit|leave out|leave off|skip|drop)\b"
+    r"|\bleave (?:it|them|the flag) (?:out|off)\b|\bomit (?:it|them|the flag)\b"
     r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b",
     re.IGNORECASE,
 )
@@ -111,6 +112,7 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
 _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
 # a Default cell saying there is none: the flag must be given, or the value is not a constant
 _NO_DEFAULT = re.compile(r"(?:required|mandatory|none given|n/?a|-+|—|–)$", re.IGNORECASE)
+_CHOICES_WORD = re.compile(r"\b(?:one of|either|any of|choices?|accepts?|takes?|allowed)\b", re.IGNORECASE)
 _PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
 
 
@@ -133,17 +135,32 @@ def stated_defaults(sentence: str, commands: frozenset[str] = frozenset()) -> li
     if not _DEFAULT_WORD.search(sentence):
         return []
     out = []
+    listed: str | None = None  # the flag whose list of choices the parts are going through
     for start, part in parts(sentence):
         # each part inherits the sentence's default marker: it is one item of the sentence's list
         pair = stated_default(part + " (default)", commands)
+        if pair is None and listed is not None and (marker := _DEFAULT_WORD.search(part)):
+            # "`--gpu-type` is one of `mi300x`, ..., `mi355x` (default `mi355x`)": the list's own default
+            pair = stated_default(f"`{listed}` {part[marker.start() :]}", commands)
+            if pair is not None:
+                out.append((start, *pair, part))
+            listed = None
+            continue
         if pair is None:
             continue
         at = part.find(pair[0])
         after = re.search(rf"(?<![\w.-]){re.escape(pair[1])}(?![\w-])", part[at + len(pair[0]) :])
         own_marker = bool(_DEFAULT_WORD.search(part))
         tail = part[at + len(pair[0]) :]
-        if not own_marker and (len(re.findall(r"`[^`]+`", tail)) > 1 or tail.count("(") > tail.count(")")):
-            continue  # "`--model_export` (`onnx`, `hf_format`, ...)": a list of choices, not one default
+        if not own_marker and (
+            len(re.findall(r"`[^`]+`", tail)) > 1
+            or tail.count("(") > tail.count(")")
+            or _CHOICES_WORD.search(tail)
+        ):
+            # "`--model_export` (`onnx`, `hf_format`, ...)", "`--gpu-type` is one of `mi300x`, ... (default
+            # `mi355x`)": a list of choices, not one default
+            listed = pair[0] if _CHOICES_WORD.search(tail) else None
+            continue
         named_after = re.search(rf"{re.escape(pair[1])}\s+[a-z]+\s*\(\s*`{re.escape(pair[0])}`\s*\)", part)
         if not after and not own_marker and not named_after:
             # a part that only inherits the sentence's marker states a value after its flag ("in 0.13 has

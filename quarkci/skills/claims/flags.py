@@ -41,7 +41,11 @@ def extract(unit: Unit) -> Iterator[Found]:
     """``cli_flag`` claims of ``unit`` (see the module docstring)."""
     for located in unit.commands:
         command = located.command
-        inference = Inference(command.name, None) if command.name else unit.infer_command(located.headings)
+        inference = (
+            Inference(command.name, None)
+            if command.name
+            else _sentence_command(unit, located.text) or unit.infer_command(located.headings)
+        )
         name, inferred_from, candidates = inference.command, inference.source, inference.candidates
         quark = _is_quark(inference)
         others = not command.name and bool(_OTHER_PROGRAM.search(located.text))
@@ -72,6 +76,20 @@ def extract(unit: Unit) -> Iterator[Found]:
             if len(candidates) > MAX_CANDIDATES:
                 context["candidates_total"] = len(candidates)
             yield Found("cli_flag", flag.name, flag.line, context)
+
+
+def _sentence_command(unit: Unit, sentence: str) -> Inference | None:
+    """The one ``quark-cli`` subcommand a bare flag's sentence names, in a code span or in plain words
+    ("`--model_export` on torch-llm-ptq"), as the flag's command; None when it names none or several."""
+    if unit.lexicon is None or not sentence:
+        return None
+    named = {
+        c
+        for c in unit.lexicon.names("command")
+        if c.startswith(sh.QUARK_CLI + " ")
+        and re.search(rf"(?<![\w-]){re.escape(c.split(' ', 1)[1])}(?![\w-])", sentence)
+    }
+    return Inference(next(iter(named)), "sentence") if len(named) == 1 else None
 
 
 def _is_quark(inference: Inference) -> bool | None:

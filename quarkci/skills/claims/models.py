@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from quarkci.skills.claims.context import partial_list, selection
+from quarkci.skills.claims.context import partial_list, release_matrix, selection
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -130,7 +130,7 @@ def _cell(
     context = {
         "where": "table",
         "section": heading_path(text.headings),
-        "enumerates": (enumerates or total is not None) and not partial,
+        "enumerates": (enumerates or total is not None) and not partial and not release_matrix(cell.headers),
         "selection": chosen,
         "count_claimed": total,
         "count_line": total_line,

@@ -32,7 +32,7 @@ SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 # "27 schemes", "18 built-in `LLMTemplate` schemes", "13 supported quantization schemes": a number, then up to
 # three describing words or code spans, then "schemes" (not "2 of the schemes", "3 more schemes": a part).
 _PARAGRAPH_COUNT = re.compile(
-    r"(?<![\w.])(\d+)\s+((?:(?:`[^`\n]+`|[\w-]+)\s+){0,3}?)schemes\b", re.IGNORECASE
+    r"(?<![\w.])(\d+)\s+((?:(?:`[^`\n]+`|[\w-]+)\s+){0,3}?)scheme(?:s| names)\b", re.IGNORECASE
 )
 _NOT_A_TOTAL = frozenset(
     [

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import quarkci.skills.claims.commands as sh
 import quarkci.skills.markdown as markdown
+from quarkci.skills.claims.context import sentences_of
 from quarkci.skills.claims.walk import Block, Code, Heading, Newlines, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.
@@ -291,12 +292,9 @@ def _prefer_subcommand(names: Set[str]) -> Set[str]:
     return names
 
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`(])")
-
-
 def _sentence_of(text: str, span: str) -> str:
     """The sentence of ``text`` holding the code span ``span`` (the whole text when it is not found)."""
-    for sentence in _SENTENCE_BREAK.split(text):
+    for sentence in sentences_of(text):
         if f"`{span}`" in sentence:
             return sentence
     return text

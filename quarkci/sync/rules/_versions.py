@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
@@ -49,6 +50,20 @@ def spec_of(item: FactItem) -> SpecifierSet | None:
         return None
 
 
+def exact_pin(spec: SpecifierSet) -> Version | None:
+    """The one version ``spec`` pins (``==4.52.4``, ``===1.22.0``), else None (a range, a wildcard
+    ``==1.22.*``, several clauses). A pin in an install command or a lock file is the user's choice of one
+    version: it contradicts a release only when the release's own range excludes it, never because the
+    range admits others too."""
+    clauses = list(spec)
+    if len(clauses) != 1 or clauses[0].operator not in ("==", "===") or clauses[0].version.endswith("*"):
+        return None
+    try:
+        return Version(clauses[0].version)
+    except InvalidVersion:
+        return None
+
+
 def compare(
     stated: Stated, upstream: SpecifierSet, major: int | tuple[int, ...]
 ) -> tuple[list[str], list[str]] | None:
@@ -77,11 +92,15 @@ def mismatch(
     product: str,
     major: int | tuple[int, ...],
 ) -> Finding | None:
-    """A ``changed`` finding with a fix rewriting the statement in its own style, or None if it agrees."""
-    diff = compare(stated, upstream, major)
-    if diff is None:
+    """A ``changed`` finding with a fix rewriting the statement in its own style, or None if it agrees.
+    A pinned version (:func:`exact_pin`) agrees when the release's range admits it, and is never rewritten."""
+    pinned = exact_pin(stated.spec)
+    if pinned is not None and upstream.contains(pinned, prereleases=True):
         return None
-    _claimed, actual = diff
+    diff = compare(stated, upstream, major)
+    if diff is None and pinned is None:
+        return None
+    actual = diff[1] if diff is not None else minors(upstream, major)
     shown = (
         actual
         if stated.lower and stated.upper
@@ -96,6 +115,7 @@ def mismatch(
     # release's own range, rewritten like prose
     if (
         line is not None
+        and pinned is None
         and stated.text
         and stated.text in line
         and new_text != stated.text

@@ -8,6 +8,7 @@ from packaging.version import Version
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
 from quarkci.sync.rules._common import make, release, source_loc
+from quarkci.sync.rules._versions import exact_pin
 from quarkci.sync.state import AuditState
 
 ID = "dependency-range-mismatch"
@@ -47,7 +48,11 @@ def _probes(version: Version) -> list[Version]:
 
 def disagrees(stated: SpecifierSet, pinned: SpecifierSet) -> bool:
     """True when the two ranges admit different versions near a bound that ``stated`` states
-    (a floor-only statement is compared on floors, a cap-only one on caps)."""
+    (a floor-only statement is compared on floors, a cap-only one on caps); a pinned version
+    (``==1.22.0``, :func:`._versions.exact_pin`) disagrees only when ``pinned`` excludes it."""
+    version = exact_pin(stated)
+    if version is not None:
+        return not pinned.contains(version, prereleases=True)
     s_lower, s_upper = _bounds(stated)
     p_lower, p_upper = _bounds(pinned)
     probes: list[Version] = []
@@ -117,7 +122,13 @@ def check(state: AuditState) -> list[Finding]:
         fix = None
         line = state.line(claim.file, claim.line)
         text = str(claim.context.get("text", ""))
-        if len(pins) == 1 and line is not None and text and line.count(text) == 1:
+        if (
+            len(pins) == 1
+            and exact_pin(stated) is None
+            and line is not None
+            and text
+            and line.count(text) == 1
+        ):
             fix = Fix(
                 claim.file,
                 claim.line,

@@ -23,10 +23,16 @@ def _key(text: str) -> str:
 
 def offered(items: list[FactItem]) -> set[str]:
     """Format keys the export facts offer: CLI choices and API names, ``export_X`` -> X,
-    ``XExporter`` -> X (so ``GgufExporter`` offers ``gguf``)."""
+    ``XExporter`` -> X (so ``GgufExporter`` offers ``gguf``), and the export package's module a function
+    is defined in (0.9's ``export_hf_model`` in ``quark/torch/export/safetensors.py`` offers ``safetensors``)."""
     keys = set()
     for item in items:
         name = item.name
+        folder, _, module = item.file.rpartition("/")
+        if folder.endswith("/export") and module.endswith(".py"):
+            stem = module[: -len(".py")]
+            if stem not in ("__init__", "api", "utils", "constants", "main"):
+                keys.add(_key(stem))
         keys.add(_key(name))
         if name.startswith("export_"):
             keys.add(_key(name[len("export_") :]))

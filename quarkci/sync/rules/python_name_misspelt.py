@@ -94,8 +94,11 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
 
 def _registers(claim: Claim) -> bool:
     """True for the first argument of a ``register_*`` call (``register_scheme("my_fp8", ...)``,
-    ``register_template(...)``): the name being registered."""
+    ``register_template(...)``) and for the ``model_type`` a template is constructed with
+    (``LLMTemplate(model_type="my_moe", ...)``, then registered): the name being registered."""
     callee = str(claim.context.get("callable") or "").rsplit(".", 1)[-1]
+    if callee.endswith("Template") and claim.context.get("keyword") == "model_type":
+        return True
     first = claim.context.get("position") == 0 or claim.context.get("keyword") in ("name", "scheme_name")
     return callee.startswith("register") and first
 

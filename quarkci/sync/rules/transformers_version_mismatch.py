@@ -8,7 +8,7 @@ from packaging.version import Version
 from quarkci.core.findings import Finding
 from quarkci.facts.base import FactItem
 from quarkci.sync.rules._common import make, release, source_loc
-from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
+from quarkci.sync.rules._versions import exact_pin, mismatch, spec_of, stated_of
 from quarkci.sync.state import AuditState
 
 ID = "transformers-version-mismatch"
@@ -76,6 +76,8 @@ def check(state: AuditState) -> list[Finding]:
         # statements with an upper bound say which transformers releases Quark works with.
         if stated is None or claim.context.get("model_types") or not stated.upper:
             continue
+        if mode == "gate" and exact_pin(stated.spec) is not None:
+            continue  # one version the user chose: a code path for a newer one does not make it wrong
         if mode == "pin" and isinstance(value, SpecifierSet):
             # a range one extra's pin agrees with is that extra's (0.13: `cli` >5,<5.17, `quant-perf`
             # >=5.5.3,<5.14): reported against the first pin only when it agrees with none
