@@ -1609,3 +1609,118 @@ def test_counts_of_scheme_names_registered_templates_and_an_export_module(tmp_pa
     items = _view("0.9").items("export_formats")
     assert "safetensors" in offered(items)
     assert "safetensors" not in offered([i for i in items if not i.file.endswith("/safetensors.py")])
+
+
+# --- round 11 (tuned on sync_dev10, sync_dev11 and clean_5, outside the repository) ---------------------------
+
+
+def test_a_heading_naming_a_subcommand_owns_its_section_s_bare_flags(tmp_path):
+    # 0.10 quark/experimental/cli/torch_llm_ptq.py: --scale_calculation_mode default "even"; no
+    # --layer_quant_scheme (0.11 adds it)
+    body = (
+        "# torch-llm-ptq options in 0.10\n\nThe CLI has `onnx-ptq`, `export-onnx` and `torch-llm-ptq`.\n\n"
+        "| Flag | Default | Notes |\n|---|---|---|\n| `--scale_calculation_mode` | `floor` | rounding |\n"  # 12
+        "| `--layer_quant_scheme` | none | per pattern |\n"  # 13
+    )
+    assert _lines(_audit(tmp_path, body, "0.10")) == [
+        (12, "cli-flag-default-changed"),
+        (13, "cli-flag-removed"),
+    ]
+    right = body.replace("`floor`", "`even`").replace("| `--layer_quant_scheme` | none | per pattern |\n", "")
+    assert not _audit(tmp_path / "r", right, "0.10")
+
+
+def test_a_w_name_built_from_the_0_10_cli_s_parts_that_no_release_has(tmp_path):
+    # 0.10 customized_configuration.py lists w_int8_per_tensor_sym and w_int8_a_int8_per_token_dynamic, no
+    # w_int8_per_token_sym
+    body = "## Tips\n\n- For int8 weights with per-token int8 activations pick `w_int8_per_token_sym`.\n"
+    assert _lines(_audit(tmp_path, body, "0.10")) == [(8, "scheme-misspelt")]
+    assert not _audit(tmp_path / "r", body.replace("w_int8_per_token_sym", "w_int8_per_tensor_sym"), "0.10")
+
+
+def test_defaults_in_python_comments_pronouns_and_a_table_under_a_class_heading(tmp_path):
+    # 0.13 export_safetensors(..., weight_format=None); 0.12.post1 --evaluation_dataset default "wikitext";
+    # 0.8.2 quark/onnx/quantization/config/config.py QuantizationConfig.include_cle = False
+    comment = (
+        "## Export\n\n```python\nfrom quark.torch import export_safetensors\n\n"
+        'export_safetensors(model, "<out>")  # weight_format defaults to "real_quantized"\n```\n'  # 11
+    )
+    assert _lines(_audit(tmp_path, comment, "0.13")) == [(11, "python-default-changed")]
+    assert not _audit(tmp_path / "n", comment.replace('"real_quantized"', "None"), "0.13")
+    pronoun = (
+        "## PTQ\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n- `--evaluation_dataset` picks the "
+        "perplexity set; it defaults to `wikitext_gpt_oss_120b`.\n"  # 10
+    )
+    assert _lines(_audit(tmp_path / "p", pronoun, "0.12.post1")) == [(10, "cli-flag-default-changed")]
+    right = pronoun.replace("`wikitext_gpt_oss_120b`", "`wikitext`")
+    assert not _audit(tmp_path / "pr", right, "0.12.post1")
+    table = "## `QuantizationConfig` switches\n\n| field | default in 0.8.2 |\n|---|---|\n| `include_cle` | True |\n"
+    assert _lines(_audit(tmp_path / "t", table, "0.8.2")) == [(10, "python-default-changed")]
+    assert not _audit(tmp_path / "tr", table.replace("True", "False"), "0.8.2")
+
+
+def test_template_names_by_their_paragraph_their_siblings_and_a_json_list(tmp_path):
+    # 0.11.2 registers kimi_k25 and mistral but no kimi_k2 (0.13 does) and no mistral3 nor deepseek_v4
+    # (0.13 registers deepseek_v4); 0.13 console scripts quark-cli, quark-quant-perf, quark-skills; quark.torch
+    # 0.13 has no ModelImporter; 0.13 registers 49 templates
+    paragraph = (
+        "## Model types\n\nPrint `LLMTemplate.list_available()` first.\nFor Kimi K2 checkpoints pass `kimi_k2` "
+        "as the model type.\nFor Mistral Small 3 checkpoints pass `mistral3`.\n"  # 9, 10
+    )
+    assert _lines(_audit(tmp_path, paragraph, "0.11.2")) == [
+        (9, "model-type-unknown"),
+        (10, "model-type-misspelt"),
+    ]
+    siblings = "## Newer MoE families you can quantize\n\n- `glm4_moe`\n- `minimax_m2`\n- `qwen3_next`\n- `deepseek_v4`\n"
+    assert _lines(_audit(tmp_path / "s", siblings, "0.11.2")) == [(11, "model-type-unknown")]
+    assert not _audit(tmp_path / "s13", siblings, "0.13")
+    listed = (
+        '## Matrix\n\n```json\n{"console_scripts": [\n  "quark-cli",\n  "quark-bench"\n],\n'  # 11
+        ' "torch_public_api": ["LLMTemplate", "ModelImporter"]}\n```\n'  # 13
+    )
+    assert _lines(_audit(tmp_path / "j", listed, "0.13")) == [
+        (11, "cli-command-misspelt"),
+        (13, "python-name-unknown"),
+    ]
+
+
+def test_ranges_in_a_matrix_cell_naming_its_extra_an_answer_and_the_reader_s_own_version(tmp_path):
+    # 0.13 METADATA: onnxruntime<=1.28.0,>=1.22.2 for extra "cli"; 0.12.post1 onnx<=1.22.0,>=1.21.0 (core);
+    # 0.11.2 onnx<=1.19.0,>=1.16.0
+    cell = "## Matrix\n\n| Quark | onnxruntime |\n|---|---|\n| 0.13 | 1.22.2 – 1.25.1 (`[cli]`) |\n"  # 10
+    assert _lines(_audit(tmp_path, cell, "0.13")) == [(10, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "r", cell.replace("1.25.1", "1.28.0"), "0.13")
+    answer = (
+        "## FAQ\n\n**Q: Which onnx does the base install pull?**\nA: Anything from 1.19.0 up to 1.22.0.\n"
+    )
+    assert _lines(_audit(tmp_path / "a", answer, "0.12.post1", name="quark-install")) == [
+        (9, "dependency-range-mismatch")
+    ]
+    assert not _audit(tmp_path / "ar", answer.replace("1.19.0", "1.21.0"), "0.12.post1", name="quark-install")
+    own = "## onnx\n\n0.11.2 pins `onnx>=1.16.0,<=1.19.0`. Downgrade onnx if you have 1.20 or newer.\n"
+    assert not _audit(tmp_path / "o", own, "0.11.2", name="quark-install")
+
+
+def test_html_comment_commands_and_instructions_inside_a_history_paragraph(tmp_path):
+    # 0.12.post1 has no torch-mixed-precision (0.13 adds it); torch-llm-ptq --evaluation_dataset is 0.12.post1's
+    # (0.11 lacks it)
+    comment = (
+        "## Notes\n\n<!-- no longer works: `quark-cli torch-mixed-precision search` -->\n\n"
+        "<!-- run `quark-cli torch-mixed-precision search` first -->\n"  # 10
+    )
+    assert _lines(_audit(tmp_path, comment, "0.12.post1")) == [(10, "cli-command-unknown")]
+    paragraph = (
+        "# Moving from Quark 0.10 to 0.11\n\n## CLI\n\nThe torch-llm-ptq parser was trimmed: `--model_export` "
+        "is gone.\nFor perplexity on another corpus add `--evaluation_dataset wikitext`.\n"  # 11
+    )
+    assert _lines(_audit(tmp_path / "p", paragraph, "0.11"), "cli-flag-removed") == [(11, "cli-flag-removed")]
+    assert not _audit(tmp_path / "p12", paragraph, "0.12.post1")
+
+
+def test_a_transformers_floor_said_as_quark_s_requirement(tmp_path):
+    # 0.6.0 METADATA: transformers>=4.37.2
+    body = "## Deps\n\nIt pulls `transformers>=4.40`, `accelerate` and `datasets`.\n"
+    assert _lines(_audit(tmp_path, body, "0.6.0")) == [(8, "transformers-version-mismatch")]
+    assert not _audit(tmp_path / "r", body.replace("4.40", "4.37.2"), "0.6.0")
+    feature = "## Deps\n\nFP8 KV cache requires `transformers>=4.40`.\n"
+    assert not _audit(tmp_path / "f", feature, "0.6.0")

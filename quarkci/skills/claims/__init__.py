@@ -188,7 +188,11 @@ class _Markers:
             tuple[tuple[int, int], ...], tuple[str, str, str, Surrounding]
         ] = {}  # what markers read
         self._negations: dict[tuple[tuple[int, int], ...], Negations] = {}  # key -> its negative words
-        self._headings: dict[int, str] = {}  # line -> heading text (a heading's claims are read in its words)
+        # line -> the heading or HTML comment on it: their claims are read in their own words
+        self._headings: dict[int, str] = {}
+        for body, line_of in unit.comments():
+            for number in range(body.count("\n") + 1):
+                self._headings.setdefault(line_of(0) + number, " ".join(body.split()))
         self._answered_no: set[int] = set()  # lines of a question heading the next paragraph answers "No"
         question: Text | None = None
         for block in unit.blocks:
@@ -224,15 +228,20 @@ class _Markers:
             again = markers(own.replace(text, " "), lead, section, read)
             if not again.get("historical"):
                 marks = {k: v for k, v in marks.items() if k != "historical"}
-        if marks.get("negative") and found.line in self._keys:
+        if (marks.get("negative") or marks.get("historical")) and found.line in self._keys:
             own, _lead, _section, read = self._read[self._keys[found.line]]
             text = found.context.get("text")
             names = (found.value, text if isinstance(text, str) else "")
             said = self._negations.get(self._keys[found.line])
             if said is None:
                 said = self._negations[self._keys[found.line]] = negations(own)
-            if not read.negative and not said.of(names):
+            if marks.get("negative") and not read.negative and not said.of(names):
                 marks = {k: v for k, v in marks.items() if k != "negative"}
+            if marks.get("historical") and not read.historical and said.instructs(names):
+                # "... are gone. For perplexity on another corpus add `--evaluation_dataset`.": usage now, of
+                # the release the lead or heading names, if any
+                drop = {"historical"} | ({"releases"} if read.scope is None and not said.dated else set())
+                marks = {k: v for k, v in marks.items() if k not in drop}
         if found.line in self._answered_no:
             marks = {**marks, "negative": True}  # "### Is `quark-skills` installed?" answered "No."
         if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in said_absent(
@@ -265,6 +274,8 @@ class _Markers:
         """The markers (and ``around``) of the blocks covering ``line`` (shared: do not modify)."""
         indices = self._at.get(line, ())
         key = tuple((i, line if isinstance(self._blocks[i], Code) else 0) for i in indices)
+        if not key and line in self._headings:
+            key = ((-1, line),)  # a heading or comment line: its own words
         self._keys[line] = key
         cached = self._cache.get(key)
         if cached is not None:

@@ -74,11 +74,25 @@ _WORD = re.compile(r"[\w.\-/]+")
 class Negations:
     """Which words of a paragraph stand in a negative sentence or ``;`` clause (:func:`is_negative`, or a
     question answered "No"), read once per paragraph: ``negated`` those words, ``seen`` every word,
-    ``whole`` whether the paragraph as a whole is negative."""
+    ``whole`` whether the paragraph as a whole is negative; ``instructed`` the words of its sentences that
+    tell the reader what to do now ("For perplexity on another corpus add `--evaluation_dataset`.") without
+    any word of history."""
 
     negated: frozenset[str]
     seen: frozenset[str]
     whole: bool
+    instructed: frozenset[str] = frozenset()
+
+    @property
+    def dated(self) -> bool:
+        """True when an instruction names an amd-quark release itself ("on 0.11 add `--x`")."""
+        return any(_RELEASE.fullmatch(w) for w in self.instructed)
+
+    def instructs(self, names: tuple[str, ...]) -> bool:
+        """True when the words of ``names`` stand only in instructions (see above): the paragraph's
+        history is about its other names."""
+        words = [w for n in names if n for w in _WORD.findall(n)]
+        return bool(words) and all(w in self.instructed for w in words)
 
     def of(self, names: tuple[str, ...]) -> bool:
         """True when a sentence holding one of ``names`` is negative, or none holds one and the paragraph
@@ -96,12 +110,27 @@ def negations(text: str) -> Negations:
     parts = [c for s in sentences_of(text) for c in s.split("; ")]  # "...; use `fp8`": a clause of its own
     negated: set[str] = set()
     seen: set[str] = set()
+    instructed: set[str] = set()
+    other: set[str] = set()  # the words of every other sentence
     for i, part in enumerate(parts):
         words = _WORD.findall(part)
         seen.update(words)
         if is_negative(part) or (i + 1 < len(parts) and answered_no(part, parts[i + 1])):
             negated.update(words)
-    return Negations(frozenset(negated), frozenset(seen), is_negative(text))
+        if _INSTRUCTION.search(part) and not (
+            _HISTORICAL.search(part) or _HISTORICAL_OWN.search(part) or _names_two_releases(part)
+        ):
+            instructed.update(words)
+        else:
+            other.update(words)
+    return Negations(frozenset(negated), frozenset(seen), is_negative(text), frozenset(instructed - other))
+
+
+# a sentence telling the reader what to do now ("For perplexity on a different corpus add
+# `--evaluation_dataset wikitext`.")
+_INSTRUCTION = re.compile(
+    r"\b(?:add|use|pass|run|set|call|append|supply|invoke|try)\s+(?=`|--)", re.IGNORECASE
+)
 
 
 # "**Q: Is `quark-skills` installed?** A: No." / "### Is `x` in 0.12.post1?" then "No, ...": the names the
@@ -248,6 +277,11 @@ _SCOPE_SUBJECT = re.compile(
     r"(?:amd-quark\s+|quark\s+)?(?P<u>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)",
     re.IGNORECASE,
 )
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:amd-quark\s+|quark\s+)?v?0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?\s+(?:to|->|→)\s+"
+    r"(?:amd-quark\s+|quark\s+)?v?(?P<to>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w.])",
+    re.IGNORECASE,
+)
 # The bare words that bound a scope on one side: "until 0.11" (and older), "since 0.11" (and newer).
 _UP_TO = frozenset({"until", "till", "up to", "through"})
 _FROM = frozenset({"since", "from"})
@@ -257,6 +291,10 @@ def release_scope(text: str, bare: bool = False) -> str | None:
     """The releases a statement is scoped to, as a specifier string; None when it names none. With
     ``bare`` (a claim's own sentence, never the paragraph introducing a block) a release number alone
     counts too ("on 0.10 they were under ...")."""
+    if m := _FROM_TO.search(text):
+        # "Moving from Quark 0.10 to 0.11": a migration guide speaks of the release it moves to
+        version = m.group("to")
+        return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     if m := _SCOPE_SPEC.search(text):
         try:
             return str(SpecifierSet(re.sub(r"\s+", "", m.group("spec")).rstrip(",")))

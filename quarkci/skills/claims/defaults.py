@@ -112,6 +112,10 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
 _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
 # a Default cell saying there is none: the flag must be given, or the value is not a constant
 _NO_DEFAULT = re.compile(r"(?:required|mandatory|none given|n/?a|-+|—|–)$", re.IGNORECASE)
+# a sentence whose subject is the flag just named: "it defaults to ...", "leave it out and ...", "its default"
+_PRONOUN = re.compile(
+    r"^\W*(?:it|its|leave it|leaving it|if you leave it|omit it|without it)\b", re.IGNORECASE
+)
 _CHOICES_WORD = re.compile(r"\b(?:one of|either|any of|choices?|accepts?|takes?|allowed)\b", re.IGNORECASE)
 _PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
 
@@ -310,10 +314,19 @@ def extract(unit: Unit) -> Iterator[Found]:
         # a list introduced as defaults ("Defaults:", a "Default values" heading, `<summary>Defaults`):
         # each item "`--flag`: value" states one
         listed = text.in_list and any(_DEFAULTS_LIST.search(t) for t in (text.lead, _last_heading(text)))
+        previous: str | None = None  # the one flag the previous sentence of this text named
         for offset, sentence in sentences(text.text):
             parts = stated_defaults(sentence, words)
             if not parts and listed and _FLAG_ITEM.match(sentence):
                 parts = stated_defaults(f"{sentence.rstrip()} (default)", words)
+            if not parts and previous is not None and _PRONOUN.match(sentence) and not _FLAG.search(sentence):
+                # "`--evaluation_dataset` picks the set; it defaults to `wikitext`", "...; leave it out and
+                # quark-cli uses 256 samples": the pronoun is the previous sentence's flag
+                shift = len(previous) + 3  # the "`--flag` " put before the sentence
+                said = stated_defaults(f"`{previous}` {sentence}", words)
+                parts = [(max(at - shift, 0), f, v, p) for at, f, v, p in said]
+            named = {m.group(0).strip("`") for m in _FLAG.finditer(sentence)}
+            previous = next(iter(named)) if len(named) == 1 else None
             if not parts:
                 yield from _flagless(unit, text, section, sentence, offset, commands, words)
             for at, flag, value, part in parts:

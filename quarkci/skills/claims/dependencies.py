@@ -37,11 +37,12 @@ OWN_PACKAGES = frozenset({"python", "torch", "pytorch", "transformers", "amd-qua
 
 _OPERATOR_CHAR = re.compile(r"[<>=!~]")
 # The extra a clause speaks of: "the `cli` extra", "extra `lint`", "amd-quark[cli]", 'extra == "cli"', a
-# table cell "onnxruntime (cli)" (a word in parentheses counts only when that extra pins the package).
+# table cell "onnxruntime (cli)" or "1.22.2 – 1.25.1 (`[cli]`)" (a word in parentheses counts only when that
+# extra pins the package).
 _EXTRA = re.compile(
     r"(?<![\w-])`?(?P<a>[a-z][\w-]*)`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
     r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']"
-    r"|\(\s*`?(?P<e>[a-z][\w-]*)`?\s*\)",
+    r"|\(\s*`?\[?(?P<e>[a-z][\w-]*)\]?`?\s*\)",
     re.IGNORECASE,
 )
 _NOT_EXTRAS = frozenset({"the", "an", "a", "each", "every", "any", "that", "this", "optional", "one"})
@@ -180,6 +181,7 @@ def _per_release(
     release_readings`), scoped to that release (``context["releases"]``): checked only against it, as a
     release scope is."""
     for text, scope in readings:
+        extra = extra_of(text)  # "| 0.13 | ... | 1.22.2 – 1.25.1 (`[cli]`) |": that extra's pin
         for stated in ranges.statements(text, packages):
             if stated.negative or stated.supported:
                 continue
@@ -192,7 +194,7 @@ def _per_release(
                     "text": stated.text.strip(),
                     "where": block.kind,
                     "section": section,
-                    "extra": None,
+                    "extra": extra,
                     "releases": scope,
                 },
             )

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
-from quarkci.skills.claims.unit import Found, Inference, Unit
+from quarkci.skills.claims.unit import Found, Inference, Located, Unit
 
 _IGNORED = frozenset({"--help"})
 # Programs other than Quark's whose flags prose quotes bare (serving engines, evaluation harnesses, ...).
@@ -44,7 +44,9 @@ def extract(unit: Unit) -> Iterator[Found]:
         inference = (
             Inference(command.name, None)
             if command.name
-            else _sentence_command(unit, located.text) or unit.infer_command(located.headings)
+            else _sentence_command(unit, located.text)
+            or _paragraph_command(unit, located)
+            or unit.infer_command(located.headings)
         )
         name, inferred_from, candidates = inference.command, inference.source, inference.candidates
         quark = _is_quark(inference)
@@ -90,6 +92,18 @@ def _sentence_command(unit: Unit, sentence: str) -> Inference | None:
         and re.search(rf"(?<![\w-]){re.escape(c.split(' ', 1)[1])}(?![\w-])", sentence)
     }
     return Inference(next(iter(named)), "sentence") if len(named) == 1 else None
+
+
+def _paragraph_command(unit: Unit, located: Located) -> Inference | None:
+    """The one ``quark-cli`` subcommand the flag's paragraph names ("The torch-llm-ptq parser was trimmed:
+    ... For perplexity add `--evaluation_dataset`."), when the section names no command of its own."""
+    if not located.paragraph or located.paragraph == located.text:
+        return None
+    inferred = unit.infer_command(located.headings)
+    if inferred.command is not None or inferred.candidates:
+        return None
+    found = _sentence_command(unit, located.paragraph)
+    return Inference(found.command, "paragraph") if found is not None else None
 
 
 def _is_quark(inference: Inference) -> bool | None:

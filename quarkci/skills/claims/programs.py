@@ -20,7 +20,7 @@ from quarkci.skills.claims.defaults import sentences
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import heading_path
 
-_CONSOLE_SCRIPT = re.compile(r"^quark-[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?$")
+CONSOLE_SCRIPT = re.compile(r"^quark-[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?$")
 _ABOUT_SCRIPTS = re.compile(r"\b(?:console[ -]scripts?|entry[ -]points?|executables?)\b", re.IGNORECASE)
 _SCRIPT_SPAN = re.compile(r"`(quark-[a-z][a-z0-9-]*)`")
 
@@ -29,7 +29,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     """``command`` claims of ``unit`` (see the module docstring)."""
     for located in unit.commands:
         name = located.command.name
-        if _CONSOLE_SCRIPT.match(name):
+        if CONSOLE_SCRIPT.match(name):
             yield Found(
                 "command",
                 name,

@@ -148,7 +148,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 continue
             for match in _REFERENCE.finditer(span):
                 yield from _reference(match.group(0), line, "inline", section)
-            bare = _bare_name(span.strip(), unit)
+            bare = bare_name(span.strip(), unit)
             if bare is not None and block.kind in ("paragraph", "table"):
                 yield Found(
                     "python_name",
@@ -191,7 +191,7 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 _CALLED = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)?\(.*\)$", re.DOTALL)
 
 
-def _bare_name(span: str, unit: Unit) -> str | None:
+def bare_name(span: str, unit: Unit) -> str | None:
     """The Python name a code span of prose stands for, alone or called (```ModelExporter```,
     ```export_safetensors```, ```LLMTemplate.get("x")```): a CamelCase name, or a snake_case one that a
     framework package of some release exports, or one edit from such a name (the release vocabulary's

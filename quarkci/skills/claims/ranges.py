@@ -26,7 +26,9 @@ from packaging.utils import canonicalize_name
 from quarkci.skills.claims.phrases import leading_range, supported_single
 
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9._-]*[A-Za-z0-9](?![\w])")
-_CLAUSE_END = re.compile(r"(?<=[^\d\s])[.;!?](?=\s|$)|(?<=\d)[.;!?](?=\s+[A-Z]|\s*$)|;|\n\s*\n")
+_CLAUSE_END = re.compile(
+    r"(?<=[^\d\s])[.;!?](?=\s|$)|(?<=\d)[.;!?](?=\s+[A-Z]|\s*$)|\?(?:\*\*|__|\*|_)(?=\s|$)|;|\n\s*\n"
+)
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible"
     r"|incompatible|is not available|isn't supported"
@@ -71,6 +73,7 @@ def statements(
     another spelling to one, e.g. ``pytorch`` -> ``torch``), in text order."""
     known = _canonical_names(frozenset(packages))
     aliases = {_canonical(k): v for k, v in (aliases or {}).items()}
+    asked: str | None = None  # the one package a question just named ("Which onnx does it pull?")
     for offset, clause in clauses(text):
         mentions = []
         for match in _WORD.finditer(clause):
@@ -78,10 +81,17 @@ def statements(
             name = aliases.get(canonical, canonical)
             if name in known:
                 mentions.append((match.start(), match.end(), name))
+        if not mentions and asked is not None and (answer := _ANSWER.match(clause)) is not None:
+            # "A: Anything from 1.19.0 up to 1.22.0.": the question's package, stated on the answer's line
+            mentions = [(answer.end(), answer.end(), asked)]
+        names = {m[2] for m in mentions}
+        asked = next(iter(names)) if len(names) == 1 and clause.rstrip("*_ \n").endswith("?") else None
         negative = bool(_NEGATIVE.search(clause))
         for n, (start, end, name) in enumerate(mentions):
             stop = mentions[n + 1][0] if n + 1 < len(mentions) else len(clause)
             negated_before = _negated_before(clause, start)
+            if _USERS_OWN.match(clause[end:stop]):
+                continue  # "Downgrade onnx if you have 1.20 or newer": the reader's version, not a range
             found = leading_range(clause[end:stop], negative, negated_before)
             if found is not None:
                 spec, words = found
@@ -90,6 +100,11 @@ def statements(
                 yield Statement(name, single[0], single[1], offset + start, False, supported=True)
 
 
+_USERS_OWN = re.compile(
+    r"\W*(?:if|when|in case|should)\s+(?:you|your\s+(?:env(?:ironment)?|venv|install(?:ation)?))\b",
+    re.IGNORECASE,
+)
+_ANSWER = re.compile(r"^\W*(?:A\s*[:.]|\*\*A\b)", re.IGNORECASE)
 # How far before a package name its negation is looked for: a fixed window, so a clause with many names
 # costs linear time (the negation ends right before the name: "Not supported: Python 3.13").
 _NEGATION_WINDOW = 400

@@ -259,6 +259,7 @@ def extract(unit: Unit) -> Iterator[Found]:
         for n in (unit.lexicon.names("name") if unit.lexicon is not None else ())
         if n[:1].isupper() or "_" in n
     )
+    yield from _comments(unit, exported)
     for text in unit.texts():
         if text.kind == "table":
             yield from _row(text, exported)
@@ -292,13 +293,60 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
 
 
+_PYTHON = frozenset({"python", "py", "python3", "ipython"})
+_CALLEE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*\(")
+_COMMENT_WORD = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
+
+
+def _comments(unit: Unit, exported: frozenset[str]) -> Iterator[Found]:
+    """``python_default`` claims of the comments of Python blocks: ``tok = get_tokenizer(path)  # max_seq_len
+    defaults to 4096`` states a default of the callable its line calls (quoted strings and snake_case words
+    of the comment read as the spans prose would write)."""
+    for code in unit.codes():
+        if code.info not in _PYTHON or "#" not in code.text:
+            continue
+        for number, line in enumerate(code.text.split("\n")):
+            head, hash_, comment = line.partition("#")
+            if not hash_ or head.count('"') % 2 or head.count("'") % 2 or not _DEFAULT_WORD.search(comment):
+                continue  # no comment, a '#' inside a string, or a comment saying no default
+            calls = [c for c in _CALLEE.findall(head) if c.rsplit(".", 1)[-1] not in ("print", "len", "dict")]
+            if not calls:
+                continue
+            sentence = _COMMENT_WORD.sub(lambda m: f"`{m.group(0)}`", comment)
+            for callee, parameter, value in stated_pairs(sentence, exported, calls[0]):
+                yield Found(
+                    "python_default",
+                    f"{callee}({parameter}={value})",
+                    code.first_line + number,
+                    {
+                        "callable": callee,
+                        "parameter": parameter,
+                        "keyword": parameter,
+                        "default": value,
+                        "where": "comment",
+                        "section": heading_path(code.headings),
+                        "text": " ".join(line.split())[:200],
+                    },
+                )
+
+
 _HEADER_CALLABLE = re.compile(
     r"^(?:class|dataclass|callable|config(?:uration)?|function|api|object|method)(?:es|s)?$", re.IGNORECASE
 )
 _HEADER_PARAMETER = re.compile(
     r"^(?:parameter|field|argument|param|keyword|attribute|option)s?$", re.IGNORECASE
 )
-_HEADER_DEFAULT = re.compile(r"^default(?: value)?$", re.IGNORECASE)
+_HEADER_DEFAULT = re.compile(
+    r"^default(?: value)?(?: (?:in|on|for) (?:amd-quark |quark )?[\w.]+)?$", re.IGNORECASE
+)
+
+
+def _heading_callable(cell: Text, exported: frozenset[str]) -> str | None:
+    """The one callable the innermost heading over a table names in a code span, else None."""
+    if not cell.headings:
+        return None
+    named = callables(cell.headings[-1].text, exported)
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
@@ -311,9 +359,17 @@ def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
         next((n for n, h in enumerate(headers) if pattern.match(h)), None)
         for pattern in (_HEADER_CALLABLE, _HEADER_PARAMETER, _HEADER_DEFAULT)
     ]
+    heading = _heading_callable(cell, exported) if columns[0] is None else None
+    if heading is not None:
+        # "## `QuantizationConfig` switches" over "| field | default in 0.8.2 |": the heading names the class
+        columns[0] = -1
     if any(c is None for c in columns) or max(c for c in columns if c is not None) >= len(cell.cell.row):
         return
-    callee_cell, parameter_cell, value_cell = (cell.cell.row[c] for c in columns if c is not None)
+    callee_cell, parameter_cell, value_cell = (
+        f"`{heading}`" if c == -1 and heading is not None else cell.cell.row[c]
+        for c in columns
+        if c is not None
+    )
     callee = _callable(callee_cell.strip().strip("`"), exported) or callee_cell.strip().strip("`")
     parameter = parameter_cell.strip().strip("`")
     value = value_cell.strip().strip("`")

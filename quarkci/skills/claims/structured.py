@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from quarkci.skills.claims.programs import CONSOLE_SCRIPT as _CONSOLE_SCRIPT
+from quarkci.skills.claims.python_api import bare_name
 from quarkci.skills.claims.schemes import SCHEME_NAME
 from quarkci.skills.claims.tokens import misspelt_model
 from quarkci.skills.claims.unit import Found, Unit
@@ -95,8 +97,51 @@ def _inline_schemes(raw: str, line: int, section: str, layer_list: bool) -> Iter
         yield _scheme_found(pair.group("value"), line, "layer_quant_scheme", section)
 
 
+# a key whose list names console scripts or public names, or whose number counts a kind of name
+_LIST_OPEN = re.compile(r"""^\s*[{,]?\s*["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*[:=]\s*(?P<rest>.*)$""")
+_ITEM = re.compile(r"""["'](?P<q>[^"'\n]+)["']|^\s*-\s+(?P<y>[^\s#"']+)\s*(?:#.*)?$""")
+_COUNT_KINDS: tuple[tuple[re.Pattern[str], str, dict[str, str]], ...] = (
+    (re.compile(r"subcommands?"), "command_count", {"of": "quark-cli"}),
+    (re.compile(r"console_scripts?|entry_points?"), "command_count", {"of": "console_scripts"}),
+    (re.compile(r"templates?|model_types?"), "model_type_count", {}),
+    (re.compile(r"schemes?"), "scheme_count", {}),
+)
+
+
+def _list_kind(key: str) -> str | None:
+    """What the items of a list under ``key`` name: ``command`` (``console_scripts``), ``python_name``
+    (``public_api``, ``torch_exports``), else None."""
+    if "console_script" in key or key in ("scripts", "entry_points"):
+        return "command"
+    if "public_api" in key or key.endswith(("_exports", "_api")) or key in ("exports", "api"):
+        return "python_name"
+    return None
+
+
+def _listed(kind: str, item: str, line: int, section: str, unit: Unit) -> Iterator[Found]:
+    """The claim one list item makes (see :func:`_list_kind`)."""
+    context: dict[str, object] = {"where": "example", "section": section}
+    if kind == "command" and _CONSOLE_SCRIPT.match(item):
+        yield Found("command", item, line, {**context, "quark": True})
+    elif kind == "python_name" and (name := bare_name(item, unit)) is not None:
+        yield Found(
+            "python_name", name, line, {**context, "form": "bare", "module": None, "name": name, "text": item}
+        )
+
+
+def _counted(key: str, value: str, line: int, section: str) -> Iterator[Found]:
+    """A count claim for ``"llm_templates": 47``: a number under a key naming what it counts."""
+    if not value.isdigit():
+        return
+    for pattern, kind, context in _COUNT_KINDS:
+        if pattern.search(key):
+            yield Found(kind, value, line, {**context, "where": "example", "section": section})
+            return
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """Scheme and version claims of the YAML/JSON/TOML blocks of ``unit`` (see the module docstring)."""
+    yield from _lists(unit)
     for code in unit.codes():
         if code.info not in LANGUAGES and code.info != "":
             continue
@@ -163,3 +208,40 @@ def extract(unit: Unit) -> Iterator[Found]:
                         "section": section,
                     },
                 )
+
+
+def _lists(unit: Unit) -> Iterator[Found]:
+    """The console scripts and public names YAML/JSON/TOML lists name, and the counts of their number
+    values (``"console_scripts": ["quark-cli", ...]``, ``torch_public_api:`` then ``- ModelImporter``,
+    ``"llm_templates": 47``)."""
+    for code in unit.codes():
+        if code.info not in LANGUAGES:
+            continue
+        section = heading_path(code.headings)
+        kind: str | None = None  # what the open list's items name
+        for offset, raw in enumerate(code.text.split("\n")):
+            line = code.first_line + offset
+            opened = _LIST_OPEN.match(raw)
+            if opened is not None:
+                key = opened.group("key").lower()
+                rest = opened.group("rest").strip()
+                kind = _list_kind(key) if rest == "" or rest.startswith("[") else None
+                yield from _counted(
+                    key, re.sub(r"\s*(?:#.*)?$", "", rest).rstrip(",").strip("\"'"), line, section
+                )
+                if not rest.startswith("["):
+                    continue
+                if kind is not None:
+                    for item in re.findall(r"""["']([^"'\n]+)["']""", rest):
+                        yield from _listed(kind, item, line, section, unit)
+                if "]" in rest:
+                    kind = None
+                continue
+            if kind is None:
+                continue
+            if re.match(r"^\s*[\]}]", raw):
+                kind = None
+                continue
+            item = _ITEM.search(raw)
+            if item is not None:
+                yield from _listed(kind, item.group("q") or item.group("y"), line, section, unit)

@@ -17,6 +17,7 @@ words (``kimi_k25``) is one too.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -42,13 +43,14 @@ def extract(unit: Unit) -> Iterator[Found]:
     known = unit.lexicon.names("scheme")
     if not known:
         return
+    of_templates = _template_lists(unit)
     for block in unit.blocks:
         if isinstance(block, Code):
             for number, line in enumerate(block.text.split("\n")):
                 for match in _TOKEN.finditer(line):
                     yield from _claim(match.group(0), block.first_line + number, "code", known, unit)
         elif isinstance(block, Text) and block.kind != "heading":
-            yield from _unavailable_models(block, unit)
+            yield from _unavailable_models(block, unit, id(block) in of_templates)
             yield from _text_claims(block, known, unit)
     for body, line_of in unit.comments():
         for match in _TOKEN.finditer(body):
@@ -90,6 +92,8 @@ def _claim(
     nearest = unit.lexicon.nearest("scheme", token) if unit.lexicon is not None else None
     if nearest is None and about_schemes:
         nearest = family_head(token, known)
+    if nearest is None and where == "span":
+        nearest = cli_family_member(token, known)
     if nearest is not None:
         yield Found("scheme", token, line, {"where": where, "resolved": True, "misspelt_of": nearest})
 
@@ -131,7 +135,43 @@ def family_head(token: str, known: frozenset[str]) -> str | None:
     return None
 
 
-def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
+def cli_family_member(token: str, known: frozenset[str]) -> str | None:
+    """The nearest known ``w_*`` name for a code span built only from the parts of 0.10's CLI scheme names
+    (``w_<dtype>[_per_<granularity>]_[a_<dtype>]..._sym``, ``quark/experimental/cli/torch_llm/llm_ptq/
+    customized_configuration.py``) that no release registers (``w_int8_per_token_sym``); else None."""
+    family = sorted(k for k in known if k.startswith("w_"))
+    parts = token.split("_")
+    if not family or len(parts) < 4 or parts[0] != "w":
+        return None
+    words = _scheme_parts(frozenset(family))
+    if not all(p in words for p in parts):
+        return None
+    close = difflib.get_close_matches(token, family, n=1, cutoff=0.0)
+    return close[0] if close else None
+
+
+_ONE_SPAN = re.compile(r"\s*`([a-z][a-z0-9_.\-]*)`\s*")
+
+
+def _template_lists(unit: Unit) -> set[int]:
+    """The ``id`` of each list item of a list whose items are each one code span and mostly (two in three)
+    some release's template names ("Newer MoE families you can quantize on 0.11.2:" then `glm4_moe`,
+    `minimax_m2`, `deepseek_v4`): its items are model types, whatever the lead calls them."""
+    models = unit.lexicon.names("model_template") if unit.lexicon is not None else frozenset()
+    groups: dict[tuple[str, int, tuple[object, ...]], list[tuple[Text, str]]] = {}
+    for block in unit.texts():
+        if block.in_list and block.kind != "heading" and (m := _ONE_SPAN.fullmatch(block.text)) is not None:
+            groups.setdefault((block.lead, len(block.headings), block.headings), []).append(
+                (block, m.group(1))
+            )
+    out: set[int] = set()
+    for items in groups.values():
+        if len(items) >= 3 and 3 * sum(1 for _, name in items if name in models) >= 2 * len(items):
+            out.update(id(block) for block, _ in items)
+    return out
+
+
+def _unavailable_models(block: Text, unit: Unit, of_templates: bool = False) -> Iterator[Found]:
     """``model_type`` claims for the code spans naming a model template of some release in a sentence that
     says it is not supported or not available ("Not supported: `gpt_oss`": false where the release has the
     template), or that speaks of templates or model types ("`LLMTemplate` has a template for `glm4_moe`",
@@ -141,9 +181,16 @@ def _unavailable_models(block: Text, unit: Unit) -> Iterator[Found]:
     if not models:
         return
     # a list item under a lead about templates ("Built-in templates by family:") speaks of them too
-    listed = block.in_list and bool(_TEMPLATE_TOPIC.search(block.lead))
+    listed = of_templates or (block.in_list and bool(_TEMPLATE_TOPIC.search(block.lead)))
+    # a paragraph about templates: its sentences saying which name to pass for a checkpoint speak of them
+    # too ("... pass `kimi_k2` as the model type. For Mistral Small 3 checkpoints pass `mistral3`.")
+    paragraph = bool(_TEMPLATE_TOPIC.search(block.text))
     for offset, sentence in sentences(block.text):
-        topic = listed or bool(_TEMPLATE_TOPIC.search(sentence))
+        topic = (
+            listed
+            or bool(_TEMPLATE_TOPIC.search(sentence))
+            or (paragraph and bool(_CHECKPOINT.search(sentence)))
+        )
         if not (is_negative(sentence) or topic):
             continue
         for span in _SPAN.finditer(sentence):
@@ -190,6 +237,7 @@ _MODEL_SHAPED = re.compile(r"(?=[a-z0-9_]*[\d_])[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _OTHER_KINDS = ("scheme", "model_template", "name", "export", "module", "onnx_config", "extra")
 
 
+_CHECKPOINT = re.compile(r"\bcheckpoints?\b", re.I)
 # A sentence about model templates: its code spans naming a template are claims about the release.
 _TEMPLATE_TOPIC = re.compile(
     r"\bLLMTemplate\b|\bmodel[ _-]?types?\b|\b(?:model )?templates?\b|\bregistered models?\b", re.I

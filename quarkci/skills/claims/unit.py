@@ -93,6 +93,7 @@ class Located:
     where: str
     headings: tuple[Heading, ...]
     text: str = ""  # an inline command's sentence (who else it may belong to)
+    paragraph: str = ""  # the paragraph, list item or cell holding an inline command
 
 
 class Unit:
@@ -169,10 +170,26 @@ class Unit:
         for depth in range(len(headings), -1, -1):
             inferred = self._level(self._by_section.get(headings[:depth], frozenset()), "section")
             if inferred is not None:
-                return inferred
+                return self._headed(inferred, headings)
         if None not in self._inferred:  # the file level: the same for every section
             self._inferred[None] = self._level(self._names, "file") or self.skill_command
-        return self._inferred[None]
+        return self._headed(self._inferred[None], headings)
+
+    def _headed(self, inferred: Inference, headings: tuple[Heading, ...]) -> Inference:
+        """``quark-cli`` alone, or no command at all, made precise by the innermost heading naming one of its
+        subcommands in plain words ("# torch-llm-ptq options in 0.10"); ``inferred`` otherwise."""
+        if self.lexicon is None or not (
+            inferred.command == sh.QUARK_CLI or (inferred.command is None and not inferred.candidates)
+        ):
+            return inferred
+        subcommands = [
+            c.split(" ", 1)[1] for c in self.lexicon.names("command") if c.startswith(sh.QUARK_CLI + " ")
+        ]
+        for heading in reversed(headings):
+            named = {s for s in subcommands if re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", heading.text)}
+            if len(named) == 1:
+                return Inference(f"{sh.QUARK_CLI} {next(iter(named))}", "heading")
+        return inferred
 
     def _level(self, names: Set[str], where: str) -> Inference | None:
         names = _prefer_subcommand(names)
@@ -217,7 +234,7 @@ class Unit:
                 continue
             line = block.line_at(match.start())
             for command in sh.parse_inline(name, line):
-                yield Located(command, "inline", block.headings, _sentence_of(block.text, name))
+                yield Located(command, "inline", block.headings, _sentence_of(block.text, name), block.text)
 
     def _commands(self) -> Iterator[Located]:
         # a span naming a console script some release installs (`quark-quant-perf`) runs it; other
@@ -257,8 +274,25 @@ class Unit:
                             continue
                         if command.name.startswith(sh.QUARK_CLI) or sh.flags(command) or known(command.name):
                             yield Located(
-                                command, "inline", block.headings, _sentence_of(block.text, written)
+                                command,
+                                "inline",
+                                block.headings,
+                                _sentence_of(block.text, written),
+                                block.text,
                             )
+        yield from self._comment_commands(known)
+
+    def _comment_commands(self, known: Callable[[str], bool]) -> Iterator[Located]:
+        """The commands an HTML comment quotes in code spans (``<!-- run `quark-cli torch-mixed-precision
+        search ...` first -->``): Quark's own programs only."""
+        for body, line_of in self.comments():
+            for match in _CODE_SPAN.finditer(body):
+                quoted = match.group(0).strip("`").strip()
+                first = quoted.split(maxsplit=1)[0] if quoted else ""
+                if not (first == sh.QUARK_CLI or known(first)):
+                    continue
+                for command in sh.parse_inline(quoted, line_of(match.start())):
+                    yield Located(command, "inline", (), _sentence_of(body, quoted))
 
 
 # a pasted argparse usage line: its program and, for `quark-cli`, the subcommand after it

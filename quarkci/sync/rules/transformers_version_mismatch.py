@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
@@ -59,8 +61,18 @@ def evidence(state: AuditState) -> tuple[str, FactItem, SpecifierSet | Version] 
     return None
 
 
+# "It pulls `transformers>=4.40`", "Requires-Dist: transformers>=4.37.2": a floor stated as Quark's own requirement
+# (Quark itself the subject: "FP8 KV cache requires transformers>=4.45" is a feature's minimum)
+_REQUIREMENT_WORDS = re.compile(
+    r"\b(?:amd-quark|quark|the wheel|the package|it|0\.\d+(?:\.\d+)?(?:\.post\d+)?)\s+(?:also\s+)?"
+    r"(?:pulls?(?: in)?|requires|depends on|declares)\b|\bRequires-Dist\b",
+    re.IGNORECASE,
+)
+
+
 def check(state: AuditState) -> list[Finding]:
-    """Only claims stating an upper bound, not tied to a model type, are compared.
+    """Only claims stating an upper bound, not tied to a model type, are compared, and against a pin a
+    floor said as Quark's own requirement ("It pulls `transformers>=4.40`").
 
     Pin: compare the stated bounds (fix in the statement's style). Gate: the stated range must
     admit the newest transformers version the release has a code path for (no fix: a human decides
@@ -74,8 +86,12 @@ def check(state: AuditState) -> list[Finding]:
         stated = stated_of(claim, state)
         # A per-model minimum ("llama4 needs transformers >= 4.51") is not the package's range; only
         # statements with an upper bound say which transformers releases Quark works with.
-        if stated is None or claim.context.get("model_types") or not stated.upper:
+        if stated is None or claim.context.get("model_types"):
             continue
+        if not stated.upper and not (
+            mode == "pin" and _REQUIREMENT_WORDS.search(state.line(claim.file, claim.line) or "")
+        ):
+            continue  # a floor alone is a feature's minimum, unless the sentence says what Quark requires
         if mode == "gate" and exact_pin(stated.spec) is not None:
             continue  # one version the user chose: a code path for a newer one does not make it wrong
         if mode == "pin" and isinstance(value, SpecifierSet):
