@@ -1724,3 +1724,102 @@ def test_a_transformers_floor_said_as_quark_s_requirement(tmp_path):
     assert not _audit(tmp_path / "r", body.replace("4.40", "4.37.2"), "0.6.0")
     feature = "## Deps\n\nFP8 KV cache requires `transformers>=4.40`.\n"
     assert not _audit(tmp_path / "f", feature, "0.6.0")
+
+
+# --- round 12 (tuned on sync_dev12, sync_dev13 and the all-true clean_6, outside the repository) ---------------
+
+
+def test_a_negative_lead_a_no_row_a_question_that_fails_and_replaces(tmp_path):
+    # 0.11 torch-llm-ptq has none of --group_size / --model_export (0.10's) and takes int4_wo_32 ... 128;
+    # 0.8.1 has no console script; 0.12.post1's config.config has no Config (0.13 brings it back); 0.12.post1
+    # has quark.shapeshifter and no quark.onnx_adapter (0.11.x's)
+    lead = (
+        "## Gone\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n"
+        "These 0.10 options are not accepted by 0.11 (argparse rejects them):\n\n"
+        "- `--group_size` (0.10 default 128): choose `int4_wo_32` or `int4_wo_128` instead.\n"  # 12
+        "- `--model_export`.\n"
+    )
+    assert not _audit(tmp_path, lead, "0.11")
+    used = lead.replace("These 0.10 options are not accepted by 0.11 (argparse rejects them):", "Options:")
+    assert _lines(_audit(tmp_path / "u", used, "0.11"), "cli-flag-removed") == [
+        (12, "cli-flag-removed"),
+        (13, "cli-flag-removed"),
+    ]
+    row = "## Matrix\n\n| | 0.8 | 0.8.1 |\n|---|---|---|\n| `quark-cli` | no | **no** |\n"
+    assert not _audit(tmp_path / "r", row, "0.8.1")
+    assert _lines(_audit(tmp_path / "ry", row.replace("**no**", "yes"), "0.8.1"))
+    question = "## FAQ\n\n**Q: Why does `from quark.torch.quantization.config.config import Config` fail?**\n"
+    assert not _audit(tmp_path / "q", question, "0.12.post1")
+    replaces = "## 0.12.post1\n\n- `quark.shapeshifter` replaces `quark.onnx_adapter`.\n"
+    assert not _audit(tmp_path / "p", replaces, "0.12.post1")
+    assert _lines(
+        _audit(tmp_path / "pu", "## 0.12.post1\n\n- Import `quark.onnx_adapter`.\n", "0.12.post1")
+    ) == [(8, "python-import-unresolved")]
+
+
+def test_nested_list_leads_subcommand_tables_and_an_extra_in_brackets(tmp_path):
+    # 0.11 requires no onnxruntime (0.10 and 0.12.post1 do); 0.12.post1 has no torch-mixed-precision (0.13);
+    # 0.12.post1 METADATA: onnxruntime<=1.25.1,>=1.22.2; extra == "cli"
+    nested = (
+        "# Installing 0.11\n\n1. `pip install amd-quark==0.11`\n2. Check what pip pulled in:\n"
+        "   - `onnx` between 1.16.0 and 1.19.0\n   - `onnxruntime` between 1.20.1 and 1.22.1\n"  # 11
+    )
+    assert _lines(_audit(tmp_path, nested, "0.11", name="quark-install")) == [(11, "dependency-not-required")]
+    without = nested.replace("   - `onnxruntime` between 1.20.1 and 1.22.1\n", "")
+    assert not _audit(tmp_path / "o", without, "0.11", name="quark-install")
+    table = (
+        "## Subcommands\n\n| Subcommand | Purpose |\n|---|---|\n| `torch-llm-ptq` | LLM PTQ |\n"
+        "| `torch-mixed-precision` | planning |\n"  # 11
+    )
+    assert _lines(_audit(tmp_path / "t", table, "0.12.post1")) == [(11, "cli-command-unknown")]
+    assert not _audit(tmp_path / "t13", table, "0.13")
+    pins = "## Pins\n\n| Package | Range |\n|---|---|\n| onnxruntime (`[cli]` extra) | 1.22.2 – 1.28.0 |\n"
+    assert _lines(_audit(tmp_path / "p", pins, "0.12.post1")) == [(10, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "pr", pins.replace("1.28.0", "1.25.1"), "0.12.post1")
+
+
+def test_help_text_wrapped_defaults_no_value_words_comment_neighbours_and_methods_listed(tmp_path):
+    # 0.13 quark-quant-perf --gpu-type default mi355x; 0.11 torch-llm-ptq --kv_cache_dtype default None;
+    # 0.11.1 onnx-ptq --num_iters default 1000 ... (see the comment), export-onnx has no --num_iters;
+    # 0.8.1 ModelImporter has get_model_config, get_model_state_dict, import_model_info, import_model
+    wrapped = (
+        "## quant-perf\n\n```text\nusage: quark-quant-perf [-h]\n  --gpu-type {mi300x,mi325x,mi350x,mi355x}\n"
+        "                              default: mi300x\n```\n"  # 11
+    )
+    assert _lines(_audit(tmp_path, wrapped, "0.13")) == [(11, "cli-flag-default-changed")]
+    assert not _audit(tmp_path / "w", wrapped.replace("default: mi300x", "default: mi355x"), "0.13")
+    off = (
+        "## ptq\n\n```text\nusage: quark-cli torch-llm-ptq [-h]\n  --kv_cache_dtype KV  (default: off)\n```\n"
+    )
+    assert not _audit(tmp_path / "off", off, "0.11")
+    comment = (
+        "## ONNX\n\n```bash\nquark-cli onnx-ptq --input_model_path m.onnx --output_model_path q.onnx \\\n"
+        "    --config XINT8 --adaround --num_iters 2000 --learning_rate 0.05\n"
+        "# --num_iters defaults to 500 when not given\nquark-cli onnx-validate --input_model_path q.onnx\n```\n"  # 11
+    )
+    assert _lines(_audit(tmp_path / "c", comment, "0.11.1"), "cli-flag-default-changed") == [
+        (11, "cli-flag-default-changed")
+    ]
+    methods = (
+        "## 0.8.1\n\n`ModelImporter(model_info_dir)` offers `get_model_config()`, `get_model_state_dict()`,\n"
+        "`import_model_info(model)` and `import_model(model, model_config, model_state_dict)`.\n"
+    )
+    assert not _audit(tmp_path / "m", methods, "0.8.1")
+    assert _lines(
+        _audit(tmp_path / "mx", methods.replace("import_model_info(", "import_model_infos("), "0.8.1")
+    )
+
+
+def test_a_flag_in_a_comment_s_words_and_a_keyword_written_with_its_equals_sign(tmp_path):
+    # 0.11.2 has no --evaluation_dataset (0.12.post1 adds it); 0.12.post1 quark/torch/export/api.py
+    # export_safetensors(..., weight_format: str = "real_quantized")
+    comment = "## Notes\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n<!-- add --evaluation_dataset wikitext -->\n"
+    assert _lines(_audit(tmp_path, comment, "0.11.2")) == [(10, "cli-flag-removed")]
+    assert not _audit(tmp_path / "12", comment, "0.12.post1")
+    keyword = (
+        "## Export\n\n`export_safetensors` keeps `weight_format=` at `fake_quantized` unless you pass it.\n"
+    )
+    assert _lines(_audit(tmp_path / "k", keyword, "0.12.post1")) == [(8, "python-default-changed")]
+    assert not _audit(tmp_path / "kr", keyword.replace("`fake_quantized`", "`real_quantized`"), "0.12.post1")
+    bare = "## Export\n\n`export_safetensors` keeps `weight_format=` at None unless you pass it.\n"
+    assert _lines(_audit(tmp_path / "kn", bare, "0.12.post1")) == [(8, "python-default-changed")]

@@ -9,6 +9,7 @@ which places count as a claim (precision over recall).
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -40,6 +41,7 @@ from quarkci.skills.claims.context import (
     Surrounding,
     answered_no,
     cell_release,
+    is_negative,
     markers,
     negations,
     said_absent,
@@ -193,6 +195,9 @@ class _Markers:
         for body, line_of in unit.comments():
             for number in range(body.count("\n") + 1):
                 self._headings.setdefault(line_of(0) + number, " ".join(body.split()))
+        self._said_absent: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
+        self._items: dict[int, Text] = {}  # line -> the list item paragraph on it
+        self._negative_leads: dict[str, bool] = {}  # a list's lead -> is_negative(lead)
         self._answered_no: set[int] = set()  # lines of a question heading the next paragraph answers "No"
         question: Text | None = None
         for block in unit.blocks:
@@ -208,6 +213,9 @@ class _Markers:
                 if block.kind == "heading":
                     self._headings[block.line] = block.text
                     continue
+                if block.in_list and block.lead:
+                    for line in range(block.line, block.line + block.text.count("\n") + 1):
+                        self._items.setdefault(line, block)
                 first, last = block.line, block.line + block.text.count("\n")
             else:
                 first, last = block.first_line, block.first_line + block.text.count("\n")
@@ -244,15 +252,53 @@ class _Markers:
                 marks = {k: v for k, v in marks.items() if k not in drop}
         if found.line in self._answered_no:
             marks = {**marks, "negative": True}  # "### Is `quark-skills` installed?" answered "No."
-        if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in said_absent(
-            marks.get("around", "")
-        ):
+        if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in self._absent(found.line):
             marks = {**marks, "negative": True}  # "0.9 has no `quark-cli`", "`mx9` is **not** a scheme"
+        if not marks.get("negative") and self._row_says_no(found):
+            marks = {**marks, "negative": True}  # "| `quark-cli` | no | **no** | no |"
+        if not marks.get("negative") and self._listed_absent(found):
+            marks = {**marks, "negative": True}  # "These 0.10 options are not accepted by 0.11:" then items
         if (labelled := self._labelled(found)) is not None:
             # "| 0.10 CLI | 0.11 CLI |", "| 0.12.post1 (this one) | 3.11 – 3.13 |": the cell speaks of that
             # release only, whatever the lead says of history
             marks = {**{k: v for k, v in marks.items() if k != "historical"}, "releases": labelled}
         return Found(found.kind, found.value, found.line, {**marks, **found.context})
+
+    def _absent(self, line: int) -> frozenset[str]:
+        """:func:`said_absent` of the whole text around ``line`` (not its bounded ``around``), read once."""
+        key = self._keys.get(line)
+        if key is None or key not in self._read:
+            return frozenset()
+        cached = self._said_absent.get(key)
+        if cached is None:
+            cached = self._said_absent[key] = said_absent(self._read[key][0])
+        return cached
+
+    def _row_says_no(self, found: Found) -> bool:
+        """True when ``found`` is the label of a table row whose every other cell says "no" ("| `quark-cli` |
+        no | **no** | no |": absent in each release the columns name)."""
+        cells = self._cells.get(found.line)
+        if not cells or len(cells) < 2 or f"`{found.value}`" not in cells[0][0]:
+            return False
+        return all(
+            _NO_CELL.fullmatch(text.replace("*", "").replace("`", "").strip()) for text, _ in cells[1:]
+        )
+
+    def _listed_absent(self, found: Found) -> bool:
+        """True when ``found`` heads a list item whose lead says what follows is not accepted or not
+        available ("These 0.10 options are not accepted by 0.11 (argparse rejects them):" then
+        "- `--group_size` (0.10 default 128): choose `int4_wo_32` ..."): the names before the item's
+        first ``:``, ``(``, ``;`` or dash are the ones said absent, not the advice after it."""
+        item = self._items.get(found.line)
+        if item is None:
+            return False
+        negative = self._negative_leads.get(item.lead)
+        if negative is None:
+            negative = self._negative_leads[item.lead] = is_negative(item.lead)
+        if not negative:
+            return False
+        head = re.split(r"[:(;]|\s[—–-]\s", item.text, maxsplit=1)[0]
+        return f"`{found.value}`" in head or f"`{found.context.get('text')}`" in head
 
     def _labelled(self, found: Found) -> str | None:
         """The release the table cells holding ``found`` are labelled with (:func:`~quarkci.skills.claims.
@@ -305,6 +351,9 @@ class _Markers:
             found["around"] = around if len(around) <= 200 else around[:199] + "…"
         self._cache[key] = found
         return found
+
+
+_NO_CELL = re.compile(r"no|none|absent|not (?:available|shipped|present)|—|–|-|✗|❌|✘|n/a", re.IGNORECASE)
 
 
 # What a frontmatter description can state that a release can check (its prose is read like the body's).

@@ -123,8 +123,32 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
             command = inferred
         else:
             continue
+        previous: str | None = None  # the option the last option line named (a wrapped line continues it)
         for number, line in enumerate(lines):
             yield from _help_option(line, code.first_line + number, command, heading_path(code.headings))
+            option = _HELP_OPTION.match(line)
+            if option is not None:
+                previous = option.group("flag")
+            elif (
+                previous is not None and line.strip() and (default := _HELP_DEFAULT.search(line)) is not None
+            ):
+                # "  --gpu-type {mi300x,...}" then "        default: mi300x": the wrapped line's default
+                value = default.group("value") or default.group("column")
+                if value and value.lower() not in _NO_VALUE:
+                    yield Found(
+                        "cli_flag_default",
+                        f"{previous}={value}",
+                        code.first_line + number,
+                        {
+                            "flag": previous,
+                            "default": value,
+                            "command": command,
+                            "where": "code",
+                            "section": heading_path(code.headings),
+                        },
+                    )
+            elif not line.strip():
+                previous = None
             for match in _BRACED.finditer(line):
                 written = [v for v in match.group("values").split(",") if v]
                 # "{fp8,mxfp4,...}": an abridged list names some values, not all of them
@@ -190,6 +214,8 @@ def _row(unit: Unit, cell: Text, commands: dict[str, str]) -> Iterator[Found]:
 # An option line of pasted --help output: "  --group_size GROUP_SIZE   (default: 128)".
 _HELP_OPTION = re.compile(r"^\s+(?:-\w,\s+)?(?P<flag>--[A-Za-z][\w-]*)")
 # "(default: 512)", "(default 512)", "[default: 512]", or a trailing "   default: 512" column of the help text
+# a printed default that says there is none ("(default: None)", "(default: off)"): no value to compare
+_NO_VALUE = frozenset({"none", "off", "disabled", "unset", "null", "n/a", "-"})
 _HELP_DEFAULT = re.compile(
     r"[(\[]default:?\s*(?P<value>[^()\[\]\s]+)[)\]]|(?:\s{2,}|\t)default:?\s+(?P<column>[^\s()]+)\s*$",
     re.IGNORECASE,
@@ -216,7 +242,7 @@ def _help_option(line: str, at: int, command: str, section: str) -> Iterator[Fou
     yield Found("cli_flag", flag, at, context)
     default = _HELP_DEFAULT.search(line)
     value = None if default is None else default.group("value") or default.group("column")
-    if value is not None and value != "None":
+    if value is not None and value.lower() not in _NO_VALUE:
         yield Found(
             "cli_flag_default",
             f"{flag}={value}",

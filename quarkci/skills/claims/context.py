@@ -26,7 +26,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 _HISTORICAL = re.compile(
-    r"\b(?:no longer (?:works?|exists?|supported|available|valid)|(?:was|were|has been|have been) removed"
+    r"\b(?:no longer (?:works?|exists?|supported|available|valid|accepted|recogni[sz]ed|allowed|parsed)|(?:was|were|has been|have been) removed"
     r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of(?=\s+(?:the\s+|an?\s+)?(?:`|--|quark\b|amd-quark\b)))\b",
     re.IGNORECASE,
@@ -37,9 +37,9 @@ _HISTORICAL_OWN = re.compile(
     r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
     r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?)"
-    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft (?=`[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
+    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
-    r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later"
+    r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces?(?=\s+`)"
     r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
     # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
     r"|(?:package|module|class|function|flag|subcommand|command|option|api|name)s? (?:of|in|from) "
@@ -53,7 +53,10 @@ _NEGATIVE = re.compile(
     r"|isn't available|aren't available"
     r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped)"
     r"|fails? (?:to import )?(?:on|in|with|under) (?:amd-quark |quark )?0\.\d+|fails to import"
-    r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported)\b",
+    r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported"
+    r"|(?:does|do) not import|doesn't import|won't import)\b"
+    # a question asking why something fails presupposes it does ("Why does `from x import Config` fail?")
+    r"|\b(?:fail|fails|break|breaks)\s*\?",
     re.IGNORECASE,
 )
 
@@ -272,7 +275,7 @@ _SCOPE_SUBJECT = re.compile(
     r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+)?"
     r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps"
     r"|added|dropped|capped|pinned|removed|introduced|raised|lowered|moved|renamed|deprecated|bumped"
-    r"|gains|gained|loses|lost)\b)"
+    r"|gains|gained|loses|lost|offered|shipped|provided|exported|had)\b)"
     r"|\b(?:upgrad(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing))\s+to\s+"
     r"(?:amd-quark\s+|quark\s+)?(?P<u>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)",
     re.IGNORECASE,

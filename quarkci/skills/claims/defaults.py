@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from quarkci.skills.claims import commands as sh
 from quarkci.skills.claims.commands import SHELL_LANGUAGES
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -114,7 +115,9 @@ _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
 _NO_DEFAULT = re.compile(r"(?:required|mandatory|none given|n/?a|-+|—|–)$", re.IGNORECASE)
 # a sentence whose subject is the flag just named: "it defaults to ...", "leave it out and ...", "its default"
 _PRONOUN = re.compile(
-    r"^\W*(?:it|its|leave it|leaving it|if you leave it|omit it|without it)\b", re.IGNORECASE
+    r"^\W*(?:it\s+(?:defaults|is|falls|uses|takes)|its default\b|leave it|leaving it|if you leave it|omit it"
+    r"|without it)\b",
+    re.IGNORECASE,
 )
 _CHOICES_WORD = re.compile(r"\b(?:one of|either|any of|choices?|accepts?|takes?|allowed)\b", re.IGNORECASE)
 _PAIR_END = re.compile(r"(?<!\d),|,(?!\d)|;|\band\b")
@@ -359,11 +362,15 @@ def _comment_defaults(unit: Unit, words: frozenset[str]) -> Iterator[Found]:
             line = code.first_line + offset
             after = [c for c in runs if c.line > line]
             before = [c for c in runs if c.line < line]
-            command = after[0].name if after else (before[-1].name if before else None)
-            if command is None:
-                continue
             sentence = comment.lstrip("#").strip()
             for _at, flag, value, _part in stated_defaults(sentence, words):
+                # the neighbouring command that passes the flag is the one the comment explains ("... --num_iters
+                # 2000" then "# --num_iters defaults to 500 when not given"); else the next command, else the last
+                passing = [c for c in (after[:1] + before[-1:]) if any(f.name == flag for f in sh.flags(c))]
+                chosen = passing[0] if passing else (after[0] if after else (before[-1] if before else None))
+                if chosen is None:
+                    continue
+                command = chosen.name
                 yield Found(
                     "cli_flag_default",
                     f"{flag}={value}",

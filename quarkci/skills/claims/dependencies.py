@@ -40,7 +40,7 @@ _OPERATOR_CHAR = re.compile(r"[<>=!~]")
 # table cell "onnxruntime (cli)" or "1.22.2 – 1.25.1 (`[cli]`)" (a word in parentheses counts only when that
 # extra pins the package).
 _EXTRA = re.compile(
-    r"(?<![\w-])`?(?P<a>[a-z][\w-]*)`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
+    r"(?<![\w-])`?\[?(?P<a>[a-z][\w-]*)\]?`?\s+extra\b|\bextra\s+`(?P<b>[a-z][\w-]*)`"
     r"|amd[-_]quark\[(?P<c>[a-z][\w-]*)\]|\bextra\s*==\s*[\"'](?P<d>[\w-]+)[\"']"
     r"|\(\s*`?\[?(?P<e>[a-z][\w-]*)\]?`?\s*\)",
     re.IGNORECASE,
@@ -157,7 +157,11 @@ def _phrased(
     else:
         text = block.text
     extras = _extras(text)
-    for stated in ranges.statements(text, packages):
+    read = text
+    if block.kind == "table":
+        # "| onnxruntime (`[cli]` extra) | 1.22.2 – 1.28.0 |": the aside names the extra, the range follows it
+        read = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)
+    for stated in ranges.statements(read, packages):
         if stated.negative or stated.supported:
             continue  # one version said (un)supported is no range to compare with a pin
         yield Found(
@@ -172,6 +176,9 @@ def _phrased(
                 "extra": _extra_at(extras, stated.start) or row_extra,
             },
         )
+
+
+_ASIDE = re.compile(r"\([^()|]{0,80}\)")
 
 
 def _per_release(

@@ -44,7 +44,7 @@ _SPAN = re.compile(r"`([^`\n]{1,120})`")
 # A sentence saying amd-quark itself requires or installs a package (not "this GPU requires ...").
 _REQUIRES = re.compile(
     r"\b(?:dependenc(?:y|ies)|requirements?|requires-dist|installed (?:as|with|by|alongside|automatically)"
-    r"|pulls? in|brings? in|comes? with|ships? with|is pinned|are pinned)\b"
+    r"|pull(?:s|ed)? in|brings? in|brought in|comes? with|ships? with|is pinned|are pinned)\b"
     r"|\b(?:amd-quark|quark)\b[^.;]{0,40}\brequires?\b",
     re.IGNORECASE,
 )
@@ -86,7 +86,11 @@ def extract(unit: Unit) -> Iterator[Found]:
                 at = block.line_at(offset + match.start())
                 yield Found("extra", canonicalize_name(name), at, _context(block.kind, section, None))
             if packages and block.kind != "table":
-                yield from _required(sentence, offset, block, packages, section)
+                # a list item under "Check what pip pulled in:" names what Quark installs, as its lead says
+                listed = (
+                    block.in_list and bool(_REQUIRES.search(block.lead)) and not _ABSENT.search(block.lead)
+                )
+                yield from _required(sentence, offset, block, packages, section, listed)
     for code in unit.codes():
         section = heading_path(code.headings)
         for number, raw in enumerate(code.text.split("\n")):
@@ -110,9 +114,9 @@ def _bracketed(text: str, line: int, where: str, section: str) -> Iterator[Found
 
 
 def _required(
-    sentence: str, offset: int, block: Text, packages: frozenset[str], section: str
+    sentence: str, offset: int, block: Text, packages: frozenset[str], section: str, listed: bool = False
 ) -> Iterator[Found]:
-    if not _REQUIRES.search(sentence) or _ABSENT.search(sentence):
+    if not (listed or _REQUIRES.search(sentence)) or _ABSENT.search(sentence):
         return
     for match in _SPAN.finditer(sentence):
         name = canonicalize_name(re.split(r"[\s<>=!~;\[]", match.group(1).strip(), maxsplit=1)[0])

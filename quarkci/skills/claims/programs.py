@@ -12,13 +12,14 @@ no console script and stands in no such sentence).
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.defaults import sentences
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import heading_path
+from quarkci.skills.claims.walk import Text, heading_path
 
 CONSOLE_SCRIPT = re.compile(r"^quark-[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?$")
 _ABOUT_SCRIPTS = re.compile(r"\b(?:console[ -]scripts?|entry[ -]points?|executables?)\b", re.IGNORECASE)
@@ -36,8 +37,16 @@ def extract(unit: Unit) -> Iterator[Found]:
                 located.command.line,
                 {"where": located.where, "section": heading_path(located.headings), "quark": True},
             )
+    subcommands = (
+        {c.split(" ", 1)[1] for c in unit.lexicon.names("command") if c.startswith("quark-cli ")}
+        if (unit.lexicon is not None)
+        else set()
+    )
     for block in unit.texts():
         if block.kind == "heading":
+            continue
+        if (found := _subcommand_cell(block, subcommands)) is not None:
+            yield found
             continue
         for offset, sentence in sentences(block.text):
             if not _ABOUT_SCRIPTS.search(sentence) or is_negative(sentence):
@@ -49,3 +58,28 @@ def extract(unit: Unit) -> Iterator[Found]:
                     block.line_at(offset + match.start()),
                     {"where": "prose", "section": heading_path(block.headings), "quark": True},
                 )
+
+
+_SUBCOMMAND_HEADER = re.compile(r"^\W*(?:quark-cli\s+)?sub-?commands?\W*$", re.IGNORECASE)
+_SUBCOMMAND_CELL = re.compile(r"\s*`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`\s*")
+
+
+def _subcommand_cell(block: Text, subcommands: set[str]) -> Found | None:
+    """A ``command`` claim for a cell of a column headed "Subcommand" that is one span shaped like a
+    ``quark-cli`` subcommand (``| `torch-mixed-precision` | ... |``), when some release has a subcommand of
+    that name or one within two edits of it (``torch-llm-quantize`` is no subcommand of any)."""
+    cell = block.cell
+    if block.kind != "table" or cell is None or cell.is_header or not _SUBCOMMAND_HEADER.match(cell.header):
+        return None
+    match = _SUBCOMMAND_CELL.fullmatch(block.text)
+    if match is None:
+        return None
+    name = match.group(1)
+    if name not in subcommands and not difflib.get_close_matches(name, sorted(subcommands), n=1, cutoff=0.8):
+        return None
+    return Found(
+        "command",
+        f"quark-cli {name}",
+        block.line,
+        {"where": "table", "section": heading_path(block.headings), "quark": True},
+    )

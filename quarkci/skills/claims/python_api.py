@@ -142,12 +142,19 @@ def extract(unit: Unit) -> Iterator[Found]:
         if block.kind == "heading":
             continue
         section = heading_path(block.headings)
+        members = _members(block.text)
         for span, line in block.code_spans():
             if "import " in span:
                 yield from _imports(span, partial(_same_line, line), "inline", section)
                 continue
             for match in _REFERENCE.finditer(span):
                 yield from _reference(match.group(0), line, "inline", section)
+            owner = members.get(span.strip())
+            if owner is not None:
+                member = span.strip().split("(", 1)[0]
+                context = {"form": "member", "class": owner, "member": member, "where": "inline"}
+                yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
+                continue
             bare = bare_name(span.strip(), unit)
             if bare is not None and block.kind in ("paragraph", "table"):
                 yield Found(
@@ -189,6 +196,23 @@ def extract(unit: Unit) -> Iterator[Found]:
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 # A span that calls a name: ``ModelQuantizer.freeze(model)``, ``LLMTemplates.get("llama")``, ``f()``.
 _CALLED = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)?\(.*\)$", re.DOTALL)
+
+
+# "`ModelImporter(model_info_dir)` offers `get_model_config()`, `get_model_state_dict()` and ...": the called
+# spans after the verb are the class's methods (a field, written without parentheses, is no method)
+_OFFERS = re.compile(
+    r"`(?P<owner>[A-Z][A-Za-z0-9]+)(?:\([^`]*\))?`\s+(?:offers|has|provides|exposes|adds|gains|keeps)\s+"
+    r"(?:the\s+)?(?:methods?\s+)?(?P<list>(?:`[a-z_]\w*\([^`]*\)`(?:\s*(?:,|and|or)\s*)*)+)"
+)
+
+
+def _members(text: str) -> dict[str, str]:
+    """The code spans ``text`` presents as methods of a class (:data:`_OFFERS`): span -> class."""
+    out: dict[str, str] = {}
+    for match in _OFFERS.finditer(text):
+        for span in re.findall(r"`([^`]+)`", match.group("list")):
+            out[span.strip()] = match.group("owner")
+    return out
 
 
 def bare_name(span: str, unit: Unit) -> str | None:

@@ -33,6 +33,8 @@ _CONSTANT = re.compile(
     r"|\[\s*(?:(?:\"[^\"]*\"|'[^']*'|-?\d+(?:\.\d+)?)\s*,?\s*){0,16}\]"  # a list of constants
 )
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
+_KEYWORD_ALONE = re.compile(r"^([a-z_][a-z0-9_]*)=$")
+_BARE_CONSTANT = re.compile(r"\b(None|True|False)\b")
 _ASSIGNED = re.compile(r"([a-z_][a-z0-9_]*)\s*=\s*(\S.*)")
 
 
@@ -88,8 +90,11 @@ def stated(
     parameters: set[str] = set()
     values: list[str] = []
     owners = _owners(sentence)
+    written_as_keyword: set[str] = set()
     for raw in _SPAN.findall(sentence):
-        span = raw.strip()
+        span = _KEYWORD_ALONE.sub(r"\1", raw.strip())  # "keeps `weight_format=` at None": the parameter
+        if span != raw.strip():
+            written_as_keyword.add(span)
         if span in owners:
             named.add(span)
         elif (assigned := _ASSIGNED.fullmatch(span)) is not None:
@@ -104,6 +109,12 @@ def stated(
         elif _WORD.fullmatch(span):
             values.append(span)
     values.extend(_BARE_NUMBER.findall(_SPAN.sub(" ", sentence)))
+    if written_as_keyword:
+        # the span written `name=` is the parameter; the other snake_case spans are values (`fake_quantized`),
+        # and so is a bare Python constant ("at None")
+        values.extend(sorted(parameters - written_as_keyword))
+        values.extend(_BARE_CONSTANT.findall(_SPAN.sub(" ", sentence)))
+        parameters = written_as_keyword
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
     if len(parameters) == 2 and not values and (pair := _P_DEFAULTS_TO_V.search(sentence)) is not None:
         # "`weight_format` defaults to `fake_quantized`": the span after "defaults to" is the value

@@ -293,6 +293,15 @@ class Unit:
                     continue
                 for command in sh.parse_inline(quoted, line_of(match.start())):
                     yield Located(command, "inline", (), _sentence_of(body, quoted))
+            if self.lexicon is None or "--" not in body:
+                continue
+            # "<!-- perplexity on the long split: add --evaluation_dataset wikitext -->": a flag in plain words
+            blanked = _blank_spans(body)
+            for match in _PROSE_FLAG.finditer(blanked):
+                name = match.group(0)
+                if name in self.lexicon.names("flag") or self.lexicon.nearest("flag", name) is not None:
+                    for command in sh.parse_inline(name, line_of(match.start())):
+                        yield Located(command, "inline", (), _sentence_of(body, name), body)
 
 
 # a pasted argparse usage line: its program and, for `quark-cli`, the subcommand after it

@@ -107,6 +107,27 @@ class Newlines:
 _SUMMARY = re.compile(r"<summary>(.{1,200}?)</summary>", re.IGNORECASE | re.DOTALL)
 
 
+class _Leads:
+    """The lead of each list being walked, outermost first: a top-level list's is the paragraph before
+    it, a nested list's the item paragraph it is nested in ("3. Check what pip pulled in:", "- `onnx`")."""
+
+    def __init__(self) -> None:
+        self._stack: list[str] = []
+        self.item = ""  # the last list item paragraph
+
+    def see(self, kind: str, lead: str, depth: int) -> None:
+        """Open or close a list on its token ``kind`` (``lead``: the section's last paragraph)."""
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            self._stack.append(lead if depth == 0 else self.item)
+        elif kind in ("bullet_list_close", "ordered_list_close") and self._stack:
+            self._stack.pop()
+
+    @property
+    def current(self) -> str:
+        """The lead of the innermost open list ("" outside lists)."""
+        return self._stack[-1] if self._stack else ""
+
+
 def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -> list[Block]:
     """Blocks of ``text`` (whose first line is file line ``first_line``) in document order; ``doc`` is
     ``text`` already parsed (:func:`quarkci.skills.markdown.parse`), parsed here when None."""
@@ -118,10 +139,9 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
     table: _Table | None = None
     list_depth = 0
     lead = ""  # the last paragraph outside lists in this section
-    list_lead = ""  # the lead of the list being walked
+    leads = _Leads()
     for index, token in enumerate(tokens):
-        if token.type in ("bullet_list_open", "ordered_list_open") and list_depth == 0:
-            list_lead = lead
+        leads.see(token.type, lead, list_depth)
         if token.type == "list_item_open":
             list_depth += 1
         elif token.type == "list_item_close":
@@ -146,11 +166,13 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
                     "paragraph",
                     None,
                     list_depth > 0,
-                    lead=list_lead if list_depth > 0 else lead,
+                    lead=leads.current if list_depth > 0 else lead,
                 )
             )
             if list_depth == 0:
                 lead = token.content
+            else:
+                leads.item = token.content
         elif token.type == "html_block" and (summary := _SUMMARY.search(token.content)):
             lead = summary.group(1).strip()  # `<details><summary>Defaults</summary>`: what follows is that
         elif token.type in ("fence", "code_block"):

@@ -87,6 +87,10 @@ def _stated(state: AuditState, claim: Claim, path: str) -> Finding | None:
     home = kind_home(view, kinds)
     if home is None or any(i.file == path for kind in kinds for i in view.items(kind)):
         return None
+    if "schemes" in kinds and any(
+        str(i.attrs.get("choices_from") or "").split(":", 1)[0] == path for i in view.items("cli_flags")
+    ):
+        return None  # 0.10's CLI scheme list: `--quant_scheme` choices come from this file's list
     new, count, total = home
     return make(
         ID,
