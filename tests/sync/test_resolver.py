@@ -1752,6 +1752,9 @@ def test_a_negative_lead_a_no_row_a_question_that_fails_and_replaces(tmp_path):
     assert not _audit(tmp_path / "q", question, "0.12.post1")
     replaces = "## 0.12.post1\n\n- `quark.shapeshifter` replaces `quark.onnx_adapter`.\n"
     assert not _audit(tmp_path / "p", replaces, "0.12.post1")
+    # the imperative is an instruction, not history: 0.12.post1 registers no mx9 (0.13 does)
+    imperative = "## Schemes\n\nReplace `<scheme>` with a template scheme such as `mx9`.\n"
+    assert _lines(_audit(tmp_path / "i", imperative, "0.12.post1")) == [(8, "scheme-unknown")]
     assert _lines(
         _audit(tmp_path / "pu", "## 0.12.post1\n\n- Import `quark.onnx_adapter`.\n", "0.12.post1")
     ) == [(8, "python-import-unresolved")]

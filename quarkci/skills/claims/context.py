@@ -39,7 +39,7 @@ _HISTORICAL_OWN = re.compile(
     r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?)"
     r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
-    r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces?(?=\s+`)"
+    r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces(?=\s+`)"
     r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
     # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
     r"|(?:package|module|class|function|flag|subcommand|command|option|api|name)s? (?:of|in|from) "
