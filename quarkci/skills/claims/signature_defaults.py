@@ -77,15 +77,9 @@ def callables(sentence: str, exported: frozenset[str] = frozenset()) -> set[str]
     } | _owners(sentence)
 
 
-def stated(
-    sentence: str, exported: frozenset[str] = frozenset(), before: str | None = None
-) -> tuple[str, str, str] | None:
-    """``(callable, parameter, value)`` when ``sentence`` states one parameter default (module doc), else
-    None. ``exported`` is the vocabulary's ``export`` names (bare callables it accepts); ``before`` is the
-    one callable the previous sentence of the same paragraph named, taken when this one names none
-    ("`export_safetensors(...)` writes packed weights. `pack_method` defaults to `reorder`.")."""
-    if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
-        return None
+def _spans(sentence: str, exported: frozenset[str]) -> tuple[set[str], set[str], list[str]]:
+    """``(callables, parameters, values)`` the code spans of ``sentence`` name (see the module doc); a span
+    written ``name=`` is the one parameter, the other snake_case spans and a bare constant its values."""
     named: set[str] = set()
     parameters: set[str] = set()
     values: list[str] = []
@@ -115,6 +109,19 @@ def stated(
         values.extend(sorted(parameters - written_as_keyword))
         values.extend(_BARE_CONSTANT.findall(_SPAN.sub(" ", sentence)))
         parameters = written_as_keyword
+    return named, parameters, values
+
+
+def stated(
+    sentence: str, exported: frozenset[str] = frozenset(), before: str | None = None
+) -> tuple[str, str, str] | None:
+    """``(callable, parameter, value)`` when ``sentence`` states one parameter default (module doc), else
+    None. ``exported`` is the vocabulary's ``export`` names (bare callables it accepts); ``before`` is the
+    one callable the previous sentence of the same paragraph named, taken when this one names none
+    ("`export_safetensors(...)` writes packed weights. `pack_method` defaults to `reorder`.")."""
+    if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
+        return None
+    named, parameters, values = _spans(sentence, exported)
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
     if len(parameters) == 2 and not values and (pair := _P_DEFAULTS_TO_V.search(sentence)) is not None:
         # "`weight_format` defaults to `fake_quantized`": the span after "defaults to" is the value
