@@ -1826,3 +1826,60 @@ def test_a_flag_in_a_comment_s_words_and_a_keyword_written_with_its_equals_sign(
     assert not _audit(tmp_path / "kr", keyword.replace("`fake_quantized`", "`real_quantized`"), "0.12.post1")
     bare = "## Export\n\n`export_safetensors` keeps `weight_format=` at None unless you pass it.\n"
     assert _lines(_audit(tmp_path / "kn", bare, "0.12.post1")) == [(8, "python-default-changed")]
+
+
+# --- round 13 (tuned on sync_dev12, sync_dev13 and clean_6, outside the repository) ----------------------------
+
+
+def test_kinds_from_neighbours_schemes_subcommand_listings_rows_and_a_question_s_extra(tmp_path):
+    # 0.13 registers int4_wo_32/64/128, no int4_wo_256; 0.10's quark-cli has no onnx-adapter (0.11 adds it);
+    # 0.11 has no shapeshifter; 0.12.post1 METADATA: onnxruntime<=1.25.1,>=1.22.2; extra == "cli"
+    schemes = (
+        "## Groups\n\nSmaller groups are `int4_wo_64` and `int4_wo_32`; for very wide layers `int4_wo_256` "
+        "halves the overhead.\n"
+    )
+    assert _lines(_audit(tmp_path, schemes, "0.13")) == [(8, "scheme-misspelt")]
+    assert not _audit(tmp_path / "s", schemes.replace("int4_wo_256", "int4_wo_128"), "0.13")
+    listing = (
+        "## Help\n\n```text\nusage: quark-cli [-h] ...\n\nsubcommands:\n    onnx-ptq            ONNX PTQ\n"
+        "    torch-llm-ptq       PyTorch LLM PTQ\n    onnx-adapter        ONNX Adapter workflows\n```\n"  # 14
+    )
+    assert _lines(_audit(tmp_path / "l", listing, "0.10")) == [(14, "cli-command-unknown")]
+    assert not _audit(tmp_path / "l11", listing, "0.11")
+    row = "## Matrix\n\n| | 0.11 |\n|---|---|\n| `quark-cli` subcommands added | `onnx-adapter`, `shapeshifter` |\n"
+    assert _lines(_audit(tmp_path / "r", row, "0.11")) == [(10, "cli-command-unknown")]
+    question = (
+        "## FAQ\n\n**Q: What does the `cli` extra pull in?**\nA: Among others `gguf` and\n"
+        "onnxruntime between 1.22.2 and 1.28.0.\n"  # 10
+    )
+    assert _lines(_audit(tmp_path / "q", question, "0.12.post1")) == [(10, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "qr", question.replace("1.28.0", "1.25.1"), "0.12.post1")
+
+
+def test_onnx_configs_passed_in_prose_defaults_said_in_words_and_versions_we_test(tmp_path):
+    # 0.8 DefaultConfigMapping: XINT8 and no VINT8 (later releases add it), no XINT4 in any release;
+    # 0.8 quark/onnx/quantization/config/config.py include_cle: bool = False; 0.13 torch-llm-ptq --seq_len 512;
+    # 0.12.post1 Requires-Python >=3.11,<3.14
+    configs = (
+        '## ONNX presets\n\n- For NPU-friendly int8, `get_default_config("VINT8")`.\n'
+        '- For four-bit weights, `get_default_config("XINT4")`.\n- The default: `get_default_config("XINT8")`.\n'
+    )
+    assert _lines(_audit(tmp_path, configs, "0.8")) == [
+        (8, "onnx-config-unknown"),
+        (9, "onnx-config-misspelt"),
+    ]
+    switched = "## ONNX\n\n`include_cle` is switched on by default, so equalization always runs.\n"
+    assert _lines(_audit(tmp_path / "s", switched, "0.8"), "python-default-changed") == [
+        (8, "python-default-changed")
+    ]
+    assert not _audit(tmp_path / "so", switched.replace("switched on", "switched off"), "0.8")
+    pronoun = (
+        "## PTQ\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n- `--seq_len` sets the calibration length; "
+        "out of the box it is 2048 tokens.\n"  # 10
+    )
+    assert _lines(_audit(tmp_path / "p", pronoun, "0.13")) == [(10, "cli-flag-default-changed")]
+    assert not _audit(tmp_path / "pr", pronoun.replace("2048", "512"), "0.13")
+    tested = "## Python\n\n**Q: Which Python versions work?**\nA: 3.11 and 3.12 are what we test.\n"
+    assert not _audit(tmp_path / "t", tested, "0.12.post1")
+    said = "## Python\n\n**Q: Which Python versions work?**\nA: 3.11 and 3.12 only.\n"
+    assert _lines(_audit(tmp_path / "ts", said, "0.12.post1")) == [(9, "python-version-mismatch")]

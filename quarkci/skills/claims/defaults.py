@@ -115,7 +115,8 @@ _RELEASE_VALUE = re.compile(r"\bvalue\b.*\b0\.\d+|\b0\.\d+\b.*\bvalue\b")
 _NO_DEFAULT = re.compile(r"(?:required|mandatory|none given|n/?a|-+|—|–)$", re.IGNORECASE)
 # a sentence whose subject is the flag just named: "it defaults to ...", "leave it out and ...", "its default"
 _PRONOUN = re.compile(
-    r"^\W*(?:it\s+(?:defaults|is|falls|uses|takes)|its default\b|leave it|leaving it|if you leave it|omit it"
+    r"^\W*(?:(?:out of the box|by default|if omitted|when omitted|otherwise|unset),?\s+)?"
+    r"(?:it\s+(?:defaults|is|falls|uses|takes)|its default\b|leave it|leaving it|if you leave it|omit it"
     r"|without it)\b",
     re.IGNORECASE,
 )

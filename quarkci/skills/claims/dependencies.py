@@ -58,8 +58,19 @@ def extra_of(clause: str) -> str | None:
 
 
 def _extras(text: str) -> list[tuple[int, int, str | None]]:
-    """``(start, end, extra)`` per clause of ``text`` (:func:`ranges.clauses`)."""
-    return [(start, start + len(c), extra_of(c)) for start, c in ranges.clauses(text)]
+    """``(start, end, extra)`` per clause of ``text`` (:func:`ranges.clauses`); the clauses answering a
+    question that names an extra speak of it ("**Q: What does the `cli` extra pull in?** A: ... onnxruntime
+    between 1.22.2 and 1.28.0")."""
+    out: list[tuple[int, int, str | None]] = []
+    asked: str | None = None
+    for start, clause in ranges.clauses(text):
+        extra = extra_of(clause)
+        if clause.rstrip("*_ \n").endswith("?"):
+            asked = extra
+        elif extra is None:
+            extra = asked
+        out.append((start, start + len(clause), extra))
+    return out
 
 
 def _extra_at(extras: list[tuple[int, int, str | None]], offset: int) -> str | None:

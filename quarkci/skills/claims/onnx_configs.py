@@ -11,6 +11,7 @@ in a sentence about configurations. Context: ``where`` (``span`` or ``code``), `
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 
@@ -39,20 +40,32 @@ def extract(unit: Unit) -> Iterator[Found]:
             about = bool(_ABOUT_CONFIGS.search(sentence) or _ABOUT_CONFIGS.search(header))
             for span in _SPAN.finditer(sentence):
                 token = span.group(1).strip()
-                found = _claim(token, about, known, unit)
+                at = block.line_at(offset + span.start())
+                # "`get_default_config("VINT8")`" written in a sentence: the name it passes
+                called = _CALLED.search(token)
+                if called is not None:
+                    token, about_it = called.group(1), True
+                else:
+                    about_it = about
+                found = _claim(token, about_it, known, unit, passed=called is not None)
                 if found is not None:
-                    yield Found("onnx_config", token, block.line_at(offset + span.start()), found)
+                    yield Found("onnx_config", token, at, found)
     for code in unit.codes():
         for number, line in enumerate(code.text.split("\n")):
             for match in _CALLED.finditer(line):
-                found = _claim(match.group(1), True, known, unit)
+                found = _claim(match.group(1), True, known, unit, passed=True)
                 if found is not None:
                     yield Found(
                         "onnx_config", match.group(1), code.first_line + number, {**found, "where": "code"}
                     )
 
 
-def _claim(token: str, about: bool, known: frozenset[str], unit: Unit) -> dict[str, object] | None:
+def _claim(
+    token: str, about: bool, known: frozenset[str], unit: Unit, passed: bool = False
+) -> dict[str, object] | None:
+    """The context of an ``onnx_config`` claim for ``token``, else None; ``passed``: the name is given to
+    ``get_default_config``, whose names are a closed set (an unknown one is wrong even when it is short:
+    ``XINT4``, the nearest being ``XINT8``)."""
     if not _NAME.fullmatch(token) or not any(ch.isdigit() for ch in token) or len(token) < 3:
         return None
     if _DTYPE_WORD.match(token) and not about:
@@ -67,6 +80,9 @@ def _claim(token: str, about: bool, known: frozenset[str], unit: Unit) -> dict[s
         return None  # `XINT8_QCONFIG`: a Python name a package exports, not a configuration name
     nearest = unit.lexicon.nearest("onnx_config", token) if unit.lexicon is not None else None
     nearest = nearest or extended(token, known)
+    if nearest is None and passed:
+        close = difflib.get_close_matches(token, sorted(known), n=1, cutoff=0.6)
+        nearest = close[0] if close else None
     return {"where": "span", "misspelt_of": nearest} if nearest is not None else None
 
 

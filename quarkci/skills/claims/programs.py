@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from quarkci.skills.claims.context import is_negative
 from quarkci.skills.claims.defaults import sentences
-from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.unit import USAGE_LINE, Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
 CONSOLE_SCRIPT = re.compile(r"^quark-[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?$")
@@ -42,12 +42,12 @@ def extract(unit: Unit) -> Iterator[Found]:
         if (unit.lexicon is not None)
         else set()
     )
+    yield from _help_subcommands(unit)
     for block in unit.texts():
         if block.kind == "heading":
             continue
-        if (found := _subcommand_cell(block, subcommands)) is not None:
-            yield found
-            continue
+        if block.kind == "table":
+            yield from _subcommand_cells(block, subcommands)
         for offset, sentence in sentences(block.text):
             if not _ABOUT_SCRIPTS.search(sentence) or is_negative(sentence):
                 continue
@@ -64,22 +64,43 @@ _SUBCOMMAND_HEADER = re.compile(r"^\W*(?:quark-cli\s+)?sub-?commands?\W*$", re.I
 _SUBCOMMAND_CELL = re.compile(r"\s*`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`\s*")
 
 
-def _subcommand_cell(block: Text, subcommands: set[str]) -> Found | None:
-    """A ``command`` claim for a cell of a column headed "Subcommand" that is one span shaped like a
-    ``quark-cli`` subcommand (``| `torch-mixed-precision` | ... |``), when some release has a subcommand of
-    that name or one within two edits of it (``torch-llm-quantize`` is no subcommand of any)."""
+def _subcommand_cells(block: Text, subcommands: set[str]) -> Iterator[Found]:
+    """``command`` claims for the spans shaped like ``quark-cli`` subcommands in a cell of a column headed
+    "Subcommand" (``| `torch-mixed-precision` | ... |``) or of a row whose label says "subcommands"
+    (``| `quark-cli` subcommands | none | `onnx-adapter`, `shapeshifter` |``), when some release has a
+    subcommand of that name or one within two edits of it."""
     cell = block.cell
-    if block.kind != "table" or cell is None or cell.is_header or not _SUBCOMMAND_HEADER.match(cell.header):
-        return None
-    match = _SUBCOMMAND_CELL.fullmatch(block.text)
-    if match is None:
-        return None
-    name = match.group(1)
-    if name not in subcommands and not difflib.get_close_matches(name, sorted(subcommands), n=1, cutoff=0.8):
-        return None
-    return Found(
-        "command",
-        f"quark-cli {name}",
-        block.line,
-        {"where": "table", "section": heading_path(block.headings), "quark": True},
-    )
+    if cell is None or cell.is_header:
+        return
+    if _SUBCOMMAND_HEADER.match(cell.header):
+        names = [m.group(1)] if (m := _SUBCOMMAND_CELL.fullmatch(block.text)) is not None else []
+    elif cell.column > 0 and cell.row and re.search(r"\bsub-?commands?\b", cell.row[0], re.IGNORECASE):
+        names = re.findall(r"`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`", block.text)
+    else:
+        return
+    for name in names:
+        if name in subcommands or difflib.get_close_matches(name, sorted(subcommands), n=1, cutoff=0.8):
+            context = {"where": "table", "section": heading_path(block.headings), "quark": True}
+            yield Found("command", f"quark-cli {name}", block.line, context)
+
+
+_HELP_SUBCOMMAND = re.compile(r"^\s{2,}([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:\s{2,}\S|\s*$)")
+
+
+def _help_subcommands(unit: Unit) -> Iterator[Found]:
+    """The subcommands a pasted ``quark-cli -h`` lists ("usage: quark-cli [-h] ..." then "    onnx-adapter
+    ONNX Adapter workflows"): one ``command`` claim each."""
+    for code in unit.codes():
+        lines = code.text.split("\n")
+        usage = next((m for m in map(USAGE_LINE.match, lines[:40]) if m is not None), None)
+        if usage is None or usage.group("prog") != "quark-cli" or usage.group("sub"):
+            continue
+        for number, line in enumerate(lines):
+            match = _HELP_SUBCOMMAND.match(line)
+            if match is not None:
+                yield Found(
+                    "command",
+                    f"quark-cli {match.group(1)}",
+                    code.first_line + number,
+                    {"where": "code", "section": heading_path(code.headings), "quark": True},
+                )

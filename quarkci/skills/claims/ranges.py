@@ -87,6 +87,8 @@ def statements(
         names = {m[2] for m in mentions}
         asked = next(iter(names)) if len(names) == 1 and clause.rstrip("*_ \n").endswith("?") else None
         negative = bool(_NEGATIVE.search(clause))
+        if _TESTED.search(clause):
+            continue  # "3.11 and 3.12 are what we test": the versions someone runs, not the release's range
         for n, (start, end, name) in enumerate(mentions):
             stop = mentions[n + 1][0] if n + 1 < len(mentions) else len(clause)
             negated_before = _negated_before(clause, start)
@@ -100,6 +102,12 @@ def statements(
                 yield Statement(name, single[0], single[1], offset + start, False, supported=True)
 
 
+_TESTED = re.compile(
+    r"\b(?:what|which|those|the ones?)\s+(?:we|i|our (?:ci|team))\s+"
+    r"(?:test|run|use|tried|validated|verified)\b"
+    r"|\b(?:we|i)\s+(?:only\s+)?(?:test|tested|validated|verified)\s+(?:on|with|against)\b",
+    re.IGNORECASE,
+)
 _USERS_OWN = re.compile(
     r"\W*(?:if|when|in case|should)\s+(?:you|your\s+(?:env(?:ironment)?|venv|install(?:ation)?))\b",
     re.IGNORECASE,

@@ -35,6 +35,12 @@ _CONSTANT = re.compile(
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _KEYWORD_ALONE = re.compile(r"^([a-z_][a-z0-9_]*)=$")
 _BARE_CONSTANT = re.compile(r"\b(None|True|False)\b")
+# a boolean default said in words: "is switched on by default", "enabled by default", "off unless you pass it"
+_SWITCH = re.compile(
+    r"\b(?:is|are|stays?|comes?)\s+"
+    r"(?:(?P<on>(?:switched |turned )?on|enabled)|(?:switched |turned )?off|disabled)\b",
+    re.IGNORECASE,
+)
 _ASSIGNED = re.compile(r"([a-z_][a-z0-9_]*)\s*=\s*(\S.*)")
 
 
@@ -122,6 +128,8 @@ def stated(
     if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
         return None
     named, parameters, values = _spans(sentence, exported)
+    if not values and len(parameters) == 1 and (switch := _SWITCH.search(sentence)) is not None:
+        values.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
     if len(parameters) == 2 and not values and (pair := _P_DEFAULTS_TO_V.search(sentence)) is not None:
         # "`weight_format` defaults to `fake_quantized`": the span after "defaults to" is the value
@@ -245,12 +253,15 @@ _OTHER_PROGRAM = re.compile(
 def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
     """``[("", parameter, value)]`` for "`include_cle` defaults to `False`": one underscored parameter span,
     then "defaults to" and one value span, and no callable anywhere near."""
-    if not re.search(r"\bdefault", sentence, re.IGNORECASE) or not _DEFAULTS_TO.search(sentence):
+    switch = _SWITCH.search(sentence) if re.search(r"\bby default\b", sentence, re.IGNORECASE) else None
+    if not re.search(r"\bdefault", sentence, re.IGNORECASE) or not (_DEFAULTS_TO.search(sentence) or switch):
         return []
     if _OTHER_PROGRAM.search(sentence):
         return []  # "lm-eval task YAMLs ... default to `None`": another program's parameter
     named, _ = _sequence(sentence, exported)
     spans = [m.group(1).strip() for m in _SPAN.finditer(sentence)]
+    if switch is not None and len(spans) == 1:
+        spans.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
     if (bare := re.search(r"`\s*defaults? to\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b", sentence)) is not None:
         spans.append(bare.group(1))  # "`min_kv_scale` defaults to 1.0": the number after the words
     params = [t for t in spans if _PARAMETER.fullmatch(t) and "_" in t and not _CONSTANT.fullmatch(t)]

@@ -61,8 +61,11 @@ def _text_claims(block: Text, known: frozenset[str], unit: Unit) -> Iterator[Fou
     """The scheme claims of a prose block: its code spans (a sentence about schemes also claims a name of
     a known scheme's family: :func:`family_head`) and its underscored prose words."""
     outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
+    # a paragraph naming schemes by their neighbours: two or more of its spans are known schemes
+    # ("Smaller groups are `int4_wo_64` and `int4_wo_32`; for very wide layers `int4_wo_256` ...")
+    neighbours = sum(1 for s in _SPAN.finditer(block.text) if s.group(1).strip() in known) >= 2
     for offset, sentence in sentences(block.text):
-        about = bool(_ABOUT_SCHEMES.search(sentence))
+        about = neighbours or bool(_ABOUT_SCHEMES.search(sentence))
         for span in _SPAN.finditer(sentence):
             # a family variant counts only as a span of its own (`int4_wo_256`), not inside code
             # (`LLMTemplate.register_scheme("int8_wo", ...)` names a new scheme)
