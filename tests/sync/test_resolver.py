@@ -1783,7 +1783,8 @@ def test_nested_list_leads_subcommand_tables_and_an_extra_in_brackets(tmp_path):
 
 def test_help_text_wrapped_defaults_no_value_words_comment_neighbours_and_methods_listed(tmp_path):
     # 0.13 quark-quant-perf --gpu-type default mi355x; 0.11 torch-llm-ptq --kv_cache_dtype default None;
-    # 0.11.1 onnx-ptq --num_iters default 1000 ... (see the comment), export-onnx has no --num_iters;
+    # 0.11.1 quark/experimental/cli/quark_onnx/onnx_ptq.py --num_iters default 1000 (the comment follows the
+    # onnx-ptq command passing it, not the onnx-validate one after it);
     # 0.8.1 ModelImporter has get_model_config, get_model_state_dict, import_model_info, import_model
     wrapped = (
         "## quant-perf\n\n```text\nusage: quark-quant-perf [-h]\n  --gpu-type {mi300x,mi325x,mi350x,mi355x}\n"
