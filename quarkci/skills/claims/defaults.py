@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from quarkci.skills.claims import commands as sh
+import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.commands import SHELL_LANGUAGES
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
