@@ -81,17 +81,10 @@ def extract(unit: Unit) -> Iterator[Found]:
 
 
 def _sentence_command(unit: Unit, sentence: str) -> Inference | None:
-    """The one ``quark-cli`` subcommand a bare flag's sentence names, in a code span or in plain words
-    ("`--model_export` on torch-llm-ptq"), as the flag's command; None when it names none or several."""
-    if unit.lexicon is None or not sentence:
-        return None
-    named = {
-        c
-        for c in unit.lexicon.names("command")
-        if c.startswith(sh.QUARK_CLI + " ")
-        and re.search(rf"(?<![\w-]){re.escape(c.split(' ', 1)[1])}(?![\w-])", sentence)
-    }
-    return Inference(next(iter(named)), "sentence") if len(named) == 1 else None
+    """The one ``quark-cli`` subcommand a bare flag's sentence names (:meth:`Unit.subcommand_named`), as the
+    flag's command; None when it names none or several."""
+    named = unit.subcommand_named(sentence)
+    return Inference(f"{sh.QUARK_CLI} {named}", "sentence") if named is not None else None
 
 
 def _paragraph_command(unit: Unit, located: Located) -> Inference | None:

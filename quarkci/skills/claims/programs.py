@@ -37,11 +37,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 located.command.line,
                 {"where": located.where, "section": heading_path(located.headings), "quark": True},
             )
-    subcommands = (
-        {c.split(" ", 1)[1] for c in unit.lexicon.names("command") if c.startswith("quark-cli ")}
-        if (unit.lexicon is not None)
-        else set()
-    )
+    subcommands = unit.subcommands
     yield from _help_subcommands(unit)
     for block in unit.texts():
         if block.kind == "heading":
@@ -64,7 +60,7 @@ _SUBCOMMAND_HEADER = re.compile(r"^\W*(?:quark-cli\s+)?sub-?commands?\W*$", re.I
 _SUBCOMMAND_CELL = re.compile(r"\s*`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`\s*")
 
 
-def _subcommand_cells(block: Text, subcommands: set[str]) -> Iterator[Found]:
+def _subcommand_cells(block: Text, subcommands: frozenset[str]) -> Iterator[Found]:
     """``command`` claims for the spans shaped like ``quark-cli`` subcommands in a cell of a column headed
     "Subcommand" (``| `torch-mixed-precision` | ... |``) or of a row whose label says "subcommands"
     (``| `quark-cli` subcommands | none | `onnx-adapter`, `shapeshifter` |``), when some release has a

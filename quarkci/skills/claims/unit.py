@@ -182,14 +182,32 @@ class Unit:
             inferred.command == sh.QUARK_CLI or (inferred.command is None and not inferred.candidates)
         ):
             return inferred
-        subcommands = [
-            c.split(" ", 1)[1] for c in self.lexicon.names("command") if c.startswith(sh.QUARK_CLI + " ")
-        ]
         for heading in reversed(headings):
-            named = {s for s in subcommands if re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", heading.text)}
-            if len(named) == 1:
-                return Inference(f"{sh.QUARK_CLI} {next(iter(named))}", "heading")
+            if (named := self.subcommand_named(heading.text)) is not None:
+                return Inference(f"{sh.QUARK_CLI} {named}", "heading")
         return inferred
+
+    @cached_property
+    def subcommands(self) -> frozenset[str]:
+        """The ``quark-cli`` subcommands some release of the vocabulary has (``torch-llm-ptq``, ...)."""
+        if self.lexicon is None:
+            return frozenset()
+        return frozenset(
+            c.split(" ", 1)[1] for c in self.lexicon.names("command") if c.startswith(sh.QUARK_CLI + " ")
+        )
+
+    @cached_property
+    def _subcommand_word(self) -> re.Pattern[str] | None:
+        names = sorted(self.subcommands, key=len, reverse=True)
+        return re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, names))})(?![\w-])") if names else None
+
+    def subcommand_named(self, text: str) -> str | None:
+        """The one ``quark-cli`` subcommand ``text`` names, in a code span or in plain words ("`--model_export`
+        on torch-llm-ptq"); None when it names none or several. One precompiled pattern: linear in ``text``."""
+        if self._subcommand_word is None or not text:
+            return None
+        named = set(self._subcommand_word.findall(text))
+        return next(iter(named)) if len(named) == 1 else None
 
     def _level(self, names: Set[str], where: str) -> Inference | None:
         names = _prefer_subcommand(names)
@@ -245,7 +263,7 @@ class Unit:
             return " " not in name and name in scripts
 
         # `torch-llm-ptq --num_calib_data` in a span: a `quark-cli` subcommand written without the program
-        subcommands = {s.split(" ", 1)[1] for s in scripts if s.startswith(sh.QUARK_CLI + " ")}
+        subcommands = self.subcommands
 
         for block in self.blocks:
             if isinstance(block, Code):
@@ -309,7 +327,7 @@ USAGE_LINE = re.compile(r"^\s*usage:\s+(?P<prog>[\w.-]+)(?:\s+(?P<sub>[a-z][\w-]
 _USAGE_SCAN = 40  # a usage line is among a pasted help text's first lines
 
 
-def _row_subcommand(block: Text, subcommands: set[str]) -> str | None:
+def _row_subcommand(block: Text, subcommands: Set[str]) -> str | None:
     """The ``quark-cli`` subcommand a table row's first cell names (``| `export-onnx` | `--model-name` |``),
     for the row's later cells; else None."""
     cell = block.cell
