@@ -153,6 +153,7 @@ def module_item(path: str, text: str) -> FactItem | None:
             "getattr": "__getattr__" in names,
             "signatures": signatures,
             "defaults": _defaults_of(tree.body),
+            "required": _required_of(tree.body),
             "origins": origins,
             "classes": classes,
             "literals": _literals(tree.body),
@@ -389,6 +390,25 @@ def _public_callables(
                     yield f"{node.name}.{member.name}", member, True
 
 
+def _required(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[str]:
+    """The parameters of ``node`` a call must pass (no default; ``self``/``cls`` of a method, ``*args`` and
+    ``**kwargs`` left out), in order: positional ones first, then keyword-only ones."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    if method and positional and not _is_static(node):
+        positional = positional[1:]
+    without = positional[: max(len(positional) - len(args.defaults), 0)]
+    keyword_only = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    return [a.arg for a in [*without, *keyword_only]]
+
+
+def _required_of(body: list[ast.stmt]) -> dict[str, list[str]]:
+    """``{key: required parameters}`` (:func:`_required`) of the callables :func:`_signatures` keys, for
+    those that require any: a call that passes none of one fails with TypeError."""
+    out = {key: r for key, node, method in _public_callables(body) if (r := _required(node, method))}
+    return dict(sorted(out.items()))
+
+
 def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
     """``{name: params}`` of the public module-level functions, each public class (its own ``__init__``,
     when the class body defines one) and each public method (``"Class.method"``); see :func:`_params`."""
@@ -620,6 +640,24 @@ class ApiIndex:
         origin = (item.attrs.get("origins") or {}).get(rest[0])
         if isinstance(origin, str) and origin != dotted:
             return self.signature(".".join([origin, *rest[1:]]), _depth + 1)
+        return None
+
+    def required(self, dotted: str, _depth: int = 0) -> list[str] | None:
+        """The parameters a call of the callable ``dotted`` must pass (no default, in declaration order;
+        ``self`` left out), when ``dotted`` names its own signature (a function, a method, or a class
+        whose body defines ``__init__``), re-exports followed like :meth:`signature`; None when it names
+        none statically (a class that inherits or generates its ``__init__``, a bare name)."""
+        split = self.split(dotted)
+        if split is None or not split[1] or _depth > 6:
+            return None
+        module, rest = split
+        attrs = self.modules[module].attrs
+        key = ".".join(rest[:2])
+        if key in (attrs.get("signatures") or {}) and len(rest) <= 2:
+            return list((attrs.get("required") or {}).get(key) or [])
+        origin = (attrs.get("origins") or {}).get(rest[0])
+        if isinstance(origin, str) and origin != dotted:
+            return self.required(".".join([origin, *rest[1:]]), _depth + 1)
         return None
 
     def literals(self, dotted: str, _depth: int = 0) -> dict[str, list[str]] | None:

@@ -23,6 +23,7 @@ CLAIM_KINDS: dict[str, str] = {
     "path": "",  # source_knowledge entries and inline upstream paths
     "python_name": "public_api",  # `from quark.torch import LLMTemplate`, `quark.torch.export.ModelExporter`
     "python_keyword": "public_api",  # `LLMTemplate.get_config(scheme=...)` in a parsed Python block
+    "python_call": "public_api",  # `QConfig(exclude=[...])` in a parsed Python block: what the call passes
     "python_argument": "public_api",  # `LLMTemplate.get("llama")`: a literal passed to a Quark callable
     "python_default": "public_api",  # "`export_safetensors` leaves `weight_format` as `None` by default"
     "command": "cli_flags",  # `quark-cli torch-llm-ptq`, `quark-quant-perf` run in a shell block

@@ -63,6 +63,8 @@ POSITIVE = [
     ("ptq-runner/SKILL.md", 44, "path", "quark/torch/export/api.py"),
     ("ptq-runner/SKILL.md", 49, "python_name", "quark.torch.LLMTemplate"),
     ("ptq-runner/SKILL.md", 51, "python_argument", "fp8"),
+    # the call itself: what it passes, checked against the parameters the release requires
+    ("ptq-runner/SKILL.md", 51, "python_call", "quark.torch.LLMTemplate.get_config"),
     ("ptq-runner/SKILL.md", 51, "python_keyword", "quark.torch.LLMTemplate.get_config(scheme=)"),
     # a method called on the imported class itself is a member claim (checked against the class)
     ("ptq-runner/SKILL.md", 51, "python_name", "quark.torch.LLMTemplate.get_config"),

@@ -47,6 +47,7 @@ def test_0_13_claims_by_kind(bundled):
         "python_name",
         "python_keyword",
         "python_argument",
+        "python_call",  # a call in a parsed Python block, with what it passes
         "command",
         "dependency",
         "cli_flag_default",

@@ -87,8 +87,9 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     # + 8 from references/api.md, + 3 of model-list's install section (the `cli` extra; the `onnxslim`
     # requirement and `XINT8` need the vocabulary the CLI hands in), + the adapter link, + the Python block's
     # import, keyword, scheme value and the literal passed (python_argument), + the command the skill runs,
-    # + the method called on the imported class (`LLMTemplate.get_config`: a member claim)
-    assert from_wheel == from_dir and len(from_dir) == 50
+    # + the method called on the imported class (`LLMTemplate.get_config`: a member claim) and that call's
+    # python_call claim (what it passes)
+    assert from_wheel == from_dir and len(from_dir) == 51
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

@@ -1884,3 +1884,112 @@ def test_onnx_configs_passed_in_prose_defaults_said_in_words_and_versions_we_tes
     assert not _audit(tmp_path / "t", tested, "0.12.post1")
     said = "## Python\n\n**Q: Which Python versions work?**\nA: 3.11 and 3.12 only.\n"
     assert _lines(_audit(tmp_path / "ts", said, "0.12.post1")) == [(9, "python-version-mismatch")]
+
+
+# --- round 14 (tuned on sync_dev15, outside the repository; held-out sync_15 committed before, 8cd7359) ---------
+
+
+def test_a_task_heading_with_a_negative_word_does_not_frame_the_names_below_it(tmp_path):
+    # 0.13 quark/torch/quantization/config/template.py registers mxfp4 and fp8; the config module has no
+    # QuantizationConfig (QConfig, and Config as its alias)
+    body = (
+        "# Adding a template for an unsupported architecture\n\n"
+        "Pick `mxfp4` weights with an `fp8` KV cache.\n\n"  # 8
+        "```python\nfrom quark.torch.quantization.config.config import QConfig, QuantizationConfig\n```\n"  # 11
+    )
+    assert _lines(_audit(tmp_path, body, "0.13")) == [(11, "python-import-unresolved")]
+    framed = body.replace(
+        "# Adding a template for an unsupported architecture", "# Not supported on this release"
+    )
+    assert (8, "name-stated-unavailable") in _lines(_audit(tmp_path / "n", framed, "0.13"))
+
+
+def test_an_instance_made_in_one_block_is_known_in_the_next(tmp_path):
+    # 0.13 LLMTemplate.get_config(scheme, algorithm, kv_cache_scheme, ..., algo_configs, ...): no
+    # algorithm_configs (that is a keyword of LLMTemplate.__init__)
+    body = (
+        '## Config\n\n```python\nfrom quark.torch import LLMTemplate\n\ntmpl = LLMTemplate.get("llama")\n```\n\n'
+        'Then:\n\n```python\ncfg = tmpl.get_config(scheme="fp8", algorithm_configs={})\n```\n'  # 17
+    )
+    assert _lines(_audit(tmp_path, body, "0.13")) == [(17, "python-keyword-unknown")]
+    assert not _audit(tmp_path / "ok", body.replace("algorithm_configs", "algo_configs"), "0.13")
+
+
+def test_a_span_called_a_signature_states_its_keyword_defaults(tmp_path):
+    # quark/torch/export/api.py export_safetensors: weight_format defaults to "real_quantized" up to 0.12.post1,
+    # to None in 0.13; pack_method "reorder" in both
+    body = (
+        "## Export\n\nIts full signature reads\n"
+        '`export_safetensors(model, output_dir, weight_format="real_quantized", pack_method="reorder")`.\n'  # 9
+    )
+    assert _lines(_audit(tmp_path, body, "0.13")) == [(9, "python-default-changed")]
+    assert not _audit(tmp_path / "12", body, "0.12.post1")
+    # a call with values in positions is a usage example: its keywords are what it passes, not defaults
+    usage = body.replace("model, output_dir,", 'model, "./out",')
+    assert not _audit(tmp_path / "u", usage, "0.13")
+
+
+def test_values_listed_for_a_keyword_an_earlier_call_passes_are_checked_as_passed(tmp_path):
+    # every release from 0.11 on: export_safetensors closes custom_mode to quark, awq and fp8
+    body = (
+        "## Export\n\n```python\nfrom quark.torch import export_safetensors\n\n"
+        'export_safetensors(model, "./out", custom_mode="awq")\n```\n\n'
+        'Choices:\n\n- `custom_mode`: `"quark"`, `"fp8"` or `"gguf_mode"`. Only `"quark"` is the future.\n'  # 16
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(16, "python-name-misspelt")]
+    assert not _audit(tmp_path / "ok", body.replace('`"gguf_mode"`', '`"awq"`'), "0.12.post1")
+    # no earlier call passes the keyword: whose values they are is not known
+    alone = '## Export\n\n- `custom_mode`: `"quark"`, `"fp8"` or `"gguf_mode"`.\n'
+    assert not _audit(tmp_path / "alone", alone, "0.12.post1")
+
+
+def test_a_range_under_an_install_heading_is_read_on_its_own_line(tmp_path):
+    # 0.12.post1 METADATA: onnxruntime<=1.25.1,>=1.22.2 only in the `cli` extra
+    body = (
+        '## Install\n\n```bash\npip install "amd-quark[cli]"\n```\n\n'
+        "The extra pins `onnxruntime` to\n`>=1.22.2,<=1.28.0`.\n"  # 13
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1", name="moe-ptq")) == [(13, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "ok", body.replace("1.28.0", "1.25.1"), "0.12.post1", name="moe-ptq")
+    # elsewhere, a skill's own pip line for a package only an extra pins is the reader's own copy
+    own = '## Installation\n\n```bash\npip install "onnxruntime>=1.18,<1.30"\n```\n'
+    assert not _audit(tmp_path / "own", own, "0.12.post1", name="eval-runner")
+
+
+def test_old_text_said_to_still_work_is_usage_of_the_release(tmp_path):
+    # 0.10's CLI list had w_fp8_a_fp8; 0.12.post1's CLI passes --quant_scheme to LLMTemplate, which lacks it
+    body = (
+        "## Schemes\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n"
+        "Have older notes with `--quant_scheme w_fp8_a_fp8`? They still work here.\n"  # 10
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(10, "scheme-unknown")]
+    said_gone = body.replace("They still work here.", "They no longer work.")
+    assert not _audit(tmp_path / "gone", said_gone, "0.12.post1")
+
+
+def test_template_names_in_an_html_comment_are_model_type_claims(tmp_path):
+    # quark/torch/quantization/config/template.py: kimi_k25 is registered from 0.11.1, not in 0.11
+    body = (
+        "## Notes\n\n<!-- quark.torch also ships LLM templates for qwen3_moe and\nkimi_k25 checkpoints. -->\n"
+    )
+    assert _lines(_audit(tmp_path, body, "0.11")) == [(9, "model-type-unknown")]
+    assert not _audit(tmp_path / "ok", body, "0.11.1")
+
+
+def test_a_call_that_leaves_out_a_required_parameter_is_breaking(tmp_path):
+    # 0.12.post1 quark/onnx/quantization/config/config.py QConfig.__init__(self, global_config, ...,
+    # **kwargs): a misnamed keyword is swallowed, the required global_config is missing
+    body = (
+        "## Config\n\n```python\nfrom quark.onnx import QConfig\n\nconfig = QConfig(\n"
+        "    global_quant_config=layer,\n"  # 12
+        '    exclude=["/head/Gemm"],\n)\n```\n'
+    )
+    assert _lines(_audit(tmp_path, body, "0.12.post1")) == [(12, "python-argument-missing")]
+    assert not _audit(tmp_path / "ok", body.replace("global_quant_config", "global_config"), "0.12.post1")
+    positional = body.replace("global_quant_config=layer", "layer")
+    assert not _audit(tmp_path / "pos", positional, "0.12.post1")
+    # arguments spread from a dict, or elided, are not known
+    spread = body.replace("global_quant_config=layer", "**opts")
+    assert not _audit(tmp_path / "spread", spread, "0.12.post1")
+    elided = body.replace("global_quant_config=layer", "...")
+    assert not _audit(tmp_path / "elided", elided, "0.12.post1")

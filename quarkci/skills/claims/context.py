@@ -326,6 +326,15 @@ def release_scope(text: str, bare: bool = False) -> str | None:
     return None
 
 
+# "Coming from old notes that use `--quant_scheme w_fp8_a_fp8`? Those notes still work unchanged here.": the
+# old text is said to hold now, so its names are usage of this release, not history
+_STILL_NOW = re.compile(
+    r"\b(?:still|continues? to|keeps? (?:on )?)\s*(?:works?|working|accepted|valid|supported|runs?|exists?|"
+    r"available|importable)\b|\bworks? (?:unchanged|as before|the same)\b",
+    re.IGNORECASE,
+)
+
+
 def markers(own: str, lead: str = "", section: str = "", read: Surrounding | None = None) -> dict[str, Any]:
     """Markers of a claim whose own sentence/cell/line is ``own``, introduced by ``lead`` (the
     paragraph before its block/list/table) under the heading path ``section`` (``read``: their
@@ -340,11 +349,13 @@ def markers(own: str, lead: str = "", section: str = "", read: Surrounding | Non
     # a bare release number scopes a sentence naming one release; naming two, it is a migration note
     own_scope = release_scope(own, bare=not two_releases)
     if (
-        _HISTORICAL.search(own)
-        or _HISTORICAL_OWN.search(own)
+        (
+            (_HISTORICAL.search(own) or _HISTORICAL_OWN.search(own))
+            and not (_STILL_NOW.search(own) and not is_negative(own))
+        )
         or around.historical
-        or (own_scope is None and two_releases)  # migration_note(own)
-    ):
+        or (own_scope is None and two_releases)
+    ):  # the last: migration_note(own)
         out["historical"] = True
     if is_negative(own) or around.negative:
         out["negative"] = True
@@ -387,6 +398,15 @@ def _lead_label(lead: str) -> str | None:
 _ASIDE = re.compile(r"\([^()]{0,400}\)")
 
 
+# A heading naming a task ("Registering a template for an unsupported architecture", "How to handle
+# unsupported models"): its negative word speaks of the reader's model, not of the names below it
+_TASK_HEADING = re.compile(
+    r"^\W*(?:[A-Za-z]{3,}ing\b|how to\b|when to\b)"
+    r"|\b(?:for|with|on|to|from|about)\s+(?:an?\s+|the\s+|your\s+)?(?:\w+\s+)?(?:unsupported|not supported)\b",
+    re.IGNORECASE,
+)
+
+
 def surrounding(lead: str, section: str) -> Surrounding:
     """The markers ``lead`` and ``section`` give (read once for the claims of one table or list). History
     named only inside a parenthesised aside of ``lead`` does not make what it introduces historical."""
@@ -394,7 +414,7 @@ def surrounding(lead: str, section: str) -> Surrounding:
         bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))),
         # "## Not supported" frames the list below it; "### The CLI rejects `--quant_scheme w_int4_...`" speaks
         # of the names it quotes (read on the heading's own line), not of the advice below
-        any(is_negative(h) for h in section.split(" > ") if "`" not in h),
+        any(is_negative(h) and not _TASK_HEADING.search(h) for h in section.split(" > ") if "`" not in h),
         bool(_NON_EXHAUSTIVE.search(lead) or _NON_EXHAUSTIVE.search(section)),
         _lead_label(lead) or release_scope(lead) or release_scope(section),
     )

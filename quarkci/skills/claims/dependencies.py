@@ -178,7 +178,10 @@ def _phrased(
         yield Found(
             "dependency",
             stated.spec,
-            block.line_at(stated.start) if block.kind != "table" else block.line,
+            # the line of the range itself ("`onnxruntime` to\n`>=1.22.2,<=1.28.0`": the second)
+            block.line_at(max(text.find(stated.text, stated.start), stated.start))
+            if block.kind != "table"
+            else block.line,
             {
                 "package": stated.package,
                 "text": stated.text.strip(),

@@ -52,8 +52,15 @@ MAX_BLOCK_BYTES = 256 * 1024
 
 
 def extract(unit: Unit) -> Iterator[Found]:
-    """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks (see the module doc)."""
-    carried = _Carried({}, set(), set())
+    """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks and call spans, then the
+    values listed for a keyword they pass (see the module doc)."""
+    found = [*_blocks(unit), *_spans(unit)]
+    yield from found
+    yield from _listed_values(unit, found)
+
+
+def _blocks(unit: Unit) -> Iterator[Found]:
+    carried = _Carried({}, set(), set(), {})
     for code in unit.codes():
         if code.info not in _LANGUAGES and not (code.info == "" and "import quark" in code.text):
             continue
@@ -69,9 +76,58 @@ def extract(unit: Unit) -> Iterator[Found]:
             k for k, v in reader.bound.items() if carried.bound.get(k, v) != v
         } | carried.conflicting
         carried = _Carried(
-            {k: v for k, v in reader.bound.items() if k not in conflicting}, set(reader.modules), conflicting
+            {k: v for k, v in reader.bound.items() if k not in conflicting},
+            set(reader.modules),
+            conflicting,
+            {k: v for k, v in reader.instances.items() if k not in conflicting},
         )
-    yield from _spans(unit)
+
+
+# "- `custom_mode`: `"quark"`, `"awq"` or `"fp8"`", "`weight_format` accepts `"real_quantized"` or
+# `"fake_quantized"`": a keyword's name, then the string values it takes, each a quoted literal span
+_VALUES_OF = re.compile(
+    r"^\W*`([a-z_][a-z0-9_]*)`\s*(?::|accepts\b|takes\b|is one of\b|can be\b|must be\b|[-–—])", re.IGNORECASE
+)
+_QUOTED_SPAN = re.compile(r"`\s*(?:\"([^\"`\n]+)\"|'([^'`\n]+)')\s*`")
+_SENTENCE_END = re.compile(r"[.;!?]\s+(?=[A-Z`(])")
+
+
+def _listed_values(unit: Unit, found: list[Found]) -> Iterator[Found]:
+    """``python_argument`` claims of a paragraph or list item that lists the string values of a keyword
+    (:data:`_VALUES_OF`) the file passes to a Quark callable in an earlier line: each value is checked as if
+    passed to the last such callable (``export_safetensors(..., custom_mode="awq")`` above, then
+    "- `custom_mode`: `"quark"`, `"awq"`, `"fp8"` or `"hf_format"`"). A keyword no earlier call passes is
+    left alone (whose values they are is not known)."""
+    passed = sorted(
+        (f.line, str(f.context["keyword"]), str(f.context["callable"]))
+        for f in found
+        if f.kind == "python_keyword" and isinstance(f.context.get("callable"), str)
+    )
+    if not passed:
+        return
+    for block in unit.texts():
+        if block.kind != "paragraph" or (match := _VALUES_OF.match(block.text)) is None:
+            continue
+        keyword = match.group(1)
+        callees = [c for line, k, c in passed if k == keyword and line < block.line]
+        if not callees:
+            continue
+        stop = _SENTENCE_END.search(block.text, match.end())  # the list is the first sentence
+        for value in _QUOTED_SPAN.finditer(
+            block.text, match.end(), stop.start() if stop else len(block.text)
+        ):
+            literal = value.group(1) or value.group(2)
+            yield Found(
+                "python_argument",
+                literal,
+                block.line_at(value.start()),
+                {
+                    "callable": callees[-1],
+                    "keyword": keyword,
+                    "where": "listed",
+                    "section": heading_path(block.headings),
+                },
+            )
 
 
 @dataclass(frozen=True)
@@ -84,6 +140,8 @@ class _Carried:
     # names the file binds to different Quark names in different blocks (`ModelQuantizer` from quark.onnx,
     # then from quark.torch): a later block that uses one without importing it is not read as either
     conflicting: set[str] = field(default_factory=set)
+    # the instances they made (``template = LLMTemplate(...)`` above, ``template.get_config(...)`` below)
+    instances: dict[str, str] = field(default_factory=dict)
 
 
 # An inline span that is one call of a (dotted) name: ``X.m(a, k=v)``; spans over 2 KiB are not parsed.
@@ -142,11 +200,13 @@ class _Reader:
         self.bound: dict[str, str] = dict(carried.bound) if carried else {}
         # the local names bound by ``import`` (modules, not imported names)
         self.modules: set[str] = set(carried.modules) if carried else set()
-        self.instances: dict[str, str] = {}
+        self.instances: dict[str, str] = dict(carried.instances) if carried else {}
         self.local: set[str] = set()  # every name the block binds in any way (unbound calls are claims)
+        self.whole = False  # a whole block read (not an inline span): its calls pass every argument
 
     def read(self, tree: ast.Module) -> Iterator[Found]:
         self.local = _bound_names(tree) | set(self.bound)
+        self.whole = True
         for node in _in_order(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -200,6 +260,28 @@ class _Reader:
             yield self.found(
                 "python_name", callee, node, {"form": "member", "class": owner, "member": func.attr}
             )
+        if self.whole:  # an inline span leaves arguments out on purpose: only a block's calls are whole
+            spread = any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords
+            )
+            elided = any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in node.args) or any(
+                isinstance(k.value, ast.Constant) and k.value.value is Ellipsis for k in node.keywords
+            )
+            if not spread and not elided:
+                yield self.found(
+                    "python_call",
+                    callee,
+                    node,
+                    {
+                        "callable": callee,
+                        "positional": len(node.args),
+                        "keywords": sorted(k.arg for k in node.keywords if k.arg is not None),
+                        # each keyword's own line (a call spread over lines)
+                        "keyword_lines": {
+                            k.arg: self.code.first_line + k.lineno - 1 for k in node.keywords if k.arg
+                        },
+                    },
+                )
         for keyword in node.keywords:
             if keyword.arg is None:
                 continue  # **kwargs passes names we cannot see

@@ -17,6 +17,7 @@ written. ``python-default-changed`` compares it with the release's signature.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 
@@ -301,7 +302,7 @@ def extract(unit: Unit) -> Iterator[Found]:
         lead = callables(text.lead, exported) if text.in_list else set()
         before: str | None = next(iter(lead)) if len(lead) == 1 else None
         for offset, sentence in sentences(text.text):
-            found = stated_pairs(sentence, exported, before)
+            found = stated_pairs(sentence, exported, before) or _signature(sentence, exported)
             named = callables(sentence, exported)
             before = next(iter(named)) if len(named) == 1 else (before if not named else None)
             for callee, parameter, value in found:
@@ -320,6 +321,38 @@ def extract(unit: Unit) -> Iterator[Found]:
                         "text": " ".join(sentence.split())[:200],
                     },
                 )
+
+
+# "The signature is `export_safetensors(model, output_dir, custom_mode="quark", ...)`", "its full signature:
+# `get_config(scheme, algorithm=None)`": a call span written out as the callable's declaration
+_SIGNATURE_WORD = re.compile(r"\bsignatures?\b|\b(?:is|are) declared as\b", re.IGNORECASE)
+
+
+def _signature(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
+    """``[(callable, parameter, default), ...]`` of a call span in a sentence that calls it a signature
+    (:data:`_SIGNATURE_WORD`): each ``name=constant`` of the span is that parameter's stated default (the
+    positional names are parameters without one). Empty when the sentence says no signature, or the span is
+    no call of one callable with constant keywords."""
+    if not _SIGNATURE_WORD.search(sentence):
+        return []
+    out: list[tuple[str, str, str]] = []
+    for raw in _SPAN.findall(sentence):
+        span = raw.strip()
+        if len(span) > 2048 or _CALL.fullmatch(span) is None or _callable(span, exported) is None:
+            continue
+        try:
+            tree = ast.parse(span, mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        call = tree.body
+        if not isinstance(call, ast.Call) or any(not isinstance(a, ast.Name) for a in call.args):
+            continue  # a call with values in positions is a usage example, not a declaration
+        callee = ast.unparse(call.func)
+        for keyword in call.keywords:
+            if keyword.arg is not None and isinstance(keyword.value, ast.Constant):
+                written = ast.get_source_segment(span, keyword.value) or ast.unparse(keyword.value)
+                out.append((callee, keyword.arg, written))
+    return out
 
 
 _PYTHON = frozenset({"python", "py", "python3", "ipython"})

@@ -55,6 +55,8 @@ def extract(unit: Unit) -> Iterator[Found]:
     for body, line_of in unit.comments():
         for match in _TOKEN.finditer(body):
             yield from _claim(match.group(0), line_of(match.start()), "comment", known, unit)
+        # "<!-- quark.torch has LLM templates for qwen3_vl_moe and kimi_k25 -->": read like a paragraph
+        yield from _unavailable_models(Text(body, line_of(0), (), "paragraph"), unit)
 
 
 def _text_claims(block: Text, known: frozenset[str], unit: Unit) -> Iterator[Found]:

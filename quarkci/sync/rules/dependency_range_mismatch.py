@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.base import FactItem
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._versions import exact_pin
 from quarkci.sync.state import AuditState
@@ -86,6 +89,20 @@ def _pins(state: AuditState, package: str) -> list[tuple[FactItem, SpecifierSet]
     return out
 
 
+# "## Install", "### Installation and set-up", "## Requirements": a section saying what installing Quark brings
+_INSTALL_SECTION = re.compile(r"\b(?:install\w*|set-?up|requirements)\b", re.IGNORECASE)
+
+
+def _about_installing(claim: Claim) -> bool:
+    """True when the claim stands in an install skill, or in prose under a heading about installing Quark
+    ("The extra pins `onnxruntime` to ..."): there a range of a package only an extra needs is what the
+    extra pins. A ``pip install "lm-eval>=0.4.3"`` line of another skill installs the reader's own copy."""
+    section = str(claim.context.get("section") or "").rsplit(" > ", 1)[-1]
+    if "install" in claim.skill:
+        return True
+    return claim.context.get("where") != "code" and bool(_INSTALL_SECTION.search(section))
+
+
 def check(state: AuditState) -> list[Finding]:
     """``changed`` per ``dependency`` claim that disagrees with every pin of its package (a package
     pinned differently per extra agrees when one pin agrees). A claim whose clause names an extra
@@ -102,7 +119,7 @@ def check(state: AuditState) -> list[Finding]:
         named = [(i, s) for i, s in pins if extra and i.attrs.get("extra") == extra]
         if named:
             pins = named
-        elif pins and all(i.attrs.get("extra") for i, _ in pins) and "install" not in claim.skill:
+        elif pins and all(i.attrs.get("extra") for i, _ in pins) and not _about_installing(claim):
             continue  # needed only by an extra: a range in a skill not about installing Quark is its own choice
         try:
             stated = SpecifierSet(claim.value)
