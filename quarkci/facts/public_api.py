@@ -417,7 +417,7 @@ def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
 
 
 def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict[str, dict[str, object]]:
-    """``{class name: {"bases", "init", "dataclass", "fields"}}`` of every module-level class (private ones
+    """``{class name: {"bases", "init", "dataclass", "fields", "attributes"}}`` of every module-level class (private ones
     too: they are bases): ``bases`` as dotted names (``quark.common.config.BaseQLayerConfig`` for a base
     imported from Quark or defined here, else as written: ``ABC``, ``nn.Module``); ``init`` the parameters of
     its own ``__init__`` (:func:`_params`) or None; ``dataclass`` True under ``@dataclass`` (not
@@ -440,8 +440,21 @@ def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict
             "init": _params(init, method=True) if init is not None else None,
             "dataclass": _is_dataclass(node),
             "fields": _fields(node),
+            "attributes": _attributes(node),
         }
     return dict(sorted(out.items()))
+
+
+def _attributes(node: ast.ClassDef) -> list[str]:
+    """The public names a class body assigns (enum members ``QInt32 = 7``, class constants, annotated
+    fields), sorted: names a skill may write bare (``ExtendedQuantType`` has `QInt32`)."""
+    out: set[str] = set()
+    for member in node.body:
+        targets = member.targets if isinstance(member, ast.Assign) else []
+        if isinstance(member, ast.AnnAssign):
+            targets = [member.target]
+        out.update(t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_"))
+    return sorted(out)
 
 
 def _base_name(node: ast.expr, module: str, origins: dict[str, str], body: list[ast.stmt]) -> str:

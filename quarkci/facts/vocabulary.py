@@ -17,6 +17,7 @@ kind               names
 ``name``           every public class and function a module under ``quark/`` defines (``public_api``
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
 ``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
+``attribute``      every name a public class body assigns, bare (enum members ``QInt32``, constants)
 ``export``         every public name a framework package exports (``quark``, ``quark.torch``, ``quark.onnx``,
                    ...: an ``__init__`` at most two packages deep): what users import, ``export_safetensors``
 ``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
@@ -61,6 +62,7 @@ KINDS: tuple[str, ...] = (
     "onnx_config",
     "name",
     "member",
+    "attribute",
     "export",
     "flag",
     "literal",
@@ -221,6 +223,14 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
         "onnx_config": set(onnx_configs(facts.kinds.get("public_api", []))),
         "name": names,
         "member": members,
+        # what a public class body assigns (enum members, constants), by its bare name
+        "attribute": {
+            str(a)
+            for item in facts.kinds.get("public_api", [])
+            for c, info in (item.attrs.get("classes") or {}).items()
+            if not str(c).startswith("_") and isinstance(info, dict)
+            for a in info.get("attributes") or ()
+        },
         "export": {
             str(name)
             for item in facts.kinds.get("public_api", [])

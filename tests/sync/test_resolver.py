@@ -686,7 +686,15 @@ def test_a_note_that_a_name_arrives_later_is_not_checked_against_an_earlier_rele
         "The `LLMTemplate` helper does not exist yet here.\n"  # 12
     )
     found = _audit(tmp_path, body, "0.10")
-    assert not [f for f in found if f.skill_location and f.skill_location.line in (10, 12)]
+    assert not [f for f in found if f.skill_location and f.skill_location.line == 10]
+    # round 14: a Python name said not to exist is checked too, and 0.10 has LLMTemplate
+    # (quark/torch/quantization/config/template.py): the note is false there, true on 0.9
+    assert [
+        (f.skill_location.line, f.rule) for f in found if f.skill_location and f.skill_location.line == 12
+    ] == [(12, "name-stated-unavailable")]
+    assert not [
+        f for f in _audit(tmp_path / "9", body, "0.9") if f.skill_location and f.skill_location.line == 12
+    ]
     # negative control: stated as usage, the flag is removed on 0.10
     usage = (
         "```bash\nquark-cli torch-llm-ptq --model_dir m\n```\n\nPass `--layer_quant_scheme lm_head fp8`.\n"
@@ -1993,3 +2001,150 @@ def test_a_call_that_leaves_out_a_required_parameter_is_breaking(tmp_path):
     assert not _audit(tmp_path / "spread", spread, "0.12.post1")
     elided = body.replace("global_quant_config=layer", "...")
     assert not _audit(tmp_path / "elided", elided, "0.12.post1")
+
+
+# --- round 15 (tuned on sync_dev16 and the all-true clean_7, outside the repository; held-out sync_16
+# committed before, 562bc6b) ----------------------------------------------------------------------------
+
+
+def test_names_dated_by_their_own_words_speak_of_that_time(tmp_path):
+    # 0.9 quark/torch/quantization/config/config.py defines OCP_MXFP4Spec and no MXSpec (0.8.2's); 0.10's
+    # template.py has no ptpc_fp8; 0.6.0's quark.torch exports import_model_info, 0.7's ModelImporter
+    aside = "## Specs\n\nUse `OCP_MXFP4Spec` here (0.8.2 only had the older `MXSpec`).\n"
+    assert not _audit(tmp_path / "a", aside, "0.9")
+    assert _lines(
+        _audit(tmp_path / "au", aside.replace(" (0.8.2 only had the older `MXSpec`)", " or `MXSpec`"), "0.9")
+    )
+    absent = "## Schemes\n\n`LLMTemplate` has 13 built-in schemes (no `ptpc_fp8` yet).\n"
+    assert not _audit(tmp_path / "n", absent, "0.10")
+    out = "## Imports\n\n| Before | Now |\n|---|---|\n| 6 names | 6 names (`import_model_info` out, `ModelImporter` in) |\n"
+    assert not _audit(tmp_path / "o", out, "0.7")
+    assert _lines(_audit(tmp_path / "oi", out.replace("` out, ", "` in, "), "0.7"))
+
+
+def test_enum_members_a_class_body_assigns_are_quark_names(tmp_path):
+    # 0.9 quark/onnx/quant_utils.py: ExtendedQuantType has QInt32 = 7 and QFloat16 = 9
+    body = "## Types\n\n`ExtendedQuantType` adds `QInt32` and `QFloat16` to the ONNX Runtime types.\n"
+    assert not _audit(tmp_path, body, "0.9")
+    assert _lines(_audit(tmp_path / "m", body.replace("`QInt32`", "`QInt31`"), "0.9")) == [
+        (8, "python-name-misspelt")
+    ]
+
+
+def test_a_symptom_heading_and_advice_after_a_negation_say_nothing_is_unavailable(tmp_path):
+    # 0.11.1 template.py registers int4_wo_128, fp8 and mxfp4 and no mx9 (0.13 adds it)
+    body = (
+        "## Q: My scheme name is rejected\n\nNames that work include `int4_wo_128`, `fp8` and `mxfp4`.\n"
+        "`mx9` is not available here, so fall back to plain `fp8`.\n"
+    )
+    assert not _audit(tmp_path, body, "0.11.1")
+    framed = body.replace("## Q: My scheme name is rejected", "## Rejected by this release")
+    assert (8, "name-stated-unavailable") in _lines(_audit(tmp_path / "f", framed, "0.11.1"))
+
+
+def test_a_column_labelled_with_a_release_series_speaks_of_that_series(tmp_path):
+    # quark.onnx_adapter is 0.11.x's (0.12.post1 renamed it quark.shapeshifter); quark.shares -> quark.common
+    body = "## Renames\n\n| 0.11.x import | Use now |\n|---|---|\n| `quark.onnx_adapter` | `quark.shapeshifter` |\n"
+    assert not _audit(tmp_path, body, "0.12.post1")
+    unlabelled = body.replace("| 0.11.x import |", "| Import |")
+    assert _lines(_audit(tmp_path / "u", unlabelled, "0.12.post1"))
+
+
+def test_an_import_said_to_fail_on_this_release_and_a_family_said_to_have_no_template(tmp_path):
+    # 0.12.post1's torch config.py has no Config alias (0.13 brings it back); 0.11.1 has no gemma4 template
+    body = (
+        "## Config\n\n`quark.torch.quantization.config.config` no longer defines `Config`, so\n"
+        "`from quark.torch.quantization.config.config import Config` fails on this release.\n"
+    )
+    assert not _audit(tmp_path, body, "0.12.post1")
+    models = "## Models\n\n- `gemma4` and `hunyuan_v1_dense` have no template.\n"
+    assert not _audit(tmp_path / "m", models, "0.11.1")
+    assert _lines(_audit(tmp_path / "mu", '## Models\n\n- `LLMTemplate.get("gemma4")` works.\n', "0.11.1"))
+
+
+def test_defaults_stated_in_signature_and_defaults_columns(tmp_path):
+    # 0.11 quark/torch/utils/llm/model_preparation.py get_tokenizer(ckpt_path, max_seq_len=2048, ...);
+    # 0.12.post1 quark/onnx/quantization/config/algorithm.py GPTQConfig bits=8, AdaRoundConfig optim_device
+    # "cpu"; 0.10 onnx_validate.py --per_gpu_eval_batch_size default 4
+    signature = "## Helpers\n\n| Function | Signature |\n|---|---|\n| `get_tokenizer` | `get_tokenizer(ckpt_path, max_seq_len=4096)` |\n"
+    assert _lines(_audit(tmp_path / "s", signature, "0.11")) == [(10, "python-default-changed")]
+    assert not _audit(tmp_path / "s2", signature.replace("4096", "2048"), "0.11")
+    defaults = "## ONNX\n\n| Config | Defaults |\n|---|---|\n| `GPTQConfig` | `bits=4`, `block_size=128` |\n"
+    assert _lines(_audit(tmp_path / "d", defaults, "0.12.post1")) == [(10, "python-default-changed")]
+    assert not _audit(tmp_path / "d8", defaults.replace("bits=4", "bits=8"), "0.12.post1")
+    flags = (
+        "## CLI\n\n| Subcommand | Selected defaults |\n|---|---|\n"
+        "| `onnx-validate` | `--per_gpu_eval_batch_size 8` |\n"
+    )
+    assert _lines(_audit(tmp_path / "f", flags, "0.10")) == [(10, "cli-flag-default-changed")]
+    assert not _audit(tmp_path / "f4", flags.replace("size 8", "size 4"), "0.10")
+
+
+def test_a_python_name_said_not_to_exist_is_checked_against_the_release(tmp_path):
+    # 0.12.post1 quark/torch/__init__.py exports disable_native_inference; 0.10 ModelExporter defines
+    # export_quark_model (api.py:718)
+    gone = "## Native\n\n`disable_native_inference` is not available in this release.\n"
+    assert _lines(_audit(tmp_path, gone, "0.12.post1")) == [(8, "name-stated-unavailable")]
+    removed = "## Export\n\n`ModelExporter.export_quark_model` has already been removed in this release.\n"
+    assert _lines(_audit(tmp_path / "r", removed, "0.10")) == [(8, "name-stated-unavailable")]
+    # a function said to refuse something exists: nothing said unavailable
+    refuses = "## Schemes\n\n`LLMTemplate.register_scheme` refuses a name that is already registered.\n"
+    assert not _audit(tmp_path / "n", refuses, "0.13")
+
+
+def test_a_default_said_without_its_callable_takes_the_one_its_heading_names(tmp_path):
+    # 0.10 quark/torch/export/api.py export_safetensors(..., pack_method: str = "reorder")
+    body = '## `export_safetensors` in detail\n\nUnless you pass it, `pack_method` is `"order"`.\n'
+    assert _lines(_audit(tmp_path, body, "0.10")) == [(8, "python-default-changed")]
+    assert not _audit(tmp_path / "ok", body.replace('"order"', '"reorder"'), "0.10")
+
+
+def test_list_neighbours_and_instances_of_earlier_blocks_make_claims(tmp_path):
+    # no release registers int4_wo_256 (template.py: 32, 64, 128); 0.6.0's ModelExporter has no
+    # export_safetensors_model (0.9 adds it)
+    listed = "## Picks\n\n1. Decode-bound: `int4_wo_128`, and `int4_wo_32` on `lm_head`.\n2. Coarser: `int4_wo_256`.\n"
+    assert _lines(_audit(tmp_path / "l", listed, "0.11.2")) == [(9, "scheme-misspelt")]
+    instance = (
+        "## Export\n\n```python\nfrom quark.torch import ModelExporter\n\nexporter = ModelExporter(config=cfg, export_dir=d)\n```\n\n"
+        "Then call `exporter.export_safetensors_model(model, quant_config)`.\n"  # 14
+    )
+    assert _lines(_audit(tmp_path / "i", instance, "0.6.0")) == [(14, "python-import-unresolved")]
+    assert not _audit(tmp_path / "i10", instance, "0.10")
+
+
+def test_defaults_in_html_comments_extras_list_heads_and_requirement_tables(tmp_path):
+    # 0.13 torch_llm_ptq.py --evaluation_dataset default wikitext; 0.13 METADATA onnxruntime<=1.28.0,>=1.22.2
+    # (cli) and no onnxruntime_genai; 0.8.2 METADATA: no evaluate, Requires-Python >=3.10.0,<3.13
+    comment = "## Eval\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n<!-- torch-llm-ptq's --evaluation_dataset defaults to wikitext2 -->\n"
+    assert _lines(_audit(tmp_path / "c", comment, "0.13")) == [(10, "cli-flag-default-changed")]
+    assert not _audit(tmp_path / "c2", comment.replace("wikitext2", "wikitext"), "0.13")
+    extras = (
+        "## What each extra brings in\n\n- **`cli`** — the big one: `onnxruntime>=1.22.2,<=1.25.1`, `gguf`,\n"
+        "  `onnxruntime_genai`.\n"
+    )
+    assert _lines(_audit(tmp_path / "e", extras, "0.13")) == [
+        (8, "dependency-range-mismatch"),
+        (9, "dependency-not-required"),
+    ]
+    assert not _audit(tmp_path / "e12", extras, "0.12.post1")
+    tables = (
+        "## Interpreter\n\n| Python | Status |\n|---|---|\n| 3.9 – 3.12 | supported |\n\n"
+        "## Runtime pins declared by the wheel\n\n| Package | Constraint |\n|---|---|\n| `evaluate` | unpinned |\n"
+    )
+    assert _lines(_audit(tmp_path / "t", tables, "0.8.2")) == [
+        (10, "python-version-mismatch"),
+        (16, "dependency-not-required"),
+    ]
+    assert not _audit(tmp_path / "t9", tables, "0.9")  # 0.9: Requires-Python >=3.9, requires evaluate
+
+
+def test_a_count_in_a_table_cell_and_a_lead_brought_up_to_date(tmp_path):
+    # 0.10 template.py registers 13 schemes; 0.11 moved the LLM helpers to quark/torch/utils/llm
+    count = "## Fields\n\n| Field | Values |\n|---|---|\n| `scheme` | one of the 18 built-in schemes |\n"
+    assert _lines(_audit(tmp_path / "n", count, "0.10")) == [(10, "scheme-count-mismatch")]
+    assert not _audit(tmp_path / "n13", count.replace("18", "13"), "0.10")
+    lead = (
+        "## Helpers\n\nThe helpers that used to sit in the CLI tree are a public module now:\n\n"
+        "```python\nfrom quark.torch.utils.llm import get_model_type\n```\n"  # 11
+    )
+    assert _lines(_audit(tmp_path / "h", lead, "0.11")) == [(11, "python-import-unresolved")]

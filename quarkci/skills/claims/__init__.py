@@ -41,6 +41,7 @@ from quarkci.skills.claims.context import (
     Surrounding,
     answered_no,
     cell_release,
+    dated,
     is_negative,
     markers,
     negations,
@@ -196,6 +197,7 @@ class _Markers:
             for number in range(body.count("\n") + 1):
                 self._headings.setdefault(line_of(0) + number, " ".join(body.split()))
         self._said_absent: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
+        self._dated_of: dict[tuple[tuple[int, int], ...], dict[str, str]] = {}
         self._items: dict[int, Text] = {}  # line -> the list item paragraph on it
         self._negative_leads: dict[str, bool] = {}  # a list's lead -> is_negative(lead)
         self._answered_no: set[int] = set()  # lines of a question heading the next paragraph answers "No"
@@ -245,24 +247,47 @@ class _Markers:
                 said = self._negations[self._keys[found.line]] = negations(own)
             if marks.get("negative") and not read.negative and not said.of(names):
                 marks = {k: v for k, v in marks.items() if k != "negative"}
+            if marks.get("negative") and said.absent_of(names):
+                marks = {**marks, "unavailable": True}  # said not to exist, not just refused
             if marks.get("historical") and not read.historical and said.instructs(names):
                 # "... are gone. For perplexity on another corpus add `--evaluation_dataset`.": usage now, of
                 # the release the lead or heading names, if any
                 drop = {"historical"} | ({"releases"} if read.scope is None and not said.dated else set())
                 marks = {k: v for k, v in marks.items() if k not in drop}
         if found.line in self._answered_no:
-            marks = {**marks, "negative": True}  # "### Is `quark-skills` installed?" answered "No."
+            marks = {**marks, "negative": True, "unavailable": True}  # "### Is `x` installed?" answered "No."
         if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in self._absent(found.line):
-            marks = {**marks, "negative": True}  # "0.9 has no `quark-cli`", "`mx9` is **not** a scheme"
+            # "0.9 has no `quark-cli`", "`mx9` is **not** a scheme"
+            marks = {**marks, "negative": True, "unavailable": True}
         if not marks.get("negative") and self._row_says_no(found):
-            marks = {**marks, "negative": True}  # "| `quark-cli` | no | **no** | no |"
+            marks = {**marks, "negative": True, "unavailable": True}  # "| `quark-cli` | no | **no** | no |"
         if not marks.get("negative") and self._listed_absent(found):
             marks = {**marks, "negative": True}  # "These 0.10 options are not accepted by 0.11:" then items
+        if (when := self._dated(found)) is not None:
+            # "(0.8.2 only had the older `MXSpec`)": that name speaks of that release, or of the past
+            marks = {**marks, "historical": True} if when == "historical" else {**marks, "releases": when}
         if (labelled := self._labelled(found)) is not None:
             # "| 0.10 CLI | 0.11 CLI |", "| 0.12.post1 (this one) | 3.11 – 3.13 |": the cell speaks of that
             # release only, whatever the lead says of history
             marks = {**{k: v for k, v in marks.items() if k != "historical"}, "releases": labelled}
         return Found(found.kind, found.value, found.line, {**marks, **found.context})
+
+    def _dated(self, found: Found) -> str | None:
+        """What :func:`~quarkci.skills.claims.context.dated` says of ``found``'s name in the whole text
+        around its line ("historical", a release specifier), read once per text; None when nothing."""
+        key = self._keys.get(found.line)
+        if key is None or key not in self._read:
+            return None
+        cached = self._dated_of.get(key)
+        if cached is None:
+            cached = self._dated_of[key] = dated(self._read[key][0])
+        if not cached:
+            return None
+        text = found.context.get("text")
+        for needle in (found.value, text if isinstance(text, str) else "", found.value.rsplit(".", 1)[-1]):
+            if needle and needle in cached:
+                return cached[needle]
+        return None
 
     def _absent(self, line: int) -> frozenset[str]:
         """:func:`said_absent` of the whole text around ``line`` (not its bounded ``around``), read once."""
@@ -294,7 +319,10 @@ class _Markers:
             return False
         negative = self._negative_leads.get(item.lead)
         if negative is None:
-            negative = self._negative_leads[item.lead] = is_negative(item.lead)
+            # a lead introduces its list when it ends with a colon; a paragraph saying `mx9` is not available
+            # above a code block and a list speaks of `mx9`
+            introduces = item.lead.rstrip("*_ \n").endswith(":")
+            negative = self._negative_leads[item.lead] = introduces and is_negative(item.lead)
         if not negative:
             return False
         head = re.split(r"[:(;]|\s[—–-]\s", item.text, maxsplit=1)[0]

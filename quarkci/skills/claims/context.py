@@ -27,7 +27,7 @@ from packaging.version import InvalidVersion, Version
 
 _HISTORICAL = re.compile(
     r"\b(?:no longer (?:works?|exists?|supported|available|valid|accepted|recogni[sz]ed|allowed|parsed)|(?:was|were|has been|have been) removed"
-    r"|removed (?:in|since|from)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
+    r"|removed (?:in|since|from)(?! this\b| the current\b)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of(?=\s+(?:the\s+|an?\s+)?(?:`|--|quark\b|amd-quark\b)))\b",
     re.IGNORECASE,
 )
@@ -36,7 +36,8 @@ _HISTORICAL = re.compile(
 _HISTORICAL_OWN = re.compile(
     r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
-    r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?)"
+    r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?"
+    r"|defines?|provides?|contains?|accepts?|takes?)"
     r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces(?=\s+`)"
@@ -51,8 +52,14 @@ _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|do not use|don't use|never use|must not|avoid using"
     r"|not compatible|incompatible|not available|unavailable|not accepted|rejects?|rejected|refuses?"
     r"|isn't available|aren't available"
-    r"|does not exist|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped)"
+    r"|does not exist|doesn't exist|do not exist|don't exist"
+    r"|not (?:yet )?(?:present|included|shipped|covered|registered)"
+    # "`gemma4` and `hunyuan_v1_dense` have no template", "`X` has no CLI support"
+    r"|(?:has|have|had) no (?:\w+ )?(?:templates?|support|registration|entry|entries)"
     r"|fails? (?:to import )?(?:on|in|with|under) (?:amd-quark |quark )?0\.\d+|fails to import"
+    r"|fails? (?:on|in|under) (?:this|the current) (?:release|version)"
+    # "`ModelExporter.export_quark_model` has already been removed in this release"
+    r"|(?:been|is|are|was|were)\s+(?:already\s+)?removed\s+(?:in|from)\s+(?:this|the current)\b"
     r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported"
     r"|(?:does|do) not import|doesn't import|won't import)\b"
     # a question asking why something fails presupposes it does ("Why does `from x import Config` fail?")
@@ -85,6 +92,13 @@ class Negations:
     seen: frozenset[str]
     whole: bool
     instructed: frozenset[str] = frozenset()
+    absent: frozenset[str] = frozenset()  # the words of its sentences saying something is not there
+
+    def absent_of(self, names: tuple[str, ...]) -> bool:
+        """True when a sentence holding one of ``names`` says something does not exist or is not
+        available (:data:`_UNAVAILABLE`), not merely that it is refused or not to be used."""
+        words = [w for n in names if n for w in _WORD.findall(n)]
+        return any(w in self.absent for w in words)
 
     @property
     def dated(self) -> bool:
@@ -108,11 +122,16 @@ class Negations:
         return any(w in self.negated for w in words)
 
 
+_ADVICE_BREAK = re.compile(r"; |,\s+(?:so|but|then|instead)\s+(?=\w)", re.IGNORECASE)
+
+
 def negations(text: str) -> Negations:
     """The :class:`Negations` of ``text`` (time linear in its length)."""
-    parts = [c for s in sentences_of(text) for c in s.split("; ")]  # "...; use `fp8`": a clause of its own
+    # "...; use `fp8`", "... is not available, so fall back to plain `fp8`": the advice is a clause of its own
+    parts = [c for s in sentences_of(text) for c in _ADVICE_BREAK.split(s)]
     negated: set[str] = set()
     seen: set[str] = set()
+    absent: set[str] = set()
     instructed: set[str] = set()
     other: set[str] = set()  # the words of every other sentence
     for i, part in enumerate(parts):
@@ -120,13 +139,34 @@ def negations(text: str) -> Negations:
         seen.update(words)
         if is_negative(part) or (i + 1 < len(parts) and answered_no(part, parts[i + 1])):
             negated.update(words)
+            if _UNAVAILABLE.search(unquoted(part)) or (
+                i + 1 < len(parts) and answered_no(part, parts[i + 1])
+            ):
+                absent.update(words)
         if _INSTRUCTION.search(part) and not (
             _HISTORICAL.search(part) or _HISTORICAL_OWN.search(part) or _names_two_releases(part)
         ):
             instructed.update(words)
         else:
             other.update(words)
-    return Negations(frozenset(negated), frozenset(seen), is_negative(text), frozenset(instructed - other))
+    return Negations(
+        frozenset(negated),
+        frozenset(seen),
+        is_negative(text),
+        frozenset(instructed - other),
+        frozenset(absent),
+    )
+
+
+# What says a name is not there (a stricter reading than :func:`is_negative`: "`register_scheme` refuses a
+# name" and "avoid `X`" say nothing of whether the release has them)
+_UNAVAILABLE = re.compile(
+    r"\b(?:not (?:(?:currently|yet)\s+)?available|unavailable|isn't available|aren't available|does not exist"
+    r"|doesn't exist|do not exist|don't exist|not (?:yet )?(?:present|included|shipped|exported)|removed"
+    r"|no longer|fails to import|cannot be imported|can't be imported|(?:does|do) not import|doesn't import"
+    r"|won't import|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|(?:is|are) gone)\b",
+    re.IGNORECASE,
+)
 
 
 # a sentence telling the reader what to do now ("For perplexity on a different corpus add
@@ -163,20 +203,57 @@ _HAS_NO = re.compile(
     re.IGNORECASE,
 )
 # "... console script (it arrives in 0.10), and no `LLMTemplate` either": a further "and no `X`"
-_AND_NO = re.compile(r"(?:,|;|\band\b|\bor\b|\bnor\b|\bbut\b)\s+(?:also\s+)?no\s+`([^`\n]+)`", re.IGNORECASE)
+# "(no `ptpc_fp8`, no `int4_wo_per_channel` yet)": an aside opening with "no `X`" too
+_AND_NO = re.compile(
+    r"(?:(?:,|;|\band\b|\bor\b|\bnor\b|\bbut\b)\s+|\(\s*)(?:also\s+)?no\s+`([^`\n]+)`", re.IGNORECASE
+)
+# "(`import_model_info` out, `ModelImporter` in)": a name said out of the release
+_OUT = re.compile(r"`([^`\n]+)`\s+out(?=\s*[,;)])")
 _IS_NOT_A = re.compile(r"`([^`\n]+)`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?an?\b", re.IGNORECASE)
 
 
 def said_absent(text: str) -> frozenset[str]:
     """The code spans ``text`` says are absent by a negation right next to them (:data:`_HAS_NO`,
     :data:`_IS_NOT_A`), their last dotted part too (``quark.x.Y`` -> ``Y``); empty when none."""
-    if "no" not in text and "not" not in text:
+    if "no" not in text and "not" not in text and " out" not in text:
         return frozenset()
-    names = {m.group(1) for m in _IS_NOT_A.finditer(text)}
+    names = {m.group(1) for m in _IS_NOT_A.finditer(text)} | {m.group(1) for m in _OUT.finditer(text)}
     for match in _HAS_NO.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
     names.update(m.group(1) for m in _AND_NO.finditer(text))
     return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
+
+
+# "the older `MXSpec`", "not the old `w_fp8_a_fp8`-style names": the span after the word is the old name
+_OLD_NAME = re.compile(r"\bthe (?:old|older|former|legacy|previous|deprecated)\s+`([^`\n]+)`", re.IGNORECASE)
+# "(0.8.2 only had the older `MXSpec`)", "(0.10 used `--model_export`)": an aside saying what one release had
+_DATED_ASIDE = re.compile(
+    r"\((?P<body>[^()]*?(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w]|\.\d)[^()]*?"
+    r"\b(?:had|used|shipped|offered|accepted|took|exported|called it|named it)\b[^()]*)\)",
+    re.IGNORECASE,
+)
+
+
+def dated(text: str) -> dict[str, str]:
+    """The code spans ``text`` dates to another time, by words right next to them: ``{span: "historical"}``
+    after "the old(er)/former/legacy/previous" (:data:`_OLD_NAME`), ``{span: "==0.8.2"}`` inside an aside
+    saying what one release had (:data:`_DATED_ASIDE`); the last dotted part of each span too. The other
+    names of the sentence keep its markers."""
+    if "`" not in text:
+        return {}
+    out: dict[str, str] = {}
+    for match in _DATED_ASIDE.finditer(text):
+        if len(_RELEASE.findall(match.group("body"))) != 1:
+            continue
+        version = match.group("v")
+        scope = f"=={version}.*" if version.count(".") == 1 else f"=={version}"
+        for span in re.findall(r"`([^`\n]+)`", match.group("body")):
+            out[span] = out[span.rsplit(".", 1)[-1]] = scope
+    for match in _OLD_NAME.finditer(text):
+        span = match.group(1)
+        out.setdefault(span, "historical")
+        out.setdefault(span.rsplit(".", 1)[-1], "historical")
+    return out
 
 
 _QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
@@ -401,8 +478,16 @@ _ASIDE = re.compile(r"\([^()]{0,400}\)")
 # A heading naming a task ("Registering a template for an unsupported architecture", "How to handle
 # unsupported models"): its negative word speaks of the reader's model, not of the names below it
 _TASK_HEADING = re.compile(
-    r"^\W*(?:[A-Za-z]{3,}ing\b|how to\b|when to\b)"
+    # a troubleshooting question ("Q: My scheme name is rejected", "Why is `x` refused?") states the
+    # reader's symptom, not what the release lacks
+    r"^\W*(?:[A-Za-z]{3,}ing\b|how to\b|when to\b|Q\s*[:.]|why\b|my\b|i\b|i'm\b|what if\b)|\?\W*$"
     r"|\b(?:for|with|on|to|from|about)\s+(?:an?\s+|the\s+|your\s+)?(?:\w+\s+)?(?:unsupported|not supported)\b",
+    re.IGNORECASE,
+)
+
+
+_NOW = re.compile(
+    r"\b(?:is|are) now\b|\bnow (?:lives?|sits?|ships?|comes?|belongs?)\b|\b(?:is|are)\b[^.;:]{0,40}\bnow\b",
     re.IGNORECASE,
 )
 
@@ -411,7 +496,9 @@ def surrounding(lead: str, section: str) -> Surrounding:
     """The markers ``lead`` and ``section`` give (read once for the claims of one table or list). History
     named only inside a parenthesised aside of ``lead`` does not make what it introduces historical."""
     return Surrounding(
-        bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))),
+        # "These helpers used to live under `llm_utils/`; they are now a public module." introduces what
+        # holds now: history the lead itself brings up to date does not make its block historical
+        bool(_HISTORICAL.search(_ASIDE.sub(" ", lead))) and not _NOW.search(lead),
         # "## Not supported" frames the list below it; "### The CLI rejects `--quant_scheme w_int4_...`" speaks
         # of the names it quotes (read on the heading's own line), not of the advice below
         any(is_negative(h) and not _TASK_HEADING.search(h) for h in section.split(" > ") if "`" not in h),
@@ -423,7 +510,7 @@ def surrounding(lead: str, section: str) -> Surrounding:
 # a table header or row label naming one release and little else: "0.10 CLI", "**0.12.post1** (this one)",
 # "Quark 0.11", "amd-quark 0.13"
 _CELL_LABEL = re.compile(
-    r"^[\s*_`]*(?:amd-quark\s+|quark\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w.])[\s*_`]*"
+    r"^[\s*_`]*(?:amd-quark\s+|quark\s+|v)?(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?:\.x)?(?![\w.])[\s*_`]*"
     r"(?:\([^()]{0,24}\)|[A-Za-z ]{0,12})?[\s*_`]*$",
     re.IGNORECASE,
 )

@@ -292,6 +292,24 @@ def extract(unit: Unit) -> Iterator[Found]:
         section = heading_path(text.headings)
         if text.kind == "table" and text.cell is not None and not text.cell.is_header:
             header = re.sub(r"[*`]", "", text.cell.header).strip().lower()
+            if re.search(r"\bdefaults?\b", header) and (pairs := _FLAG_VALUE_SPAN.findall(text.text)):
+                # "| `onnx-validate` | ... | `--block_size 1024`, `--per_gpu_eval_batch_size 4` |" under a
+                # "Selected defaults" column: each span states its flag's default, of the row's command
+                row_command = named_command(text.cell.row[0], commands) or _command(unit, text)
+                for flag, value in pairs:
+                    yield Found(
+                        "cli_flag_default",
+                        f"{flag}={value}",
+                        text.line,
+                        {
+                            "flag": flag,
+                            "default": value,
+                            "command": row_command,
+                            "where": "table",
+                            "section": section,
+                        },
+                    )
+                continue
             if header.startswith("default") or _RELEASE_VALUE.search(header):
                 flags = [c for c in text.cell.row if re.fullmatch(r"`?--[\w-]+`?", c.strip())]
                 value = re.sub(r"[*`]", "", text.text).strip()
@@ -342,6 +360,39 @@ def extract(unit: Unit) -> Iterator[Found]:
                     continue  # `--flag value` said of no known command: another program's usage, likely
                 yield _sentence_claim(text, section, sentence, offset + where, flag, value, command)
     yield from _comment_defaults(unit, words)
+    yield from _html_comment_defaults(unit, commands, words)
+
+
+_COMMENT_VALUE = re.compile(r"(\bdefaults? to\s+)([A-Za-z_][\w./-]*[\w/])(?![\w`])", re.IGNORECASE)
+
+
+def _html_comment_defaults(unit: Unit, commands: dict[str, str], words: frozenset[str]) -> Iterator[Found]:
+    """Defaults an HTML comment's sentences state ("<!-- torch-llm-ptq's --evaluation_dataset defaults to
+    wikitext -->"), of the command the sentence names, else the file's."""
+    for body, line_of in unit.comments():
+        if "--" not in body or not _DEFAULT_WORD.search(body):
+            continue
+        for offset, raw in sentences(body):
+            # a comment writes no code spans: the word after "defaults to" is the value, as a span would be
+            sentence = _COMMENT_VALUE.sub(lambda m: f"{m.group(1)}`{m.group(2)}`", raw)
+            for _at, flag, value, part in stated_defaults(sentence, words):
+                command = named_command(part, commands) or named_command(sentence, commands)
+                command = command or unit.infer_command(()).command
+                if command is None:
+                    continue
+                yield Found(
+                    "cli_flag_default",
+                    f"{flag}={value}",
+                    line_of(offset + max(raw.find(value), 0)),
+                    {
+                        "flag": flag,
+                        "default": value,
+                        "command": command,
+                        "where": "comment",
+                        "section": "",
+                        "text": " ".join(sentence.split())[:200],
+                    },
+                )
 
 
 def _comment_defaults(unit: Unit, words: frozenset[str]) -> Iterator[Found]:
@@ -387,6 +438,7 @@ def _comment_defaults(unit: Unit, words: frozenset[str]) -> Iterator[Found]:
                 )
 
 
+_FLAG_VALUE_SPAN = re.compile(r"`\s*(--[A-Za-z][\w-]*)(?:\s+|=)([\w./:-]+)\s*`")
 _DEFAULTS_LIST = re.compile(
     r"^(?!.*\b(?:our|my|your|team|recommended|suggested|preferred|typical|good|sane|custom)\b)"
     r".{0,40}\bdefaults?\b(?:\s+values?)?\s*:?\s*$",

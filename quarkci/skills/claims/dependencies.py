@@ -86,6 +86,18 @@ def _lead_extra(block: Text, known: frozenset[str]) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
+_ITEM_HEAD = re.compile(r"^[\s*_]*`?\[?([A-Za-z][\w-]*)\]?`?[\s*_]*(?:—|–|-|:)")
+
+
+def _item_extra(block: Text, known: frozenset[str]) -> str | None:
+    """The extra a list item is headed with ("- **`cli`** — the heavyweight one: `onnxruntime>=...`"), when
+    some release has it; else None."""
+    if not block.in_list or (match := _ITEM_HEAD.match(block.text)) is None:
+        return None
+    name = str(canonicalize_name(match.group(1)))
+    return name if name in known else None
+
+
 def _row_extra(block: Text, known: frozenset[str]) -> str | None:
     """The extra a table row is about: its first cell names an extra some release has, in a table whose
     first column is headed "Extra" ("| `cli` | `onnxruntime >=1.22.2, <=1.28.0` |"); else None."""
@@ -133,7 +145,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     known = unit.lexicon.names("extra") if unit.lexicon is not None else frozenset()
     for block in unit.texts():
         section = heading_path(block.headings)
-        row_extra = _row_extra(block, known) or _lead_extra(block, known)
+        row_extra = _row_extra(block, known) or _lead_extra(block, known) or _item_extra(block, known)
         for number, raw in enumerate(block.text.split("\n")):
             yield from _found(raw, 0, block.line + number, block.kind, section, row_extra)
         if packages:

@@ -87,14 +87,42 @@ def extract(unit: Unit) -> Iterator[Found]:
                 yield Found("extra", canonicalize_name(name), at, _context(block.kind, section, None))
             if packages and block.kind != "table":
                 # a list item under "Check what pip pulled in:" names what Quark installs, as its lead says
-                listed = (
-                    block.in_list and bool(_REQUIRES.search(block.lead)) and not _ABSENT.search(block.lead)
-                )
+                # (or under a heading saying so: "## What each extra brings in")
+                lead = block.lead or (block.headings[-1].text if block.headings else "")
+                listed = block.in_list and bool(_REQUIRES.search(lead)) and not _ABSENT.search(lead)
                 yield from _required(sentence, offset, block, packages, section, listed)
+        if packages and block.kind == "table" and _lists_requirements(block):
+            yield from _table_requirements(block, packages, section)
     for code in unit.codes():
         section = heading_path(code.headings)
         for number, raw in enumerate(code.text.split("\n")):
             yield from _bracketed(raw, code.first_line + number, "code", section)
+
+
+def _table_requirements(block: Text, packages: frozenset[str], section: str) -> Iterator[Found]:
+    """``requirement`` claims of the packages a requirements table's first cell names."""
+    for match in _SPAN.finditer(block.text):
+        name = canonicalize_name(re.split(r"[\s<>=!~;\[]", match.group(1).strip(), maxsplit=1)[0])
+        if name in packages:
+            at = block.line_at(match.start())
+            yield Found("requirement", name, at, {"package": name, "where": "table", "section": section})
+
+
+_PACKAGE_HEADER = re.compile(r"^(?:package|dependency|requirement|distribution)s?$", re.IGNORECASE)
+_DECLARED = re.compile(r"\b(?:pins|declared?|declares)\b", re.IGNORECASE)
+
+
+def _lists_requirements(block: Text) -> bool:
+    """True for a cell of a table's first column headed "Package" (or "Dependency") under a heading or
+    lead saying what the wheel requires ("## Runtime pins declared by the wheel"): its packages are said to
+    be required."""
+    cell = block.cell
+    if cell is None or cell.is_header or cell.column != 0 or not cell.headers:
+        return False
+    if not _PACKAGE_HEADER.match(re.sub(r"[*`]", "", cell.headers[0]).strip()):
+        return False
+    about = block.lead or (block.headings[-1].text if block.headings else "")
+    return bool(_REQUIRES.search(about) or _DECLARED.search(about)) and not _ABSENT.search(about)
 
 
 def _context(where: str, section: str, pin: str | None) -> dict[str, object]:

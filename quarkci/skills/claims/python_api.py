@@ -155,6 +155,14 @@ def extract(unit: Unit) -> Iterator[Found]:
                 context = {"form": "member", "class": owner, "member": member, "where": "inline"}
                 yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
                 continue
+            if (method := _CLASS_METHOD.fullmatch(span.strip())) is not None and _is_quark_class(
+                method.group(1), unit
+            ):
+                # "`ModelExporter.export_quark_model` has been removed": a method of a class some release has
+                owner, member = method.group(1), method.group(2)
+                context = {"form": "member", "class": owner, "member": member, "where": "inline"}
+                yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
+                continue
             bare = bare_name(span.strip(), unit)
             if bare is not None and block.kind in ("paragraph", "table"):
                 yield Found(
@@ -213,6 +221,14 @@ def _members(text: str) -> dict[str, str]:
         for span in re.findall(r"`([^`]+)`", match.group("list")):
             out[span.strip()] = match.group("owner")
     return out
+
+
+_CLASS_METHOD = re.compile(r"([A-Z][A-Za-z0-9]*)\.([a-z_][a-z0-9_]*)(?:\(\))?")
+
+
+def _is_quark_class(name: str, unit: Unit) -> bool:
+    """True when some release defines a public class ``name`` (the vocabulary's ``name`` kind)."""
+    return unit.lexicon is not None and name in unit.lexicon.names("name")
 
 
 def bare_name(span: str, unit: Unit) -> str | None:

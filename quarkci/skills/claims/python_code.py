@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import Code, heading_path
+from quarkci.skills.claims.walk import Code, Text, heading_path
 
 _LANGUAGES = frozenset({"python", "py", "python3", "ipython", "pycon"})
 MAX_BLOCK_BYTES = 256 * 1024
@@ -54,12 +54,15 @@ MAX_BLOCK_BYTES = 256 * 1024
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_name`` and ``python_keyword`` claims of ``unit``'s Python blocks and call spans, then the
     values listed for a keyword they pass (see the module doc)."""
-    found = [*_blocks(unit), *_spans(unit)]
+    instances: dict[str, str] = {}
+    found = [*_blocks(unit, instances), *_spans(unit, instances)]
     yield from found
     yield from _listed_values(unit, found)
 
 
-def _blocks(unit: Unit) -> Iterator[Found]:
+def _blocks(unit: Unit, instances: dict[str, str]) -> Iterator[Found]:
+    """The claims of the file's Python blocks, read as one session; ``instances`` is filled with the
+    instances the file makes (a name bound to two classes is left out), for the spans of its prose."""
     carried = _Carried({}, set(), set(), {})
     for code in unit.codes():
         if code.info not in _LANGUAGES and not (code.info == "" and "import quark" in code.text):
@@ -81,6 +84,7 @@ def _blocks(unit: Unit) -> Iterator[Found]:
             conflicting,
             {k: v for k, v in reader.instances.items() if k not in conflicting},
         )
+    instances.update(carried.instances)
 
 
 # "- `custom_mode`: `"quark"`, `"awq"` or `"fp8"`", "`weight_format` accepts `"real_quantized"` or
@@ -149,9 +153,12 @@ _CALL_SPAN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\(
 MAX_SPAN_BYTES = 2048
 
 
-def _spans(unit: Unit) -> Iterator[Found]:
+def _spans(unit: Unit, instances: dict[str, str] | None = None) -> Iterator[Found]:
     """``python_keyword``/``python_argument`` claims of the inline spans that are one call of a name some
-    release exports (see the module doc)."""
+    release exports (see the module doc), or of a method of an instance the file's blocks make
+    (``exporter = ModelExporter(...)`` above, then "call `exporter.export_safetensors_model(model)`": a
+    ``python_name`` member claim too)."""
+    instances = instances or {}
     exported = unit.lexicon.names("export") if unit.lexicon is not None else frozenset()
     for block in unit.texts():
         if block.kind == "heading":
@@ -160,7 +167,11 @@ def _spans(unit: Unit) -> Iterator[Found]:
             text = span.strip()
             if len(text) > MAX_SPAN_BYTES or not _CALL_SPAN.match(text):
                 continue
-            if text.split(".", 1)[0].split("(", 1)[0] not in exported:
+            head = text.split(".", 1)[0].split("(", 1)[0]
+            if head in instances and "." in text.split("(", 1)[0]:
+                yield from _instance_span(text, line, block, instances)
+                continue
+            if head not in exported:
                 continue
             try:
                 tree = ast.parse(text, mode="eval")
@@ -188,6 +199,22 @@ def _spans(unit: Unit) -> Iterator[Found]:
             for found in (f for call in calls for f in reader.call(call)):
                 if found.kind in ("python_keyword", "python_argument"):
                     yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
+
+
+def _instance_span(text: str, line: int, block: Text, instances: dict[str, str]) -> Iterator[Found]:
+    """The claims of a span calling a method of an instance the file made (see :func:`_spans`)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    if not isinstance(tree.body, ast.Call):
+        return
+    reader = _Reader(Code("python", text, line, block.headings))
+    reader.instances = dict(instances)
+    reader.local = set(_BUILTINS) | set(instances)
+    for found in reader.call(tree.body):
+        if found.kind in ("python_name", "python_keyword", "python_argument"):
+            yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
 
 
 class _Reader:

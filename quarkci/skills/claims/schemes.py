@@ -68,6 +68,7 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _count(text)
         elif text.kind == "table":
             yield from _table(text)
+            yield from _paragraph_count(text)  # "| `scheme` | one of the 18 built-in schemes |"
         elif text.kind == "paragraph":
             yield from _list_item(text)
             yield from _paragraph_count(text)

@@ -252,10 +252,12 @@ _OTHER_PROGRAM = re.compile(
 
 
 def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
-    """``[("", parameter, value)]`` for "`include_cle` defaults to `False`": one underscored parameter span,
-    then "defaults to" and one value span, and no callable anywhere near."""
+    """``[("", parameter, value)]`` for "`include_cle` defaults to `False`", "Unless you pass it,
+    `pack_method` is `"reorder"`": one underscored parameter span, then "defaults to" (or "is") and one
+    value span, and no callable anywhere near."""
     switch = _SWITCH.search(sentence) if re.search(r"\bby default\b", sentence, re.IGNORECASE) else None
-    if not re.search(r"\bdefault", sentence, re.IGNORECASE) or not (_DEFAULTS_TO.search(sentence) or switch):
+    said = re.search(r"\bdefault|\bunless you (?:pass|set|give|specify)\b", sentence, re.IGNORECASE)
+    if not said or not (_DEFAULTS_TO.search(sentence) or switch):
         return []
     if _OTHER_PROGRAM.search(sentence):
         return []  # "lm-eval task YAMLs ... default to `None`": another program's parameter
@@ -293,6 +295,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     for text in unit.texts():
         if text.kind == "table":
             yield from _row(text, exported)
+            yield from _cell_defaults(text, exported)
             continue
         if text.kind == "heading" or "`" not in text.text:
             continue
@@ -401,6 +404,47 @@ _HEADER_PARAMETER = re.compile(
 _HEADER_DEFAULT = re.compile(
     r"^default(?: value)?(?: (?:in|on|for) (?:amd-quark |quark )?[\w.]+)?$", re.IGNORECASE
 )
+
+
+_HEADER_DEFAULTS = re.compile(r"^(?:(?:key|selected|main)\s+)?defaults?(?:\s+values?)?$", re.IGNORECASE)
+
+
+def _cell_defaults(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
+    """``python_default`` claims of a table cell that states a callable's defaults: under a "Signature"
+    column, the call span written out (:func:`_signature`: "| `get_tokenizer` | `get_tokenizer(ckpt_path,
+    max_seq_len=2048)` |"); under a "Defaults" column, each ``name=value`` span, of the callable the row's
+    first cell names ("| `GPTQConfig` | `bits=8`, `block_size=128` |")."""
+    if cell.cell is None or cell.cell.is_header or cell.cell.column == 0 or not cell.cell.row:
+        return
+    header = re.sub(r"[*`]", "", cell.cell.header).strip()
+    found: list[tuple[str, str, str]] = []
+    if _SIGNATURE_WORD.search(header):
+        found = _signature(f"signature {cell.text}", exported)
+    elif _HEADER_DEFAULTS.match(header):
+        label = cell.cell.row[0].strip()
+        callee = _callable(label.strip("`"), exported) if re.fullmatch(r"`[^`\n]+`", label) else None
+        if callee is None:
+            return
+        for raw in _SPAN.findall(cell.text):
+            if (assigned := _ASSIGNED.fullmatch(raw.strip())) is not None:
+                value = assigned.group(2).strip()
+                if _CONSTANT.fullmatch(value) or _WORD.fullmatch(value):
+                    found.append((callee, assigned.group(1), value))
+    for callee, parameter, value in found:
+        yield Found(
+            "python_default",
+            f"{callee}({parameter}={value})",
+            cell.line_at(max(cell.text.find(value), 0)),
+            {
+                "callable": callee,
+                "parameter": parameter,
+                "keyword": parameter,
+                "default": value,
+                "where": "table",
+                "section": heading_path(cell.headings),
+                "text": " | ".join(cell.cell.row)[:200],
+            },
+        )
 
 
 def _heading_callable(cell: Text, exported: frozenset[str]) -> str | None:

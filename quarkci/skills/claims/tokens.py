@@ -44,6 +44,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     if not known:
         return
     of_templates = _template_lists(unit)
+    scheme_lists = _scheme_lists(unit, known)
     for block in unit.blocks:
         if isinstance(block, Code):
             for number, line in enumerate(block.text.split("\n")):
@@ -51,7 +52,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                     yield from _claim(match.group(0), block.first_line + number, "code", known, unit)
         elif isinstance(block, Text) and block.kind != "heading":
             yield from _unavailable_models(block, unit, id(block) in of_templates)
-            yield from _text_claims(block, known, unit)
+            yield from _text_claims(block, known, unit, id(block) in scheme_lists)
     for body, line_of in unit.comments():
         for match in _TOKEN.finditer(body):
             yield from _claim(match.group(0), line_of(match.start()), "comment", known, unit)
@@ -59,13 +60,30 @@ def extract(unit: Unit) -> Iterator[Found]:
         yield from _unavailable_models(Text(body, line_of(0), (), "paragraph"), unit)
 
 
-def _text_claims(block: Text, known: frozenset[str], unit: Unit) -> Iterator[Found]:
+def _scheme_lists(unit: Unit, known: frozenset[str]) -> set[int]:
+    """The ``id`` of each item of a list whose items together hold two or more spans that are known scheme
+    names ("1. ... → `int4_wo_128`, and `int4_wo_32` on `lm_head`." then "2. There is also `int4_wo_256`."):
+    the list names schemes by their neighbours, like a paragraph does."""
+    groups: dict[tuple[str, tuple[object, ...]], list[Text]] = {}
+    for block in unit.texts():
+        if block.in_list and block.kind == "paragraph":
+            groups.setdefault((block.lead, block.headings), []).append(block)
+    out: set[int] = set()
+    for items in groups.values():
+        spans = sum(1 for b in items for s in _SPAN.finditer(b.text) if s.group(1).strip() in known)
+        if spans >= 2:
+            out.update(id(b) for b in items)
+    return out
+
+
+def _text_claims(block: Text, known: frozenset[str], unit: Unit, listed: bool = False) -> Iterator[Found]:
     """The scheme claims of a prose block: its code spans (a sentence about schemes also claims a name of
-    a known scheme's family: :func:`family_head`) and its underscored prose words."""
+    a known scheme's family: :func:`family_head`) and its underscored prose words. ``listed``: the block is
+    an item of a list naming schemes (:func:`_scheme_lists`)."""
     outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
     # a paragraph naming schemes by their neighbours: two or more of its spans are known schemes
     # ("Smaller groups are `int4_wo_64` and `int4_wo_32`; for very wide layers `int4_wo_256` ...")
-    neighbours = sum(1 for s in _SPAN.finditer(block.text) if s.group(1).strip() in known) >= 2
+    neighbours = listed or sum(1 for s in _SPAN.finditer(block.text) if s.group(1).strip() in known) >= 2
     for offset, sentence in sentences(block.text):
         about = neighbours or bool(_ABOUT_SCHEMES.search(sentence))
         for span in _SPAN.finditer(sentence):

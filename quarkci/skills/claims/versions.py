@@ -229,13 +229,19 @@ class _Taken:
 
 
 def _clause_text(text: Text) -> str:
-    """A table row is read once, on its first cell, as its cells joined (``Python | 3.10 – 3.12``); other
-    cells read nothing; any other block reads its own text."""
+    """A table row is read once, on its first cell, as its cells joined (``Python | 3.10 – 3.12``), after
+    the first column's header when that names the package (``Python 3.9 – 3.12 | supported``); other cells
+    read nothing; any other block reads its own text."""
     if text.kind != "table" or text.cell is None:
         return text.text
     if text.cell.column != 0 or text.cell.is_header:
         return ""
-    return " | ".join(text.cell.row)
+    joined = " | ".join(text.cell.row)
+    header = re.sub(r"[*`]", "", text.cell.headers[0]).strip() if text.cell.headers else ""
+    if _ANY_PACKAGE.fullmatch(header.split(" ", 1)[0]) and not _ANY_PACKAGE.search(text.cell.row[0]):
+        # "| Python | Status |" over "| 3.9 – 3.12 | supported |": the column's header names the package
+        return f"{header} {joined}"
+    return joined
 
 
 def _spec(form: str, match: re.Match[str], whole: str) -> str | None:

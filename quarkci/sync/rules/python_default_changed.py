@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from quarkci.core.findings import Finding, Fix
+from quarkci.facts.public_api import ApiIndex
+from quarkci.skills.model import Claim
 from quarkci.sync.rules._api import index_of
 from quarkci.sync.rules._common import make, release
 from quarkci.sync.state import AuditState
@@ -32,6 +34,32 @@ def _same(stated: str, actual: str) -> bool:
         return False
 
 
+def _pointed_at(claim: Claim, state: AuditState, index: ApiIndex, parameter: str) -> str | None:
+    """The callable a stated default without one means: the one the file last passes that keyword to above
+    it ("export_safetensors(..., pack_method="reorder")" then "Unless you pass it, `pack_method` is ..."),
+    else the one its heading names (:func:`_heading_callable`); None when neither."""
+    passed = [
+        c
+        for c in state.claims_of("python_keyword")
+        if c.file == claim.file and c.line < claim.line and c.context.get("keyword") == parameter
+    ]
+    if passed and (callee := passed[-1].context.get("callable")):
+        return str(callee)
+    return _heading_callable(claim, index, parameter)
+
+
+def _heading_callable(claim: Claim, index: ApiIndex, parameter: str) -> str | None:
+    """The one callable the claim's innermost heading names in code spans ("## `export_safetensors` in
+    detail") that takes ``parameter`` with a constant default in the release, else None."""
+    heading = str(claim.context.get("section") or "").rsplit(" > ", 1)[-1]
+    named = {
+        span
+        for span in re.findall(r"`([A-Za-z_][\w.]*)(?:\(\))?`", heading)
+        if parameter in (index.defaults(span) or {})
+    }
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def check(state: AuditState) -> list[Finding]:
     """``changed`` (mechanical) per ``python_default`` claim (:mod:`quarkci.skills.claims.signature_defaults`)
     whose callable's signature in the release, re-exports followed (:meth:`~quarkci.facts.public_api.
@@ -47,11 +75,12 @@ def check(state: AuditState) -> list[Finding]:
         stated = claim.context.get("default")
         if not isinstance(callee, str) or not isinstance(parameter, str) or not isinstance(stated, str):
             continue
-        if not callee:  # no callable named: the one callable of the release with that parameter
+        if not callee:  # no callable named: the one the text points at, else the release's one with it
+            callee = _pointed_at(claim, state, index, parameter) or ""
             flags = {i.name for i in state.upstream.items("cli_flags")}
-            if f"--{parameter}" in flags or f"--{parameter.replace('_', '-')}" in flags:
+            if not callee and (f"--{parameter}" in flags or f"--{parameter.replace('_', '-')}" in flags):
                 continue  # `num_calib_data` alone may well mean this release's CLI flag `--num_calib_data`
-            callee = index.sole_parameter(parameter) or ""
+            callee = callee or index.sole_parameter(parameter) or ""
             if not callee:
                 continue
         defaults = index.defaults(callee)

@@ -68,7 +68,11 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     """``(what, nearest)`` for a ``python_name`` claim (forms ``bare``, ``unbound``, ``member``) naming
     what no release defines, else None."""
     form = claim.context.get("form")
-    if form == "bare" and not vocabulary.releases_of("name", claim.value):
+    if (
+        form == "bare"
+        and not vocabulary.releases_of("name", claim.value)
+        and not vocabulary.releases_of("attribute", claim.value)  # an enum member: `QInt32`
+    ):
         called = str(claim.context.get("text") or "").rstrip().endswith(")")
         nearest = _nearest_bare(claim.value, vocabulary, called)
         # even "the old X is gone" is false when no release had X
@@ -81,6 +85,8 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     if form != "member":
         return None
     owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
+    if vocabulary.releases_of("attribute", member):
+        return None  # a field or constant a class body assigns (`QConfig.quant_flow`), not a method
     found = index.defining_class(owner)
     if found is None or index.has_member(owner, member) is not False:
         return None
