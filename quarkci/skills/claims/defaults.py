@@ -297,18 +297,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                 # "Selected defaults" column: each span states its flag's default, of the row's command
                 row_command = named_command(text.cell.row[0], commands) or _command(unit, text)
                 for flag, value in pairs:
-                    yield Found(
-                        "cli_flag_default",
-                        f"{flag}={value}",
-                        text.line,
-                        {
-                            "flag": flag,
-                            "default": value,
-                            "command": row_command,
-                            "where": "table",
-                            "section": section,
-                        },
-                    )
+                    yield _table_claim(text, section, flag, value, row_command)
                 continue
             if header.startswith("default") or _RELEASE_VALUE.search(header):
                 flags = [c for c in text.cell.row if re.fullmatch(r"`?--[\w-]+`?", c.strip())]
@@ -320,18 +309,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                     and not _NO_DEFAULT.match(value)
                 ):
                     flag = flags[0].strip().strip("`")
-                    yield Found(
-                        "cli_flag_default",
-                        f"{flag}={value}",
-                        text.line,
-                        {
-                            "flag": flag,
-                            "default": value,
-                            "command": _command(unit, text),
-                            "where": "table",
-                            "section": section,
-                        },
-                    )
+                    yield _table_claim(text, section, flag, value, _command(unit, text))
             continue
         # a list introduced as defaults ("Defaults:", a "Default values" heading, `<summary>Defaults`):
         # each item "`--flag`: value" states one
@@ -451,6 +429,16 @@ _FLAG_ITEM = re.compile(
 
 def _last_heading(text: Text) -> str:
     return text.headings[-1].text if text.headings else ""
+
+
+def _table_claim(text: Text, section: str, flag: str, value: str, command: str | None) -> Found:
+    """The ``cli_flag_default`` claim a table cell states, on the cell's line."""
+    return Found(
+        "cli_flag_default",
+        f"{flag}={value}",
+        text.line,
+        {"flag": flag, "default": value, "command": command, "where": "table", "section": section},
+    )
 
 
 def _value_at(sentence: str, flag_at: int, value: str) -> int:

@@ -431,20 +431,26 @@ def _cell_defaults(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
                 if _CONSTANT.fullmatch(value) or _WORD.fullmatch(value):
                     found.append((callee, assigned.group(1), value))
     for callee, parameter, value in found:
-        yield Found(
-            "python_default",
-            f"{callee}({parameter}={value})",
-            cell.line_at(max(cell.text.find(value), 0)),
-            {
-                "callable": callee,
-                "parameter": parameter,
-                "keyword": parameter,
-                "default": value,
-                "where": "table",
-                "section": heading_path(cell.headings),
-                "text": " | ".join(cell.cell.row)[:200],
-            },
-        )
+        yield _table_default(cell, callee, parameter, value, cell.line_at(max(cell.text.find(value), 0)))
+
+
+def _table_default(cell: Text, callee: str, parameter: str, value: str, line: int) -> Found:
+    """The ``python_default`` claim a table cell states (its row joined is the claim's text)."""
+    row = cell.cell.row if cell.cell is not None else ()
+    return Found(
+        "python_default",
+        f"{callee}({parameter}={value})",
+        line,
+        {
+            "callable": callee,
+            "parameter": parameter,
+            "keyword": parameter,
+            "default": value,
+            "where": "table",
+            "section": heading_path(cell.headings),
+            "text": " | ".join(row)[:200],
+        },
+    )
 
 
 def _heading_callable(cell: Text, exported: frozenset[str]) -> str | None:
@@ -483,17 +489,4 @@ def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
         return
     if not (_CONSTANT.fullmatch(value) or _WORD.fullmatch(value)):
         return
-    yield Found(
-        "python_default",
-        f"{callee}({parameter}={value})",
-        cell.line,
-        {
-            "callable": callee,
-            "parameter": parameter,
-            "keyword": parameter,
-            "default": value,
-            "where": "table",
-            "section": heading_path(cell.headings),
-            "text": " | ".join(cell.cell.row)[:200],
-        },
-    )
+    yield _table_default(cell, callee, parameter, value, cell.line)
