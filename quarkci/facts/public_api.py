@@ -441,8 +441,33 @@ def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict
             "dataclass": _is_dataclass(node),
             "fields": _fields(node),
             "attributes": _attributes(node),
+            "required_fields": _required_fields(node) if _is_dataclass(node) else [],
         }
     return dict(sorted(out.items()))
+
+
+def _required_fields(node: ast.ClassDef) -> list[str]:
+    """The fields of :func:`_fields` a dataclass body declares with no default (no value, or a
+    ``field(...)`` without ``default``/``default_factory``): the generated ``__init__`` requires them."""
+    fields = set(_fields(node))
+    out: list[str] = []
+    for member in node.body:
+        if not isinstance(member, ast.AnnAssign) or not isinstance(member.target, ast.Name):
+            continue
+        if member.target.id not in fields:
+            continue
+        value = member.value
+        is_field = (
+            isinstance(value, ast.Call)
+            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
+        )
+        if value is None or (
+            is_field
+            and isinstance(value, ast.Call)
+            and not any(k.arg in ("default", "default_factory") for k in value.keywords)
+        ):
+            out.append(member.target.id)
+    return out
 
 
 def _attributes(node: ast.ClassDef) -> list[str]:
@@ -658,8 +683,9 @@ class ApiIndex:
     def required(self, dotted: str, _depth: int = 0) -> list[str] | None:
         """The parameters a call of the callable ``dotted`` must pass (no default, in declaration order;
         ``self`` left out), when ``dotted`` names its own signature (a function, a method, or a class
-        whose body defines ``__init__``), re-exports followed like :meth:`signature`; None when it names
-        none statically (a class that inherits or generates its ``__init__``, a bare name)."""
+        whose body defines ``__init__``) or a class whose ``__init__`` can be read statically
+        (:meth:`_class_required`: a dataclass's fields without a default), re-exports followed like
+        :meth:`signature`; None otherwise (a base outside the release, a bare name)."""
         split = self.split(dotted)
         if split is None or not split[1] or _depth > 6:
             return None
@@ -668,6 +694,8 @@ class ApiIndex:
         key = ".".join(rest[:2])
         if key in (attrs.get("signatures") or {}) and len(rest) <= 2:
             return list((attrs.get("required") or {}).get(key) or [])
+        if len(rest) == 1 and rest[0] in (attrs.get("classes") or {}):
+            return self._class_required(module, rest[0], 0)
         origin = (attrs.get("origins") or {}).get(rest[0])
         if isinstance(origin, str) and origin != dotted:
             return self.required(".".join([origin, *rest[1:]]), _depth + 1)
@@ -863,6 +891,53 @@ class ApiIndex:
             if found is not None:
                 return self._class_params(*found, depth + 1)
         return []
+
+    def _class_required(self, module: str, name: str, depth: int) -> list[str] | None:
+        """The parameters the call of class ``name`` of ``module`` requires when its ``__init__`` is not its
+        own: for a dataclass, the fields (:meth:`_fields`, in order) whose nearest declaration has no
+        default; for a plain class, its first base's. None when a base cannot be read statically, or the
+        class has an ``__init__`` of its own that the ``required`` fact does not key (a private class)."""
+        info = (self.modules[module].attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict) or depth > 12 or info.get("init") is not None:
+            return None
+        bases = [b for b in info.get("bases", []) if b not in _EMPTY_BASES]
+        resolved = [self._class(b, 0) for b in bases]
+        if any(r is None for r in resolved):
+            return None
+        if not info.get("dataclass"):
+            found = next((r for r in resolved if r is not None), None)
+            return self._class_required(*found, depth + 1) if found is not None else []
+        fields = self._fields(module, name, 0)
+        needed = self._needed(module, name, 0)
+        if fields is None or needed is None:
+            return None
+        return [f for f in fields if needed.get(f)]
+
+    def _needed(self, module: str, name: str, depth: int) -> dict[str, bool] | None:
+        """``{field: required}`` over dataclass ``name`` and its bases, a subclass's declaration winning; None
+        when a base cannot be read, or is a plain class assigning a name the class declares as a field (a
+        class attribute there may be the field's default)."""
+        info = (self.modules[module].attrs.get("classes") or {}).get(name)
+        if not isinstance(info, dict) or depth > 12:
+            return None
+        out: dict[str, bool] = {}
+        for base in reversed([b for b in info.get("bases", []) if b not in _EMPTY_BASES]):
+            found = self._class(base, 0)
+            base_info = (self.modules[found[0]].attrs.get("classes") or {}).get(found[1]) if found else None
+            if not isinstance(base_info, dict):
+                return None
+            if not base_info.get("dataclass") and set(base_info.get("attributes") or ()) & set(
+                info.get("fields") or ()
+            ):
+                return None  # a plain base's class attribute may give a field its default: not known here
+            inherited = self._needed(*found, depth + 1) if found is not None else None
+            if inherited is None:
+                return None
+            out.update(inherited)
+        if info.get("dataclass"):
+            required = set(info.get("required_fields") or ())
+            out.update({f: f in required for f in info.get("fields", [])})
+        return out
 
     def _fields(self, module: str, name: str, depth: int) -> list[str] | None:
         """The dataclass fields class ``name`` of ``module`` carries: those of its bases (a plain class

@@ -2148,3 +2148,20 @@ def test_a_count_in_a_table_cell_and_a_lead_brought_up_to_date(tmp_path):
         "```python\nfrom quark.torch.utils.llm import get_model_type\n```\n"  # 11
     )
     assert _lines(_audit(tmp_path / "h", lead, "0.11")) == [(11, "python-import-unresolved")]
+
+
+def test_a_dataclass_constructed_without_a_field_it_requires_is_breaking(tmp_path):
+    # 0.13 quark/torch/quantization/config/config.py: @dataclass Int4PerGroupSpec(DataTypeSpec) declares
+    # ch_axis: int and group_size: int with no default (DataTypeSpec is a plain class assigning neither)
+    body = (
+        "## Spec\n\n```python\nimport quark.torch.quantization.config.config as qcfg\n\n"
+        "spec = qcfg.Int4PerGroupSpec(group_size=128).to_quantization_spec()\n```\n"  # 11
+    )
+    assert _lines(_audit(tmp_path, body, "0.13")) == [(11, "python-argument-missing")]
+    assert not _audit(
+        tmp_path / "ok", body.replace("(group_size=128)", "(ch_axis=-1, group_size=128)"), "0.13"
+    )
+    # a field whose default a plain base may give is not known: QTensorConfig's base is a dataclass, so
+    # its required dtype is known and passed here
+    passed = "## Spec\n\n```python\nfrom quark.torch.quantization.config.config import QTensorConfig\n\nQTensorConfig(dtype=d)\n```\n"
+    assert not _audit(tmp_path / "q", passed, "0.13")

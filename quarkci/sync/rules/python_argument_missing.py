@@ -23,13 +23,15 @@ def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per ``python_call`` claim (a call of a Quark callable in a parsed Python block,
     with no ``*args``/``**kwargs`` spread and no ``...`` placeholder; see :mod:`quarkci.skills.claims.
     python_code`) whose callable's own signature in the release (:meth:`~quarkci.facts.public_api.ApiIndex.
-    required`: a function, a method, a class whose body defines ``__init__``) requires a parameter the call
-    does not pass: the first ``positional`` required parameters count as passed, the rest must be among
-    its ``keywords``. 0.12.post1's ONNX ``QConfig(global_quant_config=...)`` passes no ``global_config``:
-    the keyword is swallowed by ``**kwargs`` and the call raises TypeError. The finding stands on the line of
-    a keyword the callable does not take, when there is one (the one meant for the required parameter), else
-    on the call's. A callable whose signature is
-    inherited or generated (a dataclass) is left alone."""
+    required`: a function, a method, a class whose body defines ``__init__``, a dataclass) requires a
+    parameter the call does not pass: the first ``positional`` required parameters count as passed, the
+    rest must be among its ``keywords``. 0.12.post1's ONNX ``QConfig(global_quant_config=...)`` passes no
+    ``global_config``: the keyword is swallowed by ``**kwargs`` and the call raises TypeError. The finding
+    stands on the line of a keyword the callable does not take, when there is one (the one meant for the
+    required parameter), else on the call's. A dataclass's generated ``__init__`` requires the fields
+    declared without a default (0.13's ``Int4PerGroupSpec(group_size=128)`` leaves out ``ch_axis``); a
+    signature inherited from a base the release does not show, or a field a plain base may give a default,
+    is left alone."""
     index = index_of(state.upstream)
     if not index:
         return []
