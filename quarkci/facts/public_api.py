@@ -337,12 +337,9 @@ def _field_defaults(node: ast.ClassDef) -> dict[str, str]:
         if "ClassVar" in ast.unparse(member.annotation) or member.target.id.startswith("_"):
             continue
         value: ast.expr | None = member.value
-        if (
-            isinstance(value, ast.Call)
-            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
-        ):
-            factory = next((k.value for k in value.keywords if k.arg == "default_factory"), None)
-            value = next((k.value for k in value.keywords if k.arg == "default"), None)
+        if (call := _field_call(value)) is not None:
+            factory = next((k.value for k in call.keywords if k.arg == "default_factory"), None)
+            value = next((k.value for k in call.keywords if k.arg == "default"), None)
             if isinstance(factory, ast.Lambda):  # `field(default_factory=lambda: ["CPUExecutionProvider"])`
                 value = factory.body
         if value is not None and (text := _constant(value) or _constant_list(value)) is not None:
@@ -417,12 +414,14 @@ def _signatures(body: list[ast.stmt]) -> dict[str, list[str]]:
 
 
 def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict[str, dict[str, object]]:
-    """``{class name: {"bases", "init", "dataclass", "fields", "attributes"}}`` of every module-level class (private ones
-    too: they are bases): ``bases`` as dotted names (``quark.common.config.BaseQLayerConfig`` for a base
-    imported from Quark or defined here, else as written: ``ABC``, ``nn.Module``); ``init`` the parameters of
-    its own ``__init__`` (:func:`_params`) or None; ``dataclass`` True under ``@dataclass`` (not
-    ``init=False``); ``fields`` the names its body annotates (``ClassVar`` and ``field(init=False)`` left
-    out), in order. :meth:`ApiIndex.signature` composes a class's call signature from them."""
+    """``{class name: {"bases", "init", "dataclass", "fields", "attributes", "required_fields"}}`` of every
+    module-level class (private ones too: they are bases): ``bases`` as dotted names
+    (``quark.common.config.BaseQLayerConfig`` for a base imported from Quark or defined here, else as
+    written: ``ABC``, ``nn.Module``); ``init`` the parameters of its own ``__init__`` (:func:`_params`) or
+    None; ``dataclass`` True under ``@dataclass`` (not ``init=False``); ``fields`` the names its body
+    annotates (``ClassVar`` and ``field(init=False)`` left out), in order; ``attributes`` and
+    ``required_fields`` see :func:`_attributes` and :func:`_required_fields`. :meth:`ApiIndex.signature`
+    composes a class's call signature from them."""
     out: dict[str, dict[str, object]] = {}
     for node in body:
         if not isinstance(node, ast.ClassDef):
@@ -438,10 +437,10 @@ def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict
         out[node.name] = {
             "bases": [_base_name(b, module, origins, body) for b in node.bases],
             "init": _params(init, method=True) if init is not None else None,
-            "dataclass": _is_dataclass(node),
+            "dataclass": (dataclass := _is_dataclass(node)),
             "fields": _fields(node),
             "attributes": _attributes(node),
-            "required_fields": _required_fields(node) if _is_dataclass(node) else [],
+            "required_fields": _required_fields(node) if dataclass else [],
         }
     return dict(sorted(out.items()))
 
@@ -449,25 +448,27 @@ def _classes(body: list[ast.stmt], module: str, origins: dict[str, str]) -> dict
 def _required_fields(node: ast.ClassDef) -> list[str]:
     """The fields of :func:`_fields` a dataclass body declares with no default (no value, or a
     ``field(...)`` without ``default``/``default_factory``): the generated ``__init__`` requires them."""
-    fields = set(_fields(node))
-    out: list[str] = []
-    for member in node.body:
-        if not isinstance(member, ast.AnnAssign) or not isinstance(member.target, ast.Name):
-            continue
-        if member.target.id not in fields:
-            continue
-        value = member.value
-        is_field = (
-            isinstance(value, ast.Call)
-            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
-        )
+    values = {
+        m.target.id: m.value
+        for m in node.body
+        if isinstance(m, ast.AnnAssign) and isinstance(m.target, ast.Name)
+    }
+    out = []
+    for name in _fields(node):
+        value = values.get(name)
+        call = _field_call(value)
         if value is None or (
-            is_field
-            and isinstance(value, ast.Call)
-            and not any(k.arg in ("default", "default_factory") for k in value.keywords)
+            call is not None and not any(k.arg in ("default", "default_factory") for k in call.keywords)
         ):
-            out.append(member.target.id)
+            out.append(name)
     return out
+
+
+def _field_call(value: ast.expr | None) -> ast.Call | None:
+    """``value`` when it is a ``field(...)`` (or ``dataclasses.field(...)``) call, else None."""
+    if isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field":
+        return value
+    return None
 
 
 def _attributes(node: ast.ClassDef) -> list[str]:
@@ -522,14 +523,10 @@ def _fields(node: ast.ClassDef) -> list[str]:
             continue
         if "ClassVar" in ast.unparse(member.annotation):
             continue
-        value = member.value
-        if (
-            isinstance(value, ast.Call)
-            and getattr(value.func, "id", getattr(value.func, "attr", "")) == "field"
-            and any(
-                k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
-                for k in value.keywords
-            )
+        call = _field_call(member.value)
+        if call is not None and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in call.keywords
         ):
             continue
         out.append(member.target.id)
@@ -907,14 +904,12 @@ class ApiIndex:
         if not info.get("dataclass"):
             found = next((r for r in resolved if r is not None), None)
             return self._class_required(*found, depth + 1) if found is not None else []
-        fields = self._fields(module, name, 0)
         needed = self._needed(module, name, 0)
-        if fields is None or needed is None:
-            return None
-        return [f for f in fields if needed.get(f)]
+        return None if needed is None else [f for f, required in needed.items() if required]
 
     def _needed(self, module: str, name: str, depth: int) -> dict[str, bool] | None:
-        """``{field: required}`` over dataclass ``name`` and its bases, a subclass's declaration winning; None
+        """``{field: required}`` over dataclass ``name`` and its bases, in :meth:`_fields`'s order (a
+        redeclared field keeps its first place), a subclass's declaration winning; None
         when a base cannot be read, or is a plain class assigning a name the class declares as a field (a
         class attribute there may be the field's default)."""
         info = (self.modules[module].attrs.get("classes") or {}).get(name)

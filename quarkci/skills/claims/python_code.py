@@ -41,11 +41,12 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from quarkci.skills.claims.unit import Found, Unit
-from quarkci.skills.claims.walk import Code, Text, heading_path
+from quarkci.skills.claims.walk import Code, heading_path
+from quarkci.skills.model import Claim
 
 _LANGUAGES = frozenset({"python", "py", "python3", "ipython", "pycon"})
 MAX_BLOCK_BYTES = 256 * 1024
@@ -102,19 +103,12 @@ def _listed_values(unit: Unit, found: list[Found]) -> Iterator[Found]:
     passed to the last such callable (``export_safetensors(..., custom_mode="awq")`` above, then
     "- `custom_mode`: `"quark"`, `"awq"`, `"fp8"` or `"hf_format"`"). A keyword no earlier call passes is
     left alone (whose values they are is not known)."""
-    passed = sorted(
-        (f.line, str(f.context["keyword"]), str(f.context["callable"]))
-        for f in found
-        if f.kind == "python_keyword" and isinstance(f.context.get("callable"), str)
-    )
-    if not passed:
-        return
     for block in unit.texts():
         if block.kind != "paragraph" or (match := _VALUES_OF.match(block.text)) is None:
             continue
         keyword = match.group(1)
-        callees = [c for line, k, c in passed if k == keyword and line < block.line]
-        if not callees:
+        callee = last_callee_passing(found, None, keyword, block.line)
+        if callee is None:
             continue
         stop = _SENTENCE_END.search(block.text, match.end())  # the list is the first sentence
         for value in _QUOTED_SPAN.finditer(
@@ -126,7 +120,7 @@ def _listed_values(unit: Unit, found: list[Found]) -> Iterator[Found]:
                 literal,
                 block.line_at(value.start()),
                 {
-                    "callable": callees[-1],
+                    "callable": callee,
                     "keyword": keyword,
                     "where": "listed",
                     "section": heading_path(block.headings),
@@ -168,23 +162,23 @@ def _spans(unit: Unit, instances: dict[str, str] | None = None) -> Iterator[Foun
             if len(text) > MAX_SPAN_BYTES or not _CALL_SPAN.match(text):
                 continue
             head = text.split(".", 1)[0].split("(", 1)[0]
-            if head in instances and "." in text.split("(", 1)[0]:
-                yield from _instance_span(text, line, block, instances)
+            of_instance = head in instances and "." in text.split("(", 1)[0]
+            if not of_instance and head not in exported:
                 continue
-            if head not in exported:
+            call = parse_call(text)
+            if call is None:
                 continue
-            try:
-                tree = ast.parse(text, mode="eval")
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
+            reader = _Reader(Code("python", text, line, block.headings))
+            if of_instance:  # `exporter.export_safetensors_model(model)`: a method of what a block made
+                reader.instances = dict(instances)
+                reader.local = set(_BUILTINS) | set(instances)
+                for found in reader.call(call):
+                    if found.kind in ("python_name", "python_keyword", "python_argument"):
+                        yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
                 continue
-            if not isinstance(tree.body, ast.Call):
-                continue
-            code = Code("python", text, line, block.headings)
-            reader = _Reader(code)
-            head = text.split(".", 1)[0].split("(", 1)[0]
             reader.bound[head] = head  # a bare exported name: the rules resolve it in the release
             reader.local = {*_BUILTINS, head}
-            func = tree.body.func
+            func = call.func
             if (
                 isinstance(func, ast.Attribute)
                 and isinstance(func.value, ast.Name)
@@ -195,26 +189,41 @@ def _spans(unit: Unit, instances: dict[str, str] | None = None) -> Iterator[Foun
                 context["where"] = "inline"
                 context["section"] = heading_path(block.headings)
                 yield Found("python_name", f"{head}.{func.attr}", line, context)
-            calls = [n for n in ast.walk(tree.body) if isinstance(n, ast.Call)]
+            calls = [n for n in ast.walk(call) if isinstance(n, ast.Call)]
             for found in (f for call in calls for f in reader.call(call)):
                 if found.kind in ("python_keyword", "python_argument"):
                     yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
 
 
-def _instance_span(text: str, line: int, block: Text, instances: dict[str, str]) -> Iterator[Found]:
-    """The claims of a span calling a method of an instance the file made (see :func:`_spans`)."""
+def parse_call(text: str) -> ast.Call | None:
+    """``text`` (an inline span, at most :data:`MAX_SPAN_BYTES`) parsed as one Python call expression, else
+    None (too long, not Python, or not a call)."""
+    if len(text) > MAX_SPAN_BYTES:
+        return None
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return
-    if not isinstance(tree.body, ast.Call):
-        return
-    reader = _Reader(Code("python", text, line, block.headings))
-    reader.instances = dict(instances)
-    reader.local = set(_BUILTINS) | set(instances)
-    for found in reader.call(tree.body):
-        if found.kind in ("python_name", "python_keyword", "python_argument"):
-            yield Found(found.kind, found.value, line, {**found.context, "where": "inline"})
+        return None
+    return tree.body if isinstance(tree.body, ast.Call) else None
+
+
+def last_callee_passing(
+    items: Iterable[Found | Claim], file: str | None, keyword: str, line: int
+) -> str | None:
+    """The callable of the last ``python_keyword`` of ``items`` that passes ``keyword`` above ``line`` (in
+    ``file``, when given): whose parameter a later sentence speaks of when it names no callable
+    ("export_safetensors(..., custom_mode="awq")" above, then "- `custom_mode`: `"quark"`, ..."); None when
+    no call above passes it."""
+    passing = [
+        i
+        for i in items
+        if i.kind == "python_keyword"
+        and i.line < line
+        and i.context.get("keyword") == keyword
+        and isinstance(i.context.get("callable"), str)
+        and (file is None or getattr(i, "file", None) == file)
+    ]
+    return str(max(passing, key=lambda i: i.line).context["callable"]) if passing else None
 
 
 class _Reader:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _SPAN, sentences
+from quarkci.skills.claims.python_code import parse_call
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
 
@@ -341,14 +342,10 @@ def _signature(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, 
     out: list[tuple[str, str, str]] = []
     for raw in _SPAN.findall(sentence):
         span = raw.strip()
-        if len(span) > 2048 or _CALL.fullmatch(span) is None or _callable(span, exported) is None:
+        if _CALL.fullmatch(span) is None or _callable(span, exported) is None:
             continue
-        try:
-            tree = ast.parse(span, mode="eval")
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        call = tree.body
-        if not isinstance(call, ast.Call) or any(not isinstance(a, ast.Name) for a in call.args):
+        call = parse_call(span)
+        if call is None or any(not isinstance(a, ast.Name) for a in call.args):
             continue  # a call with values in positions is a usage example, not a declaration
         callee = ast.unparse(call.func)
         for keyword in call.keywords:

@@ -7,6 +7,7 @@ import re
 
 from quarkci.core.findings import Finding, Fix
 from quarkci.facts.public_api import ApiIndex
+from quarkci.skills.claims.python_code import last_callee_passing
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._api import index_of
 from quarkci.sync.rules._common import make, release
@@ -38,14 +39,8 @@ def _pointed_at(claim: Claim, state: AuditState, index: ApiIndex, parameter: str
     """The callable a stated default without one means: the one the file last passes that keyword to above
     it ("export_safetensors(..., pack_method="reorder")" then "Unless you pass it, `pack_method` is ..."),
     else the one its heading names (:func:`_heading_callable`); None when neither."""
-    passed = [
-        c
-        for c in state.claims_of("python_keyword")
-        if c.file == claim.file and c.line < claim.line and c.context.get("keyword") == parameter
-    ]
-    if passed and (callee := passed[-1].context.get("callable")):
-        return str(callee)
-    return _heading_callable(claim, index, parameter)
+    passed = last_callee_passing(state.claims_of("python_keyword"), claim.file, parameter, claim.line)
+    return passed or _heading_callable(claim, index, parameter)
 
 
 def _heading_callable(claim: Claim, index: ApiIndex, parameter: str) -> str | None:
