@@ -23,6 +23,8 @@ kind               names
 ``flag``           every option string of every CLI parser (``cli_flags`` facts: ``--num_calib_data``)
 ``literal``        every string value a public callable closes a parameter to, as ``callable(param=value)``
                    (``public_api`` facts' ``literals``: ``export_safetensors(custom_mode=awq)``)
+``parameter``      every parameter of a public callable and every field of a public dataclass, as
+                   ``callable(param)`` (``signatures``, ``classes``' ``fields``: ``GPTQConfig(block_size)``)
 =================  ==========================================================================================
 
 A release that cannot show a kind (0.6.0 and 0.9 have no CLI) simply adds no names of that kind. The
@@ -66,6 +68,7 @@ KINDS: tuple[str, ...] = (
     "export",
     "flag",
     "literal",
+    "parameter",
 )
 # The releases on PyPI whose wheel holds quark/ (0.1.0 is a placeholder), oldest first.
 RELEASES: tuple[str, ...] = (
@@ -238,6 +241,23 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
             for name in item.attrs.get("public", [])
         },
         "flag": {str(o) for item in flags for o in option_names(item) if str(o).startswith("--")},
+        # every parameter of a public callable, as ``callable(parameter)`` (what a prose span may name as
+        # that callable's keyword)
+        "parameter": {
+            parameter_key(str(key), str(p))
+            for item in facts.kinds.get("public_api", [])
+            for key, params in (item.attrs.get("signatures") or {}).items()
+            for p in params
+            if str(p).isidentifier() and not str(p).startswith("_") and p not in ("self", "cls")
+        }
+        # a dataclass's fields are its generated __init__'s parameters
+        | {
+            parameter_key(str(c), str(f))
+            for item in facts.kinds.get("public_api", [])
+            for c, info in (item.attrs.get("classes") or {}).items()
+            if not str(c).startswith("_") and isinstance(info, dict)
+            for f in info.get("fields") or ()
+        },
         "literal": {
             literal_key(str(key), str(param), str(value))
             for item in facts.kinds.get("public_api", [])
@@ -246,6 +266,12 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
             for value in values
         },
     }
+
+
+def parameter_key(callable_key: str, param: str) -> str:
+    """The ``parameter`` symbol of a callable's parameter: ``export_safetensors(weight_format)``
+    (``callable_key`` as in the ``signatures`` facts: a function, a class, or ``Class.method``)."""
+    return f"{callable_key}({param})"
 
 
 def literal_key(callable_key: str, param: str, value: str) -> str:

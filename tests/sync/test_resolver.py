@@ -2165,3 +2165,110 @@ def test_a_dataclass_constructed_without_a_field_it_requires_is_breaking(tmp_pat
     # its required dtype is known and passed here
     passed = "## Spec\n\n```python\nfrom quark.torch.quantization.config.config import QTensorConfig\n\nQTensorConfig(dtype=d)\n```\n"
     assert not _audit(tmp_path / "q", passed, "0.13")
+
+
+# --- round 16 (tuned on sync_dev17 and the all-true clean_8, outside the repository; held-out sync_17
+# committed before, 4ea220d) ----------------------------------------------------------------------------
+
+
+def test_a_count_of_more_besides_one_named_is_no_total(tmp_path):
+    # 0.13 entry_points.txt: quark-cli, quark-quant-perf, quark-skills
+    more = "## Scripts\n\nNext to `quark-cli` the wheel installs two more console scripts.\n"
+    assert not _audit(tmp_path / "m", more, "0.13")
+    total = more.replace("Next to `quark-cli` the wheel installs two more", "The wheel installs two")
+    assert _lines(_audit(tmp_path / "t", total, "0.13")) == [(8, "command-count-mismatch")]
+
+
+def test_a_sentence_in_a_named_series_and_a_future_aside_speak_of_that_release(tmp_path):
+    # quark.onnx_adapter is 0.11.x's (0.12.post1 has quark.shapeshifter); 0.9's quark.onnx has the module
+    # calibrate and no calibration package (0.10 adds it)
+    series = "## Rename\n\nIn the 0.11 series this package was `quark.onnx_adapter`.\n"
+    assert not _audit(tmp_path / "s", series, "0.12.post1")
+    assert _lines(_audit(tmp_path / "su", "## Rename\n\nImport `quark.onnx_adapter`.\n", "0.12.post1")) == [
+        (8, "python-import-unresolved")
+    ]
+    aside = "## Calibration\n\nCalibrators live in `quark.onnx.calibrate` (0.10 turns it into `quark.onnx.calibration`).\n"
+    assert not _audit(tmp_path / "a", aside, "0.9")
+    assert _lines(_audit(tmp_path / "au", aside.replace(" (0.10 turns it into", " and"), "0.9"))
+
+
+def test_names_a_negation_right_after_them_governs_are_said_absent(tmp_path):
+    # 0.11.2 defines no enable_native_inference (0.12.post1 adds it); 0.10's LLMTemplate has no
+    # get_supported_schemes (0.11 adds it); 0.6.0's DefaultConfigMapping has no A8W8 (0.8 adds it)
+    part = "## Native\n\n`enable_native_inference` is not part of `quark.torch` yet.\n"
+    assert not _audit(tmp_path / "p", part, "0.11.2")
+    assert _lines(_audit(tmp_path / "pu", "## Native\n\nCall `enable_native_inference` first.\n", "0.11.2"))
+    method = "## Schemes\n\nThere is no `LLMTemplate.get_supported_schemes()` classmethod here.\n"
+    assert not _audit(tmp_path / "m", method, "0.10")
+    assert _lines(_audit(tmp_path / "mu", method.replace("There is no", "Call"), "0.10")) == [
+        (8, "python-import-unresolved")
+    ]
+    among = (
+        "## ONNX configs\n\nThe named ONNX configs include `XINT8`. `FP16` and `A8W8` are not among them.\n"
+    )
+    assert not _audit(tmp_path / "a", among, "0.6.0")
+    assert (8, "onnx-config-unknown") in _lines(
+        _audit(tmp_path / "au", among.replace(" are not among them", " work too"), "0.6.0")
+    )
+
+
+def test_a_bare_name_said_absent_is_looked_up_in_the_framework_the_file_names(tmp_path):
+    # 0.11.1: Float16Spec is quark.torch.quantization's; quark.onnx has BFloat16Spec and no Float16Spec
+    onnx = "## Specs\n\nThe `quark.onnx` specs: `Int8Spec`, `BFloat16Spec`. There is no `Float16Spec`.\n"
+    assert not _audit(tmp_path / "o", onnx, "0.11.1")
+    torch = onnx.replace("`quark.onnx`", "`quark.torch`").replace(
+        "`Int8Spec`, `BFloat16Spec`", "`Int8PerTensorSpec`"
+    )
+    assert (8, "name-stated-unavailable") in _lines(_audit(tmp_path / "t", torch, "0.11.1"))
+
+
+def test_a_status_cell_saying_the_row_s_name_is_gone(tmp_path):
+    # 0.12.post1 config.py defines RotationConfig and no QuaRotConfig; its ModelExporter is only the Brevitas
+    # extension's (quark/torch/extensions/brevitas/api.py), quark.torch exports none
+    table = (
+        "## Migration\n\n| Old | Status |\n|---|---|\n"
+        "| `QuaRotConfig` | removed; use `RotationConfig` |\n"  # 10
+        "| `ModelExporter` in `quark.torch` | gone; use `export_safetensors` |\n"  # 11
+    )
+    assert not _audit(tmp_path / "t", table, "0.12.post1")
+    stale = table.replace(
+        "| `QuaRotConfig` | removed; use `RotationConfig` |", "| `RotationConfig` | removed |"
+    )
+    assert _lines(_audit(tmp_path / "s", stale, "0.12.post1")) == [(10, "name-stated-unavailable")]
+
+
+def test_a_span_no_signature_of_the_callable_names_is_a_value(tmp_path):
+    # 0.11.2 export_safetensors(model, output_dir, custom_mode="quark", weight_format="real_quantized",
+    # pack_method="reorder"); 0.10 ModelExporter.export_onnx_model(..., verbose=False, ..., do_constant_folding=True)
+    values = "## Export\n\n`export_safetensors` writes `real_quantized` weights packed with `reorder` unless told otherwise.\n"
+    assert not _audit(tmp_path / "v", values, "0.11.2")
+    switches = "## ONNX\n\n`do_constant_folding` is on by default and `verbose` is off.\n"
+    assert not _audit(tmp_path / "s", switches, "0.10")
+    # 0.12.post1 export_safetensors defaults weight_format to "real_quantized" (0.13: None); "leaves it unset"
+    # is no history
+    unset = "## Export\n\nIf `weight_format` is omitted, `export_safetensors` leaves it unset (`None`).\n"
+    assert _lines(_audit(tmp_path / "u", unset, "0.12.post1")) == [(8, "python-default-changed")]
+    assert not _audit(tmp_path / "u13", unset, "0.13")
+
+
+def test_a_cell_opening_with_also_lists_more_values_of_the_row_s_flag(tmp_path):
+    # 0.13 quark/quant_perf/cli.py --gpu-type choices: mi300x, mi325x, mi350x, mi355x (default mi355x)
+    row = "## Flags\n\n| Flag | Default | Meaning |\n|---|---|---|\n| `--gpu-type` | `mi355x` | also `mi300x` or `mi400x` |\n"
+    assert _lines(_audit(tmp_path / "r", row, "0.13"), "cli-flag-choice-invalid") == [
+        (10, "cli-flag-choice-invalid")
+    ]
+    assert not _audit(tmp_path / "ok", row.replace("mi400x", "mi350x"), "0.13")
+
+
+def test_a_floor_the_wheel_asks_for_is_quark_s_own_requirement(tmp_path):
+    # 0.6.0 METADATA: Requires-Dist transformers>=4.37.2
+    floor = "## Requirements\n\nThe wheel asks for `transformers` 4.40 or newer.\n"
+    assert _lines(_audit(tmp_path / "f", floor, "0.6.0")) == [(8, "transformers-version-mismatch")]
+    assert not _audit(tmp_path / "ok", floor.replace("4.40", "4.37.2"), "0.6.0")
+
+
+def test_an_enum_member_names_its_class(tmp_path):
+    # 0.8.2 quark/onnx/quant_utils.py has VitisQuantType and no ExtendedQuantType (0.9 adds it)
+    member = "## Types\n\nSelect it as `ExtendedQuantType.QMX`.\n"
+    assert _lines(_audit(tmp_path / "m", member, "0.8.2")) == [(8, "python-name-unknown")]
+    assert not _audit(tmp_path / "ok", member, "0.9")

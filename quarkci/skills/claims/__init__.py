@@ -301,10 +301,20 @@ class _Markers:
 
     def _row_says_no(self, found: Found) -> bool:
         """True when ``found`` is the label of a table row whose every other cell says "no" ("| `quark-cli` |
-        no | **no** | no |": absent in each release the columns name)."""
+        no | **no** | no |": absent in each release the columns name), or one of whose other cells opens with
+        a word saying it is gone (:data:`_GONE_CELL`: "| `quark.shares` | renamed to `quark.common` |")."""
         cells = self._cells.get(found.line)
         if not cells or len(cells) < 2 or f"`{found.value}`" not in cells[0][0]:
             return False
+        first = re.search(r"`([^`\n]+)`", cells[0][0])
+        # "| `QuaRotConfig` | removed; use `RotationConfig` |": a status cell says the row's subject (its
+        # first span: "`ModelExporter` in `quark.torch`" is about the class) is gone
+        if (
+            first is not None
+            and first.group(1).removesuffix("()") == found.value
+            and any(_GONE_CELL.match(text.replace("*", "")) for text, _ in cells[1:])
+        ):
+            return True
         return all(
             _NO_CELL.fullmatch(text.replace("*", "").replace("`", "").strip()) for text, _ in cells[1:]
         )
@@ -381,6 +391,13 @@ class _Markers:
         return found
 
 
+# a status cell saying the row's name is no longer there: "removed; use `X`", "renamed to `quark.common`"
+_GONE_CELL = re.compile(
+    r"\s*(?:removed|gone|dropped|deleted|renamed|replaced|superseded|retired|fails to import"
+    r"|cannot be imported|no longer (?:exists?|available|exported|importable)|not available|unavailable"
+    r"|does not exist)\b",
+    re.IGNORECASE,
+)
 _NO_CELL = re.compile(r"no|none|absent|not (?:available|shipped|present)|—|–|-|✗|❌|✘|n/a", re.IGNORECASE)
 
 

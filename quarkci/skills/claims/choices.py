@@ -171,8 +171,11 @@ def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
                 )
 
 
+# "also accepts `pileval`", "one of `a`, `b`", or a cell opening with "also" / "or" right before a span
+# ("| `mi355x` | also `mi300x`, `mi325x` or `mi350x` |": more values besides the default)
 _ROW_MARKER = re.compile(
-    r"\b(?:also\s+)?(?:accepts?|takes?|choices?:?|one of|allowed:?|valid:?)\s", re.IGNORECASE
+    r"\b(?:also\s+)?(?:accepts?|takes?|choices?:?|one of|allowed:?|valid:?)\s|^\s*(?:also|or)\s+(?=`)",
+    re.IGNORECASE,
 )
 _CODE = re.compile(r"`([^`\n]+)`")
 

@@ -38,7 +38,7 @@ _HISTORICAL_OWN = re.compile(
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
     r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?"
     r"|defines?|provides?|contains?|accepts?|takes?)"
-    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
+    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))(?!\s+(?:unset|as|at|alone|empty|untouched|unchanged|in place|on|off|to)\b)\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces(?=\s+`)"
     r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
@@ -209,7 +209,23 @@ _AND_NO = re.compile(
 )
 # "(`import_model_info` out, `ModelImporter` in)": a name said out of the release
 _OUT = re.compile(r"`([^`\n]+)`\s+out(?=\s*[,;)])")
-_IS_NOT_A = re.compile(r"`([^`\n]+)`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?an?\b", re.IGNORECASE)
+# "`mx9` is **not** a template scheme", "`FP16` and `A8W8` are not among them", "`X` is not part of
+# `quark.torch` yet": the negation right after a span; the subject's spans are read back from it
+_IS_NOT_A = re.compile(
+    r"`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?"
+    r"(?:an?|among|part of|one of|in|listed|exported|defined|shipped|included)\b",
+    re.IGNORECASE,
+)
+# the spans of a subject ending right before a negation ("`FP16` and `A8W8`"), read in a bounded window
+_SUBJECT = re.compile(r"(?:`[^`\n]+`\s*(?:,|and|or|nor)\s*)*`[^`\n]+`$")
+_SUBJECT_WINDOW = 400  # characters before the negation: bounded work per negation
+
+
+def _subject(text: str, end: int) -> str:
+    """The run of code spans (joined by commas, "and", "or") ending at ``text[end - 1]``; "" when none."""
+    start = max(0, end - _SUBJECT_WINDOW)
+    match = _SUBJECT.search(text[start:end])
+    return match.group(0) if match else ""
 
 
 def said_absent(text: str) -> frozenset[str]:
@@ -217,10 +233,14 @@ def said_absent(text: str) -> frozenset[str]:
     :data:`_IS_NOT_A`), their last dotted part too (``quark.x.Y`` -> ``Y``); empty when none."""
     if "no" not in text and "not" not in text and " out" not in text:
         return frozenset()
-    names = {m.group(1) for m in _IS_NOT_A.finditer(text)} | {m.group(1) for m in _OUT.finditer(text)}
+    names = {m.group(1) for m in _OUT.finditer(text)}
     for match in _HAS_NO.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
+    for match in _IS_NOT_A.finditer(text):
+        names.update(re.findall(r"`([^`\n]+)`", _subject(text, match.start() + 1)))
     names.update(m.group(1) for m in _AND_NO.finditer(text))
+    # "There is no `LLMTemplate.get_supported_schemes()` classmethod": a call's name without its parentheses
+    names = {n.removesuffix("()") for n in names}
     return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
 
 
@@ -229,7 +249,8 @@ _OLD_NAME = re.compile(r"\bthe (?:old|older|former|legacy|previous|deprecated)\s
 # "(0.8.2 only had the older `MXSpec`)", "(0.10 used `--model_export`)": an aside saying what one release had
 _DATED_ASIDE = re.compile(
     r"\((?P<body>[^()]*?(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w]|\.\d)[^()]*?"
-    r"\b(?:had|used|shipped|offered|accepted|took|exported|called it|named it)\b[^()]*)\)",
+    r"\b(?:had|used|shipped|offered|accepted|took|exported|called it|named it|turns? it into|turned it into"
+    r"|makes? it|made it|adds?|added|introduces?|introduced|renames? it|renamed it|moves? it|moved it)\b[^()]*)\)",
     re.IGNORECASE,
 )
 
@@ -336,7 +357,8 @@ _SCOPE_WORDS = re.compile(
 # A bare release number after "on"/"in"/"for"/"until" ("on 0.10 they were under ...", "in 0.11.2"): the
 # shape of an amd-quark release (0.x), never a bound (``<0.3``) nor a quantity ("0.5 s", "alpha 0.5").
 _SCOPE_BARE = re.compile(
-    r"\b(?P<word>in|on|for|with|until|till|up to|through|since|from)\s+(?:release\s+|v)?"
+    r"\b(?P<word>in|on|for|with|until|till|up to|through|since|from)\s+(?:the\s+(?=0\.\d+(?:\.\w+)*\s+"
+    r"(?:series|line|releases?|wheels?)\b))?(?:release\s+|v)?"
     r"(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)"
     r"(?![\w%]|\.\d|\s*(?:s|ms|seconds?|%|x|times)\b)(?:\s+(?P<dir>and|or)\s+"
     r"(?P<rel>earlier|older|before|later|newer|above))?",

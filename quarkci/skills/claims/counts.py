@@ -24,10 +24,18 @@ _WORDS = (
 )
 NUMBER_WORDS = {word: n for n, word in enumerate(_WORDS.split())}
 _NUMBER = r"(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")"
-_SUBCOMMANDS = re.compile(rf"(?<![\w.]){_NUMBER}\s+(?:\w+\s+)?(?P<noun>sub-?commands|commands)\b", re.I)
-_SCRIPTS = re.compile(rf"(?<![\w.]){_NUMBER}\s+(?:\w+\s+)?(?:console[ -]scripts|entry[ -]points)\b", re.I)
+# "two more console scripts", "3 new subcommands": a part of the whole (a difference), never a total
+_PART = r"(?!(?:more|other|additional|further|extra|new|remaining|added|removed|dropped)\b)"
+_SUBCOMMANDS = re.compile(
+    rf"(?<![\w.]){_NUMBER}\s+(?:{_PART}\w+\s+)?{_PART}(?P<noun>sub-?commands|commands)\b", re.I
+)
+_SCRIPTS = re.compile(
+    rf"(?<![\w.]){_NUMBER}\s+(?:{_PART}\w+\s+)?(?:console[ -]scripts|entry[ -]points)\b", re.I
+)
 _QUARK_CLI = re.compile(r"(?<![\w-])quark-cli(?![\w-])")
-_CHOICES = re.compile(rf"(?<![\w.]){_NUMBER}\s+(?:\w+\s+)?(?:choices|options|values|accepted values)\b", re.I)
+_CHOICES = re.compile(
+    rf"(?<![\w.]){_NUMBER}\s+(?:{_PART}\w+\s+)?(?:choices|options|values|accepted values)\b", re.I
+)
 _ONE_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 
 

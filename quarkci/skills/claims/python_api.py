@@ -163,21 +163,8 @@ def extract(unit: Unit) -> Iterator[Found]:
                 context = {"form": "member", "class": owner, "member": member, "where": "inline"}
                 yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
                 continue
-            bare = bare_name(span.strip(), unit)
-            if bare is not None and block.kind in ("paragraph", "table"):
-                yield Found(
-                    "python_name",
-                    bare,
-                    line,
-                    {
-                        "form": "bare",
-                        "module": None,
-                        "name": bare,
-                        "where": "inline",
-                        "section": section,
-                        "text": span,
-                    },
-                )
+            if block.kind in ("paragraph", "table") and (found := _bare(span, line, unit, section)):
+                yield found
         for match in _FROM_WORDS.finditer(block.text):
             module, name = match.group("module"), match.group("name")
             yield Found(
@@ -224,6 +211,8 @@ def _members(text: str) -> dict[str, str]:
 
 
 _CLASS_METHOD = re.compile(r"([A-Z][A-Za-z0-9]*)\.([a-z_][a-z0-9_]*)(?:\(\))?")
+# an enum member or class constant: `VitisQuantType.QMX`, `QuantGranularity.Tensor`
+_CLASS_MEMBER = re.compile(r"([A-Z][A-Za-z0-9]*)\.[A-Z][A-Za-z0-9_]*")
 
 
 def _is_quark_class(name: str, unit: Unit) -> bool:
@@ -246,6 +235,21 @@ def bare_name(span: str, unit: Unit) -> str | None:
     if token in unit.lexicon.names("export") or unit.lexicon.nearest("export", token, 1) is not None:
         return token
     return None
+
+
+def _bare(span: str, line: int, unit: Unit, section: str) -> Found | None:
+    """The ``bare`` claim of a prose code span naming a Python name (:func:`bare_name`; an enum member or
+    class constant, "`ExtendedQuantType.QMX`", claims its class), with the file's framework package
+    (:attr:`Unit.framework`) when it names one; None for any other span."""
+    name = bare_name(span.strip(), unit)
+    if name is None and (enum := _CLASS_MEMBER.fullmatch(span.strip())) is not None:
+        name = bare_name(enum.group(1), unit)
+    if name is None:
+        return None
+    context = {"form": "bare", "module": None, "name": name, "where": "inline", "section": section}
+    if unit.framework:
+        context["framework"] = unit.framework
+    return Found("python_name", name, line, {**context, "text": span})
 
 
 def _reference(dotted: str, line: int, where: str, section: str) -> Iterator[Found]:

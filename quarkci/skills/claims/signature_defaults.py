@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 
 from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _SPAN, sentences
 from quarkci.skills.claims.python_code import parse_call
@@ -62,12 +64,46 @@ _P_DEFAULTS_TO_V = re.compile(r"`([a-z_][a-z0-9_]*)`\s+defaults?\s+to\s+`([a-z_]
 _BARE_NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w`%-]|\.\w)")
 
 
+@dataclass(frozen=True)
+class Known:
+    """What the release vocabulary says a span may be: ``callables`` (bare names some release exports or
+    defines, accepted as callables) and ``parameters`` (``{callable key: its parameter names}`` over every
+    release, keys as in the ``signatures`` facts: ``export_safetensors``, ``LLMTemplate.get_config``; None
+    without a vocabulary, when a span is a parameter by its shape: lower case with ``_``)."""
+
+    callables: frozenset[str] = frozenset()
+    parameters: Mapping[str, frozenset[str]] | None = None
+
+    @cached_property
+    def every_parameter(self) -> frozenset[str]:
+        """Every parameter name of every callable (empty without a vocabulary)."""
+        return frozenset().union(*(self.parameters or {}).values())
+
+    def parameter(self, span: str, callee: str | None = None) -> bool:
+        """True when the span may name a parameter of ``callee`` (any callable when None or unknown): one
+        some release's signature of it has, or, without a vocabulary, a lower-case name with ``_``."""
+        if not _PARAMETER.fullmatch(span):
+            return False
+        if self.parameters is None:
+            return "_" in span
+        if callee is not None:
+            name = _CALL.sub(r"\1", callee)
+            parts = name.split(".")
+            for key in (".".join(parts[-2:]), parts[-1]):
+                if key in self.parameters:
+                    return span in self.parameters[key]
+        return span in self.every_parameter
+
+
+NOTHING_KNOWN = Known()
+
+
 def _owners(sentence: str) -> set[str]:
     """The spans of ``sentence`` that name the callable owning a parameter (:data:`_OWNER`)."""
     return {m.group(1) or m.group(2) for m in _OWNER.finditer(sentence)}
 
 
-def _callable(span: str, exported: frozenset[str]) -> str | None:
+def _callable(span: str, known: Known) -> str | None:
     """The callable a code span names: ``quark.x.f``, ``Class.method``, ``f()``, ``f(a, k=v)`` (a call
     written out), or a name some release exports; else None."""
     call = _CALL.fullmatch(span)
@@ -75,23 +111,29 @@ def _callable(span: str, exported: frozenset[str]) -> str | None:
     if _DOTTED.fullmatch(name) or _METHOD.fullmatch(name) or call is not None:
         return name
     head = name.split(".", 1)[0]
-    return name if head in exported and re.fullmatch(r"[A-Za-z_][\w.]*", name) else None
+    return name if head in known.callables and re.fullmatch(r"[A-Za-z_][\w.]*", name) else None
 
 
-def callables(sentence: str, exported: frozenset[str] = frozenset()) -> set[str]:
+def _one(named: set[str]) -> str | None:
+    """The one callable of ``named``; None when there are none or several."""
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def callables(sentence: str, known: Known = NOTHING_KNOWN) -> set[str]:
     """The callables the code spans of ``sentence`` name (see :func:`_callable`)."""
     return {
-        c for raw in _SPAN.findall(sentence) if (c := _callable(raw.strip(), exported)) is not None
+        c for raw in _SPAN.findall(sentence) if (c := _callable(raw.strip(), known)) is not None
     } | _owners(sentence)
 
 
-def _spans(sentence: str, exported: frozenset[str]) -> tuple[set[str], set[str], list[str]]:
+def _spans(sentence: str, known: Known) -> tuple[set[str], set[str], list[str]]:
     """``(callables, parameters, values)`` the code spans of ``sentence`` name (see the module doc); a span
     written ``name=`` is the one parameter, the other snake_case spans and a bare constant its values."""
     named: set[str] = set()
     parameters: set[str] = set()
     values: list[str] = []
     owners = _owners(sentence)
+    callee = _one(callables(sentence, known))
     written_as_keyword: set[str] = set()
     for raw in _SPAN.findall(sentence):
         span = _KEYWORD_ALONE.sub(r"\1", raw.strip())  # "keeps `weight_format=` at None": the parameter
@@ -102,11 +144,11 @@ def _spans(sentence: str, exported: frozenset[str]) -> tuple[set[str], set[str],
         elif (assigned := _ASSIGNED.fullmatch(span)) is not None:
             parameters.add(assigned.group(1))
             values.append(assigned.group(2).strip())
-        elif (name := _callable(span, exported)) is not None:
+        elif (name := _callable(span, known)) is not None:
             named.add(name)
         elif _CONSTANT.fullmatch(span):
             values.append(span)
-        elif _PARAMETER.fullmatch(span) and "_" in span:
+        elif known.parameter(span, callee):
             parameters.add(span)
         elif _WORD.fullmatch(span):
             values.append(span)
@@ -121,15 +163,15 @@ def _spans(sentence: str, exported: frozenset[str]) -> tuple[set[str], set[str],
 
 
 def stated(
-    sentence: str, exported: frozenset[str] = frozenset(), before: str | None = None
+    sentence: str, known: Known = NOTHING_KNOWN, before: str | None = None
 ) -> tuple[str, str, str] | None:
     """``(callable, parameter, value)`` when ``sentence`` states one parameter default (module doc), else
-    None. ``exported`` is the vocabulary's ``export`` names (bare callables it accepts); ``before`` is the
-    one callable the previous sentence of the same paragraph named, taken when this one names none
-    ("`export_safetensors(...)` writes packed weights. `pack_method` defaults to `reorder`.")."""
+    None. ``known`` is what the vocabulary knows (:class:`Known`: bare callables, parameter names);
+    ``before`` is the one callable the previous sentence of the same paragraph named, taken when this one
+    names none ("`export_safetensors(...)` writes packed weights. `pack_method` defaults to `reorder`.")."""
     if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
         return None
-    named, parameters, values = _spans(sentence, exported)
+    named, parameters, values = _spans(sentence, known)
     if not values and len(parameters) == 1 and (switch := _SWITCH.search(sentence)) is not None:
         values.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters
@@ -141,7 +183,12 @@ def stated(
         # passed is the parameter, the other its default value
         values.extend(parameters - passed)
         parameters = passed
-    if not parameters and len(values) == 2 and _PARAMETER.fullmatch(values[0]):
+    if (
+        not parameters
+        and len(values) == 2
+        and _PARAMETER.fullmatch(values[0])
+        and (known.parameters is None or known.parameter(values[0], _one(named)))
+    ):
         parameters.add(values.pop(0))  # "when `quantize` is left out it is `True`": name, then value
     if not parameters and len(named) == 1 and _METHOD.fullmatch(only := next(iter(named))):
         owner, member = only.split(".")  # "`QuantizationConfig.execution_providers` defaults to ...": a field
@@ -154,7 +201,7 @@ def stated(
 
 
 def stated_pairs(
-    sentence: str, exported: frozenset[str] = frozenset(), before: str | None = None
+    sentence: str, known: Known = NOTHING_KNOWN, before: str | None = None
 ) -> list[tuple[str, str, str]]:
     """``[(callable, parameter, value), ...]`` for the defaults ``sentence`` states: :func:`stated`'s one, or
     several parameters of one callable as pairs, each parameter followed by its value ("`JsonExporterConfig`
@@ -166,36 +213,37 @@ def stated_pairs(
     parameter. An empty list when none is stated."""
     if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
         return []
-    one = stated(sentence, exported, before)
+    one = stated(sentence, known, before)
     if one is not None:
         return [one]
-    pairs = _pairs(sentence, exported, before) or _listed(sentence, exported, before)
+    pairs = _pairs(sentence, known, before) or _listed(sentence, known, before)
     if pairs:
         return pairs
     for clause in _CLAUSE.split(sentence):
         if clause != sentence and _DEFAULT_WORD.search(clause):
-            named = callables(sentence, exported)
+            named = callables(sentence, known)
             inherited = next(iter(named)) if len(named) == 1 else before
-            if (one := stated(clause, exported, inherited)) is not None:
+            if (one := stated(clause, known, inherited)) is not None:
                 return [one]
-    return _unnamed(sentence, exported) if before is None and not callables(sentence, exported) else []
+    return _unnamed(sentence, known) if before is None and not callables(sentence, known) else []
 
 
 # Clause breaks inside one sentence: ", so", ", but", ", and then", a dash, a colon before advice.
 _CLAUSE = re.compile(r",\s+(?:so|but|and then|then|which means)\s+|\s+[-–—]\s+|;\s+")
 
 
-def _sequence(sentence: str, exported: frozenset[str]) -> tuple[set[str], list[tuple[str, str]]]:
+def _sequence(sentence: str, known: Known) -> tuple[set[str], list[tuple[str, str]]]:
     """(callables named, ``[("p", name) | ("v", value)]`` in text order): code spans and bare numbers."""
     named: set[str] = set()
     found: list[tuple[int, str, str]] = []
+    callee = _one(callables(sentence, known))
     for match in _SPAN.finditer(sentence):
         span = match.group(1).strip()
         if _CONSTANT.fullmatch(span):
             found.append((match.start(), "v", span))
-        elif (name := _callable(span, exported)) is not None:
+        elif (name := _callable(span, known)) is not None:
             named.add(name)
-        elif _PARAMETER.fullmatch(span):
+        elif known.parameter(span, callee) or (known.parameters is None and _PARAMETER.fullmatch(span)):
             found.append((match.start(), "p", span))
         elif _WORD.fullmatch(span):
             found.append((match.start(), "v", span))
@@ -204,8 +252,8 @@ def _sequence(sentence: str, exported: frozenset[str]) -> tuple[set[str], list[t
     return named, [(role, text) for _, role, text in sorted(found)]
 
 
-def _pairs(sentence: str, exported: frozenset[str], before: str | None) -> list[tuple[str, str, str]]:
-    named, sequence = _sequence(sentence, exported)
+def _pairs(sentence: str, known: Known, before: str | None) -> list[tuple[str, str, str]]:
+    named, sequence = _sequence(sentence, known)
     if not named and before is not None:
         named.add(before)
     if len(named) != 1 or len(sequence) < 4 or len(sequence) % 2:
@@ -226,12 +274,12 @@ _ASIDE_DEFAULT = re.compile(
 )
 
 
-def _listed(sentence: str, exported: frozenset[str], before: str | None) -> list[tuple[str, str, str]]:
+def _listed(sentence: str, known: Known, before: str | None) -> list[tuple[str, str, str]]:
     """The defaults of one callable's parameters listed in a sentence: assignment spans after "defaults:"
     (:data:`_DEFAULTS_LIST`), or parameters each followed by an aside stating its default
     (:data:`_ASIDE_DEFAULT`); the callable is the one the sentence (or, failing that, the previous one)
     names. Empty when neither form is there or the callable is not one."""
-    named = callables(sentence, exported) or ({before} if before is not None else set())
+    named = callables(sentence, known) or ({before} if before is not None else set())
     if len(named) != 1:
         return []
     callee = next(iter(named))
@@ -252,7 +300,7 @@ _OTHER_PROGRAM = re.compile(
 )
 
 
-def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
+def _unnamed(sentence: str, known: Known) -> list[tuple[str, str, str]]:
     """``[("", parameter, value)]`` for "`include_cle` defaults to `False`", "Unless you pass it,
     `pack_method` is `"reorder"`": one underscored parameter span, then "defaults to" (or "is") and one
     value span, and no callable anywhere near."""
@@ -262,13 +310,13 @@ def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, st
         return []
     if _OTHER_PROGRAM.search(sentence):
         return []  # "lm-eval task YAMLs ... default to `None`": another program's parameter
-    named, _ = _sequence(sentence, exported)
+    named, _ = _sequence(sentence, known)
     spans = [m.group(1).strip() for m in _SPAN.finditer(sentence)]
     if switch is not None and len(spans) == 1:
         spans.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
     if (bare := re.search(r"`\s*defaults? to\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b", sentence)) is not None:
         spans.append(bare.group(1))  # "`min_kv_scale` defaults to 1.0": the number after the words
-    params = [t for t in spans if _PARAMETER.fullmatch(t) and "_" in t and not _CONSTANT.fullmatch(t)]
+    params = [t for t in spans if known.parameter(t) and not _CONSTANT.fullmatch(t)]
     if len(set(params)) == 2 and (pair := _P_DEFAULTS_TO_V.search(sentence)) and pair.group(2) in params:
         params = [p for p in params if p != pair.group(2)]  # "`weight_format` defaults to `fake_quantized`"
     values = [t for t in spans if t not in params]
@@ -284,30 +332,38 @@ def _unnamed(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, st
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_default`` claims of ``unit``'s paragraphs, list items and table cells (see the module doc)."""
-    exported = unit.lexicon.names("export") if unit.lexicon is not None else frozenset()
+    lexicon = unit.lexicon
+    callable_names = lexicon.names("export") if lexicon is not None else frozenset()
     # a class or function some module defines, named alone (`JsonExporterConfig`, `get_tokenizer`), is a
     # callable too (a snake_case name only with an underscore: `quantize` is also a word)
-    exported |= frozenset(
-        n
-        for n in (unit.lexicon.names("name") if unit.lexicon is not None else ())
-        if n[:1].isupper() or "_" in n
+    callable_names |= frozenset(
+        n for n in (lexicon.names("name") if lexicon is not None else ()) if n[:1].isupper() or "_" in n
     )
-    yield from _comments(unit, exported)
+    # "`export_safetensors` writes `real_quantized` weights packed with `reorder`": a span no release's
+    # signature of the callable names is a value, whatever its shape; `verbose` is a parameter without `_`
+    parameters: dict[str, set[str]] = {}
+    for key in lexicon.names("parameter") if lexicon is not None else ():
+        callee, _, parameter = key[:-1].partition("(")
+        parameters.setdefault(callee, set()).add(parameter)
+        if "." in callee:  # a method named alone (`get_config`) may be any class's
+            parameters.setdefault(callee.rsplit(".", 1)[-1], set()).add(parameter)
+    known = Known(callable_names, {k: frozenset(v) for k, v in parameters.items()} or None)
+    yield from _comments(unit, known)
     for text in unit.texts():
         if text.kind == "table":
-            yield from _row(text, exported)
-            yield from _cell_defaults(text, exported)
+            yield from _row(text, known)
+            yield from _cell_defaults(text, known)
             continue
         if text.kind == "heading" or "`" not in text.text:
             continue
         section = heading_path(text.headings)
         # the one callable the previous sentence named; a list item starts from its lead's ("Things to know
         # about `JsonExporterConfig`:" then "- `min_kv_scale` defaults to 1.0")
-        lead = callables(text.lead, exported) if text.in_list else set()
+        lead = callables(text.lead, known) if text.in_list else set()
         before: str | None = next(iter(lead)) if len(lead) == 1 else None
         for offset, sentence in sentences(text.text):
-            found = stated_pairs(sentence, exported, before) or _signature(sentence, exported)
-            named = callables(sentence, exported)
+            found = stated_pairs(sentence, known, before) or _signature(sentence, known)
+            named = callables(sentence, known)
             before = next(iter(named)) if len(named) == 1 else (before if not named else None)
             for callee, parameter, value in found:
                 at = sentence.find(value)
@@ -332,7 +388,7 @@ def extract(unit: Unit) -> Iterator[Found]:
 _SIGNATURE_WORD = re.compile(r"\bsignatures?\b|\b(?:is|are) declared as\b", re.IGNORECASE)
 
 
-def _signature(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, str]]:
+def _signature(sentence: str, known: Known) -> list[tuple[str, str, str]]:
     """``[(callable, parameter, default), ...]`` of a call span in a sentence that calls it a signature
     (:data:`_SIGNATURE_WORD`): each ``name=constant`` of the span is that parameter's stated default (the
     positional names are parameters without one). Empty when the sentence says no signature, or the span is
@@ -342,7 +398,7 @@ def _signature(sentence: str, exported: frozenset[str]) -> list[tuple[str, str, 
     out: list[tuple[str, str, str]] = []
     for raw in _SPAN.findall(sentence):
         span = raw.strip()
-        if _CALL.fullmatch(span) is None or _callable(span, exported) is None:
+        if _CALL.fullmatch(span) is None or _callable(span, known) is None:
             continue
         call = parse_call(span)
         if call is None or any(not isinstance(a, ast.Name) for a in call.args):
@@ -360,7 +416,7 @@ _CALLEE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*\(")
 _COMMENT_WORD = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 
 
-def _comments(unit: Unit, exported: frozenset[str]) -> Iterator[Found]:
+def _comments(unit: Unit, known: Known) -> Iterator[Found]:
     """``python_default`` claims of the comments of Python blocks: ``tok = get_tokenizer(path)  # max_seq_len
     defaults to 4096`` states a default of the callable its line calls (quoted strings and snake_case words
     of the comment read as the spans prose would write)."""
@@ -375,7 +431,7 @@ def _comments(unit: Unit, exported: frozenset[str]) -> Iterator[Found]:
             if not calls:
                 continue
             sentence = _COMMENT_WORD.sub(lambda m: f"`{m.group(0)}`", comment)
-            for callee, parameter, value in stated_pairs(sentence, exported, calls[0]):
+            for callee, parameter, value in stated_pairs(sentence, known, calls[0]):
                 yield Found(
                     "python_default",
                     f"{callee}({parameter}={value})",
@@ -406,7 +462,7 @@ _HEADER_DEFAULT = re.compile(
 _HEADER_DEFAULTS = re.compile(r"^(?:(?:key|selected|main)\s+)?defaults?(?:\s+values?)?$", re.IGNORECASE)
 
 
-def _cell_defaults(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
+def _cell_defaults(cell: Text, known: Known) -> Iterator[Found]:
     """``python_default`` claims of a table cell that states a callable's defaults: under a "Signature"
     column, the call span written out (:func:`_signature`: "| `get_tokenizer` | `get_tokenizer(ckpt_path,
     max_seq_len=2048)` |"); under a "Defaults" column, each ``name=value`` span, of the callable the row's
@@ -416,10 +472,10 @@ def _cell_defaults(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
     header = re.sub(r"[*`]", "", cell.cell.header).strip()
     found: list[tuple[str, str, str]] = []
     if _SIGNATURE_WORD.search(header):
-        found = _signature(f"signature {cell.text}", exported)
+        found = _signature(f"signature {cell.text}", known)
     elif _HEADER_DEFAULTS.match(header):
         label = cell.cell.row[0].strip()
-        callee = _callable(label.strip("`"), exported) if re.fullmatch(r"`[^`\n]+`", label) else None
+        callee = _callable(label.strip("`"), known) if re.fullmatch(r"`[^`\n]+`", label) else None
         if callee is None:
             return
         for raw in _SPAN.findall(cell.text):
@@ -450,15 +506,15 @@ def _table_default(cell: Text, callee: str, parameter: str, value: str, line: in
     )
 
 
-def _heading_callable(cell: Text, exported: frozenset[str]) -> str | None:
+def _heading_callable(cell: Text, known: Known) -> str | None:
     """The one callable the innermost heading over a table names in a code span, else None."""
     if not cell.headings:
         return None
-    named = callables(cell.headings[-1].text, exported)
+    named = callables(cell.headings[-1].text, known)
     return next(iter(named)) if len(named) == 1 else None
 
 
-def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
+def _row(cell: Text, known: Known) -> Iterator[Found]:
     """A table row "| `GPTQConfig` | `damp_percent` | 0.1 |" under headers naming a class (or function), a
     parameter and its default: one ``python_default`` claim, read once per row on its first cell."""
     if cell.cell is None or cell.cell.column != 0 or cell.cell.is_header:
@@ -468,7 +524,7 @@ def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
         next((n for n, h in enumerate(headers) if pattern.match(h)), None)
         for pattern in (_HEADER_CALLABLE, _HEADER_PARAMETER, _HEADER_DEFAULT)
     ]
-    heading = _heading_callable(cell, exported) if columns[0] is None else None
+    heading = _heading_callable(cell, known) if columns[0] is None else None
     if heading is not None:
         # "## `QuantizationConfig` switches" over "| field | default in 0.8.2 |": the heading names the class
         columns[0] = -1
@@ -479,7 +535,7 @@ def _row(cell: Text, exported: frozenset[str]) -> Iterator[Found]:
         for c in columns
         if c is not None
     )
-    callee = _callable(callee_cell.strip().strip("`"), exported) or callee_cell.strip().strip("`")
+    callee = _callable(callee_cell.strip().strip("`"), known) or callee_cell.strip().strip("`")
     parameter = parameter_cell.strip().strip("`")
     value = value_cell.strip().strip("`")
     if not (_PARAMETER.fullmatch(parameter) and re.fullmatch(r"[A-Z]\w*|[\w.]+", callee)):

@@ -96,6 +96,9 @@ class Located:
     paragraph: str = ""  # the paragraph, list item or cell holding an inline command
 
 
+_FRAMEWORK = re.compile(r"(?<![\w./-])quark\.(torch|onnx)\b")
+
+
 class Unit:
     """A parsed Markdown file: ``file`` (root-relative), ``blocks`` and every shell command in it."""
 
@@ -124,6 +127,13 @@ class Unit:
         # infer_command's answers by section (None: the file level), for the skill-level inputs below
         self._inferred: dict[tuple[Heading, ...] | None, Inference] = {}
         self._inferred_for: tuple[Inference, str | None] = (self.skill_command, self.quark_cli_subcommand)
+
+    @cached_property
+    def framework(self) -> str | None:
+        """The one framework package (``quark.torch`` or ``quark.onnx``) the file names, None when it names
+        both or neither: the package its bare Python names speak of."""
+        found = set(_FRAMEWORK.findall(self.text))
+        return f"quark.{found.pop()}" if len(found) == 1 else None
 
     def texts(self) -> Iterator[Text]:
         """Inline text blocks (paragraphs, headings, table cells) in document order."""

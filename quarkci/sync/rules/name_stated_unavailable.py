@@ -21,12 +21,23 @@ _KINDS = {"scheme": ("schemes", "scheme"), "model_type": ("model_templates", "mo
 
 def _defined(claim: Claim, index: ApiIndex) -> bool:
     """True when the release defines what a ``python_name`` claim names: an import or dotted name that
-    resolves, a bare name a framework package exports, a method its class (or a base) defines."""
+    resolves, a bare name a framework package exports (outside the other framework when the claim's file
+    names one, ``context["framework"]``; a name only ``quark.*.extensions`` define is not), a method its
+    class (or a base) defines."""
     form = claim.context.get("form")
     if form == "member":
         return index.has_member(str(claim.context.get("class")), str(claim.context.get("member"))) is True
     if form == "bare":
-        return bool(index.bare(claim.value))
+        # "There is no `Float16Spec`" in a skill about quark.onnx, where only quark.torch defines one: not
+        # defined where the skill looks, so the statement holds
+        # a name only an optional extension defines (0.12.post1's Brevitas `ModelExporter`) is not what a
+        # sentence saying "`ModelExporter` is gone" speaks of
+        found = [d for d in index.bare(claim.value) if ".extensions." not in d]
+        scope = claim.context.get("framework")
+        if not scope:
+            return bool(found)
+        other = "quark.onnx." if scope == "quark.torch" else "quark.torch."
+        return any(not d.startswith(other) for d in found)
     if form in ("from", "dotted") and "." in claim.value:
         split = index.split(claim.value)
         if split is None:

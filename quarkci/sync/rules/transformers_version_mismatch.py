@@ -65,7 +65,7 @@ def evidence(state: AuditState) -> tuple[str, FactItem, SpecifierSet | Version] 
 # (Quark itself the subject: "FP8 KV cache requires transformers>=4.45" is a feature's minimum)
 _REQUIREMENT_WORDS = re.compile(
     r"\b(?:amd-quark|quark|the wheel|the package|it|0\.\d+(?:\.\d+)?(?:\.post\d+)?)\s+(?:also\s+)?"
-    r"(?:pulls?(?: in)?|requires|depends on|declares)\b|\bRequires-Dist\b",
+    r"(?:pulls?(?: in)?|requires|depends on|declares|asks for|needs|pins|installs)\b|\bRequires-Dist\b",
     re.IGNORECASE,
 )
 
