@@ -619,13 +619,14 @@ class ApiIndex:
         """The dotted names a chain rooted at a bare name stands for (``ModelQuantizer.freeze`` ->
         ``quark.torch.ModelQuantizer.freeze``, and ``quark.onnx...`` too when both framework packages export
         it): one per framework package (``quark``, ``quark.torch``, ``quark.onnx``: a package at most two
-        deep) whose ``public`` names hold the root, else one per module defining it (at most
+        deep) whose ``public`` names hold the root and one per module defining it (at most
         :data:`_MAX_DEFINERS`), sorted; empty for a ``quark...`` chain or an unknown root."""
         root = dotted.split(".", 1)[0]
         if root == "quark":
             return []
         exporters, definers = self._exporters()
-        modules = exporters.get(root) or definers.get(root, ())[:_MAX_DEFINERS]
+        # 0.13's quark.onnx exports a QConfig and quark.torch's is only defined: a bare `QConfig` may mean either
+        modules = {*exporters.get(root, ()), *definers.get(root, ())[:_MAX_DEFINERS]}
         return [f"{module}.{dotted}" for module in sorted(modules)]
 
     def _exporters(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
@@ -737,12 +738,16 @@ class ApiIndex:
             # every class of that name counts, exported or not: 0.13's quark.onnx exports a SmoothQuantConfig
             # (alpha 0.5), the torch one (alpha 1) is only defined; a value they disagree on is not checked
             candidates = sorted({*candidates, *self._definitions(dotted)})
-            found = [x for x in (self.defaults(c, _depth + 1) for c in candidates) if x is not None]
-            if not found:
+            read = [(c, x) for c in candidates if (x := self.defaults(c, _depth + 1)) is not None]
+            if not read:
                 return None
-            # a parameter only some of them take is theirs (ONNX `QuantizationConfig.execution_providers`)
+            found = [x for _, x in read]
+            # a parameter only some of them take is theirs (ONNX `QuantizationConfig.execution_providers`),
+            # unless another takes it without a constant default (0.13's torch QConfig builds `exclude` with
+            # a default_factory, the ONNX one defaults it to None)
+            computed = {p for c, x in read for p in self.signature(c) or () if p not in x}
             having = {p: [f[p] for f in found if p in f] for f in found for p in f}
-            return {p: vs[0] for p, vs in having.items() if len(set(vs)) == 1}
+            return {p: vs[0] for p, vs in having.items() if len(set(vs)) == 1 and p not in computed}
         split = self.split(dotted)
         if split is None and "." not in dotted and (method := self.sole_method(dotted)) is not None:
             return self.defaults(method, _depth + 1)  # `freeze` written alone: the one Class.freeze
@@ -808,6 +813,12 @@ class ApiIndex:
         the same default (the first of them), else None: a default stated for a parameter alone
         (``include_cle`` defaults to ``False``; 0.9's ONNX ``QuantizationConfig`` and ``quantize_static``
         both default it to ``True``) means theirs."""
+        having = self.having_default(parameter)
+        return having[0][0] if having and len({v for _, v in having}) == 1 else None
+
+    def having_default(self, parameter: str) -> list[tuple[str, str]]:
+        """``[(module.callable, default as written)]`` of the public callables of the release that give
+        ``parameter`` a constant default (a signature's, or a dataclass field's), by module name."""
         if self._parameters is None:
             found: dict[str, list[tuple[str, str]]] = {}
             for module, item in sorted(self.modules.items()):
@@ -815,8 +826,7 @@ class ApiIndex:
                     for name, value in defaults.items():
                         found.setdefault(name, []).append((f"{module}.{key}", str(value)))
             self._parameters = found
-        having = self._parameters.get(parameter, [])
-        return having[0][0] if having and len({v for _, v in having}) == 1 else None
+        return self._parameters.get(parameter, [])
 
     def defining_class(self, dotted: str) -> tuple[str, str] | None:
         """``(module, class name)`` where the class ``dotted`` names is defined (re-exports followed),

@@ -1742,7 +1742,7 @@ def test_a_negative_lead_a_no_row_a_question_that_fails_and_replaces(tmp_path):
     # 0.8.1 has no console script; 0.12.post1's config.config has no Config (0.13 brings it back); 0.12.post1
     # has quark.shapeshifter and no quark.onnx_adapter (0.11.x's)
     lead = (
-        "## Gone\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n"
+        "## Flags\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n"
         "These 0.10 options are not accepted by 0.11 (argparse rejects them):\n\n"
         "- `--group_size` (0.10 default 128): choose `int4_wo_32` or `int4_wo_128` instead.\n"  # 12
         "- `--model_export`.\n"
@@ -2272,3 +2272,196 @@ def test_an_enum_member_names_its_class(tmp_path):
     member = "## Types\n\nSelect it as `ExtendedQuantType.QMX`.\n"
     assert _lines(_audit(tmp_path / "m", member, "0.8.2")) == [(8, "python-name-unknown")]
     assert not _audit(tmp_path / "ok", member, "0.9")
+
+
+def test_values_a_later_sentence_says_are_also_accepted_are_the_previous_flag_s(tmp_path):
+    # 0.10 quark/experimental/cli/torch_llm_ptq.py --model_export choices: onnx, quark_format, hf_format, gguf
+    body = (
+        "## Export\n\n`quark-cli torch-llm-ptq --model_export` selects `onnx`, `quark_format` or `gguf`, and the "
+        "flag may be repeated. The `hf_format` layout is also accepted.\n"
+    )
+    assert not _audit(tmp_path / "ok", body, "0.10")
+    stale = body.replace("The `hf_format` layout", "A `quark_safetensors` layout")
+    assert _lines(_audit(tmp_path / "s", stale, "0.10")) == [(8, "cli-flag-choice-invalid")]
+
+
+def test_a_default_said_of_a_parameter_names_its_callable_by_a_word(tmp_path):
+    # 0.7 quark/torch/quantization/config/config.py: SmoothQuantConfig.alpha = 1 (the word "SmoothQuant"
+    # begins its name; AutoSmoothQuantConfig has auto_alpha, no alpha)
+    body = "## SmoothQuant\n\nSmoothQuant balances scales with `alpha`, which is 0.5 unless you set it.\n"
+    assert _lines(_audit(tmp_path / "s", body, "0.7")) == [(8, "python-default-changed")]
+    assert not _audit(tmp_path / "ok", body.replace("0.5", "1"), "0.7")
+
+
+# --- round 17 (tuned on sync_dev18 and the all-true clean_9, outside the repository; held-out sync_18
+# committed before, and scored on round 16's code first) ----------------------------------------------------
+
+
+def test_values_in_a_choices_column_or_said_also_offered_are_the_flag_s(tmp_path):
+    # 0.13 quant_perf --gpu-type: mi300x, mi325x, mi350x, mi355x; 0.11 torch_llm_ptq.py --kv_cache_dtype has
+    # fp8 and mxfp4 and no int4_per_group
+    column = "## Flags\n\n| Flag | Default | Allowed values |\n|---|---|---|\n| `--gpu-type` | `mi355x` | `mi300x`, `mi250x` |\n"
+    assert _lines(_audit(tmp_path / "c", column, "0.13"), "cli-flag-choice-invalid") == [
+        (10, "cli-flag-choice-invalid")
+    ]
+    assert not _audit(tmp_path / "cok", column.replace("mi250x", "mi325x"), "0.13")
+    offered = (
+        "## KV cache\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n"
+        "`--kv_cache_dtype` takes `fp8` or `mxfp4`.\nFor 4-bit caches the parser also offers `int4_per_group`.\n"
+    )
+    assert _lines(_audit(tmp_path / "o", offered, "0.11"), "cli-flag-choice-invalid") == [
+        (11, "cli-flag-choice-invalid")
+    ]
+    assert not _audit(tmp_path / "ook", offered.replace("int4_per_group", "fp8_dynamic"), "0.11")
+
+
+def test_a_default_written_as_an_enum_member_agrees_with_its_value(tmp_path):
+    # 0.13 quark/experimental/torch/quant_perf/cli.py: --mode default=BottleneckMode.DIFFERENTIAL.value
+    body = (
+        "## Bottlenecks\n\n```bash\nquark-quant-perf bottlenecks --session ./s --mode absolute\n```\n\n"
+        "`--mode` is `differential` unless you switch it.\n"
+    )
+    assert not _audit(tmp_path / "ok", body, "0.13")
+    assert _lines(
+        _audit(tmp_path / "x", body.replace("`differential` unless", "`absolute` unless"), "0.13")
+    ) == [(12, "cli-flag-default-changed")]
+
+
+def test_the_command_a_default_belongs_to_is_not_one_it_is_contrasted_with(tmp_path):
+    # 0.12.post1: onnx-ptq --num_calib_data defaults to 1000, torch-llm-ptq's to 512
+    contrast = (
+        "## Calibration\n\n```bash\nquark-cli onnx-ptq --input_model_path m.onnx\n```\n\n"
+        "Here `--num_calib_data` defaults to 1000, unlike `torch-llm-ptq`.\n"
+    )
+    assert not _audit(tmp_path / "c", contrast, "0.12.post1")
+    assert _lines(_audit(tmp_path / "n", contrast.replace("unlike", "on"), "0.12.post1")) == [
+        (12, "cli-flag-default-changed")
+    ]
+    heading = (
+        "## Run\n\n```bash\nquark-cli onnx-ptq --input_model_path m.onnx\n```\n\n### `onnx-ptq` defaults\n\n"
+        "| Flag | Default |\n|---|---|\n| `--num_calib_data` | `1000` |\n\n"
+        "For comparison, `quark-cli torch-llm-ptq` calibrates on 512 samples by default.\n"
+    )
+    assert not _audit(tmp_path / "h", heading, "0.12.post1")
+
+
+def test_python_versions_said_unsupported_hold_when_the_release_excludes_them(tmp_path):
+    # 0.13 METADATA Requires-Python >=3.11,<3.14
+    body = "## Python\n\nAt least 3.11 and below 3.14. Python 3.9 and 3.10 are not supported.\n"
+    assert not _audit(tmp_path / "ok", body, "0.13")
+    stale = body.replace("Python 3.9 and 3.10 are", "Python 3.11 and 3.12 are")
+    assert (8, "python-version-mismatch") in _lines(_audit(tmp_path / "x", stale, "0.13"))
+
+
+def test_a_bare_class_both_frameworks_define_may_mean_either(tmp_path):
+    # 0.13: quark.onnx exports a QConfig (exclude=None, no with_llm_template); the torch QConfig in
+    # quark/torch/quantization/config/config.py defines with_llm_template and builds exclude with a factory
+    body = (
+        "## Torch\n\nUse `QConfig.with_llm_template(template, scheme)` for a template config.\n\n"
+        "| Field | Default |\n|---|---|\n| `exclude` | `[]` |\n"
+    )
+    assert not _audit(tmp_path, body, "0.13")
+
+
+def test_more_ways_a_name_is_said_absent(tmp_path):
+    # 0.11.2 template.py has no kimi_k2 / deepseek_v4 (later releases add them); its quark.torch exports no
+    # ModelExporter; 0.9 config.py has no QronosConfig or GPTAQConfig; 0.8.1's DefaultConfigMapping has
+    # neither BF16_MIXED_BFP16 nor BF16_MIXED_MXINT8 (0.9 adds them); 0.8.2's has no BF16_MIXED_BFP16
+    cases = [
+        ("## Templates\n\n`kimi_k2` and `deepseek_v4` have no built-in template here.\n", "0.11.2"),
+        ("## Export\n\n`ModelExporter` is no longer importable from `quark.torch`.\n", "0.11.2"),
+        ("## Algorithms\n\n`RotationConfig` is here. No `QronosConfig` and no `GPTAQConfig`.\n", "0.9"),
+        (
+            "## ONNX presets\n\n`BF16_MIXED_BFP16` (without `_ADAQUANT`) and `BF16_MIXED_MXINT8` are not presets yet.\n",
+            "0.8.1",
+        ),
+        (
+            "## ONNX presets\n\n**Q: Is there a plain `BF16_MIXED_BFP16`?**\nA: No. Only `BF16_BFP16`.\n",
+            "0.8.2",
+        ),
+        ("## Missing\n\nSome names:\n\n- `QronosConfig`. Rotation goes through `RotationConfig`.\n", "0.8.2"),
+        ("## Not in this release\n\n- `QConfig` / `QLayerConfig` (0.11 and later).\n", "0.8.2"),
+        ("## Export\n\n`from quark.torch import export_safetensors` is the one to avoid here.\n", "0.9"),
+    ]
+    for n, (body, release) in enumerate(cases):
+        assert not _audit(tmp_path / str(n), body, release), body
+    # the same names used: each is a finding
+    assert _lines(
+        _audit(
+            tmp_path / "u1",
+            "## Templates\n\n`kimi_k2` and `deepseek_v4` have a built-in template here.\n",
+            "0.11.2",
+        )
+    )
+    assert _lines(
+        _audit(
+            tmp_path / "u2",
+            "## ONNX presets\n\n**Q: Is there a plain `BF16_MIXED_BFP16`?**\nA: Yes.\n",
+            "0.8.2",
+        )
+    )
+    assert _lines(_audit(tmp_path / "u3", "## Present\n\n- `QronosConfig`.\n", "0.8.2"))
+
+
+def test_other_times_named_by_a_release_s_possessive_a_labelled_column_or_older_text(tmp_path):
+    # 0.13's CLI takes template schemes only (0.10's took w_* names); 0.12.post1 has quark.shapeshifter and no
+    # quark.onnx_adapter (0.11.x's); 0.11.2's quark.torch exports no ModelExporter (0.10's did)
+    possessive = "## CLI\n\n- 0.10's `--quant_scheme` took names such as `w_int4_per_group_sym`; now use `int4_wo_128`.\n"
+    assert not _audit(tmp_path / "p", possessive, "0.13")
+    column = "## Renames\n\n| Old name (0.11.x) | Replacement |\n|---|---|\n| `quark.onnx_adapter.Engine` | `quark.shapeshifter.Engine` |\n"
+    assert not _audit(tmp_path / "c", column, "0.12.post1")
+    older = (
+        "## Export\n\nIf an older notebook still does the following, rewrite it:\n\n"
+        "```python\nfrom quark.torch import ModelExporter\n```\n"
+    )
+    assert not _audit(tmp_path / "o", older, "0.11.2")
+    assert _lines(
+        _audit(
+            tmp_path / "ou",
+            older.replace("If an older notebook still does the following, rewrite it:", "Run:"),
+            "0.11.2",
+        )
+    )
+
+
+def test_a_heading_for_one_kind_of_model_lists_no_complete_set(tmp_path):
+    # 0.11.1 registers 35 templates; a table of four MoE ones under "Built-in templates for MoE models"
+    body = (
+        "## Built-in templates for MoE models\n\n| Template | Note |\n|---|---|\n"
+        "| `qwen3_moe` | a |\n| `glm4_moe` | b |\n| `deepseek_v3` | c |\n| `qwen2_moe` | d |\n"
+    )
+    assert not _audit(tmp_path / "m", body, "0.11.1")
+    assert _lines(
+        _audit(tmp_path / "a", body.replace("for MoE models", ""), "0.11.1"), "model-list-incomplete"
+    )
+
+
+def test_a_run_described_with_one_number_and_its_flag_in_parentheses_states_the_default(tmp_path):
+    # 0.13 quark/experimental/torch/quant_perf/cli.py: --max-search-candidates default=20
+    body = "## Search\n\nRun `quark-quant-perf`.\n\nThe search tries at most 50 candidates (`--max-search-candidates`).\n"
+    assert _lines(_audit(tmp_path / "d", body, "0.13")) == [(10, "cli-flag-default-changed")]
+    assert not _audit(tmp_path / "ok", body.replace("50", "20"), "0.13")
+    # advice, a condition or an example is no statement of the default
+    for n, said in enumerate(
+        (
+            "Use at most 50 candidates (`--max-search-candidates`).",
+            "If time is short, the search tries at most 50 candidates (`--max-search-candidates`).",
+            "The search can try 50 candidates (`--max-search-candidates`).",
+        )
+    ):
+        assert not _audit(
+            tmp_path / str(n),
+            body.replace("The search tries at most 50 candidates (`--max-search-candidates`).", said),
+            "0.13",
+        ), said
+
+
+def test_a_yaml_mapping_keyed_by_a_callable_passes_its_keys_as_keywords(tmp_path):
+    # 0.11.2 import_model_from_safetensors(model, model_dir, multi_device=False): no trust_remote_code
+    # (0.12.post1 adds it)
+    body = (
+        "## Import\n\n```yaml\nimport_model_from_safetensors:\n  model_dir: ./out\n  trust_remote_code: true\n"
+        "other:\n  trust_remote_code: true\n```\n"
+    )
+    assert _lines(_audit(tmp_path / "y", body, "0.11.2")) == [(11, "python-keyword-unknown")]
+    assert not _audit(tmp_path / "ok", body, "0.12.post1")

@@ -199,6 +199,7 @@ class _Markers:
         self._said_absent: dict[tuple[tuple[int, int], ...], frozenset[str]] = {}
         self._dated_of: dict[tuple[tuple[int, int], ...], dict[str, str]] = {}
         self._items: dict[int, Text] = {}  # line -> the list item paragraph on it
+        self._absent_items: set[str] = set()  # the leading spans of list items under a heading saying absent
         self._negative_leads: dict[str, bool] = {}  # a list's lead -> is_negative(lead)
         self._answered_no: set[int] = set()  # lines of a question heading the next paragraph answers "No"
         question: Text | None = None
@@ -218,6 +219,10 @@ class _Markers:
                 if block.in_list and block.lead:
                     for line in range(block.line, block.line + block.text.count("\n") + 1):
                         self._items.setdefault(line, block)
+                if block.in_list and block.headings and _ABSENT_HEADING.match(block.headings[-1].text):
+                    # "## Not in this release" then "- `QronosConfig`. Rotation is ...": the item's subject
+                    lead = _LEADING_SPANS.match(block.text)
+                    self._absent_items.update(re.findall(r"`([^`\n]+)`", lead.group(0)) if lead else ())
                 first, last = block.line, block.line + block.text.count("\n")
             else:
                 first, last = block.first_line, block.first_line + block.text.count("\n")
@@ -254,13 +259,8 @@ class _Markers:
                 # the release the lead or heading names, if any
                 drop = {"historical"} | ({"releases"} if read.scope is None and not said.dated else set())
                 marks = {k: v for k, v in marks.items() if k not in drop}
-        if found.line in self._answered_no:
-            marks = {**marks, "negative": True, "unavailable": True}  # "### Is `x` installed?" answered "No."
-        if not marks.get("negative") and found.value.rsplit(".", 1)[-1] in self._absent(found.line):
-            # "0.9 has no `quark-cli`", "`mx9` is **not** a scheme"
+        if not marks.get("negative") and self._said_absent_here(found):
             marks = {**marks, "negative": True, "unavailable": True}
-        if not marks.get("negative") and self._row_says_no(found):
-            marks = {**marks, "negative": True, "unavailable": True}  # "| `quark-cli` | no | **no** | no |"
         if not marks.get("negative") and self._listed_absent(found):
             marks = {**marks, "negative": True}  # "These 0.10 options are not accepted by 0.11:" then items
         if (when := self._dated(found)) is not None:
@@ -271,6 +271,26 @@ class _Markers:
             # release only, whatever the lead says of history
             marks = {**{k: v for k, v in marks.items() if k != "historical"}, "releases": labelled}
         return Found(found.kind, found.value, found.line, {**marks, **found.context})
+
+    def _said_absent_here(self, found: Found) -> bool:
+        """True when the text around ``found`` says its name is not there: a question answered "No"
+        ("**Q: Is there a plain `X`?** A: No.", in one paragraph or under a question heading), a negation
+        right next to it ("0.9 has no `quark-cli`", "`mx9` is **not** a scheme"), a row whose cells say
+        "no" or "removed", a list item under a heading saying absent ("## Not in this release")."""
+        key = self._keys.get(found.line)
+        if key is not None and "?" in self._read[key][0]:
+            said = self._negations.get(key)
+            if said is None:
+                said = self._negations[key] = negations(self._read[key][0])
+            text = found.context.get("text")
+            if said.absent_of((found.value, text if isinstance(text, str) else "")):
+                return True
+        return (
+            found.line in self._answered_no
+            or found.value.rsplit(".", 1)[-1] in self._absent(found.line)
+            or self._row_says_no(found)
+            or found.value in self._absent_items
+        )
 
     def _dated(self, found: Found) -> str | None:
         """What :func:`~quarkci.skills.claims.context.dated` says of ``found``'s name in the whole text
@@ -391,6 +411,14 @@ class _Markers:
         return found
 
 
+# a heading saying what its section lists is not there: "Not in this release", "Missing here", "Removed"
+_ABSENT_HEADING = re.compile(
+    r"^\W*(?:not\s+(?:in|available|included|part of|shipped|yet)|missing|absent|unavailable|removed|gone"
+    r"|dropped|what(?:'s| is) (?:missing|not (?:here|there|available)))\b",
+    re.IGNORECASE,
+)
+# the code spans a list item opens with ("`QConfig` / `QLayerConfig` (0.11 and later)"): its subject
+_LEADING_SPANS = re.compile(r"^\s*(?:`[^`\n]+`\s*(?:,|and|or|/)\s*)*`[^`\n]+`")
 # a status cell saying the row's name is no longer there: "removed; use `X`", "renamed to `quark.common`"
 _GONE_CELL = re.compile(
     r"\s*(?:removed|gone|dropped|deleted|renamed|replaced|superseded|retired|fails to import"

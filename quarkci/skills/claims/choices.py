@@ -28,14 +28,16 @@ from quarkci.skills.claims.walk import Text, heading_path
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 _MARKER = re.compile(
     r"\b(?:takes?|accepts?|one of|either|supports?|knows?|choices?|options?|values?|can be|allowed|valid"
-    r"|possible)\b",
+    r"|possible|selects?|formats?)\b",
     re.IGNORECASE,
 )
 _ITEM = r"`?[A-Za-z0-9](?:[\w./-]*[\w/])?`?"
 _SEP = r"\s*(?:,\s*(?:or\s+|and\s+)?|/|\s+or\s+|\s+and\s+)\s*"
 # the enumeration closes its clause: a sentence end, or a comma before the default ("`a`, `b`, default `a`")
 _ENUMERATION = re.compile(
-    rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$|,\s+(?:the\s+|with\s+)?default(?:s|ing)?\b)"
+    rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$|,\s+(?:the\s+|with\s+)?default(?:s|ing)?\b"
+    # "... `hf_format` or `gguf`, and the flag may be repeated": a new clause after the last item
+    r"|,\s+(?:and|but|so|while|which)\s+(?:the|it|this|that|they)\b)"
 )
 _MAX_AFTER = 120  # how far after the flag the enumeration may start (characters)
 _PROSE = frozenset({"e.g", "i.e", "etc", "list", "names", "values", "others", "more"})
@@ -82,8 +84,11 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _row(unit, text, commands)
             continue
         section = heading_path(text.headings)
+        previous: str | None = None  # the one flag the previous sentence of the paragraph named
         for offset, sentence in sentences(text.text):
-            stated = stated_choices(sentence)
+            stated = stated_choices(sentence) or _also_accepted(sentence, previous)
+            flags = set(_FLAG.findall(sentence))
+            previous = next(iter(flags)) if len(flags) == 1 else (previous if not flags else None)
             if stated is None:
                 continue
             flag, values, at = stated
@@ -101,6 +106,27 @@ def extract(unit: Unit) -> Iterator[Found]:
                     "text": " ".join(sentence.split())[:200],
                 },
             )
+
+
+# "A newer layout, `quark_safetensors`, is also accepted there.": more values of the flag the sentence before
+# named
+_ALSO_ACCEPTED = re.compile(
+    r"\b(?:is|are)\s+(?:also\s+)?(?:accepted|allowed|valid)\s+(?:too|as well|there)\b"
+    r"|\b(?:is|are)\s+also\s+(?:accepted|allowed|valid)\b"
+    # "For 4-bit KV caches the parser also offers `int4_per_group`."
+    r"|\balso\s+(?:offers|accepts|takes|allows|knows)\b",
+    re.IGNORECASE,
+)
+
+
+def _also_accepted(sentence: str, flag: str | None) -> tuple[str, list[str], int] | None:
+    """``(flag, values, offset of the first value)`` when ``sentence`` names no flag, says its code spans
+    are also accepted (:data:`_ALSO_ACCEPTED`) and the previous sentence named the one ``flag``; None
+    otherwise."""
+    if flag is None or _FLAG.search(sentence) or not _ALSO_ACCEPTED.search(sentence):
+        return None
+    values = [v for v in _CODE.findall(sentence) if re.fullmatch(r"[\w./-]+", v)]
+    return (flag, values, sentence.find(f"`{values[0]}`")) if values else None
 
 
 def _usage(unit: Unit, commands: dict[str, str]) -> Iterator[Found]:
@@ -178,24 +204,33 @@ _ROW_MARKER = re.compile(
     re.IGNORECASE,
 )
 _CODE = re.compile(r"`([^`\n]+)`")
+# a column whose header says its cells list the values the row's flag takes ("Allowed values", "Choices")
+_CHOICES_HEADER = re.compile(
+    r"(?:allowed|accepted|valid|possible|supported)?\s*(?:values|choices|options)(?:\s*\(.*\))?",
+    re.IGNORECASE,
+)
 
 
 def _row(unit: Unit, cell: Text, commands: dict[str, str]) -> Iterator[Found]:
     """A table row whose first cell is one flag and whose cell says which values it accepts ("| `--dataset`
-    | `wikitext` | also accepts `pileval` |"): the code spans after the marker are values the flag takes
-    (one is enough: not a complete list). Read once per row, on its first cell."""
+    | `wikitext` | also accepts `pileval` |") or stands in a column headed so (:data:`_CHOICES_HEADER`:
+    "| Flag | Default | Allowed values |"): the code spans after the marker, or of the cell, are values the
+    flag takes (one is enough: not a complete list). Read once per row, on its first cell."""
     if cell.cell is None or cell.cell.column != 0 or cell.cell.is_header:
         return
     flags = _FLAG.findall(cell.cell.row[0])
     if len(flags) != 1:
         return
-    for other in cell.cell.row[1:]:
+    headers = cell.cell.headers
+    for column, other in enumerate(cell.cell.row[1:], start=1):
         marker = _ROW_MARKER.search(other)
-        if marker is None or _FLAG.search(other):
+        headed = column < len(headers) and _CHOICES_HEADER.fullmatch(
+            re.sub(r"[*`]", "", headers[column]).strip()
+        )
+        if (marker is None and not headed) or _FLAG.search(other):
             continue
-        values = [
-            v.strip() for v in _CODE.findall(other[marker.end() :]) if re.fullmatch(r"[\w./-]+", v.strip())
-        ]
+        after = other[marker.end() :] if marker is not None else other
+        values = [v.strip() for v in _CODE.findall(after) if re.fullmatch(r"[\w./-]+", v.strip())]
         if not values:
             continue
         yield Found(

@@ -28,6 +28,9 @@ from packaging.version import InvalidVersion, Version
 _HISTORICAL = re.compile(
     r"\b(?:no longer (?:works?|exists?|supported|available|valid|accepted|recogni[sz]ed|allowed|parsed)|(?:was|were|has been|have been) removed"
     r"|removed (?:in|since|from)(?! this\b| the current\b)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
+    # "If an older notebook still does the following", "Newer wheels moved them to ...": another time's text
+    r"|old(?:er)? (?:notebooks?|examples?|snippets?|tutorials?|guides?)"
+    r"|(?:newer|later|future|upcoming) (?:wheels?|releases?|versions?|builds?)"
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of(?=\s+(?:the\s+|an?\s+)?(?:`|--|quark\b|amd-quark\b)))\b",
     re.IGNORECASE,
 )
@@ -53,7 +56,7 @@ _NEGATIVE = re.compile(
     r"|not compatible|incompatible|not available|unavailable|not accepted|rejects?|rejected|refuses?"
     r"|isn't available|aren't available"
     r"|does not exist|doesn't exist|do not exist|don't exist"
-    r"|not (?:yet )?(?:present|included|shipped|covered|registered)"
+    r"|not (?:yet )?(?:present|included|shipped|covered|registered|part of)|\bthe one to avoid|\bto be avoided"
     # "`gemma4` and `hunyuan_v1_dense` have no template", "`X` has no CLI support"
     r"|(?:has|have|had) no (?:\w+ )?(?:templates?|support|registration|entry|entries)"
     r"|fails? (?:to import )?(?:on|in|with|under) (?:amd-quark |quark )?0\.\d+|fails to import"
@@ -68,7 +71,8 @@ _NEGATIVE = re.compile(
 )
 
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.;!?])\s+(?=[A-Z`(])")
+# after the stop, closing emphasis may come first: "**Q: Is there a plain `X`?**" then "A: No."
+_SENTENCE_BREAK = re.compile(r"(?:(?<=[.;!?])|(?<=[.;!?]\*\*)|(?<=[.;!?]__))\s+(?=[A-Z`(*])")
 
 
 def sentences_of(text: str) -> list[str]:
@@ -210,15 +214,21 @@ _AND_NO = re.compile(
 # "(`import_model_info` out, `ModelImporter` in)": a name said out of the release
 _OUT = re.compile(r"`([^`\n]+)`\s+out(?=\s*[,;)])")
 # "`mx9` is **not** a template scheme", "`FP16` and `A8W8` are not among them", "`X` is not part of
-# `quark.torch` yet": the negation right after a span; the subject's spans are read back from it
+# `quark.torch` yet", "`kimi_k2` and `qwen3_5_moe` have no built-in template here", "`ModelImporter` is no
+# longer importable": the negation right after a span; the subject's spans are read back from it
 _IS_NOT_A = re.compile(
-    r"`\s+(?:is|are)\s+(?:\*\*)?not(?:\*\*)?\s+(?:yet\s+)?"
-    r"(?:an?|among|part of|one of|in|listed|exported|defined|shipped|included)\b",
+    r"`\s+(?:(?:is|are)\s+(?:\*\*)?(?:not|no longer)(?:\*\*)?\s+(?:yet\s+)?"
+    r"(?:an?|among|part of|one of|in|listed|exported|defined|shipped|included|presets?|importable|available"
+    r"|registered|built[- ]in|templates?|schemes?)\b|(?:has|have)\s+(?:\*\*)?no(?:\*\*)?\s+(?:built[- ]in\s+)?"
+    r"(?:templates?|entry|entries|registration|support)\b)",
     re.IGNORECASE,
 )
-# the spans of a subject ending right before a negation ("`FP16` and `A8W8`"), read in a bounded window
-_SUBJECT = re.compile(r"(?:`[^`\n]+`\s*(?:,|and|or|nor)\s*)*`[^`\n]+`$")
+# the spans of a subject ending right before a negation ("`FP16` and `A8W8`", "`X` (without `_Y`) and `Z`"),
+# read in a bounded window
+_SUBJECT = re.compile(r"(?:`[^`\n]+`\s*(?:\([^()\n]{0,60}\)\s*)?(?:,|and|or|nor|/)\s*)*`[^`\n]+`$")
 _SUBJECT_WINDOW = 400  # characters before the negation: bounded work per negation
+# "No `QronosConfig` and no `GPTAQConfig`.": a sentence opening with "No `X`"
+_OPENS_NO = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*No\s+`([^`\n]+)`")
 
 
 def _subject(text: str, end: int) -> str:
@@ -231,14 +241,16 @@ def _subject(text: str, end: int) -> str:
 def said_absent(text: str) -> frozenset[str]:
     """The code spans ``text`` says are absent by a negation right next to them (:data:`_HAS_NO`,
     :data:`_IS_NOT_A`), their last dotted part too (``quark.x.Y`` -> ``Y``); empty when none."""
-    if "no" not in text and "not" not in text and " out" not in text:
+    if "no" not in text and "not" not in text and "No" not in text and " out" not in text:
         return frozenset()
     names = {m.group(1) for m in _OUT.finditer(text)}
     for match in _HAS_NO.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
     for match in _IS_NOT_A.finditer(text):
-        names.update(re.findall(r"`([^`\n]+)`", _subject(text, match.start() + 1)))
+        subject = re.sub(r"\s\([^()\n]*\)", " ", _subject(text, match.start() + 1))  # not an aside's spans
+        names.update(re.findall(r"`([^`\n]+)`", subject))
     names.update(m.group(1) for m in _AND_NO.finditer(text))
+    names.update(m.group(1) for m in _OPENS_NO.finditer(text))
     # "There is no `LLMTemplate.get_supported_schemes()` classmethod": a call's name without its parentheses
     names = {n.removesuffix("()") for n in names}
     return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
@@ -250,7 +262,8 @@ _OLD_NAME = re.compile(r"\bthe (?:old|older|former|legacy|previous|deprecated)\s
 _DATED_ASIDE = re.compile(
     r"\((?P<body>[^()]*?(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w]|\.\d)[^()]*?"
     r"\b(?:had|used|shipped|offered|accepted|took|exported|called it|named it|turns? it into|turned it into"
-    r"|makes? it|made it|adds?|added|introduces?|introduced|renames? it|renamed it|moves? it|moved it)\b[^()]*)\)",
+    r"|makes? it|made it|adds?|added|introduces?|introduced|renames? it|renamed it|moves? it|moved it"
+    r"|appears?|appeared|arrives?|arrived|(?:and|or) (?:later|newer|above|earlier|older)|onwards?)\b[^()]*)\)",
     re.IGNORECASE,
 )
 
@@ -268,7 +281,15 @@ def dated(text: str) -> dict[str, str]:
             continue
         version = match.group("v")
         scope = f"=={version}.*" if version.count(".") == 1 else f"=={version}"
-        for span in re.findall(r"`([^`\n]+)`", match.group("body")):
+        if side := re.search(
+            rf"{re.escape(version)}\s+(?:and|or)\s+(later|newer|above|earlier|older)", match.group(0)
+        ):
+            scope = f">={version}" if side.group(1) in ("later", "newer", "above") else f"<={version}"
+        spans = re.findall(r"`([^`\n]+)`", match.group("body"))
+        if not spans:  # "`QConfig` / `QLayerConfig` (0.11 and later)": the aside dates the spans before it
+            before = text[: match.start()].rstrip()
+            spans = re.findall(r"`([^`\n]+)`", _subject(before, len(before)))
+        for span in spans:
             out[span] = out[span.rsplit(".", 1)[-1]] = scope
     for match in _OLD_NAME.finditer(text):
         span = match.group(1)
@@ -375,6 +396,8 @@ _SCOPE_SUBJECT = re.compile(
     r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps"
     r"|added|dropped|capped|pinned|removed|introduced|raised|lowered|moved|renamed|deprecated|bumped"
     r"|gains|gained|loses|lost|offered|shipped|provided|exported|had)\b)"
+    # "0.10's `--quant_scheme` took `w_*` names": what that release's thing did
+    r"|(?<![\w.<>=~!])(?P<w>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)['’]s\s"
     r"|\b(?:upgrad(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing))\s+to\s+"
     r"(?:amd-quark\s+|quark\s+)?(?P<u>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)",
     re.IGNORECASE,
@@ -407,7 +430,7 @@ def release_scope(text: str, bare: bool = False) -> str | None:
         return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     if bare and (m := _SCOPE_SUBJECT.search(text)):
         # "0.10 keeps the range but caps `onnx<=1.19.0`", "after upgrading to 0.12.post1, ...": that release
-        version = m.group("v") or m.group("u")
+        version = m.group("v") or m.group("w") or m.group("u")
         return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     if (m := _SCOPE_WORDS.search(text)) or (bare and (m := _SCOPE_BARE.search(text))):
         version = m.group("v")
@@ -538,6 +561,14 @@ _CELL_LABEL = re.compile(
 )
 
 
+# a label naming a release in parentheses after a few words: "Old name (0.11.x)", "Before (0.10)"
+_CELL_LABEL_AFTER = re.compile(
+    r"^[\s*_`]*[A-Za-z][A-Za-z ]{0,20}\(\s*(?:amd-quark\s+|quark\s+|v)?"
+    r"(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?:\.x)?\s*\)[\s*_`]*$",
+    re.IGNORECASE,
+)
+
+
 def cell_release(cell: Any) -> str | None:
     """The release (a specifier, ``==0.10.*`` or ``==0.12.post1``) a table cell speaks of when its column
     header or, for a cell after the first, its row's first cell is a label naming one release
@@ -563,7 +594,7 @@ def release_matrix(headers: tuple[str, ...]) -> bool:
 def _label(text: str, siblings: tuple[str, ...] = ()) -> str | None:
     """The release a label names: ``==0.10.*`` for "0.10", exactly ``==0.11`` when a sibling header names a
     release of that series ("| 0.11 | 0.11.1 |": the 0.11 column is not 0.11.1's)."""
-    if (m := _CELL_LABEL.match(text)) is None:
+    if (m := _CELL_LABEL.match(text) or _CELL_LABEL_AFTER.match(text)) is None:
         return None
     version = m.group("v")
     if version.count(".") != 1:

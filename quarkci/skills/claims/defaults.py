@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.commands import SHELL_LANGUAGES
-from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.unit import Found, Unit, contrasted
 from quarkci.skills.claims.walk import Text, heading_path
 
 # A sentence states a default when it says "default" (default, defaults, by default, defaulting), or says
@@ -274,8 +274,13 @@ _COMMAND_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 
 
 def named_command(sentence: str, subcommands: dict[str, str]) -> str | None:
-    """The one command ``sentence`` names (``quark-cli onnx-ptq``, `onnx-ptq`), else None."""
-    named = {subcommands[w] for w in _COMMAND_WORD.findall(sentence) if w in subcommands}
+    """The one command ``sentence`` names (``quark-cli onnx-ptq``, `onnx-ptq`), not counting one it
+    contrasts with ("unlike `torch-llm-ptq`", :func:`~quarkci.skills.claims.unit.contrasted`), else None."""
+    named = {
+        subcommands[m.group(0)]
+        for m in _COMMAND_WORD.finditer(sentence)
+        if m.group(0) in subcommands and not contrasted(sentence, m.start())
+    }
     return next(iter(named)) if len(named) == 1 else None
 
 
@@ -325,6 +330,10 @@ def extract(unit: Unit) -> Iterator[Found]:
                 shift = len(previous) + 3  # the "`--flag` " put before the sentence
                 said = stated_defaults(f"`{previous}` {sentence}", words)
                 parts = [(max(at - shift, 0), f, v, p) for at, f, v, p in said]
+            if not parts and (described := _described(sentence)) is not None:
+                # "The search tries at most 50 candidates (`--max-search-candidates`).": what a run does
+                # when nothing is passed, said of the flag in parentheses
+                parts = [described]
             named = {m.group(0).strip("`") for m in _FLAG.finditer(sentence)}
             previous = next(iter(named)) if len(named) == 1 else None
             if not parts:
@@ -446,6 +455,31 @@ def _value_at(sentence: str, flag_at: int, value: str) -> int:
     or a bare word), else ``flag_at``."""
     found = [m.start() for m in re.finditer(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", sentence)]
     return min(found, key=lambda at: abs(at - flag_at)) if found else flag_at
+
+
+# a flag named alone in parentheses after what it controls: "a concurrency of 32 (`--bench-concurrency`)"
+_PARENTHESISED_FLAG = re.compile(r"\(\s*`(--[A-Za-z][\w-]*)`\s*\)")
+# what makes a description no statement of the default: an instruction, a condition, an example, a choice
+_NOT_DESCRIBED = re.compile(
+    r"^\W*(?:use|set|pass|try|run|add|give|choose|pick|raise|lower|increase|reduce|make|keep|consider|"
+    r"start|limit|cap|bump|drop|change)\b|\b(?:if|when|whenever|with|for example|e\.g|such as|can|could|may|"
+    r"might|should|must|recommend\w*|typically|usually|often|suggest\w*|up to you|instead)\b",
+    re.IGNORECASE,
+)
+
+
+def _described(sentence: str) -> tuple[int, str, str, str] | None:
+    """``(offset of the value, flag, value, sentence)`` when ``sentence`` describes what a run does with
+    one number and names the one flag controlling it in parentheses after it (:data:`_PARENTHESISED_FLAG`),
+    with no instruction, condition or example (:data:`_NOT_DESCRIBED`); None otherwise."""
+    flags = _FLAG.findall(sentence)
+    match = _PARENTHESISED_FLAG.search(sentence)
+    if match is None or len(flags) != 1 or _NOT_DESCRIBED.search(sentence):
+        return None
+    numbers = list(_NUMBER.finditer(_SPAN.sub(lambda m: " " * len(m.group(0)), sentence[: match.start()])))
+    if len(numbers) != 1 or _NUMBER.search(_SPAN.sub(" ", sentence[match.end() :])):
+        return None
+    return numbers[0].start(), match.group(1), numbers[0].group(0), sentence
 
 
 def _sentence_claim(

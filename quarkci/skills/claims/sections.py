@@ -13,7 +13,9 @@ _COMPLETE = re.compile(r"\b(available|supported|all|built-in|builtin|complete|fu
 # "Some supported models"): no claim that the list is complete, whatever else it says
 _SUBSET = re.compile(
     r"\b(?:worth knowing|notable|common(?:ly used)?|popular|some|selected|a few|key|useful|favou?rite|"
-    r"recommended|frequently used|examples?|highlights?|handy|typical)\b",
+    r"recommended|frequently used|examples?|highlights?|handy|typical)\b"
+    # "Built-in templates for MoE models": the ones of one kind of model
+    r"|\bfor\s+(?!all\b|every\b|any\b)[\w-]+(?:\s+[\w-]+)?\s+(?:models?|architectures?|families|llms?)\b",
     re.IGNORECASE,
 )
 _HEADING_COUNT = re.compile(r"\((\d+)(?:\s+(?:total|in total|primary))?\)")

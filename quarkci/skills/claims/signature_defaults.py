@@ -290,7 +290,9 @@ def _listed(sentence: str, known: Known, before: str | None) -> list[tuple[str, 
 
 
 _DEFAULTS_TO = re.compile(
-    r"`\s*(?:defaults? to|is|=)\s*(?:`|-?\d)|`\s+by default\b|\bdefaults? to\s*`", re.IGNORECASE
+    r"`\s*(?:defaults? to|is|=)\s*(?:`|-?\d)|`\s+by default\b|\bdefaults? to\s*`"
+    r"|`,\s+which\s+is\s+(?:`|-?\d)",  # "`alpha`, which is 0.5 unless you set it"
+    re.IGNORECASE,
 )
 
 
@@ -298,6 +300,11 @@ _OTHER_PROGRAM = re.compile(
     r"\b(?:lm[-_]eval|vllm|transformers|huggingface|hf|torch|pytorch|onnxruntime|accelerate|datasets|yaml)\b",
     re.IGNORECASE,
 )
+
+
+# the bare number a parameter span is said to default to: "`min_kv_scale` defaults to 1.0", "`alpha`, which
+# is 0.5 unless you set it"
+_BARE_DEFAULT = re.compile(r"`\s*(?:defaults? to|,\s+which\s+is|is)\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b")
 
 
 def _unnamed(sentence: str, known: Known) -> list[tuple[str, str, str]]:
@@ -314,7 +321,7 @@ def _unnamed(sentence: str, known: Known) -> list[tuple[str, str, str]]:
     spans = [m.group(1).strip() for m in _SPAN.finditer(sentence)]
     if switch is not None and len(spans) == 1:
         spans.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
-    if (bare := re.search(r"`\s*defaults? to\s+(-?\d+(?:\.\d+)?(?:e-?\d+)?)\b", sentence)) is not None:
+    if (bare := _BARE_DEFAULT.search(sentence)) is not None:
         spans.append(bare.group(1))  # "`min_kv_scale` defaults to 1.0": the number after the words
     params = [t for t in spans if known.parameter(t) and not _CONSTANT.fullmatch(t)]
     if len(set(params)) == 2 and (pair := _P_DEFAULTS_TO_V.search(sentence)) and pair.group(2) in params:

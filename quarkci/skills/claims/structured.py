@@ -9,7 +9,10 @@ claim keeps its exact line:
   one (the user's own type is no claim);
 * a key naming transformers or Python with a specifier value (``"transformers_version_required":
   ">=4.48.0,<5.16"``), or a requirement string such as ``"transformers<5.16"``: a
-  ``transformers_version`` / ``python_version`` claim whose ``text`` is the specifier as written.
+  ``transformers_version`` / ``python_version`` claim whose ``text`` is the specifier as written;
+* a YAML mapping keyed by a Quark callable (``export_safetensors:`` then ``  weight_format: packed_int4``): a
+  ``python_keyword`` claim per key and a ``python_argument`` claim per string value, as if written
+  ``export_safetensors(weight_format="packed_int4")``.
 """
 
 from __future__ import annotations
@@ -139,6 +142,40 @@ def _counted(key: str, value: str, line: int, section: str) -> Iterator[Found]:
             return
 
 
+_MAPPING_KEY = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z_]\w*)\s*:\s*(?:#.*)?$")
+_MAPPING_ITEM = re.compile(
+    r"""^(?P<indent>\s*)(?P<key>[a-z_]\w*)\s*:\s*(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[\w./-]+))\s*(?:#.*)?$"""
+)
+
+
+def _call_mapping(
+    raw: str, line: int, section: str, unit: Unit, mapping: tuple[str, int] | None
+) -> tuple[tuple[str, int] | None, list[Found]]:
+    """One YAML line read for the arguments of a Quark callable a mapping is keyed by ("export_safetensors:"
+    then "  weight_format: packed_int4"): the mapping in force after the line, and the ``python_keyword``
+    and ``python_argument`` claims the line states (a key naming a parameter, its scalar value)."""
+    indent = len(raw) - len(raw.lstrip())
+    if mapping is not None and raw.strip() and indent <= mapping[1]:
+        mapping = None  # the mapping ended
+    if (head := _MAPPING_KEY.match(raw)) is not None:
+        name = head.group("key")
+        if "_" in name or name[:1].isupper():
+            callee = bare_name(name, unit)
+            if callee is not None and unit.lexicon is not None and callee in unit.lexicon.names("name"):
+                return (callee, len(head.group("indent"))), []
+        return mapping, []
+    item = _MAPPING_ITEM.match(raw)
+    if mapping is None or item is None:
+        return mapping, []
+    callee, keyword = mapping[0], item.group("key")
+    value = next(v for v in (item.group("dq"), item.group("sq"), item.group("bare")) if v is not None)
+    context = {"callable": callee, "keyword": keyword, "where": "example", "section": section}
+    found = [Found("python_keyword", f"{callee}({keyword}=)", line, dict(context))]
+    if value and not re.fullmatch(r"-?\d+(?:\.\d+)?|true|false|null|none", value, re.IGNORECASE):
+        found.append(Found("python_argument", value, line, dict(context)))
+    return mapping, found
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """Scheme and version claims of the YAML/JSON/TOML blocks of ``unit`` (see the module docstring)."""
     yield from _lists(unit)
@@ -148,8 +185,12 @@ def extract(unit: Unit) -> Iterator[Found]:
         untagged = code.info == ""  # an untagged block: only a Python-range key (``requires-python = ...``)
         section = heading_path(code.headings)
         layer_list = False  # inside a `layer_quant_scheme:` list: `- ["lm_head", "fp8"]` names a scheme
+        mapping: tuple[str, int] | None = None  # (callable, indent) of a `export_safetensors:` mapping above
         for offset, raw in enumerate(code.text.split("\n")):
             line = code.first_line + offset
+            if not untagged and code.info in ("yaml", "yml"):
+                mapping, found = _call_mapping(raw, line, section, unit, mapping)
+                yield from found
             if not untagged:
                 yield from _inline_schemes(raw, line, section, layer_list)
                 if re.match(r"^\s*layer_quant_schemes?\s*:\s*(?:#.*)?$", raw):

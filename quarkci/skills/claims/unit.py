@@ -96,6 +96,20 @@ class Located:
     paragraph: str = ""  # the paragraph, list item or cell holding an inline command
 
 
+# a name said to differ from the subject: "unlike the underscores of `torch-llm-ptq`", "rather than onnx-ptq"
+_CONTRAST = re.compile(
+    r"\b(?:unlike|rather than|instead of|as opposed to|compared (?:with|to)|in contrast to|different from)\b[^.;:]*$",
+    re.IGNORECASE,
+)
+_CONTRAST_REACH = 60  # characters before a name searched for a contrast word
+
+
+def contrasted(text: str, start: int) -> bool:
+    """True when the name at ``text[start:]`` is one the sentence contrasts its subject with
+    (:data:`_CONTRAST` within :data:`_CONTRAST_REACH` characters before it, in the same clause)."""
+    return _CONTRAST.search(text, max(0, start - _CONTRAST_REACH), start) is not None
+
+
 _FRAMEWORK = re.compile(r"(?<![\w./-])quark\.(torch|onnx)\b")
 
 
@@ -113,6 +127,7 @@ class Unit:
         self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names
         self._by_section: dict[tuple[Heading, ...], set[str]] = {}
+        self._run_in_section: set[tuple[Heading, ...]] = set()  # sections with a command in a code block
         file_names: set[str] = set()
         for located in self.commands:
             command = located.command
@@ -121,6 +136,8 @@ class Unit:
                 command.is_quark or command.name.startswith(sh.QUARK_CLI) or sh.flags(command)
             ):
                 self._by_section.setdefault(located.headings, set()).add(command.name)
+                if located.where != "inline":
+                    self._run_in_section.add(located.headings)
                 if located.where != "usage":  # a pasted usage line names its program for its section only
                     file_names.add(command.name)
         self._names: frozenset[str] = frozenset(file_names)
@@ -163,9 +180,10 @@ class Unit:
     def infer_command(self, headings: tuple[Heading, ...]) -> Inference:
         """Which command a bare flag fragment such as ``--seq_len 512`` under ``headings`` belongs to.
 
-        The innermost section naming any command decides (walking out through the ancestors, then the
-        whole file, then :attr:`skill_command` set by the caller from the other files of the skill and
-        its ``source_knowledge``). A level naming several commands is ambiguous: no command, and those
+        The innermost section naming any command decides, walking out through the ancestors, then the whole
+        file, then :attr:`skill_command` set by the caller from the other files of the skill and its
+        ``source_knowledge``; a section whose heading names one ``quark-cli`` subcommand decides by its
+        heading unless it runs a command in a code block. A level naming several commands is ambiguous: no command, and those
         names as ``candidates``. ``quark-cli`` alone becomes the skill's one ``quark-cli <sub>``.
         """
         current = (self.skill_command, self.quark_cli_subcommand)
@@ -178,6 +196,11 @@ class Unit:
 
     def _infer(self, headings: tuple[Heading, ...]) -> Inference:
         for depth in range(len(headings), -1, -1):
+            # "### `onnx-ptq` defaults" above a table and "For comparison, `quark-cli torch-llm-ptq` ..." in
+            # prose: the heading beats a command the section only mentions inline, not one it runs
+            named = self.subcommand_named(headings[depth - 1].text) if depth else None
+            if named is not None and headings[:depth] not in self._run_in_section:
+                return Inference(f"{sh.QUARK_CLI} {named}", "heading")
             inferred = self._level(self._by_section.get(headings[:depth], frozenset()), "section")
             if inferred is not None:
                 return self._headed(inferred, headings)
@@ -213,10 +236,12 @@ class Unit:
 
     def subcommand_named(self, text: str) -> str | None:
         """The one ``quark-cli`` subcommand ``text`` names, in a code span or in plain words ("`--model_export`
-        on torch-llm-ptq"); None when it names none or several. One precompiled pattern: linear in ``text``."""
+        on torch-llm-ptq"), not counting one it contrasts with (:data:`_CONTRAST`: "unlike the underscores of
+        `torch-llm-ptq`"); None when it names none or several. Precompiled patterns, a bounded look back per
+        name: linear in ``text``."""
         if self._subcommand_word is None or not text:
             return None
-        named = set(self._subcommand_word.findall(text))
+        named = {m.group(0) for m in self._subcommand_word.finditer(text) if not contrasted(text, m.start())}
         return next(iter(named)) if len(named) == 1 else None
 
     def _level(self, names: Set[str], where: str) -> Inference | None:

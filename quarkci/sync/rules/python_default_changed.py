@@ -38,9 +38,24 @@ def _same(stated: str, actual: str) -> bool:
 def _pointed_at(claim: Claim, state: AuditState, index: ApiIndex, parameter: str) -> str | None:
     """The callable a stated default without one means: the one the file last passes that keyword to above
     it ("export_safetensors(..., pack_method="reorder")" then "Unless you pass it, `pack_method` is ..."),
-    else the one its heading names (:func:`_heading_callable`); None when neither."""
+    else the one its heading names (:func:`_heading_callable`), else the one a word of its sentence begins
+    (:func:`_worded_callable`); None when none."""
     passed = last_callee_passing(state.claims_of("python_keyword"), claim.file, parameter, claim.line)
-    return passed or _heading_callable(claim, index, parameter)
+    return passed or _heading_callable(claim, index, parameter) or _worded_callable(claim, index, parameter)
+
+
+def _worded_callable(claim: Claim, index: ApiIndex, parameter: str) -> str | None:
+    """The one callable giving ``parameter`` a default whose name starts with a CamelCase word of the
+    claim's sentence outside code spans ("SmoothQuant migrates difficulty with `alpha`, which is 0.5 unless
+    you set it": ``SmoothQuantConfig``, not ``AutoSmoothQuantConfig``), else None."""
+    prose = re.sub(r"`[^`]*`", " ", str(claim.context.get("around") or ""))
+    words = set(re.findall(r"\b[A-Z][a-z]+[A-Z][A-Za-z]+\b", prose))
+    named = {
+        dotted
+        for dotted, _ in index.having_default(parameter)
+        if any(dotted.rsplit(".", 1)[-1].startswith(w) for w in words)
+    }
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _heading_callable(claim: Claim, index: ApiIndex, parameter: str) -> str | None:

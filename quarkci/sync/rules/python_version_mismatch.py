@@ -47,9 +47,12 @@ def check(state: AuditState) -> list[Finding]:
         stated = stated_of(claim, state)
         if stated is None:
             continue
-        if claim.context.get("negative") and stated.upper and not stated.lower:
-            # "Not supported: Python 3.14+" is false only when the release admits one of those versions
-            said_unsupported = set(minors(stated.spec, 3)) ^ set(minors(upstream.__class__(""), 3))
+        if claim.context.get("negative") and stated.upper:
+            # "Not supported: Python 3.14+" (read as `<3.14`) is false only when the release admits one of
+            # those versions; so is "Python 3.9 and 3.10 are not supported" (read as `>=3.9,<3.11`)
+            said_unsupported = set(minors(stated.spec, 3))
+            if not stated.lower:
+                said_unsupported ^= set(minors(upstream.__class__(""), 3))
             if not said_unsupported & set(admitted):
                 continue
         found = mismatch(
