@@ -569,6 +569,10 @@ def extract(snapshot: Snapshot) -> tuple[list[FactItem], list[str]]:
 
 # Bases whose ``__init__`` takes no arguments (or that add none to a dataclass)
 _EMPTY_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol"})
+# the standard library's enum bases: an enum class's members are what its own body assigns
+_ENUM_BASES = frozenset(
+    {f"{p}{n}" for p in ("", "enum.") for n in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")}
+)
 
 
 _MAX_DEFINERS = 8  # a bare name defined in more modules than this names nothing in particular
@@ -835,7 +839,8 @@ class ApiIndex:
 
     def has_member(self, dotted: str, member: str, _depth: int = 0) -> bool | None:
         """True when the class ``dotted`` names (or a base of it in this release) defines the public method
-        ``member``; False when it and every base are read and none does; None when that cannot be known
+        ``member`` or assigns it in its body (an enum member); False when it and every base are read and
+        none does; None when that cannot be known
         statically (no such class, a base outside the release such as ``torch.nn.Module``)."""
         if (candidates := self.bare(dotted)) and _depth == 0:
             answers = [self.has_member(c, member, 1) for c in candidates]
@@ -852,9 +857,15 @@ class ApiIndex:
         info = (attrs.get("classes") or {}).get(name)
         if not isinstance(info, dict):
             return None
+        if member in (info.get("attributes") or ()):
+            return True  # a name the class body assigns: an enum member (`Dtype.int2`), a constant
         answer: bool | None = False
         for base in info.get("bases", []):
             if base in _EMPTY_BASES:
+                continue
+            if base in _ENUM_BASES:
+                if member in ("name", "value"):  # what every enum member has; its members are the body's
+                    return True
                 continue
             inherited = self.has_member(base, member, _depth + 1)
             if inherited:

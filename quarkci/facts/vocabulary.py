@@ -16,7 +16,8 @@ kind               names
 ``onnx_config``    every ONNX configuration name (``public_api``: ``DefaultConfigMapping`` keys, ``XINT8``)
 ``name``           every public class and function a module under ``quark/`` defines (``public_api``
                    facts' ``signatures`` and ``classes``: ``ModelQuantizer``, ``export_safetensors``)
-``member``         every public method of those classes, class-qualified (``ModelQuantizer.quantize_model``)
+``member``         every public method of those classes and every name their bodies assign, class-qualified
+                   (``ModelQuantizer.quantize_model``, ``Dtype.int3``)
 ``attribute``      every name a public class body assigns, bare (enum members ``QInt32``, constants)
 ``export``         every public name a framework package exports (``quark``, ``quark.torch``, ``quark.onnx``,
                    ...: an ``__init__`` at most two packages deep): what users import, ``export_safetensors``
@@ -282,13 +283,19 @@ def literal_key(callable_key: str, param: str, value: str) -> str:
 
 def api_names(facts: FactSet) -> tuple[set[str], set[str]]:
     """``(names, members)`` of one release: the public classes and functions its modules define, and
-    their public methods as ``Class.method`` (``public_api`` facts; a name starting with ``_`` is private)."""
+    their public methods and class-body names as ``Class.member`` (``public_api`` facts; a name starting
+    with ``_`` is private)."""
     names: set[str] = set()
     members: set[str] = set()
     for item in facts.kinds.get("public_api", []):
         for key in item.attrs.get("signatures") or {}:
             (members if "." in key else names).add(str(key))
-        names.update(str(c) for c in item.attrs.get("classes") or {} if not str(c).startswith("_"))
+        for c, info in (item.attrs.get("classes") or {}).items():
+            if str(c).startswith("_"):
+                continue
+            names.add(str(c))
+            if isinstance(info, dict):  # what the class body assigns: `Dtype.int3`, `QuantFlow.disk_offload`
+                members.update(f"{c}.{a}" for a in info.get("attributes") or () if not str(a).startswith("_"))
     return names, members
 
 

@@ -2465,3 +2465,10 @@ def test_a_yaml_mapping_keyed_by_a_callable_passes_its_keys_as_keywords(tmp_path
     )
     assert _lines(_audit(tmp_path / "y", body, "0.11.2")) == [(11, "python-keyword-unknown")]
     assert not _audit(tmp_path / "ok", body, "0.12.post1")
+
+
+def test_an_enum_member_written_in_lower_case_is_checked_against_the_class_body(tmp_path):
+    # 0.9 quark/torch/quantization/config/type.py: class Dtype(Enum) assigns int2 and no int3 (0.10 adds it)
+    body = "## Types\n\nFor sub-4-bit experiments `Dtype.int2` is available, and `Dtype.int3` as well.\n"
+    assert _lines(_audit(tmp_path / "n", body, "0.9")) == [(8, "python-import-unresolved")]
+    assert not _audit(tmp_path / "ok", body, "0.10")

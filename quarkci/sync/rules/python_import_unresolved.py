@@ -18,9 +18,9 @@ CATEGORY = "public_api"
 
 
 def _member_missing(claim: Claim, index: ApiIndex, state: AuditState) -> Finding | None:
-    """``removed`` when a method called on an instance of a Quark class is not defined by the class (nor
-    a base read in the release) but a release's class of that name had it (a method no release had is
-    ``python-name-misspelt``'s)."""
+    """``removed`` when a method called on an instance of a Quark class, or a member of it
+    (``Dtype.int3``), is not defined by the class (nor a base read in the release) but a release's class of
+    that name had it (a method no release had is ``python-name-misspelt``'s)."""
     owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
     found = index.defining_class(owner)
     if found is None or index.has_member(owner, member) is not False:
@@ -34,9 +34,9 @@ def _member_missing(claim: Claim, index: ApiIndex, state: AuditState) -> Finding
         CATEGORY,
         "removed",
         claim,
-        skill_says=f"calls `{qualified}`",
-        source_says=f"{release(state.upstream)}: `{owner}` ({index.modules[found[0]].file}) has no method "
-        f"`{member}`; releases defining it: {releases_text(defined)}",
+        skill_says=f"uses `{qualified}`",
+        source_says=f"{release(state.upstream)}: `{owner}` ({index.modules[found[0]].file}) defines no "
+        f"method or member `{member}`; releases defining it: {releases_text(defined)}",
         impact=f"`{claim.value}(...)` raises AttributeError",
         source=Location(index.modules[found[0]].file, 1),
     )
