@@ -247,9 +247,7 @@ class _Markers:
             own, _lead, _section, read = self._read[self._keys[found.line]]
             text = found.context.get("text")
             names = (found.value, text if isinstance(text, str) else "")
-            said = self._negations.get(self._keys[found.line])
-            if said is None:
-                said = self._negations[self._keys[found.line]] = negations(own)
+            said = self._negations_of(self._keys[found.line])
             if marks.get("negative") and not read.negative and not said.of(names):
                 marks = {k: v for k, v in marks.items() if k != "negative"}
             if marks.get("negative") and said.absent_of(names):
@@ -272,6 +270,13 @@ class _Markers:
             marks = {**{k: v for k, v in marks.items() if k != "historical"}, "releases": labelled}
         return Found(found.kind, found.value, found.line, {**marks, **found.context})
 
+    def _negations_of(self, key: tuple[tuple[int, int], ...]) -> Negations:
+        """:func:`negations` of the text read for ``key`` (its own sentence, cell or line), read once."""
+        said = self._negations.get(key)
+        if said is None:
+            said = self._negations[key] = negations(self._read[key][0])
+        return said
+
     def _said_absent_here(self, found: Found) -> bool:
         """True when the text around ``found`` says its name is not there: a question answered "No"
         ("**Q: Is there a plain `X`?** A: No.", in one paragraph or under a question heading), a negation
@@ -279,9 +284,7 @@ class _Markers:
         "no" or "removed", a list item under a heading saying absent ("## Not in this release")."""
         key = self._keys.get(found.line)
         if key is not None and "?" in self._read[key][0]:
-            said = self._negations.get(key)
-            if said is None:
-                said = self._negations[key] = negations(self._read[key][0])
+            said = self._negations_of(key)
             text = found.context.get("text")
             if said.absent_of((found.value, text if isinstance(text, str) else "")):
                 return True

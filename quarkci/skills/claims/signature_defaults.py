@@ -21,7 +21,7 @@ import ast
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from quarkci.skills.claims.defaults import _DEFAULT_WORD, _FLAG, _SPAN, sentences
 from quarkci.skills.claims.python_code import parse_call
@@ -337,24 +337,32 @@ def _unnamed(sentence: str, known: Known) -> list[tuple[str, str, str]]:
     return [("", params[0], values[0])]
 
 
+@lru_cache(maxsize=4)
+def _known(exports: frozenset[str], names: frozenset[str], parameters: frozenset[str]) -> Known:
+    """The :class:`Known` of a vocabulary's ``export``, ``name`` and ``parameter`` symbols, built once per
+    vocabulary (its symbol sets are the same objects for every file, so the cache hits by identity)."""
+    # a class or function some module defines, named alone (`JsonExporterConfig`, `get_tokenizer`), is a
+    # callable too (a snake_case name only with an underscore: `quantize` is also a word)
+    callable_names = exports | frozenset(n for n in names if n[:1].isupper() or "_" in n)
+    # "`export_safetensors` writes `real_quantized` weights packed with `reorder`": a span no release's
+    # signature of the callable names is a value, whatever its shape; `verbose` is a parameter without `_`
+    by_callable: dict[str, set[str]] = {}
+    for key in parameters:
+        callee, _, parameter = key[:-1].partition("(")
+        by_callable.setdefault(callee, set()).add(parameter)
+        if "." in callee:  # a method named alone (`get_config`) may be any class's
+            by_callable.setdefault(callee.rsplit(".", 1)[-1], set()).add(parameter)
+    return Known(callable_names, {k: frozenset(v) for k, v in by_callable.items()} or None)
+
+
 def extract(unit: Unit) -> Iterator[Found]:
     """``python_default`` claims of ``unit``'s paragraphs, list items and table cells (see the module doc)."""
     lexicon = unit.lexicon
-    callable_names = lexicon.names("export") if lexicon is not None else frozenset()
-    # a class or function some module defines, named alone (`JsonExporterConfig`, `get_tokenizer`), is a
-    # callable too (a snake_case name only with an underscore: `quantize` is also a word)
-    callable_names |= frozenset(
-        n for n in (lexicon.names("name") if lexicon is not None else ()) if n[:1].isupper() or "_" in n
+    known = (
+        _known(lexicon.names("export"), lexicon.names("name"), lexicon.names("parameter"))
+        if lexicon is not None
+        else NOTHING_KNOWN
     )
-    # "`export_safetensors` writes `real_quantized` weights packed with `reorder`": a span no release's
-    # signature of the callable names is a value, whatever its shape; `verbose` is a parameter without `_`
-    parameters: dict[str, set[str]] = {}
-    for key in lexicon.names("parameter") if lexicon is not None else ():
-        callee, _, parameter = key[:-1].partition("(")
-        parameters.setdefault(callee, set()).add(parameter)
-        if "." in callee:  # a method named alone (`get_config`) may be any class's
-            parameters.setdefault(callee.rsplit(".", 1)[-1], set()).add(parameter)
-    known = Known(callable_names, {k: frozenset(v) for k, v in parameters.items()} or None)
     yield from _comments(unit, known)
     for text in unit.texts():
         if text.kind == "table":
