@@ -283,16 +283,59 @@ def _literals(body: list[ast.stmt]) -> dict[str, dict[str, list[str]]]:
 
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """``{parameter: default}`` of the parameters of ``node`` whose default is a constant (see the module
-    doc); a default computed by an expression is left out (it cannot be read statically)."""
+    doc); a default computed by an expression is left out (it cannot be read statically), and so is a
+    ``None`` the body replaces (:func:`_replaced_nones`)."""
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
     out: dict[str, str] = {}
+    replaced: set[str] | None = None
     for arg, default in pairs:
-        if (text := _constant(default)) is not None:
-            out[arg.arg] = text
+        if (text := _constant(default)) is None:
+            continue
+        if text == "None":
+            replaced = _replaced_nones(node) if replaced is None else replaced
+            if arg.arg in replaced:
+                continue  # `if quantize is None: quantize = True`: the body computes the default
+        out[arg.arg] = text
     return out
+
+
+def _replaced_nones(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The parameters ``node``'s body gives a value when they are None: an ``if``/``elif`` testing
+    ``p is None`` whose branch assigns ``p`` (0.13 ``export_safetensors``: ``if weight_format is None:
+    weight_format = ...``). Nested functions and classes are not read."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(stmt, ast.If) and (name := _is_none_test(stmt.test)) is not None:
+            if any(
+                isinstance(t, ast.Name) and t.id == name
+                for s in stmt.body
+                if isinstance(s, ast.Assign | ast.AnnAssign)
+                for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+            ):
+                out.add(name)
+        stack.extend(ast.iter_child_nodes(stmt))
+    return out
+
+
+def _is_none_test(test: ast.expr) -> str | None:
+    """``p`` for the test ``p is None``, else None."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id
+    return None
 
 
 def _constant(node: ast.expr) -> str | None:

@@ -67,11 +67,10 @@ def test_a_clause_before_advice_a_method_alone_and_a_module_function(tmp_path):
         "`freeze(model, quantize=..., runtime_options=...)`: when `quantize` is left out it is `True`.\n"  # 9
     )
     found = _changed(_audit(tmp_path / "a", body, "0.12.post1"))
-    assert [(line, subject) for line, subject, _ in found] == [
-        (8, "import_model_from_safetensors(device=)"),
-        (9, "freeze(quantize=)"),
-    ]
-    assert [actual for *_, actual in found] == ["`cuda`", "`None`"]
+    # freeze(quantize=None): the body sets True for an eager model (`elif quantize is None: quantize = True`),
+    # so "it is `True`" is no drift: a None the body replaces is computed, not a default to compare
+    assert [(line, subject) for line, subject, _ in found] == [(8, "import_model_from_safetensors(device=)")]
+    assert [actual for *_, actual in found] == ["`cuda`"]
     tokenizer = "# Data\n\n- `get_tokenizer` uses `max_seq_len=4096` unless you pass another value.\n"
     assert [(s, a) for _, s, a in _changed(_audit(tmp_path / "b", tokenizer, "0.13"))] == [
         ("get_tokenizer(max_seq_len=)", "`2048`")

@@ -761,7 +761,9 @@ def test_a_keyword_of_a_call_spread_over_lines_stands_on_its_own_line(tmp_path):
         # 0.12.post1 export/api.py: export_safetensors(..., weight_format: str = "real_quantized"); 0.13: None
         ("`export_safetensors` leaves `weight_format` as `None` unless you set it.", "0.12.post1", True),
         ("`export_safetensors` leaves `weight_format` as `None` unless you set it.", "0.13", False),
-        ('By default `export_safetensors` writes `weight_format="real_quantized"`.', "0.13", True),
+        # 0.13's body picks "real_quantized" when weight_format is None (not for diffusers): computed, not compared
+        ('By default `export_safetensors` writes `weight_format="real_quantized"`.', "0.13", False),
+        ('By default `export_safetensors` writes `weight_format="fake_quantized"`.', "0.12.post1", True),
         ('By default `export_safetensors` writes `weight_format="real_quantized"`.', "0.12.post1", False),
         # advice, not a default: no finding on either release
         ("Pass `weight_format` as `fake_quantized` to `export_safetensors` when you need it.", "0.13", False),
@@ -1653,8 +1655,12 @@ def test_defaults_in_python_comments_pronouns_and_a_table_under_a_class_heading(
         "## Export\n\n```python\nfrom quark.torch import export_safetensors\n\n"
         'export_safetensors(model, "<out>")  # weight_format defaults to "real_quantized"\n```\n'  # 11
     )
-    assert _lines(_audit(tmp_path, comment, "0.13")) == [(11, "python-default-changed")]
-    assert not _audit(tmp_path / "n", comment.replace('"real_quantized"', "None"), "0.13")
+    # 0.12.post1: weight_format: str = "real_quantized"; 0.13's None the body replaces is no default to compare
+    assert _lines(_audit(tmp_path, comment.replace("real_", "fake_"), "0.12.post1")) == [
+        (11, "python-default-changed")
+    ]
+    assert not _audit(tmp_path / "r", comment, "0.12.post1")
+    assert not _audit(tmp_path / "n", comment, "0.13")
     pronoun = (
         "## PTQ\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\n- `--evaluation_dataset` picks the "
         "perplexity set; it defaults to `wikitext_gpt_oss_120b`.\n"  # 10
@@ -1925,12 +1931,17 @@ def test_an_instance_made_in_one_block_is_known_in_the_next(tmp_path):
 
 def test_a_span_called_a_signature_states_its_keyword_defaults(tmp_path):
     # quark/torch/export/api.py export_safetensors: weight_format defaults to "real_quantized" up to 0.12.post1,
-    # to None in 0.13; pack_method "reorder" in both
+    # to a None the 0.13 body replaces by "real_quantized" (computed: not compared); pack_method "reorder" in both
     body = (
         "## Export\n\nIts full signature reads\n"
         '`export_safetensors(model, output_dir, weight_format="real_quantized", pack_method="reorder")`.\n'  # 9
     )
-    assert _lines(_audit(tmp_path, body, "0.13")) == [(9, "python-default-changed")]
+    wrong = body.replace('"reorder"', '"order"')
+    assert _lines(_audit(tmp_path, wrong, "0.13")) == [(9, "python-default-changed")]
+    assert not _audit(tmp_path / "13", body, "0.13")
+    assert _lines(_audit(tmp_path / "f", body.replace("real_", "fake_"), "0.12.post1")) == [
+        (9, "python-default-changed")
+    ]
     assert not _audit(tmp_path / "12", body, "0.12.post1")
     # a call with values in positions is a usage example: its keywords are what it passes, not defaults
     usage = body.replace("model, output_dir,", 'model, "./out",')
@@ -2472,3 +2483,142 @@ def test_an_enum_member_written_in_lower_case_is_checked_against_the_class_body(
     body = "## Types\n\nFor sub-4-bit experiments `Dtype.int2` is available, and `Dtype.int3` as well.\n"
     assert _lines(_audit(tmp_path / "n", body, "0.9")) == [(8, "python-import-unresolved")]
     assert not _audit(tmp_path / "ok", body, "0.10")
+
+
+# --- round 18 (tuned on sync_dev19 and the all-true clean_10, outside the repository; held-out sync_19
+# committed before it) ---
+
+
+def test_a_flag_given_to_quark_cli_without_a_subcommand_is_one_of_its_subcommands(tmp_path):
+    # 0.10 quark/experimental/cli/torch_llm_ptq.py has no --layer_quant_scheme (0.11 adds it); quark-cli's own
+    # parser has no flags, so a table under a bare `quark-cli` speaks of its subcommands' flags
+    body = (
+        "## Flags\n\nThese go to `quark-cli`.\n\n| Flag | Purpose |\n|---|---|\n"
+        "| `--group_size` | group width |\n| `--layer_quant_scheme` | per-layer scheme |\n"
+    )
+    assert _lines(_audit(tmp_path / "r", body, "0.10")) == [(13, "cli-flag-removed")]
+    assert not _audit(tmp_path / "ok", body.replace("--layer_quant_scheme", "--exclude_layers"), "0.10")
+
+
+def test_an_import_kept_for_old_scripts_is_still_an_import_now(tmp_path):
+    # 0.11.2 quark/torch/__init__.py no longer exports ModelExporter (0.10 did)
+    body = (
+        "## Export\n\n```python\nfrom quark.torch import ModelExporter  # still handy for old scripts\n```\n"
+    )
+    assert _lines(_audit(tmp_path / "i", body, "0.11.2")) == [(9, "python-import-unresolved")]
+    assert not _audit(tmp_path / "ok", body, "0.10")
+    old = body.replace("still handy for old scripts", "the old API: removed in 0.11")
+    assert not _audit(tmp_path / "h", old, "0.11.2")
+
+
+def test_the_values_a_closed_keyword_accepts_stated_in_prose_are_arguments(tmp_path):
+    # 0.11.2 quark/torch/export/api.py export_safetensors closes custom_mode in quark, awq, fp8; no release
+    # accepts gptq
+    body = (
+        "## Export\n\nCall `export_safetensors(model, output_dir)`.\n\n"
+        "- `custom_mode` accepts `quark`, `awq`, `fp8` and `gptq`.\n"
+    )
+    assert _lines(_audit(tmp_path / "g", body, "0.11.2")) == [(10, "python-name-misspelt")]
+    assert not _audit(tmp_path / "ok", body.replace(", `fp8` and `gptq`", " and `fp8`"), "0.11.2")
+    # which callable is meant must be said: custom_mode is closed by ModelExporter's methods too
+    assert not _audit(
+        tmp_path / "n", body.replace("Call `export_safetensors(model, output_dir)`.", "Export."), "0.11.2"
+    )
+
+
+def test_a_capitalised_sentence_after_a_span_on_the_next_line_has_its_own_negation(tmp_path):
+    # 0.13 config/template.py registers llama, gpt_oss and glm5_next
+    body = "## Templates\n\n`llama`, `gpt_oss`\nNot supported on this release: `glm5_next`.\n"
+    assert _lines(_audit(tmp_path / "n", body, "0.13")) == [(9, "name-stated-unavailable")]
+    assert not _audit(
+        tmp_path / "ok", body.replace("Not supported on this release: `glm5_next`.", ""), "0.13"
+    )
+
+
+def test_the_module_an_import_fails_from_is_where_not_what_is_missing(tmp_path):
+    # 0.12.post1 quark/torch/quantization/config/config.py defines QConfig and no Config (0.13 has it again)
+    body = (
+        "## Config\n\n`Config` fails to import from `quark.torch.quantization.config.config` on this release; "
+        "build a `QConfig` instead.\n"
+    )
+    assert not _audit(tmp_path / "ok", body, "0.12.post1")
+    # the module itself said not to import is still a claim about it
+    module = "## Config\n\n`quark.torch.quantization.config.config` fails to import on this release.\n"
+    assert _lines(_audit(tmp_path / "n", module, "0.12.post1")) == [(8, "name-stated-unavailable")]
+
+
+def test_more_ways_of_saying_a_name_is_not_there_agree_with_a_release_without_it(tmp_path):
+    # 0.11.2 has 18 schemes, ptpc_fp8 one of them and no amdfp4; fp6_e2m3 is a Dtype member; 0.8.2 has no
+    # config/template.py; 0.13 quark-cli registers no register-template (its --template_file help names it)
+    cases = {
+        "0.11.2": "`ptpc_fp8` is one of the schemes; `amdfp4` is not.",
+        "0.13": "Names like `fp8_e4m3` and `fp6_e2m3` are `Dtype` members, not schemes.",
+        "0.8.2": "The `quark/torch/quantization/config/template.py` module does not exist yet.",
+    }
+    for n, (version, said) in enumerate(cases.items()):
+        assert not _audit(tmp_path / str(n), f"## Notes\n\n{said}\n", version), said
+    assert _audit(tmp_path / "s", "## Notes\n\nUse `amdfp4`.\n", "0.11.2")
+    assert _audit(tmp_path / "p", "## Notes\n\nSee `quark/torch/quantization/config/template.py`.\n", "0.8.2")
+    said = (
+        "## CLI\n\nThere is no `register-template` subcommand, even though the help text of `--template_file` "
+        "mentions `quark-cli register-template -h`.\n"
+    )
+    assert not _audit(tmp_path / "c", said, "0.13")
+    assert _audit(tmp_path / "cr", "## CLI\n\nRun `quark-cli register-template -h`.\n", "0.13")
+
+
+def test_a_line_mapping_an_old_name_to_a_new_one_dates_the_old_one(tmp_path):
+    # 0.11 moved model_preparation.py from quark/experimental/cli/torch_llm/llm_utils/ to quark/torch/utils/llm/
+    old, new = (
+        "quark/experimental/cli/torch_llm/llm_utils/model_preparation.py",
+        "quark/torch/utils/llm/model_preparation.py",
+    )
+    assert not _audit(tmp_path / "m", f"## Moves\n\n- `{old}` -> `{new}`\n", "0.11")
+    assert _lines(_audit(tmp_path / "r", f"## Moves\n\n- `{new}` -> `{old}`\n", "0.11")) == [
+        (8, "source-path-missing")
+    ]
+
+
+def test_a_special_method_of_a_quark_class_is_no_misspelt_method(tmp_path):
+    body = "## Template\n\n`LLMTemplate.__init__` gains `gptaq_config` in 0.11.\n"
+    assert not _audit(tmp_path / "d", body, "0.11")
+    assert _audit(tmp_path / "m", body.replace("__init__", "get_confgi"), "0.11")
+
+
+def test_a_default_of_none_the_body_replaces_is_no_stated_default_to_compare(tmp_path):
+    # 0.13 export_safetensors(weight_format: str | None = None) picks "real_quantized"; 0.12.post1 declares
+    # weight_format: str = "real_quantized"
+    body = "## Export\n\nWhen `weight_format` is left unset, `export_safetensors` picks `fake_quantized`.\n"
+    assert not _audit(tmp_path / "n", body, "0.13")
+    assert _lines(_audit(tmp_path / "c", body, "0.12.post1")) == [(8, "python-default-changed")]
+
+
+def test_cpython_names_the_interpreter_range(tmp_path):
+    # 0.7 METADATA Requires-Python: >=3.9.0,<3.12; 0.8: >=3.9.0,<3.13
+    body = "## Install\n\nSupported interpreters: CPython 3.9 through 3.12.\n"
+    assert _lines(_audit(tmp_path / "r", body, "0.7")) == [(8, "python-version-mismatch")]
+    assert not _audit(tmp_path / "ok", body, "0.8")
+
+
+def test_a_code_block_holding_a_requirements_file_pins_its_packages(tmp_path):
+    # 0.12.post1 METADATA: transformers <5.3,>5 for extra cli; 0.13: <5.17,>5
+    body = "## Requirements of the `cli` extra\n\n```text\ntransformers>5,<5.17\naccelerate\n```\n"
+    assert _lines(_audit(tmp_path / "r", body, "0.12.post1")) == [(9, "transformers-version-mismatch")]
+    assert not _audit(tmp_path / "ok", body, "0.13")
+    # a console log mentioning a pin is no requirements file
+    log = body.replace("transformers>5,<5.17\naccelerate", "Collecting transformers>5,<5.17\nDone")
+    assert not _audit(tmp_path / "log", log, "0.12.post1")
+
+
+def test_a_collection_of_schemes_as_subject_states_their_count(tmp_path):
+    # 0.13 config/template.py registers 28 scheme names (0.12.post1: 27)
+    body = "## Schemes\n\nThe scheme collection registers 27 names.\n"
+    assert _lines(_audit(tmp_path / "c", body, "0.13")) == [(8, "scheme-count-mismatch")]
+    assert not _audit(tmp_path / "ok", body, "0.12.post1")
+
+
+def test_a_name_said_imported_from_a_module_is_an_import_from_it(tmp_path):
+    # 0.10 quark/onnx/__init__.py exports no AdaRoundConfig (0.11 does)
+    body = "## API\n\nAlgorithm objects such as `AdaRoundConfig` are imported from `quark.onnx` directly.\n"
+    assert _lines(_audit(tmp_path / "i", body, "0.10")) == [(8, "python-import-unresolved")]
+    assert not _audit(tmp_path / "ok", body, "0.11")

@@ -291,6 +291,8 @@ class _Markers:
         return (
             found.line in self._answered_no
             or found.value.rsplit(".", 1)[-1] in self._absent(found.line)
+            # "There is no `register-template` subcommand": the command `quark-cli register-template`
+            or (found.kind == "command" and found.value.split()[-1] in self._absent(found.line))
             or self._row_says_no(found)
             or found.value in self._absent_items
         )

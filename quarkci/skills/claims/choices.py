@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from quarkci.skills.claims.defaults import named_command, sentences, subcommands
 from quarkci.skills.claims.unit import USAGE_LINE, Found, Unit
@@ -52,7 +53,13 @@ def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
         return None
     flag = next(iter(flags))
     at = sentence.find(flag)
-    after = sentence[at + len(flag) :].lstrip("`")
+    values = _enumerated(sentence[at + len(flag) :].lstrip("`"))
+    return (flag, values, at) if values is not None else None
+
+
+def _enumerated(after: str) -> list[str] | None:
+    """The values the text right ``after`` a flag or parameter says it accepts (a marker word, or a
+    parenthesis, then an enumeration closing the clause: see the module docstring), else None."""
     parenthesised = after.lstrip().startswith("(")
     for match in _ENUMERATION.finditer(after[:_MAX_AFTER] + after[_MAX_AFTER:].split("\n", 1)[0]):
         if match.start() > _MAX_AFTER:
@@ -71,8 +78,67 @@ def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
             continue  # "names from the CLI's own list, e.g. `a`": code spans are the values, words are prose
         items = spans or [i.strip("`") for i in re.split(_SEP, written) if i.strip("`")]
         if len(items) >= 2 and not any(i.startswith("-") or i.lower() in _PROSE for i in items):
-            return flag, items, at
+            return items
     return None
+
+
+_SPAN = re.compile(r"`([A-Za-z_]\w*)=?`")
+
+
+def stated_keyword_choices(sentence: str, closed: dict[str, list[str]]) -> tuple[str, list[str], int] | None:
+    """``(parameter, values, offset)`` when ``sentence`` opens on one code span naming a parameter some
+    release's callable closes (``closed``: parameter -> the callables that do, see
+    :func:`closed_parameters`) and then states the values it accepts, as for a flag ("`custom_mode` accepts
+    `quark`, `awq` and `fp8`"); None otherwise, or when the sentence names a flag."""
+    if _FLAG.search(sentence):
+        return None
+    first = _SPAN.search(sentence)
+    if first is None or first.group(1) not in closed or first.start() > 40:
+        return None
+    values = _enumerated(sentence[first.end() :])
+    return (first.group(1), values, first.start()) if values is not None else None
+
+
+def closed_parameters(names: frozenset[str]) -> dict[str, list[str]]:
+    """``{parameter: callable keys}`` of the vocabulary's ``literal`` symbols (``names``:
+    ``export_safetensors(custom_mode=awq)``, see :func:`quarkci.facts.vocabulary.literal_key`): which
+    callables of any release close each parameter's values. Read once per vocabulary."""
+    return _closed_parameters(names)
+
+
+@lru_cache(maxsize=8)
+def _closed_parameters(names: frozenset[str]) -> dict[str, list[str]]:
+    out: dict[str, set[str]] = {}
+    for name in names:
+        callee, _, rest = name.partition("(")
+        parameter = rest.split("=", 1)[0]
+        if callee and parameter:
+            out.setdefault(parameter, set()).add(callee)
+    return {parameter: sorted(callees) for parameter, callees in out.items()}
+
+
+def _keyword_claims(unit: Unit, text: Text, offset: int, sentence: str) -> Iterator[Found]:
+    """``python_argument`` claims of a sentence stating a closed parameter's values in prose, each value
+    passed to the one callable of the file that closes it (its last name written in the file: 0.13's
+    `custom_mode` is closed by `export_safetensors` and by `ModelExporter`'s methods); none when the file
+    names none or several of them."""
+    if unit.lexicon is None or "`" not in sentence:
+        return
+    closed = closed_parameters(unit.lexicon.names("literal"))
+    stated = stated_keyword_choices(sentence, closed)
+    if stated is None:
+        return
+    parameter, values, at = stated
+    named = [c for c in closed[parameter] if re.search(rf"\b{re.escape(c.rsplit('.', 1)[-1])}\b", unit.text)]
+    if len(named) != 1:
+        return
+    for value in values:
+        yield Found(
+            "python_argument",
+            value,
+            text.line_at(offset + at),
+            {"callable": named[0], "keyword": parameter, "where": "prose", "stated": "choices"},
+        )
 
 
 def extract(unit: Unit) -> Iterator[Found]:
@@ -90,6 +156,7 @@ def extract(unit: Unit) -> Iterator[Found]:
             flags = set(_FLAG.findall(sentence))
             previous = next(iter(flags)) if len(flags) == 1 else (previous if not flags else None)
             if stated is None:
+                yield from _keyword_claims(unit, text, offset, sentence)
                 continue
             flag, values, at = stated
             command = named_command(sentence, commands) or unit.infer_command(text.headings).command

@@ -44,7 +44,8 @@ _HISTORICAL_OWN = re.compile(
     r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))(?!\s+(?:unset|as|at|alone|empty|untouched|unchanged|in place|on|off|to)\b)\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces(?=\s+`)"
-    r"|old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
+    # ("still handy for old scripts" keeps the name for them: a use now)
+    r"|(?<!for )old(?:er)? (?:clis?|builds?|scripts?|wheels?|code|notes)"
     # "the `quark.onnx_adapter` package of 0.11.x is now `quark.shapeshifter`": the old name of a rename
     r"|(?:package|module|class|function|flag|subcommand|command|option|api|name)s? (?:of|in|from) "
     r"(?:amd-quark |quark )?0\.\d+(?:\.(?:\d+|x))*(?:\.post\d+)? (?:is|are|was|were) now"
@@ -72,12 +73,18 @@ _NEGATIVE = re.compile(
 
 
 # after the stop, closing emphasis may come first: "**Q: Is there a plain `X`?**" then "A: No."
-_SENTENCE_BREAK = re.compile(r"(?:(?<=[.;!?])|(?<=[.;!?]\*\*)|(?<=[.;!?]__))\s+(?=[A-Z`(*])")
+# a code span or parenthesis, then a capitalised word (not a proper noun), starts a sentence: a line break
+# the paragraph's text no longer shows ("`llama`, `gpt_oss`\nNot supported on this release: `glm5_next`.")
+_SENTENCE_BREAK = re.compile(
+    r"(?:(?<=[.;!?])|(?<=[.;!?]\*\*)|(?<=[.;!?]__))\s+(?=[A-Z`(*])"
+    r"|(?<=[`)])\s+(?=(?!(?:Quark|Python|PyTorch|Hugging|Transformers|CPython|Linux|Windows)\b)[A-Z][a-z]+\b)"
+)
 
 
 def sentences_of(text: str) -> list[str]:
     """``text`` split after ``.``, ``;``, ``!`` or ``?`` where the next word starts a sentence (a capital,
-    a code span, a parenthesis): "… not available before 0.11. There are 25 …" is two sentences."""
+    a code span, a parenthesis): "… not available before 0.11. There are 25 …" is two sentences; so is a code span or
+    parenthesis then a capitalised word that is not a proper noun (a line break the text no longer shows)."""
     return _SENTENCE_BREAK.split(text)
 
 
@@ -126,6 +133,11 @@ class Negations:
         return any(w in self.negated for w in words)
 
 
+_IMPORTED_FROM = re.compile(
+    r"\b(?:fails? to (?:be )?import(?:ed)?|cannot be imported|can't be imported|(?:is|are) not importable"
+    r"|(?:does|do) not import|doesn't import|won't import)\s+from\s+(`[^`\n]+`)",
+    re.IGNORECASE,
+)
 _ADVICE_BREAK = re.compile(r"; |,\s+(?:so|but|then|instead)\s+(?=\w)", re.IGNORECASE)
 
 
@@ -142,11 +154,13 @@ def negations(text: str) -> Negations:
         words = _WORD.findall(part)
         seen.update(words)
         if is_negative(part) or (i + 1 < len(parts) and answered_no(part, parts[i + 1])):
-            negated.update(words)
+            # "`Config` fails to import from `quark.x.config`": the module is where, not what, is missing
+            place = {w for m in _IMPORTED_FROM.finditer(part) for w in _WORD.findall(m.group(1))}
+            negated.update(w for w in words if w not in place)
             if _UNAVAILABLE.search(unquoted(part)) or (
                 i + 1 < len(parts) and answered_no(part, parts[i + 1])
             ):
-                absent.update(words)
+                absent.update(w for w in words if w not in place)
         if _INSTRUCTION.search(part) and not (
             _HISTORICAL.search(part) or _HISTORICAL_OWN.search(part) or _names_two_releases(part)
         ):
@@ -223,6 +237,22 @@ _IS_NOT_A = re.compile(
     r"(?:templates?|entry|entries|registration|support)\b)",
     re.IGNORECASE,
 )
+# "`ptpc_fp8` is one of the 18 schemes; `amdfp4` is not.": a bare "is not" closing a clause;
+# "the `quark/torch/quantization/config/template.py` module does not exist yet": a span, maybe its noun,
+# then "does not exist"
+_IS_NOT_END = re.compile(
+    r"`(?:\s+(?:module|file|package|folder|directory|class|function|subcommand|command|script))?\s+"
+    r"(?:(?:is|are)\s+(?:\*\*)?not(?:\*\*)?(?=\s*[.;)]|\s*$)|(?:does|do)\s+not\s+exist|doesn't exist|don't exist)",
+    re.IGNORECASE,
+)
+# "`fp8_e4m3` and `fp6_e2m3` are `Dtype` members, not schemes": the subject before "is/are" is said not to
+# be a thing of that kind
+_NOT_KIND = re.compile(
+    r"\s+(?:is|are)\s+[^.;:\n]{1,80}?,\s+(?:\*\*)?not(?:\*\*)?\s+(?:an?\s+)?(?:quark\s+)?"
+    r"(?:schemes?|templates?|model (?:types?|templates?)|flags?|options?|subcommands?|commands?|presets?"
+    r"|configs?|modules?|classes|class)\b",
+    re.IGNORECASE,
+)
 # the spans of a subject ending right before a negation ("`FP16` and `A8W8`", "`X` (without `_Y`) and `Z`"),
 # read in a bounded window
 _SUBJECT = re.compile(r"(?:`[^`\n]+`\s*(?:\([^()\n]{0,60}\)\s*)?(?:,|and|or|nor|/)\s*)*`[^`\n]+`$")
@@ -246,14 +276,16 @@ def said_absent(text: str) -> frozenset[str]:
     names = {m.group(1) for m in _OUT.finditer(text)}
     for match in _HAS_NO.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", match.group(1)))
-    for match in _IS_NOT_A.finditer(text):
+    for match in (*_IS_NOT_A.finditer(text), *_IS_NOT_END.finditer(text)):
         subject = re.sub(r"\s\([^()\n]*\)", " ", _subject(text, match.start() + 1))  # not an aside's spans
         names.update(re.findall(r"`([^`\n]+)`", subject))
+    for match in _NOT_KIND.finditer(text):
+        names.update(re.findall(r"`([^`\n]+)`", _subject(text, match.start())))
     names.update(m.group(1) for m in _AND_NO.finditer(text))
     names.update(m.group(1) for m in _OPENS_NO.finditer(text))
     # "There is no `LLMTemplate.get_supported_schemes()` classmethod": a call's name without its parentheses
     names = {n.removesuffix("()") for n in names}
-    return frozenset(names | {n.rsplit(".", 1)[-1] for n in names})
+    return frozenset(names | {n.rsplit(".", 1)[-1] for n in names if "/" not in n})
 
 
 # "the older `MXSpec`", "not the old `w_fp8_a_fp8`-style names": the span after the word is the old name
@@ -295,7 +327,16 @@ def dated(text: str) -> dict[str, str]:
         span = match.group(1)
         out.setdefault(span, "historical")
         out.setdefault(span.rsplit(".", 1)[-1], "historical")
+    if mapping := _MAPPING.fullmatch(text.strip()):
+        # "`QuantizationConfig` -> `QLayerConfig`" alone on its line or item: the old name, then the new
+        old = mapping.group(1)
+        out.setdefault(old, "historical")
+        if "/" not in old:  # a path's last dotted part is its suffix (`py`), which the new path shares
+            out.setdefault(old.rsplit(".", 1)[-1], "historical")
     return out
+
+
+_MAPPING = re.compile(r"`([^`\n]+)`\s*(?:->|→|=>|⇒)\s*`[^`\n]+`\s*(?:\([^()\n]{0,60}\))?\.?")
 
 
 _QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")

@@ -10,8 +10,8 @@ Recognised (value; ``context["form"]``):
   (``from quark.a.b import X``): each claim keeps a bounded excerpt, never a copy of a long list;
 * a dotted reference ``quark.a.b.X`` (optionally ``.method(...)``) in an inline code span or in prose:
   ``dotted`` (the reader splits module and attribute against the release);
-* an import said in words (``import `X` from `quark.a.b` ``, `` `X` from `quark.a.b` ``): ``from``, as if
-  written ``from quark.a.b import X``;
+* an import said in words (``import `X` from `quark.a.b` ``, `` `X` from `quark.a.b` ``, `` `X` is
+  imported from `quark.a.b` ``): ``from``, as if written ``from quark.a.b import X``;
 * a bare name in an inline code span of prose, alone or called (``Use `ModelExporter` to ...``,
   ```LLMTemplate.get("x")```): ``bare``, for a CamelCase name or a snake_case one the release vocabulary knows
   (or is two edits from): checked against the names the releases define (``python-name-unknown``,
@@ -40,9 +40,11 @@ _REFERENCE = re.compile(r"(?<![\w./-])quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _BARE = re.compile(
     r"^(?P<name>(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*)(?:\(\))?$"
 )
-# "import `X` from `quark.a.b`", "`X` from `quark.a.b`": an import said in words.
+# "import `X` from `quark.a.b`", "`X` from `quark.a.b`", "`X` is imported from `quark.a.b` directly": an
+# import said in words.
 _FROM_WORDS = re.compile(
-    r"`(?P<name>[A-Za-z_][A-Za-z0-9_]*)`(?:\s+(?:class|function|helper))?\s+from\s+(?:the\s+)?"
+    r"`(?P<name>[A-Za-z_][A-Za-z0-9_]*)`(?:\s+(?:class(?:es)?|functions?|helpers?|is|are|can|be|now"
+    r"|imported|importable|exported|re-exported|available|directly))*\s+from\s+(?:the\s+)?"
     r"`(?P<module>quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`"
 )
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -34,6 +34,13 @@ SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 _PARAGRAPH_COUNT = re.compile(
     r"(?<![\w.])(\d+)\s+((?:(?:`[^`\n]+`|[\w-]+)\s+){0,3}?)scheme(?:s| names)\b", re.IGNORECASE
 )
+# "The scheme collection registers 27 names", "the scheme registry holds 28 entries": the count after a
+# collection of schemes as subject
+_SUBJECT_COUNT = re.compile(
+    r"\bscheme (?:collection|registry|list|table|catalogue|catalog|set)\s+(?:registers|holds|has|contains"
+    r"|lists|defines|knows|offers)\s+(\d+)\s+(?:names|entries|schemes|items)\b",
+    re.IGNORECASE,
+)
 _NOT_A_TOTAL = frozenset(
     [
         "of",
@@ -195,6 +202,13 @@ def _count(text: Text) -> Iterator[Found]:
 
 
 def _paragraph_count(text: Text) -> Iterator[Found]:
+    for match in _SUBJECT_COUNT.finditer(text.text):
+        yield Found(
+            "scheme_count",
+            match.group(1),
+            text.line_at(match.start(1)),
+            {"section": heading_path(text.headings), "where": "paragraph"},
+        )
     for match in _PARAGRAPH_COUNT.finditer(text.text):
         between = {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"`[^`]*`", " ", match.group(2)))}
         if between & _NOT_A_TOTAL:

@@ -66,7 +66,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("bare", re.compile(rf"(?<![\w-]){_PKG}\b[^.`\n]{{0,40}}?`(?P<spec>{_SPEC})`", re.IGNORECASE)),
 ]
 # other spellings of a package the statements name: the pyproject / setup.py keys that state Python's range
-_ALIASES = {"pytorch": "torch", "requires-python": "python", "python-requires": "python"}
+_ALIASES = {"pytorch": "torch", "requires-python": "python", "python-requires": "python", "cpython": "python"}
 _NEGATION = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible)\b",
     re.IGNORECASE,
@@ -99,6 +99,12 @@ def extract(unit: Unit) -> Iterator[Found]:
         for word in located.command.args:
             yield from _requirement(word.text, word.line, located.where, heading_path(located.headings))
     for code in unit.codes():
+        if _REQUIREMENTS_FILE.fullmatch(code.text.strip()):
+            # a block that is a requirements file ("transformers>5,<5.17" then "accelerate"): each line pins
+            for offset, source_line in enumerate(code.text.split("\n")):
+                yield from _requirement(
+                    source_line, code.first_line + offset, "code", heading_path(code.headings)
+                )
         if code.info in _SKIPPED_CODE:
             continue
         for offset, source_line in enumerate(code.text.split("\n")):
@@ -114,6 +120,13 @@ def extract(unit: Unit) -> Iterator[Found]:
                         "section": heading_path(code.headings),
                     },
                 )
+
+
+# a code block holding only requirement lines (a package, extras, specifiers, a marker; comments, blank lines)
+_REQUIREMENTS_FILE = re.compile(
+    r"(?:[ \t]*(?:#[^\n]*|[A-Za-z][\w.-]*(?:\[[\w, -]+\])?[ \t]*(?:(?:===|==|>=|<=|!=|~=|<|>)[ \t]*[\w.*+!-]+"
+    r"(?:[ \t]*,[ \t]*(?:===|==|>=|<=|!=|~=|<|>)[ \t]*[\w.*+!-]+)*)?(?:[ \t]*;[^\n]*)?)?[ \t]*(?:\n|$))+"
+)
 
 
 # Every form above and every statement of :mod:`.ranges` names one of these (as the patterns match it):

@@ -27,6 +27,7 @@ class Target:
     label: str
     basename: str | None  # the defining module; None with any_script False: a command we have no facts for
     any_script: bool = False  # a flag in prose: checked against every script
+    prefix: str = ""  # with any_script: only the scripts whose label starts with it (`quark-cli `)
 
 
 def target_of(claim: Claim) -> Target:
@@ -38,6 +39,10 @@ def target_of(claim: Claim) -> Target:
     if words[0] in ("quark-cli", "quark_cli") and len(words) > 1:
         sub = words[1]
         return Target(f"quark-cli {sub}", _SUBCOMMAND_MODULE.get(sub, sub.replace("-", "_") + ".py"))
+    if words[0] in ("quark-cli", "quark_cli"):
+        # `quark-cli` without a subcommand (a flags table under "quark-cli"): its parser has none of its own,
+        # so the flag is one of its subcommands'
+        return Target("quark-cli (any subcommand)", None, any_script=True, prefix="quark-cli ")
     for word in words:
         if word.endswith(".py"):
             return Target(PurePosixPath(word).name, PurePosixPath(word).name)
@@ -136,7 +141,7 @@ def flag_index(view: UpstreamView, target: Target) -> FlagIndex:
     """The :class:`FlagIndex` of ``target``'s flags in ``view`` (see :func:`flags_for`), built once per
     view object and command."""
     if target.any_script:
-        key = ("any", "")
+        key = ("any", target.prefix)
     else:
         by_label, _ = _index(view)
         labelled = target.label in by_label
@@ -151,7 +156,7 @@ def flag_index(view: UpstreamView, target: Target) -> FlagIndex:
     if index is None:
         by_label, by_basename = _index(view)
         if key[0] == "any":
-            items = list(view.items("cli_flags"))
+            items = [i for i in view.items("cli_flags") if str(i.attrs.get("script")).startswith(key[1])]
         elif key[0] == "label":
             items = list(by_label.get(key[1], []))
         else:
@@ -315,6 +320,7 @@ def resolve(claim: Claim, view: UpstreamView, baseline: UpstreamView | None) -> 
     among_cli = bool(candidates) and all(c.startswith("quark-cli ") for c in candidates)
     if (
         target.any_script
+        and not target.prefix  # a quark-cli subcommand's flag: the example script is not meant
         and not among_cli  # the section names only quark-cli commands: the example script is not meant
         and script_known_uncovered(view, Target("quantize_quark.py", "quantize_quark.py"))
     ):

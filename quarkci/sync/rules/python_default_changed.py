@@ -75,7 +75,9 @@ def check(state: AuditState) -> list[Finding]:
     whose callable's signature in the release, re-exports followed (:meth:`~quarkci.facts.public_api.
     ApiIndex.defaults`), gives the parameter a constant default other than the one stated. A parameter the
     signature lacks is ``python-keyword-unknown``'s; one without a constant default (required, or computed)
-    is left alone. The fix replaces the stated value when the line holds it once."""
+    is left alone (a ``None`` the body replaces is computed: 0.13's ``export_safetensors(weight_format=None)``
+    becomes ``"real_quantized"``; see ``quarkci.facts.public_api._replaced_nones``). The fix replaces the
+    stated value when the line holds it once."""
     index = index_of(state.upstream)
     if not index:
         return []

@@ -85,6 +85,8 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     if form != "member":
         return None
     owner, member = str(claim.context.get("class")), str(claim.context.get("member"))
+    if member.startswith("__") and member.endswith("__"):
+        return None  # `LLMTemplate.__init__`: every class has its special methods, inherited or its own
     if vocabulary.releases_of("attribute", member):
         return None  # a field or constant a class body assigns (`QConfig.quant_flow`), not a method
     found = index.defining_class(owner)

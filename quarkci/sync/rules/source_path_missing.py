@@ -83,7 +83,8 @@ def check(state: AuditState) -> list[Finding]:
 
     The finding names where the file's content went (:func:`likely_new_home`) and, when a sentence of
     the skill says which facts it reads from the file ("check `X` for the supported model list"), the
-    file the release defines those facts in (``config/template.py`` for model templates).
+    file the release defines those facts in (``config/template.py`` for model templates). A path its
+    sentence says does not exist (``context["negative"]``) agrees with a release that lacks it.
     """
     view = state.upstream
     claims = list(state.claims_of("path"))
@@ -99,6 +100,8 @@ def check(state: AuditState) -> list[Finding]:
             continue
         if any(f.startswith(path.rstrip("/") + "/") for f in view.files):
             continue  # a directory that exists
+        if claim.context.get("negative"):
+            continue  # "the `quark/.../template.py` module does not exist yet": said absent, and it is
         new, how = likely_new_home(path, view, state.baseline, state.releases)
         where = f"; most likely now `{new}` ({how})" if new else f"; {how or 'no file of that name remains'}"
         said = stated.get((claim.skill, claim.value))
