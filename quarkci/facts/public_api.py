@@ -312,15 +312,25 @@ def _replaced_nones(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         stmt = stack.pop()
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        if isinstance(stmt, ast.If) and (name := _is_none_test(stmt.test)) is not None:
-            if any(
-                isinstance(t, ast.Name) and t.id == name
-                for s in stmt.body
-                if isinstance(s, ast.Assign | ast.AnnAssign)
-                for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
-            ):
-                out.add(name)
+        name = _is_none_test(stmt.test) if isinstance(stmt, ast.If) else None
+        if name is not None and isinstance(stmt, ast.If) and name in _assigned(stmt.body):
+            out.add(name)
         stack.extend(ast.iter_child_nodes(stmt))
+    return out
+
+
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    """The plain names the statements of ``body`` assign (``x = ...``, ``x: T = ...``), not nested ones."""
+    out: set[str] = set()
+    for stmt in body:
+        targets = (
+            stmt.targets
+            if isinstance(stmt, ast.Assign)
+            else [stmt.target]
+            if isinstance(stmt, ast.AnnAssign)
+            else []
+        )
+        out.update(t.id for t in targets if isinstance(t, ast.Name))
     return out
 
 
