@@ -32,7 +32,7 @@ from quarkci.facts import vocabulary
 from quarkci.facts.cache import facts_of
 from quarkci.skills import DirectorySource, SkillSource, SnapshotSource, discover, open_skills
 from quarkci.skills.claims import extract_claims
-from quarkci.skills.claims.unit import Lexicon
+from quarkci.skills.claims.lexicon import Lexicon
 from quarkci.skills.model import Claim, Skill
 from quarkci.sync import baseline as baselines
 from quarkci.sync import fixer, policy

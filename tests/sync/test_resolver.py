@@ -2622,3 +2622,114 @@ def test_a_name_said_imported_from_a_module_is_an_import_from_it(tmp_path):
     body = "## API\n\nAlgorithm objects such as `AdaRoundConfig` are imported from `quark.onnx` directly.\n"
     assert _lines(_audit(tmp_path / "i", body, "0.10")) == [(8, "python-import-unresolved")]
     assert not _audit(tmp_path / "ok", body, "0.11")
+
+
+# --- round 19 (tuned on sync_dev20 and the all-true clean_11, outside the repository; held-out sync_20
+# committed before it) ---
+
+
+@pytest.mark.parametrize(
+    ("said", "wrong", "right"),
+    [
+        # 0.10 adds QronosConfig (quark/torch/quantization/config/config.py)
+        ("Use QronosConfig for error-correcting rounding.", "0.9", "0.10"),
+        # 0.10 adds VINT8 to DefaultConfigMapping (quark/onnx/quantization/config/custom_config.py)
+        ("Among the quark.onnx presets: VINT8 for vector units.", "0.9", "0.10"),
+        # 0.11 moved model_preparation.py to quark/torch/utils/llm/
+        ("`get_model` lives in quark/torch/utils/llm/model_preparation.py now.", "0.10", "0.11"),
+        # 0.12.post1 renames onnx-adapter to shapeshifter
+        ("The shapeshifter subcommand rewrites input shapes.", "0.11.2", "0.12.post1"),
+    ],
+)
+def test_a_bare_prose_word_some_release_defines_is_read_as_a_span(tmp_path, said, wrong, right):
+    body = f"## Notes\n\n{said}\n"
+    assert _lines(_audit(tmp_path / "w", body, wrong)), said
+    assert not _audit(tmp_path / "r", body, right), said
+
+
+def test_english_words_and_link_targets_are_never_lifted(tmp_path):
+    body = (
+        "## Notes\n\nThe config is optional; see [the guide](quark/torch/missing_file.py) and "
+        "https://example.com/quark/torch/gone.py for the model.\n"
+    )
+    assert not _audit(tmp_path / "e", body, "0.13")
+
+
+def test_a_gone_label_dates_the_names_after_it(tmp_path):
+    # 0.11 quark/experimental/cli/torch_llm_ptq.py has no --multi_gpu (0.10 did)
+    body = "## torch-llm-ptq\n\nRun `quark-cli torch-llm-ptq --model_dir m`.\n\nGone: `--multi_gpu`.\n"
+    assert not _audit(tmp_path / "g", body, "0.11")
+    assert _lines(_audit(tmp_path / "u", body.replace("Gone:", "Add"), "0.11")) == [(10, "cli-flag-removed")]
+
+
+def test_an_extra_named_before_a_line_break_holds_for_the_pins_after_it(tmp_path):
+    # 0.13 METADATA: mypy==1.18.2; extra == "lint"
+    body = (
+        "## Lint\n\nThe checks run under the `lint` extra, which pins\nmypy==1.17.0 and `pyspelling==2.11`.\n"
+    )
+    assert _lines(_audit(tmp_path / "p", body, "0.13")) == [(9, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "ok", body.replace("1.17.0", "1.18.2"), "0.13")
+
+
+def test_onnx_runtime_in_two_words_is_onnxruntime(tmp_path):
+    # 0.6.0 METADATA: onnxruntime<1.20.0,>=1.17.0 and onnx>=1.16.0
+    body = "## Deps\n\nONNX Runtime must satisfy `>=1.17.0,<1.20.0`.\n"
+    assert not _audit(tmp_path / "ok", body, "0.6.0")
+    assert _lines(_audit(tmp_path / "w", body.replace("1.20.0", "1.21.0"), "0.6.0")) == [
+        (8, "dependency-range-mismatch")
+    ]
+
+
+def test_advice_after_a_dash_is_no_part_of_the_negation(tmp_path):
+    # 0.12.post1 config/config.py defines QConfig and no Config
+    body = (
+        "## Config\n\n`Config` fails to import from `quark.torch.quantization.config.config` on 0.12.post1 "
+        "— use `QConfig`.\n"
+    )
+    assert not _audit(tmp_path / "ok", body, "0.12.post1")
+
+
+def test_a_scheme_count_in_words_after_the_collection(tmp_path):
+    # 0.10 config/template.py registers 13 schemes
+    body = "## Schemes\n\nThe scheme collection registers eighteen names.\n"
+    assert _lines(_audit(tmp_path / "c", body, "0.10")) == [(8, "scheme-count-mismatch")]
+    assert not _audit(tmp_path / "ok", body.replace("eighteen", "thirteen"), "0.10")
+
+
+def test_a_list_under_a_lead_about_presets_names_configurations(tmp_path):
+    # 0.6.0 DefaultConfigMapping has BF16 and no FP16 (0.7 adds it)
+    body = "## quark.onnx\n\nPreset families available here:\n\n- float: `BF16`, and FP16\n"
+    assert _lines(_audit(tmp_path / "p", body, "0.6.0")) == [(10, "onnx-config-unknown")]
+    assert not _audit(tmp_path / "ok", body, "0.7")
+
+
+@pytest.mark.parametrize(
+    ("said", "version"),
+    [
+        ("onnxruntime 1.20 or newer is outside the supported range for 0.6.0.", "0.6.0"),
+        ("- No standalone `export_safetensors` function in 0.9.", "0.9"),
+        ("`export_safetensors` rejects a `custom_mode` other than `quark`, `awq` or `fp8`.", "0.10"),
+        ("0.13's `main.py` registers no `register-template` subcommand.", "0.13"),
+        (
+            "So `from quark.torch.quantization.config.config import Config` fails with `ImportError`.",
+            "0.12.post1",
+        ),
+        ("`numpy>=2.0` (earlier releases capped numpy at `<=2.1.3`).", "0.12.post1"),
+        ("- `onnx<=1.19.0,>=1.16.0`; onnxruntime is not a declared dependency.", "0.11.2"),
+    ],
+)
+def test_more_true_negatives_and_histories_say_nothing_false(tmp_path, said, version):
+    assert not _audit(tmp_path, f"## Notes\n\n{said}\n", version), said
+
+
+def test_the_positive_forms_of_those_negatives_are_checked(tmp_path):
+    assert _audit(tmp_path / "r", "## Notes\n\nonnxruntime 1.20 or newer is supported.\n", "0.6.0")
+    assert _audit(tmp_path / "n", "## Notes\n\nUse `export_safetensors`.\n", "0.9")
+    assert _audit(tmp_path / "p", "## Notes\n\nnumpy is capped at `<=2.1.3`.\n", "0.12.post1")
+
+
+def test_a_bare_package_name_said_installed_is_a_requirement(tmp_path):
+    # 0.10 METADATA requires onnxsim and no onnxslim (0.11 adds onnxslim)
+    body = "## Deps\n\n- Graph slimming relies on onnxslim, which pip installs for you.\n"
+    assert _lines(_audit(tmp_path / "r", body, "0.10")) == [(8, "dependency-not-required")]
+    assert not _audit(tmp_path / "ok", body, "0.11")

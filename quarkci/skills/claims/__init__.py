@@ -48,7 +48,8 @@ from quarkci.skills.claims.context import (
     said_absent,
     surrounding,
 )
-from quarkci.skills.claims.unit import Found, Inference, Lexicon, Unit
+from quarkci.skills.claims.lexicon import Lexicon
+from quarkci.skills.claims.unit import Found, Inference, Unit
 from quarkci.skills.claims.walk import Code, Text, heading_path
 from quarkci.skills.model import CLAIM_KINDS, Claim, Skill
 from quarkci.skills.source import SkillFileError

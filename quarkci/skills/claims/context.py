@@ -30,7 +30,7 @@ _HISTORICAL = re.compile(
     r"|removed (?:in|since|from)(?! this\b| the current\b)|previously|used to\b|old(?:er)? (?:api|releases?|versions?|spelling)"
     # "If an older notebook still does the following", "Newer wheels moved them to ...": another time's text
     r"|old(?:er)? (?:notebooks?|examples?|snippets?|tutorials?|guides?)"
-    r"|(?:newer|later|future|upcoming) (?:wheels?|releases?|versions?|builds?)"
+    r"|(?:newer|later|future|upcoming|earlier|prior) (?:wheels?|releases?|versions?|builds?)"
     r"|does not work any ?more|doesn't work any ?more|was renamed|were renamed|replaced (?:by|with)|instead of(?=\s+(?:the\s+|an?\s+)?(?:`|--|quark\b|amd-quark\b)))\b",
     re.IGNORECASE,
 )
@@ -41,7 +41,7 @@ _HISTORICAL_OWN = re.compile(
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
     r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?"
     r"|defines?|provides?|contains?|accepts?|takes?)"
-    r"|(?:is|are) gone|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))(?!\s+(?:unset|as|at|alone|empty|untouched|unchanged|in place|on|off|to)\b)\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
+    r"|(?:is|are) gone|(?<![\w-])(?:gone|removed|dropped|deleted|retired)(?=(?:\s+(?:in|since)\s+0\.\d+[\w.]*)?\s*:\s*`)|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))(?!\s+(?:unset|as|at|alone|empty|untouched|unchanged|in place|on|off|to)\b)\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
     r"|(?:came|comes|arrived|arrives|was added|were added|is added|are added) later|\breplaces(?=\s+`)"
     # ("still handy for old scripts" keeps the name for them: a use now)
@@ -65,6 +65,7 @@ _NEGATIVE = re.compile(
     # "`ModelExporter.export_quark_model` has already been removed in this release"
     r"|(?:been|is|are|was|were)\s+(?:already\s+)?removed\s+(?:in|from)\s+(?:this|the current)\b"
     r"|raises? (?:an? )?(?:ImportError|ModuleNotFoundError|AttributeError)|cannot be imported|can't be imported"
+    r"|fails? with (?:an? )?`?(?:ImportError|ModuleNotFoundError|AttributeError)"
     r"|(?:does|do) not import|doesn't import|won't import)\b"
     # a question asking why something fails presupposes it does ("Why does `from x import Config` fail?")
     r"|\b(?:fail|fails|break|breaks)\s*\?",
@@ -138,7 +139,16 @@ _IMPORTED_FROM = re.compile(
     r"|(?:does|do) not import|doesn't import|won't import)\s+from\s+(`[^`\n]+`)",
     re.IGNORECASE,
 )
-_ADVICE_BREAK = re.compile(r"; |,\s+(?:so|but|then|instead)\s+(?=\w)", re.IGNORECASE)
+# "... on 0.12.post1 — use `QConfig`": advice after a dash too
+_EXCEPTED = re.compile(
+    r"\b(?:other than|except(?: for)?|besides|apart from|but not)\s+((?:`[^`\n]+`(?:\s*(?:,|or|and|nor)\s*)*)+)",
+    re.IGNORECASE,
+)
+_ADVICE_BREAK = re.compile(
+    r"; |,\s+(?:so|but|then|instead)\s+(?=\w)"
+    r"|\s+[—–]\s+(?=(?:use|try|pass|switch|build|call|prefer|choose|pick|run|install|import|set)\b)",
+    re.IGNORECASE,
+)
 
 
 def negations(text: str) -> Negations:
@@ -156,6 +166,8 @@ def negations(text: str) -> Negations:
         if is_negative(part) or (i + 1 < len(parts) and answered_no(part, parts[i + 1])):
             # "`Config` fails to import from `quark.x.config`": the module is where, not what, is missing
             place = {w for m in _IMPORTED_FROM.finditer(part) for w in _WORD.findall(m.group(1))}
+            # "rejects a `custom_mode` other than `quark`, `awq` or `fp8`": the excepted are the accepted
+            place |= {w for m in _EXCEPTED.finditer(part) for w in _WORD.findall(m.group(1))}
             negated.update(w for w in words if w not in place)
             if _UNAVAILABLE.search(unquoted(part)) or (
                 i + 1 < len(parts) and answered_no(part, parts[i + 1])
@@ -216,7 +228,8 @@ def is_negative(text: str) -> bool:
 # the names a negation governs directly: "has no `quark-cli` and no `LLMTemplate`", "`mx9` is **not** a
 # template scheme"; a paragraph saying so elsewhere leaves its other names alone
 _HAS_NO = re.compile(
-    r"\b(?:has|have|had|ships?|shipped|there (?:is|are|was|were))\s+no\s+"
+    r"\b(?:has|have|had|ships?|shipped|registers?|defines?|provides?|offers?|includes?|contains?"
+    r"|there (?:is|are|was|were))\s+no\s+"
     r"((?:`[^`\n]+`(?:\s*(?:,|and|or|nor)\s*(?:no\s+)?)?)+)",
     re.IGNORECASE,
 )
@@ -258,7 +271,7 @@ _NOT_KIND = re.compile(
 _SUBJECT = re.compile(r"(?:`[^`\n]+`\s*(?:\([^()\n]{0,60}\)\s*)?(?:,|and|or|nor|/)\s*)*`[^`\n]+`$")
 _SUBJECT_WINDOW = 400  # characters before the negation: bounded work per negation
 # "No `QronosConfig` and no `GPTAQConfig`.": a sentence opening with "No `X`"
-_OPENS_NO = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*No\s+`([^`\n]+)`")
+_OPENS_NO = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*No\s+(?:[a-z]+\s+){0,2}`([^`\n]+)`")
 
 
 def _subject(text: str, end: int) -> str:
@@ -343,8 +356,17 @@ _QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
 
 
 def unquoted(text: str) -> str:
-    """``text`` with code spans and quoted strings blanked and Markdown emphasis marks dropped."""
-    return re.sub(r"\*\*|__", "", _QUOTED.sub(" ", text))
+    """``text`` with code spans and quoted strings blanked and Markdown emphasis marks dropped; a span that
+    is just an import error's class name (`` `ImportError` ``) stays, as a word."""
+    return re.sub(r"\*\*|__", "", _QUOTED.sub(_blank, text))
+
+
+_ERROR_SPAN = re.compile(r"`(ImportError|ModuleNotFoundError|AttributeError)`")
+
+
+def _blank(match: re.Match[str]) -> str:
+    error = _ERROR_SPAN.fullmatch(match.group(0))
+    return error.group(1) if error else " "
 
 
 _NON_EXHAUSTIVE = re.compile(

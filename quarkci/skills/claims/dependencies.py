@@ -111,11 +111,20 @@ def _row_extra(block: Text, known: frozenset[str]) -> str | None:
 
 
 def _found(
-    text: str, offset: int, line: int, where: str, section: str, row_extra: str | None = None
+    text: str,
+    offset: int,
+    line: int,
+    where: str,
+    section: str,
+    row_extra: str | None = None,
+    extras: list[tuple[int, int, str | None]] | None = None,
 ) -> Iterator[Found]:
+    """The explicit requirement specifiers of one line ``text``, which starts at ``offset`` of the block
+    whose clauses' extras are ``extras`` (None: the line's own clauses)."""
     if not _OPERATOR_CHAR.search(text):
         return  # a requirement needs an operator
-    extras = _extras(text)
+    if extras is None:
+        extras, offset = _extras(text), 0
     for match in _REQ.finditer(text):
         package = canonicalize_name(match.group("pkg"))
         if package in OWN_PACKAGES or package.startswith(("cuda", "rocm", "cu1", "sm")):
@@ -134,7 +143,7 @@ def _found(
                 "text": match.group("spec").strip(),
                 "where": where,
                 "section": section,
-                "extra": _extra_at(extras, match.start()) or row_extra,
+                "extra": _extra_at(extras, offset + match.start()) or row_extra,
             },
         )
 
@@ -146,8 +155,12 @@ def extract(unit: Unit) -> Iterator[Found]:
     for block in unit.texts():
         section = heading_path(block.headings)
         row_extra = _row_extra(block, known) or _lead_extra(block, known) or _item_extra(block, known)
+        # "... the `lint` extra, which pins\nmypy==1.17.0": a clause's extra holds over its line breaks
+        extras = _extras(block.text) if _OPERATOR_CHAR.search(block.text) else []
+        start = 0
         for number, raw in enumerate(block.text.split("\n")):
-            yield from _found(raw, 0, block.line + number, block.kind, section, row_extra)
+            yield from _found(raw, start, block.line + number, block.kind, section, row_extra, extras)
+            start += len(raw) + 1
         if packages:
             yield from _phrased(block, packages, section, row_extra)
     for code in unit.codes():

@@ -44,13 +44,16 @@ _SPAN = re.compile(r"`([^`\n]{1,120})`")
 # A sentence saying amd-quark itself requires or installs a package (not "this GPU requires ...").
 _REQUIRES = re.compile(
     r"\b(?:dependenc(?:y|ies)|requirements?|requires-dist|installed (?:as|with|by|alongside|automatically)"
-    r"|pull(?:s|ed)? in|brings? in|brought in|comes? with|ships? with|is pinned|are pinned)\b"
+    r"|pull(?:s|ed)? in|brings? in|brought in|comes? with|ships? with|is pinned|are pinned"
+    # "onnxslim, which pip installs for you"
+    r"|(?:installs?|installed) (?:it |them )?for you|gets? installed|(?:is|are) installed along)\b"
     r"|\b(?:amd-quark|quark)\b[^.;]{0,40}\brequires?\b",
     re.IGNORECASE,
 )
 # "install it yourself", "is not a dependency", "no longer lists": the package is said to be absent
 _ABSENT = re.compile(
-    r"\b(?:yourself|separately|manually|not (?:a |an )?(?:dependency|requirement|required|installed|pulled)"
+    r"\b(?:yourself|separately|manually"
+    r"|not (?:a |an )?(?:[a-z]+ )?(?:dependency|requirement|required|installed|pulled)"
     r"|no longer|does not (?:require|install|pull|list|pin)|doesn't (?:require|install|pull|list|pin)"
     r"|dropped|without)\b",
     re.IGNORECASE,
@@ -125,6 +128,24 @@ def _lists_requirements(block: Text) -> bool:
     return bool(_REQUIRES.search(about) or _DECLARED.search(about)) and not _ABSENT.search(about)
 
 
+_BARE_PACKAGE = re.compile(r"(?<![\w./`-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*(?![\w`]|-\w)")
+# dependency names that are English words too: in prose they name no package
+_ENGLISH_NAMES = frozenset(
+    {
+        "accelerate",
+        "datasets",
+        "evaluate",
+        "packaging",
+        "pillow",
+        "requests",
+        "rich",
+        "scipy",
+        "tqdm",
+        "psutil",
+    }
+)
+
+
 def _context(where: str, section: str, pin: str | None) -> dict[str, object]:
     return {"where": where, "section": section, "pin": pin}
 
@@ -149,6 +170,17 @@ def _required(
     for match in _SPAN.finditer(sentence):
         name = canonicalize_name(re.split(r"[\s<>=!~;\[]", match.group(1).strip(), maxsplit=1)[0])
         if name in packages:
+            yield Found(
+                "requirement",
+                name,
+                block.line_at(offset + match.start()),
+                {"package": name, "where": block.kind, "section": section},
+            )
+    # "Graph slimming relies on onnxslim, which pip installs for you": a package's name as a bare word, when
+    # it is no English word too
+    for match in _BARE_PACKAGE.finditer(re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group(0)), sentence)):
+        name = canonicalize_name(match.group(0))
+        if name in packages and name not in _ENGLISH_NAMES:
             yield Found(
                 "requirement",
                 name,

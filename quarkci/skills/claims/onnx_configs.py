@@ -5,8 +5,9 @@
 that speaks of ONNX, an upper-case code span (or a string passed to ``get_default_config`` in code) is a
 claim when some release has that name, or, in a sentence about configurations (or a name with an
 underscore), when it is one or two edits from such a name or extends one with another part
-(``S8S8_AAWS_GPTQ``: ``context["misspelt_of"]``). A bare data type (``BF16``, ``MX6``, ``INT8``) counts only
-in a sentence about configurations. Context: ``where`` (``span`` or ``code``), ``misspelt_of``.
+(``S8S8_AAWS_GPTQ``: ``context["misspelt_of"]``). A bare data type (``BF16``, ``MX6``, ``INT8``) counts
+only in a sentence about configurations (or a list item whose lead is). Context: ``where`` (``span`` or
+``code``), ``misspelt_of``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ def extract(unit: Unit) -> Iterator[Found]:
             continue
         header = block.cell.header if block.cell is not None else ""
         for offset, sentence in sentences(block.text):
-            about = bool(_ABOUT_CONFIGS.search(sentence) or _ABOUT_CONFIGS.search(header))
+            # a list item under "Preset families available here:" is about configurations too
+            lead = block.lead if block.in_list else ""
+            about = bool(
+                _ABOUT_CONFIGS.search(sentence)
+                or _ABOUT_CONFIGS.search(header)
+                or _ABOUT_CONFIGS.search(lead)
+            )
             for span in _SPAN.finditer(sentence):
                 token = span.group(1).strip()
                 at = block.line_at(offset + span.start())

@@ -7,7 +7,8 @@ is a claim too. The value is the command as named (``quark-cli torch-llm-ptq``);
 A sentence that speaks of console scripts or entry points ("After installing you get the console scripts
 `quark-cli`, `quark-skills` and `quark-quantize`") names programs: each ``quark-*`` code span in it is a
 ``command`` claim, whether or not some release installs it (a skill's own name, ``quark-torch-ptq``, is
-no console script and stands in no such sentence).
+no console script and stands in no such sentence). A span some release has as a ``quark-cli`` subcommand,
+followed by "subcommand" ("The `shapeshifter` subcommand can rewrite shapes"), is ``quark-cli <name>``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ def extract(unit: Unit) -> Iterator[Found]:
         if block.kind == "table":
             yield from _subcommand_cells(block, subcommands)
         for offset, sentence in sentences(block.text):
+            for match in _NAMED_SUBCOMMAND.finditer(sentence):
+                # "The `shapeshifter` subcommand can rewrite shapes": a subcommand some release has
+                if match.group(1) in subcommands:
+                    context = {"where": "prose", "section": heading_path(block.headings), "quark": True}
+                    yield Found(
+                        "command",
+                        f"quark-cli {match.group(1)}",
+                        block.line_at(offset + match.start()),
+                        context,
+                    )
             if not _ABOUT_SCRIPTS.search(sentence) or is_negative(sentence):
                 continue
             for match in _SCRIPT_SPAN.finditer(sentence):
@@ -56,6 +67,9 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
 
 
+_NAMED_SUBCOMMAND = re.compile(
+    r"`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`\s+sub-?command\b", re.IGNORECASE
+)
 _SUBCOMMAND_HEADER = re.compile(r"^\W*(?:quark-cli\s+)?sub-?commands?\W*$", re.IGNORECASE)
 _SUBCOMMAND_CELL = re.compile(r"\s*`(?:quark-cli\s+)?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`\s*")
 

@@ -31,7 +31,7 @@ _CLAUSE_END = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible"
-    r"|incompatible|is not available|isn't supported"
+    r"|incompatible|is not available|isn't supported|(?:is|are|falls?) outside (?:the |its )?supported"
     r"|are not (?:(?:currently|yet|officially|presently)\s+)?supported|does not support|doesn't support)\b",
     re.IGNORECASE,
 )
@@ -40,6 +40,9 @@ _NEGATED_BEFORE = re.compile(
     r"|doesn't support|no support for)\s*(?:on|for|:)?\s*$",
     re.IGNORECASE,
 )
+
+
+_SECOND_WORD = re.compile(r" ([A-Za-z][a-z]+)\b")
 
 
 @dataclass(frozen=True)
@@ -75,11 +78,17 @@ def statements(
     aliases = {_canonical(k): v for k, v in (aliases or {}).items()}
     asked: str | None = None  # the one package a question just named ("Which onnx does it pull?")
     for offset, clause in clauses(text):
-        mentions = []
+        mentions: list[tuple[int, int, str]] = []
         for match in _WORD.finditer(clause):
+            if mentions and match.start() < mentions[-1][1]:
+                continue  # the second word of a name written in two ("ONNX Runtime")
             canonical = _canonical(match.group(0))
             name = aliases.get(canonical, canonical)
-            if name in known:
+            joined = _SECOND_WORD.match(clause, match.end())
+            if joined is not None and _canonical(match.group(0) + joined.group(1)) in known:
+                # "ONNX Runtime must satisfy ...": onnxruntime, not onnx
+                mentions.append((match.start(), joined.end(), _canonical(match.group(0) + joined.group(1))))
+            elif name in known:
                 mentions.append((match.start(), match.end(), name))
         if not mentions and asked is not None and (answer := _ANSWER.match(clause)) is not None:
             # "A: Anything from 1.19.0 up to 1.22.0.": the question's package, stated on the answer's line

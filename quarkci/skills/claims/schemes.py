@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.context import partial_list, selection
+from quarkci.skills.claims.counts import NUMBER_WORDS, number
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -38,7 +39,9 @@ _PARAGRAPH_COUNT = re.compile(
 # collection of schemes as subject
 _SUBJECT_COUNT = re.compile(
     r"\bscheme (?:collection|registry|list|table|catalogue|catalog|set)\s+(?:registers|holds|has|contains"
-    r"|lists|defines|knows|offers)\s+(\d+)\s+(?:names|entries|schemes|items)\b",
+    r"|lists|defines|knows|offers)\s+(\d+|"
+    + "|".join(NUMBER_WORDS)
+    + r")\s+(?:names|entries|schemes|items)\b",
     re.IGNORECASE,
 )
 _NOT_A_TOTAL = frozenset(
@@ -205,7 +208,7 @@ def _paragraph_count(text: Text) -> Iterator[Found]:
     for match in _SUBJECT_COUNT.finditer(text.text):
         yield Found(
             "scheme_count",
-            match.group(1),
+            str(number(match.group(1))),
             text.line_at(match.start(1)),
             {"section": heading_path(text.headings), "where": "paragraph"},
         )

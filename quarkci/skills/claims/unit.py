@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
-from typing import Any, Protocol
+from typing import Any
 
 import quarkci.skills.claims.commands as sh
+import quarkci.skills.claims.prose_words as prose_words
 import quarkci.skills.markdown as markdown
 from quarkci.skills.claims.context import sentences_of
+from quarkci.skills.claims.lexicon import Lexicon
 from quarkci.skills.claims.walk import Block, Code, Heading, Newlines, Text, walk
 
 # Programs that never decide which CLI a bare flag in prose belongs to.
@@ -45,18 +47,6 @@ _UTILITIES = frozenset(
         "set",
     }
 )
-
-
-class Lexicon(Protocol):
-    """The names amd-quark's releases define (e.g. :class:`quarkci.facts.vocabulary.Vocabulary`)."""
-
-    def names(self, kind: str) -> frozenset[str]:
-        """Every name of ``kind`` (``"scheme"``, ...) any release defines."""
-        ...
-
-    def nearest(self, kind: str, name: str, max_distance: int = 2) -> str | None:
-        """The known ``kind`` name within ``max_distance`` edits of an unknown ``name``, else None."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -113,6 +103,15 @@ def contrasted(text: str, start: int) -> bool:
 _FRAMEWORK = re.compile(r"(?<![\w./-])quark\.(torch|onnx)\b")
 
 
+def _lifted(block: Block, lexicon: Lexicon) -> Block:
+    """``block`` with its bare Quark words as code spans (:func:`~quarkci.skills.claims.prose_words.lift`);
+    headings and code blocks as they are."""
+    if not isinstance(block, Text) or block.kind == "heading":
+        return block
+    text = prose_words.lift(block.text, lexicon)
+    return block if text is block.text else replace(block, text=text)
+
+
 class Unit:
     """A parsed Markdown file: ``file`` (root-relative), ``blocks`` and every shell command in it."""
 
@@ -123,6 +122,8 @@ class Unit:
         self.lexicon = lexicon  # the release vocabulary token claims resolve against (None: not resolved)
         self.document = markdown.parse(text, first_line)  # parsed once: the walk and the link reader share it
         self.blocks: list[Block] = walk(text, first_line, self.document)
+        if lexicon is not None:  # bare prose words naming Quark things read as code spans (see prose_words)
+            self.blocks = [_lifted(b, lexicon) for b in self.blocks]
         self.commands: list[Located] = list(self._commands())
         self.skill_command = Inference(None, None)
         self.quark_cli_subcommand: str | None = None  # the one `quark-cli <sub>` the whole skill names

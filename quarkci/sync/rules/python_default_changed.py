@@ -44,11 +44,13 @@ def _pointed_at(claim: Claim, state: AuditState, index: ApiIndex, parameter: str
     return passed or _heading_callable(claim, index, parameter) or _worded_callable(claim, index, parameter)
 
 
-def _worded_callable(claim: Claim, index: ApiIndex, parameter: str) -> str | None:
+def _worded_callable(claim: Claim, index: ApiIndex, parameter: str, spans: bool = False) -> str | None:
     """The one callable giving ``parameter`` a default whose name starts with a CamelCase word of the
-    claim's sentence outside code spans ("SmoothQuant migrates difficulty with `alpha`, which is 0.5 unless
-    you set it": ``SmoothQuantConfig``, not ``AutoSmoothQuantConfig``), else None."""
-    prose = re.sub(r"`[^`]*`", " ", str(claim.context.get("around") or ""))
+    claim's sentence outside code spans (``spans``: inside them too) ("SmoothQuant migrates difficulty with
+    `alpha`, which is 0.5 unless you set it": ``SmoothQuantConfig``, not ``AutoSmoothQuantConfig``), else
+    None."""
+    around = str(claim.context.get("around") or "")
+    prose = around.replace("`", " ") if spans else re.sub(r"`[^`]*`", " ", around)
     words = set(re.findall(r"\b[A-Z][a-z]+[A-Z][A-Za-z]+\b", prose))
     named = {
         dotted
@@ -96,6 +98,11 @@ def check(state: AuditState) -> list[Finding]:
             if not callee:
                 continue
         defaults = index.defaults(callee)
+        if (defaults is None or parameter not in defaults) and (
+            other := _worded_callable(claim, index, parameter, spans=True)
+        ):
+            # "`SmoothQuant` balances scales with `alpha`": that class lacks it, SmoothQuantConfig has it
+            callee, defaults = other, index.defaults(other)
         if defaults is None or parameter not in defaults:
             continue
         actual = defaults[parameter]
