@@ -139,11 +139,12 @@ _IMPORTED_FROM = re.compile(
     r"|(?:does|do) not import|doesn't import|won't import)\s+from\s+(`[^`\n]+`)",
     re.IGNORECASE,
 )
-# "... on 0.12.post1 — use `QConfig`": advice after a dash too
+# "rejects a `custom_mode` other than `quark`, `awq` or `fp8`": the names excepted from a negation
 _EXCEPTED = re.compile(
     r"\b(?:other than|except(?: for)?|besides|apart from|but not)\s+((?:`[^`\n]+`(?:\s*(?:,|or|and|nor)\s*)*)+)",
     re.IGNORECASE,
 )
+# "... on 0.12.post1 — use `QConfig`": advice after a dash too
 _ADVICE_BREAK = re.compile(
     r"; |,\s+(?:so|but|then|instead)\s+(?=\w)"
     r"|\s+[—–]\s+(?=(?:use|try|pass|switch|build|call|prefer|choose|pick|run|install|import|set)\b)",
