@@ -312,8 +312,7 @@ def _replaced_nones(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         stmt = stack.pop()
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        name = _is_none_test(stmt.test) if isinstance(stmt, ast.If) else None
-        if name is not None and isinstance(stmt, ast.If) and name in _assigned(stmt.body):
+        if isinstance(stmt, ast.If) and (name := _is_none_test(stmt.test)) and name in _assigned(stmt.body):
             out.add(name)
         stack.extend(ast.iter_child_nodes(stmt))
     return out

@@ -99,15 +99,11 @@ def stated_keyword_choices(sentence: str, closed: dict[str, list[str]]) -> tuple
     return (first.group(1), values, first.start()) if values is not None else None
 
 
+@lru_cache(maxsize=8)
 def closed_parameters(names: frozenset[str]) -> dict[str, list[str]]:
     """``{parameter: callable keys}`` of the vocabulary's ``literal`` symbols (``names``:
     ``export_safetensors(custom_mode=awq)``, see :func:`quarkci.facts.vocabulary.literal_key`): which
     callables of any release close each parameter's values. Read once per vocabulary."""
-    return _closed_parameters(names)
-
-
-@lru_cache(maxsize=8)
-def _closed_parameters(names: frozenset[str]) -> dict[str, list[str]]:
     out: dict[str, set[str]] = {}
     for name in names:
         callee, _, rest = name.partition("(")

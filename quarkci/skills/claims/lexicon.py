@@ -1,8 +1,15 @@
-"""The release vocabulary as the claim extractors see it: a protocol, so extraction needs no facts."""
+"""The release vocabulary as the claim extractors see it (a protocol, so extraction needs no facts), and
+the shapes of Quark Python names that several extractors match."""
 
 from __future__ import annotations
 
 from typing import Protocol
+
+# What a Quark Python name looks like, as regular-expression sources (no anchors): a class-like CamelCase
+# name with a lower-case letter and two or more capitals (ModelExporter, LLMTemplate, QLayerConfig; not
+# Linear, not ONNX), and a snake_case name with at least one underscore (export_safetensors).
+CLASS_NAME = r"(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*"
+SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 
 
 class Lexicon(Protocol):

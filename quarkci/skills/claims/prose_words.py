@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from quarkci.skills.claims.lexicon import Lexicon
+from quarkci.skills.claims.lexicon import CLASS_NAME, SNAKE_NAME, Lexicon
 
 _CANDIDATE = re.compile(
     r"(?<![\w`./<>=-])"
@@ -37,8 +37,8 @@ _CANDIDATE = re.compile(
 )
 # what is never read: code spans, link destinations, autolinks and URLs, HTML tags
 _SKIP = re.compile(r"`+[^`]*`+|\]\([^)\n]*\)|<[^<>\n]*>|https?://\S+")
-_CAMEL = re.compile(r"(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*")
-_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_CAMEL = re.compile(CLASS_NAME)
+_SNAKE = re.compile(SNAKE_NAME)
 _UPPER = re.compile(r"(?=[A-Z0-9_]*\d)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 _HYPHENATED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 _COMMAND_NOUN = re.compile(r"\s+(?:sub-?)?commands?\b", re.IGNORECASE)

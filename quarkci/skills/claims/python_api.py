@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from quarkci.skills.claims.lexicon import CLASS_NAME, SNAKE_NAME
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Newlines, heading_path
 
@@ -37,9 +38,7 @@ _IMPORT = re.compile(
 _REFERENCE = re.compile(r"(?<![\w./-])quark(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # A class-like name: starts upper case, has a lower-case letter and at least two upper-case ones
 # (ModelExporter, LLMTemplate, GPTAQConfig, QLayerConfig; not Linear, not ONNX).
-_BARE = re.compile(
-    r"^(?P<name>(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*)(?:\(\))?$"
-)
+_BARE = re.compile(rf"^(?P<name>{CLASS_NAME})(?:\(\))?$")
 # "import `X` from `quark.a.b`", "`X` from `quark.a.b`", "`X` is imported from `quark.a.b` directly": an
 # import said in words.
 _FROM_WORDS = re.compile(
@@ -190,7 +189,7 @@ def extract(unit: Unit) -> Iterator[Found]:
             yield from _reference(match.group(0), line_of(match.start()), "comment", "")
 
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_SNAKE = re.compile(rf"^{SNAKE_NAME}$")
 # A span that calls a name: ``ModelQuantizer.freeze(model)``, ``LLMTemplates.get("llama")``, ``f()``.
 _CALLED = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)?\(.*\)$", re.DOTALL)
 

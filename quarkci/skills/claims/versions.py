@@ -99,7 +99,7 @@ def extract(unit: Unit) -> Iterator[Found]:
         for word in located.command.args:
             yield from _requirement(word.text, word.line, located.where, heading_path(located.headings))
     for code in unit.codes():
-        if _REQUIREMENTS_FILE.fullmatch(code.text.strip()):
+        if _requirements_file(code.text):
             # a block that is a requirements file ("transformers>5,<5.17" then "accelerate"): each line pins
             for offset, source_line in enumerate(code.text.split("\n")):
                 yield from _requirement(
@@ -122,11 +122,20 @@ def extract(unit: Unit) -> Iterator[Found]:
                 )
 
 
-# a code block holding only requirement lines (a package, extras, specifiers, a marker; comments, blank lines)
-_REQUIREMENTS_FILE = re.compile(
-    r"(?:[ \t]*(?:#[^\n]*|[A-Za-z][\w.-]*(?:\[[\w, -]+\])?[ \t]*(?:(?:===|==|>=|<=|!=|~=|<|>)[ \t]*[\w.*+!-]+"
-    r"(?:[ \t]*,[ \t]*(?:===|==|>=|<=|!=|~=|<|>)[ \t]*[\w.*+!-]+)*)?(?:[ \t]*;[^\n]*)?)?[ \t]*(?:\n|$))+"
-)
+def _requirements_file(text: str) -> bool:
+    """True when every line of a code block that is neither blank nor a comment is a requirement
+    :class:`~packaging.requirements.Requirement` parses (a pasted requirements file); the scan stops at the
+    first line that is not."""
+    lines = [line.strip() for line in text.split("\n")]
+    wanted = [line for line in lines if line and not line.startswith("#")]
+    if not wanted:
+        return False
+    for line in wanted:
+        try:
+            Requirement(line)
+        except InvalidRequirement:
+            return False
+    return True
 
 
 # Every form above and every statement of :mod:`.ranges` names one of these (as the patterns match it):
