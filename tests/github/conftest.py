@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,10 @@ from tests.github.reports import make_report
 
 TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF0123"
 # Tiny caps so fault-injection tests never sleep long; the shape (GithubRetry, caps) is production's.
+# FAST's 1 s client timeout is for the tests that make the fake sleep past it (delays 1.1-1.3 s): their
+# modules opt in with the ``tight_timeout`` fixture. Every other test gets PATIENT, the same caps with a
+# timeout a loaded CI machine does not reach: at stop 36's CI a test that injects no fault failed when five
+# 1 s attempts in a row went unanswered while a vLLM server and two more workers shared the 2 cores.
 FAST = client.RetryPolicy(
     total=4,
     backoff_factor=0.01,
@@ -27,6 +32,7 @@ FAST = client.RetryPolicy(
     seconds_between_requests=0,
     seconds_between_writes=0,
 )
+PATIENT = dataclasses.replace(FAST, timeout=20)
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +49,13 @@ def _env(monkeypatch):
         "GITHUB_ACTIONS",
     ):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(client, "DEFAULT_POLICY", PATIENT)
+
+
+@pytest.fixture
+def tight_timeout(monkeypatch):
+    """FAST's 1 s client timeout, for tests whose faults sleep past it (``timeout``, ``lost-response``,
+    ``barrier``); used by a module as ``pytestmark = pytest.mark.usefixtures("tight_timeout")``."""
     monkeypatch.setattr(client, "DEFAULT_POLICY", FAST)
 
 
@@ -115,4 +128,4 @@ def record_open(fake) -> Counter[str]:
     return high
 
 
-__all__ = ["FAST", "TOKEN", "make_report", "record_open"]
+__all__ = ["FAST", "PATIENT", "TOKEN", "make_report", "record_open"]

@@ -10,6 +10,8 @@ import pytest
 from quarkci.github.dispatch import correlation_for
 from tests.fakegithub import Fault
 
+pytestmark = pytest.mark.usefixtures("tight_timeout")  # faults sleep past a 1 s client timeout
+
 R = "/repos/octo/skills"
 DISPATCH = [
     "gh",

@@ -23,6 +23,8 @@ from tests.fakegithub import FakeGitHub, Fault, seeded
 from tests.github.conftest import TOKEN, record_open
 from tests.github.reports import FIXED_TEXT, SKILL_FILE, finding, make_report
 
+pytestmark = pytest.mark.usefixtures("tight_timeout")  # faults sleep past a 1 s client timeout
+
 KINDS = ["502", "secondary-rate-limit", "primary-rate-limit", "422", "timeout", "lost-response"]
 BRANCH = "quarkci/skill-sync/0.13"
 STEPS = {

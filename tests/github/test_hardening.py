@@ -18,6 +18,8 @@ from tests.fakegithub import Fault
 from tests.github.conftest import TOKEN
 from tests.github.reports import FIXED_TEXT, SKILL_FILE, finding, make_report
 
+pytestmark = pytest.mark.usefixtures("tight_timeout")  # faults sleep past a 1 s client timeout
+
 R = "/repos/octo/skills"
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,8 @@ from tests.fakegithub import Fault
 from tests.github.conftest import record_open
 from tests.github.reports import finding, make_report
 
+pytestmark = pytest.mark.usefixtures("tight_timeout")  # faults sleep past a 1 s client timeout
+
 CREATE = ("POST", "/repos/octo/skills/issues")
 
 

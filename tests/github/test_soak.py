@@ -6,7 +6,11 @@ The engine is :mod:`tests.github.soak`; ``benchmarks/gh_soak.py`` runs a bigger 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.github.soak import soak
+
+pytestmark = pytest.mark.usefixtures("tight_timeout")  # faults sleep past a 1 s client timeout
 
 
 def test_soak_200_runs_leaves_no_duplicates(tmp_path, capsys):
