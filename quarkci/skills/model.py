@@ -32,6 +32,7 @@ CLAIM_KINDS: dict[str, str] = {
     "cli_flag_choices": "cli_flags",  # "`--dataset` takes pileval, wikitext or c4"
     "command_count": "cli_flags",  # "quark-cli offers nine subcommands", "3 console scripts"
     "onnx_config": "schemes",  # `XINT8`, `get_default_config("A8W8_ADAROUND")`: an ONNX configuration name
+    "onnx_config_count": "public_api",  # "There are sixty-four preset names": DefaultConfigMapping's size
     "extra": "dependencies",  # `pip install "amd-quark[cli]"`, "the `lint` extra"
     "requirement": "dependencies",  # "`onnxslim` is installed as a dependency" (no range stated)
     "link": "",  # "[schema](../../shared/contracts/quant_plan.schema.json)": a file of the skills tree

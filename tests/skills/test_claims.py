@@ -35,6 +35,7 @@ POSITIVE = [
     ("model-list/SKILL.md", 12, "model_type", "beta_v2"),
     ("model-list/SKILL.md", 13, "model_type", "gamma-1"),
     ("model-list/SKILL.md", 19, "extra", "cli"),
+    ("model-list/SKILL.md", 22, "python_name", "DefaultConfigMapping"),
     ("ptq-runner/SKILL.md", 6, "path", "quark/torch/quantization/config/template.py"),
     ("ptq-runner/SKILL.md", 7, "path", "examples/torch/language_modeling/llm_ptq/quantize_quark.py"),
     ("ptq-runner/SKILL.md", 14, "python_version", "<3.13,>=3.10"),

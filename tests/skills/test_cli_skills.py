@@ -88,8 +88,9 @@ def test_bundled_skills_from_a_wheel(tmp_path, capsys) -> None:
     # requirement and `XINT8` need the vocabulary the CLI hands in), + the adapter link, + the Python block's
     # import, keyword, scheme value and the literal passed (python_argument), + the command the skill runs,
     # + the method called on the imported class (`LLMTemplate.get_config`: a member claim) and that call's
-    # python_call claim (what it passes), + the prose span `LLMTemplate.get_config` of line 54 (a member)
-    assert from_wheel == from_dir and len(from_dir) == 52
+    # python_call claim (what it passes), + the prose span `LLMTemplate.get_config` of line 54 (a member),
+    # + the ONNX table's size of model-list line 22 (onnx_config_count) and its name `DefaultConfigMapping`
+    assert from_wheel == from_dir and len(from_dir) == 54
 
 
 def test_bundled_without_spec_is_bad_input(capsys) -> None:

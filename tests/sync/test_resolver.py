@@ -2733,3 +2733,202 @@ def test_a_bare_package_name_said_installed_is_a_requirement(tmp_path):
     body = "## Deps\n\n- Graph slimming relies on onnxslim, which pip installs for you.\n"
     assert _lines(_audit(tmp_path / "r", body, "0.10")) == [(8, "dependency-not-required")]
     assert not _audit(tmp_path / "ok", body, "0.11")
+
+
+# --- round 20 (tuned on sync_dev21 and the all-true clean_12, outside the repository; held-out sync_21
+# committed before it) ---
+
+
+def test_a_scheme_only_the_cli_takes_is_refused_by_the_config_api(tmp_path):
+    # 0.10: quark-cli torch-llm-ptq --quant_scheme takes w_* names (customized_configuration.py
+    # SUPPORTED_QUANT_SCHEME); LLMTemplate.get_config raises on a name outside its _schemes registry
+    call = "## Notes\n\n`LLMTemplate.get_config(scheme={!r})` builds the config.\n"
+    assert _lines(_audit(tmp_path / "w", call.format("w_int4_per_group_sym"), "0.10")) == [
+        (8, "python-argument-unknown")
+    ]
+    assert not _audit(tmp_path / "t", call.format("int4_wo_128"), "0.10")  # a registry name
+    cli = "## CLI\n\nRun `quark-cli torch-llm-ptq --model_dir m --quant_scheme w_int4_per_group_sym`.\n"
+    assert not _audit(tmp_path / "c", cli, "0.10")  # the same name where the CLI takes it
+
+
+@pytest.mark.parametrize(
+    ("said", "version", "rule"),
+    [
+        # 0.11 template.py _collect_supported_schemes: 18 names
+        ("LLMTemplate ships twenty-one schemes in 0.11, among them int8.", "0.11", "scheme-count-mismatch"),
+        # 0.8.2 quark/onnx/quantization/config/custom_config.py DefaultConfigMapping: 57 keys (64 in 0.9)
+        ("There are sixty-four preset names in 0.8.2 for quark.onnx.", "0.8.2", "onnx-config-count-mismatch"),
+        ("The ONNX table `DefaultConfigMapping` holds 64 entries.", "0.8.2", "onnx-config-count-mismatch"),
+        # 0.10 template.py DEFAULT_TEMPLATES: 25 templates
+        ("The 0.10 wheel registers twenty-nine model types.", "0.10", "model-count-mismatch"),
+    ],
+)
+def test_a_count_in_words_or_digits_next_to_a_kind_is_checked(tmp_path, said, version, rule):
+    assert _lines(_audit(tmp_path, f"## Notes\n\n{said}\n", version)) == [(8, rule)]
+
+
+@pytest.mark.parametrize(
+    ("said", "version"),
+    [
+        ("Combine two schemes per layer for mixed precision.", "0.13"),  # English, not a total
+        ("The 0.10 wheel registers twenty-five model types.", "0.10"),  # true (25)
+        ("There are fifty-seven preset names in 0.8.2 for quark.onnx.", "0.8.2"),  # true (57)
+        ("For quark.onnx, list the 1–3 presets that fit the target.", "0.13"),  # a range, no total
+        ("XINT8 is one of 65 presets of quark.onnx.", "0.13"),  # true, after "one of"
+        ("All four entry points are plain functions re-exported by quark.torch.", "0.13"),  # not scripts
+    ],
+)
+def test_counts_that_are_no_total_or_are_true_say_nothing(tmp_path, said, version):
+    assert not _audit(tmp_path, f"## Notes\n\n{said}\n", version), said
+
+
+def test_entry_points_of_the_command_line_are_console_scripts(tmp_path):
+    # 0.13 entry_points.txt: quark-cli, quark-quant-perf, quark-skills
+    body = "## Notes\n\nThe wheel installs four console entry points.\n"
+    assert _lines(_audit(tmp_path, body, "0.13")) == [(8, "command-count-mismatch")]
+
+
+def test_a_table_shorter_than_the_total_its_section_states_is_a_selection(tmp_path):
+    # 0.13 template.py DEFAULT_TEMPLATES: 51 templates; the table lists 2
+    body = (
+        "## Built-in model types\n\n0.13 registers fifty-one built-in templates at import time. They "
+        "differ in their excluded layers:\n\n| model_type | exclude |\n|---|---|\n| `llama` | `lm_head` |\n"
+        "| `qwen3_moe` | `*.gate` |\n"
+    )
+    assert not _audit(tmp_path / "s", body, "0.13")
+    stale = body.replace("fifty-one", "fifty")
+    assert _lines(_audit(tmp_path / "c", stale, "0.13")) == [(8, "model-count-mismatch")]
+
+
+@pytest.mark.parametrize("lead", ["A selection (not the full list):", "The list gained, among others:"])
+def test_a_lead_saying_selection_makes_a_complete_heading_s_table_partial(tmp_path, lead):
+    body = f"## Built-in model types\n\n{lead}\n\n| model_type |\n|---|\n| `llama` |\n| `qwen3` |\n"
+    assert not _audit(tmp_path, body, "0.13")
+
+
+def test_no_longer_re_exports_dates_the_names(tmp_path):
+    # 0.11 defines no ModelImporter anywhere (0.7 … 0.10 did)
+    body = "## API\n\nSince 0.11, `quark.torch` no longer re-exports ModelExporter or ModelImporter.\n"
+    assert not _audit(tmp_path, body, "0.11")
+
+
+def test_a_bare_method_of_a_class_the_sentence_names_is_that_method(tmp_path):
+    # 0.8 quark/torch/export/api.py: ModelImporter.import_model_info(self, model)
+    body = "## Reload\n\nUse `qt.ModelImporter(model_info_dir=d)` followed by `import_model_info(model)`.\n"
+    assert not _audit(tmp_path / "m", body, "0.8")
+    alone = "## Reload\n\nCall `import_model_info(model)` to reload.\n"
+    assert _lines(_audit(tmp_path / "a", alone, "0.13"), "python-name-unknown") == [
+        (8, "python-name-unknown")
+    ]
+
+
+def test_a_bare_package_pinned_with_an_operator_in_prose_is_a_range(tmp_path):
+    # 0.8 METADATA: onnxsim==0.4.36
+    body = "## Deps\n\nThe wheel depends on onnxsim pinned at ==0.4.35 and onnx at least 1.16.0.\n"
+    assert _lines(_audit(tmp_path / "w", body, "0.8")) == [(8, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "r", body.replace("0.4.35", "0.4.36"), "0.8")
+
+
+@pytest.mark.parametrize(
+    ("said", "wrong", "right"),
+    [
+        # 0.8 quark/torch/export/config/config.py JsonExporterConfig.weight_format: str = "real_quantized"
+        (
+            "When weight_format is not given, JsonExporterConfig uses fake_quantized.",
+            "fake_quantized",
+            "real_quantized",
+        ),
+        # 0.9 quark/torch/quantization/config/config.py GPTQConfig.block_size: int = 128
+        ("GPTQConfig's block_size defaults to 64 in this release.", "64", "128"),
+        # 0.8 quark/onnx/quantization/config/config.py QuantizationConfig.include_cle: bool = False
+        (
+            "A freshly built QuantizationConfig() has include_cle=True unless you switch it off.",
+            "True",
+            "False",
+        ),
+    ],
+)
+def test_a_default_said_in_bare_words_is_checked(tmp_path, said, wrong, right):
+    version = "0.9" if "GPTQ" in said else "0.8"
+    body = f"## Defaults\n\n{said}\n"
+    assert _lines(_audit(tmp_path / "w", body, version)) == [(8, "python-default-changed")], said
+    assert not _audit(tmp_path / "r", body.replace(wrong, right), version), said
+
+
+def test_history_in_another_clause_leaves_a_default_current(tmp_path):
+    # 0.9 GPTQConfig.block_size = 128; true_sequential is no GPTQConfig field in 0.9
+    body = "## GPTQ\n\n`GPTQConfig`'s `block_size` defaults to 64 in this release; `true_sequential` is gone since 0.9.\n"
+    assert _lines(_audit(tmp_path / "w", body, "0.9")) == [(8, "python-default-changed")]
+    # 0.11 moved model_preparation.py to quark/torch/utils/llm/ (0.10: quark/experimental/cli/torch_llm/llm_utils/)
+    dated = (
+        "## Files\n\n`model_preparation.py` lives in `quark/torch/utils/llm/` since 0.11; in 0.10 it was under "
+        "`quark/experimental/cli/torch_llm/llm_utils/`.\n"
+    )
+    assert not _audit(tmp_path / "d", dated, "0.11.2")
+
+
+def test_enum_members_in_prose_and_code_are_checked_as_members(tmp_path):
+    # 0.11 quark/onnx/quantization/config/spec.py CalibMethod.MinMSE; 0.9 quark/torch/quantization/config/type.py
+    # Dtype.fp8_e4m3
+    prose = "## ONNX\n\nXInt8Spec calibrates with CalibMethod.MinMse.\n"
+    found = _audit(tmp_path / "p", prose, "0.11")
+    assert _lines(found) == [(8, "python-name-misspelt")] and "`MinMSE`" in found[0].source_says
+    code = (
+        "## Spec\n\n```python\nfrom quark.torch.quantization.config.type import Dtype\n"
+        "from quark.torch.quantization.config.config import QuantizationSpec\n"
+        "spec = QuantizationSpec(dtype=Dtype.fp8_e4m3fn)\n```\n"
+    )
+    assert _lines(_audit(tmp_path / "c", code, "0.9")) == [(11, "python-name-misspelt")]
+    assert not _audit(tmp_path / "t", code.replace("fp8_e4m3fn", "fp8_e4m3"), "0.9")
+
+
+@pytest.mark.parametrize(
+    ("body", "version"),
+    [
+        ("```yaml\nquant_scheme: null\nkv_cache_dtype: null\n```\n", "0.11.2"),  # a YAML null
+        ("- `--kv-cache-scheme` of quark-quant-perf is either unset or fp8.\n", "0.13"),  # None in words
+        # 0.12.post1 quark/experimental/cli/quark_onnx/onnx_ptq.py: --exclude_nodes default=""
+        ("| flag | default |\n|---|---|\n| `--exclude_nodes` | empty |\n", "0.12.post1"),
+        ("```python\nimport quark\nprint(quark.__version__)\n```\n", "0.8.2"),  # a module dunder
+        # 0.11.2 DEFAULT_TEMPLATES has kimi_k25 and deepseek_v32 (model types, not schemes)
+        (
+            "`LLMTemplate` in 0.11.2 knows 18 scheme names and 35 model types (for example `kimi_k25`, "
+            "`deepseek_v32`).\n",
+            "0.11.2",
+        ),
+        ("NumPy 2.2 and newer are excluded by `numpy<=2.1.3`.\n", "0.11.2"),  # the versions left out
+        # 0.10 AWQConfig takes no `algorithm`: the fallback value is no owner of the keyword
+        (
+            'If a template has no AWQ config, `algorithm="awq"` falls back to a default `AWQConfig()`.\n',
+            "0.10",
+        ),
+        # a sentence's final stop is no part of its last word; the negation is the next sentence's
+        (
+            "- 25 built-in model types, including llama and gpt_oss. `qwen3` has no template in 0.10.\n",
+            "0.10",
+        ),
+        (
+            "| Release | Python |\n|---|---|\n| 0.8 | `>=3.9.0,<3.13` |\n| 0.8.1 | `>=3.9.0,<3.13` |\n"
+            "| 0.8.2 | `>=3.10.0,<3.13` |\n",
+            "0.8.2",
+        ),  # the 0.8 row is release 0.8, not the 0.8 series
+    ],
+)
+def test_round_20_true_text_says_nothing(tmp_path, body, version):
+    assert not _audit(tmp_path, f"## Notes\n\n{body}", version), body
+
+
+def test_the_negative_controls_of_those_true_texts_are_checked(tmp_path):
+    flag = "## Notes\n\n| flag | default |\n|---|---|\n| `--exclude_nodes` | node1 |\n"
+    assert _lines(_audit(tmp_path / "f", flag, "0.12.post1")) == [(10, "cli-flag-default-changed")]
+    rows = "## Notes\n\n| Release | Python |\n|---|---|\n| 0.8.2 | `>=3.9.0,<3.13` |\n"
+    assert _lines(_audit(tmp_path / "r", rows, "0.8.2")) == [(10, "python-version-mismatch")]
+
+
+def test_what_replaced_an_old_name_is_current_unless_the_sentence_dates_it(tmp_path):
+    # METADATA: 0.11 onnxslim>=0.1.77, 0.11.2 onnxslim>=0.1.84; quark/shapeshifter/ is 0.12.post1's
+    body = "## Deps\n\nonnxsim==0.4.36 was replaced by `onnxslim>=0.1.84`.\n"
+    assert _lines(_audit(tmp_path / "w", body, "0.11")) == [(8, "dependency-range-mismatch")]
+    assert not _audit(tmp_path / "r", body, "0.11.2")
+    dated = "## Files\n\nIn 0.12.post1 `quark/onnx_adapter/` is replaced by `quark/shapeshifter/`.\n"
+    assert not _audit(tmp_path / "d", dated, "0.11.2")

@@ -258,13 +258,19 @@ class _Markers:
                 # the release the lead or heading names, if any
                 drop = {"historical"} | ({"releases"} if read.scope is None and not said.dated else set())
                 marks = {k: v for k, v in marks.items() if k not in drop}
+            elif marks.get("historical") and not read.historical and said.current(names):
+                # the history is another clause's ("...; `true_sequential` is gone since 0.9")
+                marks = {k: v for k, v in marks.items() if k != "historical"}
         if not marks.get("negative") and self._said_absent_here(found):
             marks = {**marks, "negative": True, "unavailable": True}
         if not marks.get("negative") and self._listed_absent(found):
             marks = {**marks, "negative": True}  # "These 0.10 options are not accepted by 0.11:" then items
         if (when := self._dated(found)) is not None:
             # "(0.8.2 only had the older `MXSpec`)": that name speaks of that release, or of the past
-            marks = {**marks, "historical": True} if when == "historical" else {**marks, "releases": when}
+            if when == "current":
+                marks = {k: v for k, v in marks.items() if k != "historical"}
+            else:
+                marks = {**marks, "historical": True} if when == "historical" else {**marks, "releases": when}
         if (labelled := self._labelled(found)) is not None:
             # "| 0.10 CLI | 0.11 CLI |", "| 0.12.post1 (this one) | 3.11 – 3.13 |": the cell speaks of that
             # release only, whatever the lead says of history
@@ -310,7 +316,14 @@ class _Markers:
         if not cached:
             return None
         text = found.context.get("text")
-        for needle in (found.value, text if isinstance(text, str) else "", found.value.rsplit(".", 1)[-1]):
+        package = found.context.get("package")  # a requirement's span: `onnxslim>=0.1.84`
+        needles = (
+            found.value,
+            text if isinstance(text, str) else "",
+            found.value.rsplit(".", 1)[-1],
+            f"{package}{found.value}" if isinstance(package, str) else "",
+        )
+        for needle in needles:
             if needle and needle in cached:
                 return cached[needle]
         return None

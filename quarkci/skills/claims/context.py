@@ -39,7 +39,7 @@ _HISTORICAL = re.compile(
 _HISTORICAL_OWN = re.compile(
     r"\b(?:became|moved (?:[\w.]+ ){0,3}from|replaces? the (?:older|old|former|legacy|previous)"
     r"|the (?:older|former|legacy|previous) (?:spelling|name|class|function|flag|api)|supersedes?"
-    r"|no longer (?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?"
+    r"|no longer (?:re-?)?(?:in|part of|exported|exports?|ships?|shipped|present|included|there|listed|has|have|offers?"
     r"|defines?|provides?|contains?|accepts?|takes?)"
     r"|(?:is|are) gone|(?<![\w-])(?:gone|removed|dropped|deleted|retired)(?=(?:\s+(?:in|since)\s+0\.\d+[\w.]*)?\s*:\s*`)|\bleaves (?:them|it|the (?:top-level |public )?(?:exports?|package|module|api|namespace))(?!\s+(?:unset|as|at|alone|empty|untouched|unchanged|in place|on|off|to)\b)\b|\bleft(?= `[\w.]+`\s+(?:in|on|with)\b)|\bthe 0\.\d+(?:\.\d+)?(?:\.post\d+)?(?:-era)? (?:function|class|"
     r"method|flag|name|module|api|spelling|names)\b|\blost\b|\bloses\b|becomes|will become|(?:is|are|was|were) renamed to"
@@ -89,7 +89,8 @@ def sentences_of(text: str) -> list[str]:
     return _SENTENCE_BREAK.split(text)
 
 
-_WORD = re.compile(r"[\w.\-/]+")
+# a word, dotted names whole ("quark.torch"), a sentence's closing stop left out ("... and gpt_oss.")
+_WORD = re.compile(r"[\w\-/]+(?:\.[\w\-/]+)*")
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,14 @@ class Negations:
     whole: bool
     instructed: frozenset[str] = frozenset()
     absent: frozenset[str] = frozenset()  # the words of its sentences saying something is not there
+    undated: frozenset[str] = frozenset()  # the words standing only in clauses naming no release nor history
+
+    def current(self, names: tuple[str, ...]) -> bool:
+        """True when the words of ``names`` stand only in clauses without a word of history: "`GPTQConfig`'s
+        `block_size` defaults to 64 in this release; `true_sequential` is gone since 0.9" dates
+        `true_sequential`, not the default before it."""
+        words = [w for n in names if n for w in _WORD.findall(n)]
+        return bool(words) and all(w in self.undated for w in words)
 
     def absent_of(self, names: tuple[str, ...]) -> bool:
         """True when a sentence holding one of ``names`` says something does not exist or is not
@@ -161,6 +170,8 @@ def negations(text: str) -> Negations:
     absent: set[str] = set()
     instructed: set[str] = set()
     other: set[str] = set()  # the words of every other sentence
+    undated: set[str] = set()  # the words of clauses without a word of history, and of those with one
+    dated_words: set[str] = set()
     for i, part in enumerate(parts):
         words = _WORD.findall(part)
         seen.update(words)
@@ -174,9 +185,10 @@ def negations(text: str) -> Negations:
                 i + 1 < len(parts) and answered_no(part, parts[i + 1])
             ):
                 absent.update(w for w in words if w not in place)
-        if _INSTRUCTION.search(part) and not (
-            _HISTORICAL.search(part) or _HISTORICAL_OWN.search(part) or _names_two_releases(part)
-        ):
+        past = bool(_HISTORICAL.search(part) or _HISTORICAL_OWN.search(part) or _names_two_releases(part))
+        # a clause naming a release is dated by it ("; in 0.10 it was under `X`", "0.7 required `<3.12`")
+        (dated_words if past or _RELEASE.search(_BOUND.sub(" ", part)) else undated).update(words)
+        if _INSTRUCTION.search(part) and not past:
             instructed.update(words)
         else:
             other.update(words)
@@ -186,6 +198,7 @@ def negations(text: str) -> Negations:
         is_negative(text),
         frozenset(instructed - other),
         frozenset(absent),
+        frozenset(undated - dated_words),
     )
 
 
@@ -304,6 +317,11 @@ def said_absent(text: str) -> frozenset[str]:
 
 # "the older `MXSpec`", "not the old `w_fp8_a_fp8`-style names": the span after the word is the old name
 _OLD_NAME = re.compile(r"\bthe (?:old|older|former|legacy|previous|deprecated)\s+`([^`\n]+)`", re.IGNORECASE)
+_NEW_NAME = re.compile(
+    r"\b(?:replaced|superseded|succeeded) (?:by|with)\s+(?:the\s+(?:new|newer)\s+)?`([^`\n]+)`"
+    r"|\bin favou?r of\s+`([^`\n]+)`",
+    re.IGNORECASE,
+)
 # "(0.8.2 only had the older `MXSpec`)", "(0.10 used `--model_export`)": an aside saying what one release had
 _DATED_ASIDE = re.compile(
     r"\((?P<body>[^()]*?(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w]|\.\d)[^()]*?"
@@ -316,7 +334,8 @@ _DATED_ASIDE = re.compile(
 
 def dated(text: str) -> dict[str, str]:
     """The code spans ``text`` dates to another time, by words right next to them: ``{span: "historical"}``
-    after "the old(er)/former/legacy/previous" (:data:`_OLD_NAME`), ``{span: "==0.8.2"}`` inside an aside
+    after "the old(er)/former/legacy/previous" (:data:`_OLD_NAME`), ``{span: "current"}`` after "replaced by"
+    (:data:`_NEW_NAME`: the sentence's history is the replaced name's), ``{span: "==0.8.2"}`` inside an aside
     saying what one release had (:data:`_DATED_ASIDE`); the last dotted part of each span too. The other
     names of the sentence keep its markers."""
     if "`" not in text:
@@ -341,6 +360,10 @@ def dated(text: str) -> dict[str, str]:
         span = match.group(1)
         out.setdefault(span, "historical")
         out.setdefault(span.rsplit(".", 1)[-1], "historical")
+    # "`onnxsim==0.4.36` was replaced by `onnxslim>=0.1.84`": what replaced the old is what is there now,
+    # unless the text names when ("In 0.12.post1 `quark/onnx_adapter/` is replaced by ..."): that release's
+    for match in _NEW_NAME.finditer(text) if not _RELEASE.search(_BOUND.sub(" ", text)) else ():
+        out.setdefault(match.group(1) or match.group(2), "current")
     if mapping := _MAPPING.fullmatch(text.strip()):
         # "`QuantizationConfig` -> `QLayerConfig`" alone on its line or item: the old name, then the new
         old = mapping.group(1)
@@ -380,8 +403,9 @@ _NON_EXHAUSTIVE = re.compile(
 # whose "e.g." often introduces one example inside a complete list's prose).
 PARTIAL_LIST = re.compile(
     r"\b(?:not exhaustive|non-exhaustive|incomplete list|partial list|not a complete"
-    r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection of"
-    r"|some examples"
+    r"|see [^.]{0,80}\bfor (?:all|the full|a complete|the complete)|a selection\b"
+    r"|not (?:the |a )?(?:full|complete|whole|entire) (?:list|set|table)"
+    r"|some examples|among (?:others|them)|\bincluding\b|\bsuch as\b|\bgained\b"
     # a list of what changed ("The additions:", "New in 0.11.2", "What's new") lists a difference, not all
     r"|(?:the\s+)?additions\b|\bnew (?:in|since|ones|entries|templates|models|schemes)\b|newly added"
     r"|\badded (?:in|since)\b|what(?:'s| is) new|\b(?:changes|differences) (?:in|since|from)\b)",
@@ -640,12 +664,10 @@ def cell_release(cell: Any) -> str | None:
     :class:`~quarkci.skills.claims.walk.Cell`."""
     if cell.is_header:
         return None
-    labels = [cell.header]
+    if (scope := _label(cell.header, cell.headers)) is not None:
+        return scope
     if cell.column > 0 and cell.row:
-        labels.append(cell.row[0])
-    for label in labels:
-        if (scope := _label(label, cell.headers)) is not None:
-            return scope
+        return _label(cell.row[0], cell.labels)  # rows labelled by release: siblings are the other rows
     return None
 
 
@@ -656,8 +678,9 @@ def release_matrix(headers: tuple[str, ...]) -> bool:
 
 
 def _label(text: str, siblings: tuple[str, ...] = ()) -> str | None:
-    """The release a label names: ``==0.10.*`` for "0.10", exactly ``==0.11`` when a sibling header names a
-    release of that series ("| 0.11 | 0.11.1 |": the 0.11 column is not 0.11.1's)."""
+    """The release a label names: ``==0.10.*`` for "0.10", exactly ``==0.11`` when a sibling label (another
+    column's header, or another row's first cell) names a release of that series ("| 0.11 | 0.11.1 |": the
+    0.11 column is not 0.11.1's)."""
     if (m := _CELL_LABEL.match(text) or _CELL_LABEL_AFTER.match(text)) is None:
         return None
     version = m.group("v")
@@ -685,7 +708,7 @@ def release_readings(cell: Any) -> list[tuple[str, str]]:
     ]
     if columns:
         return [(f"{cell.row[0]} {cell.row[c]}", scope) for c, scope in columns if c < len(cell.row)]
-    if (row := _label(cell.row[0])) is not None:
+    if (row := _label(cell.row[0], cell.labels)) is not None:
         return [
             (f"{cell.headers[c]} {cell.row[c]}", row) for c in range(1, min(len(cell.row), len(cell.headers)))
         ]

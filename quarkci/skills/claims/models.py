@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.context import partial_list, release_matrix, selection
+from quarkci.skills.claims.defaults import sentences
+from quarkci.skills.claims.quantities import COMPLETE, NOUNS, stated
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -37,16 +39,16 @@ MODEL_HEADERS = frozenset(
 MODEL_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 # A count outside a section about models is one when it names the kind ("51 model templates", "29 model
 # types") or the registry it counts (LLMTemplate); "12 templates" alone may be chat templates.
-_NAMES_THE_KIND = re.compile(r"\bmodel (?:types|templates|families)\b|\bLLMTemplate\b")
-_COUNT = re.compile(
-    r"(?<![\w.])(\d+)\s+(?:built-in\s+|supported\s+)?(?:model\s+)?(?:families|model types|architectures|templates)\b",
-    re.IGNORECASE,
+_ALL_OF = re.compile(
+    r"\ball (?:of )?(?:them|these|\d+)\b|\b(?:the )?(?:full|complete|whole|entire) (?:list|set|table)\b", re.I
 )
+_NAMES_THE_KIND = re.compile(r"\bmodel (?:types|templates|families)\b|\bLLMTemplate\b")
 
 
 def extract(unit: Unit) -> Iterator[Found]:
     """``model_type`` and ``model_type_count`` claims of ``unit`` (see the module docstring)."""
-    counts: dict[str, tuple[int, int]] = {}  # section path -> (count, line)
+    counts: dict[str, tuple[int, int]] = {}  # section path -> (count, line) of a table's introducing sentence
+    totals: dict[str, int] = {}  # section path -> a total its prose states anywhere before
     for text in unit.texts():
         section = list_section(text.headings, TOPIC)
         if text.kind == "heading" and TOPIC.search(text.text) and heading_count(text.text) is not None:
@@ -57,14 +59,18 @@ def extract(unit: Unit) -> Iterator[Found]:
                 {"section": text.text, "where": "heading"},
             )
         elif text.kind == "paragraph":
-            for match in _COUNT.finditer(text.text):
-                if section is None and not _NAMES_THE_KIND.search(match.group(0) + " " + text.text):
+            last = sentences(text.text)[-1][0] if text.text.strip() else 0
+            for count in stated(text.text, NOUNS["model_type"], describing=COMPLETE):
+                if section is None and not _NAMES_THE_KIND.search(text.text):
                     continue  # outside a section about models: only "N model templates/types", LLMTemplate
-                line = text.line_at(match.start())
-                counts[heading_path(text.headings)] = (int(match.group(1)), line)
+                line = text.line_at(count.offset)
+                totals[heading_path(text.headings)] = count.n
+                if count.offset >= last or _ALL_OF.search(text.text[last:]):
+                    # the sentence that introduces a table after it ("... 35 templates:", "... All of them:")
+                    counts[heading_path(text.headings)] = (count.n, line)
                 yield Found(
                     "model_type_count",
-                    match.group(1),
+                    str(count.n),
                     line,
                     {"section": heading_path(text.headings), "where": "paragraph"},
                 )
@@ -81,6 +87,8 @@ def extract(unit: Unit) -> Iterator[Found]:
                 counts.get(heading_path(text.headings)),
                 partial,
                 chosen,
+                # a lead saying the table holds them all ("All of them:") makes a shorter table incomplete
+                None if _ALL_OF.search(text.lead) else totals.get(heading_path(text.headings)),
             )
 
 
@@ -117,6 +125,7 @@ def _cell(
     paragraph_total: tuple[int, int] | None,
     partial: bool = False,
     chosen: str | None = None,
+    section_total: int | None = None,
 ) -> Iterator[Found]:
     cell = text.cell
     if cell is None or cell.is_header or clean_cell(cell.header) not in MODEL_HEADERS:
@@ -134,6 +143,7 @@ def _cell(
         "selection": chosen,
         "count_claimed": total,
         "count_line": total_line,
+        "section_total": section_total,
         "headers": list(cell.headers),
         "column": cell.column,
     }

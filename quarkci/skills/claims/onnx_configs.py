@@ -8,6 +8,10 @@ underscore), when it is one or two edits from such a name or extends one with an
 (``S8S8_AAWS_GPTQ``: ``context["misspelt_of"]``). A bare data type (``BF16``, ``MX6``, ``INT8``) counts
 only in a sentence about configurations (or a list item whose lead is). Context: ``where`` (``span`` or
 ``code``), ``misspelt_of``.
+
+A total of the names in a sentence about ONNX (its heading path or the sentence names ONNX,
+``DefaultConfigMapping`` or ``get_default_config``) is an ``onnx_config_count`` claim: "There are sixty-four
+preset names in 0.8.2", "`DefaultConfigMapping` holds 57 entries" (:mod:`~quarkci.skills.claims.quantities`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ import re
 from collections.abc import Iterator
 
 from quarkci.skills.claims.defaults import sentences
+from quarkci.skills.claims.quantities import NOUNS, stated
 from quarkci.skills.claims.unit import Found, Unit
+from quarkci.skills.claims.walk import heading_path
 
 _NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 _SPAN = re.compile(r"`([^`\n]{1,80})`")
@@ -26,6 +32,9 @@ _ABOUT_CONFIGS = re.compile(
     r"\bconfig(?:uration)?s?\b|\bpresets?\b|\bmapping\b|get_default_config|--config\b", re.IGNORECASE
 )
 _CALLED = re.compile(r"""get_default_config\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+_ABOUT_ONNX = re.compile(r"\bonnx\b|DefaultConfigMapping|get_default_config", re.IGNORECASE)
+# "`DefaultConfigMapping` holds 57 entries": the table as the subject of the count
+_MAPPING_NOUN = r"(?:entries|keys|names|items)"
 
 
 def extract(unit: Unit) -> Iterator[Found]:
@@ -37,7 +46,19 @@ def extract(unit: Unit) -> Iterator[Found]:
         if block.kind == "heading":
             continue
         header = block.cell.header if block.cell is not None else ""
+        onnx_section = bool(_ABOUT_ONNX.search(heading_path(block.headings)))
         for offset, sentence in sentences(block.text):
+            if onnx_section or _ABOUT_ONNX.search(sentence):
+                noun = NOUNS["onnx_config"] + (
+                    "|" + _MAPPING_NOUN if "DefaultConfigMapping" in sentence else ""
+                )
+                for count in stated(sentence, noun):
+                    yield Found(
+                        "onnx_config_count",
+                        str(count.n),
+                        block.line_at(offset + count.offset),
+                        {"where": block.kind, "section": heading_path(block.headings)},
+                    )
             # a list item under "Preset families available here:" is about configurations too
             lead = block.lead if block.in_list else ""
             about = bool(

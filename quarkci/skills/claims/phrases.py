@@ -75,10 +75,11 @@ _NEGATED_AFTER = re.compile(
     r"|not available|isn't supported)",
     re.IGNORECASE,
 )
-_GAP = re.compile(r"^[\s:|=`\"'(]*")
+# (an "=" that starts "==" is the range's operator, never a separator: "onnxsim pinned at ==0.4.35")
+_GAP = re.compile(r"^(?:[\s:|`\"'(]|=(?!=))*")
 # A word between a package name and its range, in any phrasing ("needs onnx 1.18", "onnx version 1.18",
 # "onnxruntime between 1.22 and 1.25", "the onnx pin | >=1.16"): letters only, never a number.
-_GAP_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[\s:|=`\"'()]+")
+_GAP_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[\s:|`\"'()]|=(?!=))+")
 # How many such words may come first, and how far the range may start from the name.
 MAX_GAP_WORDS = 4
 MAX_GAP_CHARS = 40

@@ -18,7 +18,11 @@ release), so an ordinary English word never becomes a claim:
 * ``torch-mixed-precision``, ``quark-quant-perf``: a ``quark-cli`` subcommand or console script
   (``command``) with a hyphen, or without one when "subcommand" or "command" follows (``shapeshifter
   subcommand``);
-* ``quark/torch/utils/llm/model_preparation.py``: a path into the ``quark`` package.
+* ``quark/torch/utils/llm/model_preparation.py``: a path into the ``quark`` package;
+* ``CalibMethod.MinMse``: a member of a class some release defines (the member itself is checked later);
+* ``include_cle=True``: a parameter name some release's callable has, given a constant;
+* ``block_size``: such a parameter name alone, when the same paragraph names a class or function having it
+  ("GPTQConfig's block_size defaults to 64").
 
 Never lifted: text in code spans, link destinations, URLs, HTML tags, headings. Offsets move within a
 line, never across lines (a claim keeps its line).
@@ -30,11 +34,17 @@ import re
 
 from quarkci.skills.claims.lexicon import CLASS_NAME, SNAKE_NAME, Lexicon
 
+_CONSTANT = r"(?:True|False|None|-?\d+(?:\.\d+)?|\"[^\"\s`]{0,40}\"|'[^'\s`]{0,40}')"
 _CANDIDATE = re.compile(
-    r"(?<![\w`./<>=-])"
-    r"(?P<word>--[A-Za-z][\w-]*\w|quark/[\w./-]*[\w/]|[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)"
-    r"(?![\w`>]|-\w|\.\w|/\w|=)"
+    r"(?<![\w`./<>=-])(?:"
+    # a member of a class: `CalibMethod.MinMSE`, `Dtype.fp8_e4m3`
+    r"(?P<member>[A-Z][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)(?![\w`(]|\.\w)"
+    # a keyword given a constant: `include_cle=True`, `block_size=128`
+    rf"|(?P<keyword>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)={_CONSTANT}(?![\w`.])"
+    r"|(?P<word>--[A-Za-z][\w-]*\w|quark/[\w./-]*[\w/]|[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*)"
+    r"(?![\w`>]|-\w|\.\w|/\w|=))"
 )
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # what is never read: code spans, link destinations, autolinks and URLs, HTML tags
 _SKIP = re.compile(r"`+[^`]*`+|\]\([^)\n]*\)|<[^<>\n]*>|https?://\S+")
 _CAMEL = re.compile(CLASS_NAME)
@@ -50,12 +60,22 @@ def lift(text: str, lexicon: Lexicon) -> str:
     names = _Names.of(lexicon)
     out: list[str] = []
     cursor = 0
+    words: set[str] | None = None  # the words of ``text``, read when a parameter name is met
     for gap_start, gap_end in _gaps(text):
         for match in _CANDIDATE.finditer(text, gap_start, gap_end):
-            word = match.group("word")
-            if names.is_name(word, text[match.end() : match.end() + 16]):
+            if match.group("member") is not None:
+                lifted = names.is_member(match.group("member"))
+            elif match.group("keyword") is not None:
+                lifted = match.group("keyword") in names.parameters
+            else:
+                word = match.group("word")
+                lifted = names.is_name(word, text[match.end() : match.end() + 16])
+                if not lifted and word in names.parameters:
+                    words = words if words is not None else set(_WORDS.findall(text))
+                    lifted = bool(names.parameters[word] & words)  # "GPTQConfig's block_size defaults to 64"
+            if lifted:
                 out.append(text[cursor : match.start()])
-                out.append(f"`{word}`")
+                out.append(f"`{match.group(0)}`")
                 cursor = match.end()
     if not out:
         return text
@@ -86,6 +106,19 @@ class _Names:
         commands = lexicon.names("command")
         self.subcommands = {c.split(" ", 1)[1] for c in commands if c.startswith("quark-cli ")}
         self.scripts = {c for c in commands if " " not in c}
+        # parameter name (with an underscore) -> the classes and functions some release gives it
+        self.parameters: dict[str, set[str]] = {}
+        for entry in lexicon.names("parameter"):  # "GPTQConfig(block_size)", "LLMTemplate.get_config(scheme)"
+            owner, _, rest = entry.partition("(")
+            name = rest.rstrip(")")
+            if _SNAKE.fullmatch(name):
+                self.parameters.setdefault(name, set()).update({owner, owner.split(".", 1)[0]})
+
+    def is_member(self, dotted: str) -> bool:
+        """True when ``Class.member`` names a class some release defines (the member may be wrong: the
+        checks say so)."""
+        head = dotted.split(".", 1)[0]
+        return bool(_CAMEL.fullmatch(head)) and head in self.names
 
     @staticmethod
     def of(lexicon: Lexicon) -> _Names:

@@ -150,20 +150,13 @@ def extract(unit: Unit) -> Iterator[Found]:
                 continue
             for match in _REFERENCE.finditer(span):
                 yield from _reference(match.group(0), line, "inline", section)
-            owner = members.get(span.strip())
-            if owner is not None:
-                member = span.strip().split("(", 1)[0]
-                context = {"form": "member", "class": owner, "member": member, "where": "inline"}
-                yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
-                continue
-            if (method := _CLASS_METHOD.fullmatch(span.strip())) is not None and _is_quark_class(
-                method.group(1), unit
-            ):
-                # "`ModelExporter.export_quark_model` has been removed": a method of a class some release has
-                owner, member = method.group(1), method.group(2)
-                context = {"form": "member", "class": owner, "member": member, "where": "inline"}
-                yield Found("python_name", f"{owner}.{member}", line, {**context, "section": section})
-                continue
+            member = _member(span.strip(), members, unit)
+            if member is not None:
+                owner, name = member
+                context = {"form": "member", "class": owner, "member": name, "where": "inline"}
+                yield Found("python_name", f"{owner}.{name}", line, {**context, "section": section})
+                if not name[:1].isupper():
+                    continue  # an enum member names its class too (`ExtendedQuantType.QMX`): read below
             if block.kind in ("paragraph", "table") and (found := _bare(span, line, unit, section)):
                 yield found
         for match in _FROM_WORDS.finditer(block.text):
@@ -202,6 +195,18 @@ _OFFERS = re.compile(
 )
 
 
+def _member(span: str, offered: dict[str, str], unit: Unit) -> tuple[str, str] | None:
+    """``(class, member)`` a prose span names: a method the sentence says a class offers (:func:`_members`),
+    a method or an enum member written on a class some release has ("`ModelExporter.export_quark_model` has
+    been removed", "`CalibMethod.MinMse`"); else None."""
+    if (owner := offered.get(span)) is not None:
+        return owner, span.split("(", 1)[0]
+    method = _CLASS_METHOD.fullmatch(span) or _CLASS_MEMBER.fullmatch(span)
+    if method is not None and _is_quark_class(method.group(1), unit):
+        return method.group(1), method.group(2)
+    return None
+
+
 def _members(text: str) -> dict[str, str]:
     """The code spans ``text`` presents as methods of a class (:data:`_OFFERS`): span -> class."""
     out: dict[str, str] = {}
@@ -213,7 +218,7 @@ def _members(text: str) -> dict[str, str]:
 
 _CLASS_METHOD = re.compile(r"([A-Z][A-Za-z0-9]*)\.([a-z_][a-z0-9_]*)(?:\(\))?")
 # an enum member or class constant: `VitisQuantType.QMX`, `QuantGranularity.Tensor`
-_CLASS_MEMBER = re.compile(r"([A-Z][A-Za-z0-9]*)\.[A-Z][A-Za-z0-9_]*")
+_CLASS_MEMBER = re.compile(r"([A-Z][A-Za-z0-9]*)\.([A-Z][A-Za-z0-9_]*)")
 
 
 def _is_quark_class(name: str, unit: Unit) -> bool:

@@ -271,8 +271,23 @@ class _Reader:
                 and not isinstance(getattr(node, "_parent", None), ast.Attribute)
                 and _root(node) in self.modules
                 and (dotted := self.dotted(node)) is not None
+                # `quark.__version__`: a module's dunder is no public name (prose references skip them too)
+                and not any(p.startswith("__") for p in dotted.split("."))
             ):
                 yield self.found("python_name", dotted, node, {"form": "dotted"})
+            elif (
+                # an enum member or constant read off an imported class (``dtype=Dtype.fp8_e4m3``), not
+                # called (a call is :meth:`call`'s): a member the class must have
+                isinstance(node, ast.Attribute)
+                and not isinstance(parent := getattr(node, "_parent", None), ast.Attribute)
+                and not (isinstance(parent, ast.Call) and parent.func is node)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in self.bound
+                and _looks_like_class(owner := self._class_named(node.value))
+                and (dotted := self.dotted(node)) is not None
+            ):
+                context = {"form": "member", "class": owner, "member": node.attr, "attribute": True}
+                yield self.found("python_name", dotted, node, context)
 
     def call(self, node: ast.Call) -> Iterator[Found]:
         func = node.func

@@ -32,7 +32,9 @@ _CLAUSE_END = re.compile(
 _NEGATIVE = re.compile(
     r"\b(?:not (?:(?:currently|yet|officially|presently)\s+)?supported|unsupported|not compatible"
     r"|incompatible|is not available|isn't supported|(?:is|are|falls?) outside (?:the |its )?supported"
-    r"|are not (?:(?:currently|yet|officially|presently)\s+)?supported|does not support|doesn't support)\b",
+    r"|are not (?:(?:currently|yet|officially|presently)\s+)?supported|does not support|doesn't support"
+    # "NumPy 2.2 and newer are excluded by `numpy<=2.1.3`": the versions named are the ones left out
+    r"|(?:is|are) (?:excluded|disallowed|not allowed|ruled out|rejected|refused|blocked))\b",
     re.IGNORECASE,
 )
 _NEGATED_BEFORE = re.compile(

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import quarkci.skills.claims.commands as sh
 from quarkci.skills.claims.context import partial_list, selection
-from quarkci.skills.claims.counts import NUMBER_WORDS, number
+from quarkci.skills.claims.quantities import CARDINAL, NOUNS, number, stated
 from quarkci.skills.claims.sections import clean_cell, heading_count, list_section
 from quarkci.skills.claims.unit import Found, Unit
 from quarkci.skills.claims.walk import Text, heading_path
@@ -30,43 +30,12 @@ SCHEME_HEADERS = frozenset(
     {"scheme", "schemes", "quant scheme", "quant_scheme", "quantization scheme", "scheme name"}
 )
 SCHEME_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
-# "27 schemes", "18 built-in `LLMTemplate` schemes", "13 supported quantization schemes": a number, then up to
-# three describing words or code spans, then "schemes" (not "2 of the schemes", "3 more schemes": a part).
-_PARAGRAPH_COUNT = re.compile(
-    r"(?<![\w.])(\d+)\s+((?:(?:`[^`\n]+`|[\w-]+)\s+){0,3}?)scheme(?:s| names)\b", re.IGNORECASE
-)
 # "The scheme collection registers 27 names", "the scheme registry holds 28 entries": the count after a
 # collection of schemes as subject
 _SUBJECT_COUNT = re.compile(
     r"\bscheme (?:collection|registry|list|table|catalogue|catalog|set)\s+(?:registers|holds|has|contains"
-    r"|lists|defines|knows|offers)\s+(\d+|"
-    + "|".join(NUMBER_WORDS)
-    + r")\s+(?:names|entries|schemes|items)\b",
+    r"|lists|defines|knows|offers)\s+(\d+|" + CARDINAL + r")\s+(?:names|entries|schemes|items)\b",
     re.IGNORECASE,
-)
-_NOT_A_TOTAL = frozenset(
-    [
-        "of",
-        "the",
-        "these",
-        "those",
-        "other",
-        "more",
-        "new",
-        "additional",
-        "extra",
-        "first",
-        "last",
-        "top",
-        "than",
-        "or",
-        "and",
-        "few",
-        "fewer",
-        "less",
-        "remaining",
-        "further",
-    ]
 )
 _LEADING_SPANS = re.compile(r"^\s*`[^`]+`(?:\s*(?:,|/|\band\b|\bor\b)\s*`[^`]+`)*")
 
@@ -108,6 +77,12 @@ _PARAMETER = re.compile(r"(?:^|_)quant_scheme$|^schemes?$|_config$|^config$")
 
 _EXAMPLE_INTRO = re.compile(r"\b(?:e\.g\.|for example|such as|like)[,:]?", re.IGNORECASE)
 _MENTIONS_SCHEME = re.compile(r"quant_scheme|\bschemes?\b", re.IGNORECASE)
+# the kinds whose examples a sentence may give: the examples belong to the last one named before them
+_KIND_NOUN = re.compile(
+    r"\b(schemes?|model types?|templates?|models?|architectures?|algorithms?|flags?|options?|formats?"
+    r"|presets?|configs?|configurations?|extras?|dependencies|packages?)\b",
+    re.IGNORECASE,
+)
 
 
 def _examples(text: Text) -> Iterator[Found]:
@@ -120,6 +95,9 @@ def _examples(text: Text) -> Iterator[Found]:
         before = text.text[max(0, intro.start() - 120) : intro.start()]
         if not _MENTIONS_SCHEME.search(before):
             continue
+        nouns = _KIND_NOUN.findall(before)
+        if nouns and not nouns[-1].lower().startswith("scheme"):
+            continue  # "knows 18 scheme names and 35 model types (for example `kimi_k25`, ...)": model types
         end = min(
             [
                 i
@@ -212,14 +190,11 @@ def _paragraph_count(text: Text) -> Iterator[Found]:
             text.line_at(match.start(1)),
             {"section": heading_path(text.headings), "where": "paragraph"},
         )
-    for match in _PARAGRAPH_COUNT.finditer(text.text):
-        between = {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"`[^`]*`", " ", match.group(2)))}
-        if between & _NOT_A_TOTAL:
-            continue
+    for count in stated(text.text, NOUNS["scheme"]):  # "27 schemes", "ships twenty-one schemes"
         yield Found(
             "scheme_count",
-            match.group(1),
-            text.line_at(match.start()),
+            str(count.n),
+            text.line_at(count.offset),
             {"section": heading_path(text.headings), "where": "paragraph"},
         )
 

@@ -60,6 +60,16 @@ _PASSED = re.compile(
     r"\b(?:pass|passes|set|sets|give|specify|override)\s+(?:an?\s+|the\s+|your own\s+)?`([^`\n]+)`"
 )
 _P_DEFAULTS_TO_V = re.compile(r"`([a-z_][a-z0-9_]*)`\s+defaults?\s+to\s+`([a-z_][a-z0-9_]*)`")
+# a bare snake_case value after a verb of being or using, outside spans ("When `weight_format` is not given,
+# `JsonExporterConfig` uses fake_quantized."): taken only when the sentence has no other value
+_BARE_WORD_VALUE = re.compile(
+    r"\b(?:uses|use|is|are|to|as|stays|keeps|becomes)\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b(?![(`]|\.\w)"
+)
+_FALLEN_BACK_TO = re.compile(
+    r"\b(?:falls? back to|falling back to|replaced (?:by|with)|instead of|in favou?r of)\s+(?:an?\s+|the\s+)?"
+    r"(?:default\s+|plain\s+|empty\s+|fresh\s+|new\s+)?$",
+    re.IGNORECASE,
+)
 # a bare number, with an exponent too ("defaults to 1e-4")
 _BARE_NUMBER = re.compile(r"(?<![\w.`-])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w`%-]|\.\w)")
 
@@ -172,6 +182,20 @@ def stated(
     if not _DEFAULT_WORD.search(sentence) or _FLAG.search(sentence):
         return None
     named, parameters, values = _spans(sentence, known)
+    # "`algorithm="awq"` ... falls back to a default `AWQConfig()`": the callable is what is fallen back to,
+    # not the owner of the parameter
+    named -= {
+        c
+        for m in _SPAN.finditer(sentence)
+        if _FALLEN_BACK_TO.search(sentence[max(0, m.start() - 40) : m.start()])
+        and (c := _callable(m.group(1).strip(), known)) is not None
+    }
+    if (
+        not values
+        and len(parameters) == 1
+        and len(bare := _BARE_WORD_VALUE.findall(_SPAN.sub(" ", sentence))) == 1
+    ):
+        values.append(bare[0])
     if not values and len(parameters) == 1 and (switch := _SWITCH.search(sentence)) is not None:
         values.append("True" if switch.group("on") else "False")  # "`include_cle` is switched on by default"
     passed = {m.group(1).strip() for m in _PASSED.finditer(sentence)} & parameters

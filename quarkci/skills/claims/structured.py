@@ -35,6 +35,7 @@ _KEY_VALUE = re.compile(
     r"""(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^"'#,\n]*?))\s*,?\s*(?:#.*)?$"""
 )
 _SCHEME_KEYS = frozenset({"quant_scheme", "scheme", "quantization_scheme"})
+_NULLS = frozenset({"null", "none", "~", "nil"})
 _SPEC = re.compile(r"^(?:(?:===|==|>=|<=|!=|~=|<|>)\s*\d+(?:\.\d+)*(?:\.\*)?\s*,?\s*)+$")
 _REQUIREMENT = re.compile(
     r"""["'](?P<pkg>transformers|python)\s*(?P<spec>(?:[<>=!~]=?\s*\d+(?:\.\d+)*\s*,?\s*)+)["']""",
@@ -69,7 +70,10 @@ def _scheme_found(value: str, line: int, key: str, section: str) -> Found:
 
 
 def _named(key: str, value: str, line: int, section: str, unit: Unit) -> Iterator[Found]:
-    """The scheme or model-type claim a ``key: value`` line makes, if any."""
+    """The scheme or model-type claim a ``key: value`` line makes, if any; a null (YAML ``null``/``~``,
+    TOML/JSON ``null``, Python ``None``) names nothing."""
+    if value.lower() in _NULLS:
+        return
     if key in _SCHEME_KEYS and SCHEME_NAME.match(value) and "scheme" not in value:
         yield _scheme_found(value, line, key, section)
     if key == "model_type" and (model := _model_found(value, line, section, unit)) is not None:

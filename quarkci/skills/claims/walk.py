@@ -33,6 +33,7 @@ class Cell:
     row: tuple[str, ...]
     headers: tuple[str, ...]
     is_header: bool
+    labels: tuple[str, ...] = ()  # the first cell of every data row of the table
 
 
 _SHORT = 512  # offsets up to this are counted, later ones bisected (Text.line_at: bounded cost a call)
@@ -150,7 +151,7 @@ def walk(text: str, first_line: int = 1, doc: markdown.Document | None = None) -
             blocks.append(_heading(token, tokens[index + 1], doc, stack))
             lead = ""
         elif token.type in ("table_open", "table_close"):
-            table = _Table() if token.type == "table_open" else None
+            table = _Table(tokens, index) if token.type == "table_open" else None
         elif token.type == "tr_open" and table is not None:
             table.start_row(tokens, index)
         elif table is not None and _is_cell(tokens, index):
@@ -205,10 +206,26 @@ def _language(token: Token) -> str:
 
 
 class _Table:
-    def __init__(self) -> None:
+    def __init__(self, tokens: list[Token], index: int) -> None:
         self.headers: tuple[str, ...] = ()
         self.row: tuple[str, ...] = ()
         self.column = 0
+        # the first cell of each body row, read once per table (a row labelled "0.8" beside "0.8.1" and
+        # "0.8.2" is that release, not its series)
+        labels: list[str] = []
+        first = False
+        for at in range(index + 1, len(tokens)):
+            token = tokens[at]
+            if token.type == "table_close":
+                break
+            if token.type == "tr_open":
+                first = True
+            elif token.type == "inline" and first and tokens[at - 1].type == "td_open":
+                labels.append(token.content)
+                first = False
+            elif token.type in ("td_open", "th_open") and first and tokens[at + 1].type != "inline":
+                first = False
+        self.labels = tuple(labels)
 
     def start_row(self, tokens: list[Token], index: int) -> None:
         cells: list[str] = []
@@ -227,7 +244,7 @@ class _Table:
         column = self.column
         self.column += 1
         header = self.headers[column] if column < len(self.headers) else ""
-        return Cell(header, column, self.row, self.headers, is_header)
+        return Cell(header, column, self.row, self.headers, is_header, self.labels)
 
 
 @lru_cache(maxsize=8192)

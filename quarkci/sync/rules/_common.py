@@ -229,6 +229,13 @@ def list_incomplete(
     claims = [c for c in state.claims_of(claim_kind)]
     for (_skill, _file, section), group in sorted(enumerated_groups(claims).items()):
         listed = {c.value for c in group}
+        totals = [
+            c.context["section_total"] for c in group if isinstance(c.context.get("section_total"), int)
+        ]
+        if totals and len(listed) < max(totals):
+            # "0.13 registers fifty-one built-in templates" above a table of five: a selection of a total the
+            # section states (the count is checked on its own, by the count rule)
+            continue
         anchor = anchor_fixes(state, group)
         last = max(group, key=lambda c: c.line)
         inline = sum(1 for c in group if c.line == last.line) > 1

@@ -14,6 +14,7 @@ ID = "cli-flag-choice-invalid"
 DESC = "A value the skill passes to a CLI flag is not one of that flag's choices in the release's parser"
 CATEGORY = "cli_flags"
 _LITERAL = re.compile(r"^[\w.+-]+$")  # placeholders (<MODEL>, $VAR, "{x}") are no values to check
+_UNSET = frozenset({"unset", "none", "null", "nothing", "empty", "omitted", "off"})
 
 
 def _stated(state: AuditState) -> list[Finding]:
@@ -52,6 +53,8 @@ def _stated(state: AuditState) -> list[Finding]:
         for value in stated:
             if value in allowed or not _LITERAL.match(value):
                 continue
+            if "None" in allowed and value.lower() in _UNSET:
+                continue  # "either unset or fp8": the None choice, said in words
             out.append(
                 make(
                     ID,

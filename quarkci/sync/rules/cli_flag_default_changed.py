@@ -38,7 +38,9 @@ def _same(stated: str, actual: object) -> bool:
         # members' names in lower case: "`--mode` is `differential`" agrees, another word does not
         return stated.strip("`'\"").lower() in (member.group(1).lower(), actual.strip().lower())
     if actual is None:
-        return stated.lower() in ("none", "null")
+        return stated.lower() in ("none", "null", "unset", "not set")
+    if actual in ("", [], ()) and stated.strip("`").lower() in _EMPTY:
+        return True  # `default=""`: "empty", "none", "nothing" (no node excluded)
     if isinstance(actual, bool):
         return stated.lower() == str(actual).lower()
     if isinstance(actual, int | float):
@@ -51,6 +53,7 @@ def _same(stated: str, actual: object) -> bool:
     return stated.strip("'\"") == str(actual).strip("'\"")
 
 
+_EMPTY = frozenset({"empty", "none", "nothing", "''", '""', "[]", "(empty)", "unset", "not set"})
 _GENERIC = frozenset({"num", "number", "of", "the", "for", "to", "in", "a", "an", "use", "enable", "is"})
 
 

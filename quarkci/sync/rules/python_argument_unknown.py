@@ -4,6 +4,7 @@ something the release does not have, though another release does."""
 from __future__ import annotations
 
 from quarkci.core.findings import Finding
+from quarkci.facts.cli_flags import scheme_choices
 from quarkci.facts.public_api import ApiIndex
 from quarkci.facts.vocabulary import literal_key
 from quarkci.skills.model import Claim
@@ -43,12 +44,43 @@ def _closed(claim: Claim, index: ApiIndex, state: AuditState) -> Finding | None:
     )
 
 
+def _cli_scheme(claim: Claim, state: AuditState) -> Finding | None:
+    """``removed`` when a ``scheme=`` literal is a name only the release's CLI takes: one of the choices of
+    its weight-scheme flag (``--quant_scheme``; the KV-cache flags' choices are another role) that the
+    config API's scheme registry (``LLMTemplate``, :mod:`quarkci.facts.schemes`) does not hold. 0.10's
+    ``quark-cli torch-llm-ptq --quant_scheme`` took ``w_int4_per_group_sym``; its ``LLMTemplate.get_config``
+    raises ``ValueError: Unsupported quantization scheme`` on it (``config/template.py``)."""
+    view = state.upstream
+    if not view.items("schemes") or claim.value in view.facts.names("schemes"):
+        return None
+    weight_flags = [
+        f
+        for f in view.items("cli_flags")
+        if not any("kv" in str(o) for o in f.attrs.get("options") or [f.name])
+    ]
+    if claim.value not in scheme_choices(weight_flags):
+        return None
+    callee = claim.context.get("callable")
+    return make(
+        ID,
+        CATEGORY,
+        "removed",
+        claim,
+        skill_says=f"passes `scheme={claim.value!r}` to `{callee}`",
+        source_says=f"{release(view)}: `{claim.value}` is a name of the CLI's `--quant_scheme` only; the "
+        f"config API's schemes are {', '.join(sorted(view.facts.names('schemes')))}",
+        impact=f"the call raises on scheme={claim.value!r} (not a registered scheme)",
+        source=kind_source(view, "schemes"),
+    )
+
+
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per ``python_argument`` claim whose role (:func:`~quarkci.sync.rules._api.
     argument_role`) is a kind the release shows, whose value the release does not define and some release
     of the vocabulary does. A scheme name any release defines is a ``scheme`` claim of the token resolver
-    too (``scheme-unknown`` reports it), so this rule reports the other roles. Silent without a vocabulary
-    or ``public_api``."""
+    too (``scheme-unknown`` reports it), so this rule reports the other roles, and for the scheme role only a
+    name the release's CLI takes but its config API does not (:func:`_cli_scheme`). Silent without a
+    vocabulary or ``public_api``."""
     index = index_of(state.upstream)
     vocabulary = state.vocabulary
     if not index or vocabulary is None:
@@ -60,6 +92,9 @@ def check(state: AuditState) -> list[Finding]:
             out.append(closed)
             continue
         role = argument_role(claim, index)
+        if role is not None and role.kind == "scheme" and (cli := _cli_scheme(claim, state)) is not None:
+            out.append(cli)
+            continue
         if role is None or role.kind == "scheme" or not view.items(role.fact_kind):
             continue
         if claim.value in view.facts.names(role.fact_kind):

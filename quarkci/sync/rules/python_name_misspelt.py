@@ -96,8 +96,11 @@ def _name(claim: Claim, index: ApiIndex, vocabulary: Vocabulary) -> tuple[str, s
     if vocabulary.releases_of("member", qualified):
         return None  # another release's class has it: python-import-unresolved / api-name-removed
     methods = sorted(m.split(".", 1)[1] for m in vocabulary.names("member") if m.startswith(f"{found[1]}."))
-    close = difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
-    return f"method `{qualified}`", close[0] if close else None
+    same = [m for m in methods if m.lower() == member.lower()]  # `CalibMethod.MinMse`: case only
+    close = same or difflib.get_close_matches(member, methods, n=1, cutoff=0.6)
+    # an enum member or constant (read, not called), or a method
+    what = "member" if member[:1].isupper() or claim.context.get("attribute") else "method"
+    return f"{what} `{qualified}`", close[0] if close else None
 
 
 def _registers(claim: Claim) -> bool:

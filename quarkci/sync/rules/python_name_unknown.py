@@ -3,6 +3,8 @@ release does."""
 
 from __future__ import annotations
 
+import re
+
 from quarkci.core.findings import Finding
 from quarkci.facts.vocabulary import api_names
 from quarkci.sync.rules._api import index_of
@@ -20,15 +22,26 @@ CATEGORY = "public_api"
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per bare ``python_name`` claim (a name in a code span of prose) that no module
     of the audited release defines as a class or function while some release of the vocabulary does; a
-    claim the text presents as past or unsupported is left alone. A name no release defines is
+    claim the text presents as past or unsupported is left alone, and so is a call of a method of a class
+    the same sentence instantiates (0.8's ``ModelImporter(...)`` then ``import_model_info(model)``). A name
+    no release defines is
     ``python-name-misspelt``'s. Silent without a vocabulary or ``public_api``."""
     vocabulary = state.vocabulary
     if not index_of(state.upstream) or vocabulary is None:
         return []
-    defined_here, _members = api_names(state.upstream.facts)
+    defined_here, members = api_names(state.upstream.facts)
+    owners: dict[str, set[str]] = {}  # method name -> the classes defining it
+    for member in members:
+        owner, _, name = member.rpartition(".")
+        owners.setdefault(name, set()).add(owner)
     out = []
     for claim in state.claims_of("python_name"):
         if claim.context.get("form") != "bare" or claim.value in defined_here:
+            continue
+        around = str(claim.context.get("around") or "")
+        called = "(" in str(claim.context.get("text") or "")
+        if called and any(re.search(rf"\b{re.escape(c)}\(", around) for c in owners.get(claim.value, ())):
+            # "`ModelImporter(...)` followed by `import_model_info(model)`": the method of the instance made
             continue
         if claim.context.get("historical") or claim.context.get("negative"):
             continue
