@@ -348,9 +348,17 @@ def _is_none_test(test: ast.expr) -> str | None:
 
 
 def _constant(node: ast.expr) -> str | None:
-    """A constant default as the facts store it (a string as is, another constant as ``repr``), else None."""
+    """A constant default as the facts store it (a string as is, another constant as ``repr``, an enum
+    member of a named class as written: ``CalibrationMethod.MinMax``), else None."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | bool | None):
         return node.value if isinstance(node.value, str) else repr(node.value)
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id[:1].isupper()
+        and not node.attr.startswith("_")
+    ):
+        return f"{node.value.id}.{node.attr}"  # 0.9 quantize_static(calibrate_method=CalibrationMethod.MinMax)
     if (
         isinstance(node, ast.UnaryOp)
         and isinstance(node.op, ast.USub)

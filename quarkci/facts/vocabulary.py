@@ -68,6 +68,7 @@ KINDS: tuple[str, ...] = (
     "attribute",
     "export",
     "flag",
+    "positional",
     "literal",
     "parameter",
 )
@@ -242,6 +243,15 @@ def symbols_of(facts: FactSet) -> dict[str, set[str]]:
             for name in item.attrs.get("public", [])
         },
         "flag": {str(o) for item in flags for o in option_names(item) if str(o).startswith("--")},
+        # a positional argument with literal choices, as ``command name`` ("quark-cli torch-mixed-precision
+        # stage": its values are words a skill lists, and the first bare word after the command)
+        "positional": {
+            f"{item.attrs.get('script')} {item.name}"
+            for item in flags
+            if item.attrs.get("script")
+            and isinstance(item.attrs.get("choices"), list)
+            and not any(str(o).startswith("-") for o in option_names(item))
+        },
         # every parameter of a public callable, as ``callable(parameter)`` (what a prose span may name as
         # that callable's keyword)
         "parameter": {

@@ -2932,3 +2932,57 @@ def test_what_replaced_an_old_name_is_current_unless_the_sentence_dates_it(tmp_p
     assert not _audit(tmp_path / "r", body, "0.11.2")
     dated = "## Files\n\nIn 0.12.post1 `quark/onnx_adapter/` is replaced by `quark/shapeshifter/`.\n"
     assert not _audit(tmp_path / "d", dated, "0.11.2")
+
+
+def test_a_positional_argument_s_values_are_checked_in_prose_counts_and_commands(tmp_path):
+    # 0.13 quark/experimental/torch/mixed_precision_planner/cli.py: parser.add_argument("stage", choices=_STAGES),
+    # _STAGES = decision-space, sensitivity-profile, search, select-best-plan, build-qconfig, run
+    listed = (
+        "## torch-mixed-precision\n\nSix stages exist: decision-space,\nsensitivity-profile, search, "
+        "select-best-plan, build-qconfig and export-plan.\n"
+    )
+    assert _lines(_audit(tmp_path / "l", listed, "0.13")) == [(9, "cli-flag-choice-invalid")]
+    assert not _audit(tmp_path / "lt", listed.replace("export-plan", "run"), "0.13")
+    counted = "## torch-mixed-precision\n\nThe planner has seven stages.\n"
+    assert _lines(_audit(tmp_path / "c", counted, "0.13")) == [(8, "command-count-mismatch")]
+    assert not _audit(tmp_path / "ct", counted.replace("seven", "six"), "0.13")
+    run = (
+        "## torch-mixed-precision\n\n```bash\nquark-cli torch-mixed-precision export-plan --strategy s.yaml\n"
+        "quark-cli torch-mixed-precision <STAGE> --strategy s.yaml\n```\n"
+    )
+    found = _audit(tmp_path / "r", run, "0.13")
+    assert _lines(found) == [(9, "cli-flag-choice-invalid")] and found[0].kind == "breaking"
+    assert not _audit(tmp_path / "rt", run.replace("export-plan", "search"), "0.13")
+
+
+@pytest.mark.parametrize(
+    ("said", "version", "rule", "right"),
+    [
+        # 0.10 quark/experimental/cli/torch_llm_ptq.py --pack_method choices=['order', 'reorder']
+        (
+            "The `--pack_method` flag of quark-cli torch-llm-ptq takes order, reorder or interleave, and reorder "
+            "is what you get by default.",
+            "0.10",
+            "cli-flag-choice-invalid",
+            ("order, reorder or interleave", "order or reorder"),
+        ),
+        # 0.9 quark/onnx/quantize.py quantize_static(calibrate_method=CalibrationMethod.MinMax)
+        (
+            "Without an explicit `calibrate_method`, `quantize_static` calibrates with `PowerOfTwoMethod.MinMSE`.",
+            "0.9",
+            "python-default-changed",
+            ("`PowerOfTwoMethod.MinMSE`", "`MinMax`"),
+        ),
+        # 0.11.2 quark/torch/quantization/config/config.py OCP_MXFP4Spec.is_dynamic: bool = True
+        (
+            "OCP_MXFP4Spec needs ch_axis; is_dynamic defaults to False.",
+            "0.11.2",
+            "python-default-changed",
+            ("False", "True"),
+        ),
+    ],
+)
+def test_round_20_defaults_and_choices_in_more_phrasings(tmp_path, said, version, rule, right):
+    body = f"## Notes\n\n{said}\n"
+    assert _lines(_audit(tmp_path / "w", body, version)) == [(8, rule)], said
+    assert not _audit(tmp_path / "r", body.replace(*right), version), said

@@ -14,6 +14,13 @@ An argparse usage or help text pasted in a code block (a block with a ``usage: P
 braced list completely: ``[--agent {claude-code,cursor,all}]`` is a claim with ``context["complete"]``
 True (a value the parser has and the list lacks is drift too), its command the program the usage line
 names (``quark-skills``; a ``quark-cli`` subcommand as ``quark-cli <sub>``).
+
+A positional argument with choices (the vocabulary's ``positional`` kind: 0.13's ``quark-cli
+torch-mixed-precision stage``) is read the same way where the section runs its command: a sentence naming
+it by its noun and listing values ("Six stages exist: decision-space, ..., run.") is a ``cli_flag_choices``
+claim with ``flag`` ``stage``, and the first word a shell command passes after the command is a
+``cli_flag`` claim ``stage`` with that value (``quark-cli torch-mixed-precision search ...``). A list spread
+over lines makes one claim per line, each on the line its values are written on.
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ _SEP = r"\s*(?:,\s*(?:or\s+|and\s+)?|/|\s+or\s+|\s+and\s+)\s*"
 _ENUMERATION = re.compile(
     rf"(?P<items>{_ITEM}(?:{_SEP}{_ITEM})+)\s*(?:[.;:)!?]|$|,\s+(?:the\s+|with\s+)?default(?:s|ing)?\b"
     # "... `hf_format` or `gguf`, and the flag may be repeated": a new clause after the last item
-    r"|,\s+(?:and|but|so|while|which)\s+(?:the|it|this|that|they)\b)"
+    r"|,\s+(?:and|but|so|while|which)\s+(?:the|it|this|that|they)\b"
+    # "... order, reorder or interleave, and reorder is what you get by default": a clause about one of them
+    r"|,\s+(?:and|but|so|while)\s+`?[\w.-]+`?\s+(?:is|are|was|were|stays|becomes|remains)\b)"
 )
 _MAX_AFTER = 120  # how far after the flag the enumeration may start (characters)
 _PROSE = frozenset({"e.g", "i.e", "etc", "list", "names", "values", "others", "more"})
@@ -55,6 +64,60 @@ def stated_choices(sentence: str) -> tuple[str, list[str], int] | None:
     at = sentence.find(flag)
     values = _enumerated(sentence[at + len(flag) :].lstrip("`"))
     return (flag, values, at) if values is not None else None
+
+
+def _positional_words(unit: Unit) -> Iterator[Found]:
+    """``cli_flag`` claims of the positional argument (with choices) a shell command passes a value to,
+    with that value (``context["values"]``), so ``cli-flag-choice-invalid`` checks it as a flag's value: the
+    value to its command's positional argument with choices: the first word
+    after the command when it is no option, placeholder or variable (``quark-cli torch-mixed-precision
+    search --strategy s.yaml``: ``stage`` = ``search``)."""
+    known = unit.lexicon.names("positional") if unit.lexicon is not None else frozenset()
+    if not known:
+        return
+    for located in unit.commands:
+        command = located.command
+        names = sorted(p.rsplit(" ", 1)[1] for p in known if p.rsplit(" ", 1)[0] == command.name)
+        if len(names) != 1 or not command.args:
+            continue
+        first = command.args[0]
+        if not re.fullmatch(r"[A-Za-z][\w.-]*", first.text):
+            continue  # an option, a placeholder (<STAGE>), a variable ($STAGE)
+        # an argument passed like a flag's value: checked as one (argparse refuses an invalid choice)
+        context: dict[str, object] = {"command": command.name, "quark": True, "where": "code"}
+        context |= {"inferred": False, "values": [first.text], "section": heading_path(located.headings)}
+        yield Found("cli_flag", names[0], first.line, context)
+
+
+def positionals(unit: Unit, text: Text) -> frozenset[str]:
+    """The positional arguments with choices (vocabulary ``positional``) of the command ``text``'s section
+    runs: ``stage`` under a ``torch-mixed-precision`` heading."""
+    if unit.lexicon is None or not (known := unit.lexicon.names("positional")):
+        return frozenset()
+    command = unit.infer_command(text.headings).command
+    return frozenset(p.rsplit(" ", 1)[1] for p in known if command and p.rsplit(" ", 1)[0] == command)
+
+
+def positional_choices(sentence: str, names: frozenset[str]) -> tuple[str, list[str], int] | None:
+    """``(name, values, offset)`` when ``sentence`` names one of the positional arguments ``names`` (its
+    noun, singular or plural) and lists its values: after a colon ("Six stages exist: decision-space,
+    search, ... and run.") or a marker word ("the stage is one of search or run"); else None."""
+    for name in sorted(names):
+        word = re.search(rf"\b{re.escape(name)}s?\b", sentence, re.IGNORECASE)
+        if word is None:
+            continue
+        after = sentence[word.end() :]
+        colon = after.find(":")
+        if 0 <= colon <= 40:
+            listed = _ENUMERATION.match(after[colon + 1 :].lstrip(" `"))
+            if listed is not None:
+                items = [i.strip("`") for i in re.split(_SEP, listed.group("items")) if i.strip("`")]
+                if len(items) >= 2 and not any(i.startswith("-") or i.lower() in _PROSE for i in items):
+                    return name, items, word.start()
+        values = _enumerated(after)
+        if values is not None:
+            return name, values, word.start()
+    return None
 
 
 def _enumerated(after: str) -> list[str] | None:
@@ -141,6 +204,7 @@ def extract(unit: Unit) -> Iterator[Found]:
     """``cli_flag_choices`` claims of ``unit`` (see the module docstring)."""
     commands = subcommands(unit)
     yield from _usage(unit, commands)
+    yield from _positional_words(unit)
     for text in unit.texts():
         if text.kind == "table":
             yield from _row(unit, text, commands)
@@ -148,7 +212,11 @@ def extract(unit: Unit) -> Iterator[Found]:
         section = heading_path(text.headings)
         previous: str | None = None  # the one flag the previous sentence of the paragraph named
         for offset, sentence in sentences(text.text):
-            stated = stated_choices(sentence) or _also_accepted(sentence, previous)
+            stated = (
+                stated_choices(sentence)
+                or _also_accepted(sentence, previous)
+                or positional_choices(sentence, positionals(unit, text))
+            )
             flags = set(_FLAG.findall(sentence))
             previous = next(iter(flags)) if len(flags) == 1 else (previous if not flags else None)
             if stated is None:
@@ -156,19 +224,23 @@ def extract(unit: Unit) -> Iterator[Found]:
                 continue
             flag, values, at = stated
             command = named_command(sentence, commands) or unit.infer_command(text.headings).command
-            yield Found(
-                "cli_flag_choices",
-                f"{flag}={'|'.join(values)}",
-                text.line_at(offset + at),
-                {
-                    "flag": flag,
-                    "choices": values,
-                    "command": command,
-                    "where": text.kind,
-                    "section": section,
-                    "text": " ".join(sentence.split())[:200],
-                },
-            )
+            context = {"flag": flag, "command": command, "where": text.kind, "section": section}
+            context["text"] = " ".join(sentence.split())[:200]
+            # each value on the line it is written on (a list spread over lines): one claim per line
+            by_line: dict[int, list[str]] = {}
+            cursor = at
+            for value in values:
+                found_at = sentence.find(value, cursor)
+                cursor = found_at + len(value) if found_at >= 0 else cursor
+                line = text.line_at(offset + (found_at if found_at >= 0 else at))
+                by_line.setdefault(line, []).append(value)
+            for line, written in sorted(by_line.items()):
+                yield Found(
+                    "cli_flag_choices",
+                    f"{flag}={'|'.join(written)}",
+                    line,
+                    {**context, "choices": written},
+                )
 
 
 # "A newer layout, `quark_safetensors`, is also accepted there.": more values of the flag the sentence before

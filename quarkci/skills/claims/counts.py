@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from quarkci.skills.claims.choices import positionals
 from quarkci.skills.claims.defaults import sentences
 from quarkci.skills.claims.quantities import NOUNS, stated
 from quarkci.skills.claims.unit import Found, Unit
@@ -42,11 +43,18 @@ def extract(unit: Unit) -> Iterator[Found]:
                 text.line_at(count.offset),
                 {"of": "quark-cli", "where": text.kind, "section": section},
             )
+        arguments = positionals(unit, text)
         for offset, sentence in sentences(text.text):
             flags = set(_ONE_FLAG.findall(sentence))
+            for name in sorted(arguments) if not flags else ():
+                # "Six stages exist: ...": the values of the section's command's positional `stage`
+                for count in stated(sentence, rf"{re.escape(name)}s\b|values\s+of\s+{re.escape(name)}"):
+                    argument: dict[str, object] = {"of": "choices", "flag": name, "where": text.kind}
+                    argument |= {"section": section, "command": unit.infer_command(text.headings).command}
+                    yield Found("command_count", str(count.n), text.line_at(offset + count.offset), argument)
             for count in stated(sentence, NOUNS["choice"], between=1) if len(flags) == 1 else ():
-                context = {"of": "choices", "flag": next(iter(flags)), "where": text.kind, "section": section}
-                context["command"] = unit.infer_command(text.headings).command
+                context: dict[str, object] = {"of": "choices", "flag": next(iter(flags)), "where": text.kind}
+                context |= {"section": section, "command": unit.infer_command(text.headings).command}
                 yield Found("command_count", str(count.n), text.line_at(offset + count.offset), context)
             if not _COMMAND_LINE.search(sentence):
                 continue

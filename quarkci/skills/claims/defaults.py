@@ -32,7 +32,8 @@ _DEFAULT_WORD = re.compile(
     r"|\b(?:is|are) (?:left out|omitted|not given|absent)\b"
     r"|\b(?:if|when|unless) you (?:omit|leave out|leave off|skip|drop)\b"
     r"|\bleave (?:it|them|the flag) (?:out|off)\b|\bomit (?:it|them|the flag)\b"
-    r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b",
+    r"|\bout of the box\b|\bleft unset\b|\bwithout (?:passing|setting|giving|specifying)\b"
+    r"|\bwithout an? (?:explicit|custom|own)\b",
     re.IGNORECASE,
 )
 # ... and names exactly one flag and exactly one value. A flag is a code span or a bare word `--name`;

@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Protocol
 
 # What a Quark Python name looks like, as regular-expression sources (no anchors): a class-like CamelCase
-# name with a lower-case letter and two or more capitals (ModelExporter, LLMTemplate, QLayerConfig; not
-# Linear, not ONNX), and a snake_case name with at least one underscore (export_safetensors).
-CLASS_NAME = r"(?=[A-Z][A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]*"
+# name with a lower-case letter and two or more capitals, parts maybe joined by "_" (ModelExporter,
+# LLMTemplate, QLayerConfig, OCP_MXFP4Spec; not Linear, not ONNX, not XINT8_CONFIG), and a snake_case name
+# with at least one underscore (export_safetensors).
+CLASS_NAME = (
+    r"(?=[A-Z][A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z][A-Za-z0-9_]*[A-Z])[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*"
+)
 SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 
 

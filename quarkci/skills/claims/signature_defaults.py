@@ -30,6 +30,7 @@ from quarkci.skills.claims.walk import Text, heading_path
 
 _DOTTED = re.compile(r"quark(?:\.[A-Za-z_]\w*)+")
 _METHOD = re.compile(r"[A-Z]\w*\.[a-z_]\w*")
+_ENUM_MEMBER = re.compile(r"[A-Z]\w*\.[A-Z]\w*")
 _CALLED = re.compile(r"[A-Za-z_][\w.]*\(\)")
 _PARAMETER = re.compile(r"[a-z_][a-z0-9_]*")
 _CONSTANT = re.compile(
@@ -63,7 +64,8 @@ _P_DEFAULTS_TO_V = re.compile(r"`([a-z_][a-z0-9_]*)`\s+defaults?\s+to\s+`([a-z_]
 # a bare snake_case value after a verb of being or using, outside spans ("When `weight_format` is not given,
 # `JsonExporterConfig` uses fake_quantized."): taken only when the sentence has no other value
 _BARE_WORD_VALUE = re.compile(
-    r"\b(?:uses|use|is|are|to|as|stays|keeps|becomes)\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b(?![(`]|\.\w)"
+    r"\b(?:uses|use|is|are|to|as|stays|keeps|becomes)\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+|True|False|None)\b"
+    r"(?![(`]|\.\w)"
 )
 _FALLEN_BACK_TO = re.compile(
     r"\b(?:falls? back to|falling back to|replaced (?:by|with)|instead of|in favou?r of)\s+(?:an?\s+|the\s+)?"
@@ -118,6 +120,8 @@ def _callable(span: str, known: Known) -> str | None:
     written out), or a name some release exports; else None."""
     call = _CALL.fullmatch(span)
     name = call.group(1) if call else span
+    if call is None and _ENUM_MEMBER.fullmatch(name):
+        return None  # `PowerOfTwoMethod.MinMSE`: an enum member is a value
     if _DOTTED.fullmatch(name) or _METHOD.fullmatch(name) or call is not None:
         return name
     head = name.split(".", 1)[0]

@@ -29,6 +29,8 @@ def _plain(value: str) -> str:
 def _same(stated: str, actual: str) -> bool:
     if stated == actual or re.sub(r"\s", "", stated.replace('"', "'")) == re.sub(r"\s", "", actual):
         return True  # a list written with other quotes or spaces (`["a", "b"]` is `['a', 'b']`)
+    if re.fullmatch(r"[A-Z]\w*\.\w+", actual) and stated == actual.rsplit(".", 1)[1]:
+        return True  # an enum member named without its class: `MinMax` is `CalibrationMethod.MinMax`
     try:
         return float(stated) == float(actual)
     except ValueError:
