@@ -358,7 +358,9 @@ def _constant(node: ast.expr) -> str | None:
         and node.value.id[:1].isupper()
         and not node.attr.startswith("_")
     ):
-        return f"{node.value.id}.{node.attr}"  # 0.9 quantize_static(calibrate_method=CalibrationMethod.MinMax)
+        return (
+            f"{node.value.id}.{node.attr}"  # 0.9 quantize_static(calibrate_method=CalibrationMethod.MinMax)
+        )
     if (
         isinstance(node, ast.UnaryOp)
         and isinstance(node.op, ast.USub)
