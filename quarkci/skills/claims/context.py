@@ -112,8 +112,9 @@ class Negations:
         """True when the words of ``names`` stand only in clauses without a word of history: "`GPTQConfig`'s
         `block_size` defaults to 64 in this release; `true_sequential` is gone since 0.9" dates
         `true_sequential`, not the default before it."""
-        words = [w for n in names if n for w in _WORD.findall(n)]
-        return bool(words) and all(w in self.undated for w in words)
+        # any one spelling of the claim whose words all stand there (a count "20" is written "twenty")
+        spelled = [_WORD.findall(n) for n in names if n]
+        return any(words and all(w in self.undated for w in words) for words in spelled)
 
     def absent_of(self, names: tuple[str, ...]) -> bool:
         """True when a sentence holding one of ``names`` says something does not exist or is not
@@ -252,6 +253,18 @@ _HAS_NO = re.compile(
 _AND_NO = re.compile(
     r"(?:(?:,|;|\band\b|\bor\b|\bnor\b|\bbut\b)\s+|\(\s*)(?:also\s+)?no\s+`([^`\n]+)`", re.IGNORECASE
 )
+# "The synopsis mentions `quark-cli torch-ptq`, but no such subcommand exists": the span before it is absent
+_NO_SUCH = re.compile(
+    r"`([^`\n]+)`[^`.]{0,40}?\b(?:no such|(?:that|this) (?:one|named)?\s*)\s*(?:sub-?command|command|flag|option"
+    r"|class|function|module|scheme|template|package|name)\s+(?:exists?|is registered|is defined|ships"
+    r"|does not exist|doesn't exist|is not registered)\b",
+    re.IGNORECASE,
+)
+# "Neither `torch-ptq` nor `register-template` is registered as a subcommand": both said absent
+_NEITHER = re.compile(
+    r"\bNeither\s+(`[^`\n]+`|[\w.-]+)\s+nor\s+(`[^`\n]+`|[\w.-]+)\s+(?:is|are|was|were|exists?|ships?)\b",
+    re.IGNORECASE,
+)
 # "(`import_model_info` out, `ModelImporter` in)": a name said out of the release
 _OUT = re.compile(r"`([^`\n]+)`\s+out(?=\s*[,;)])")
 # "`mx9` is **not** a template scheme", "`FP16` and `A8W8` are not among them", "`X` is not part of
@@ -259,7 +272,9 @@ _OUT = re.compile(r"`([^`\n]+)`\s+out(?=\s*[,;)])")
 # longer importable": the negation right after a span; the subject's spans are read back from it
 _IS_NOT_A = re.compile(
     r"`\s+(?:(?:is|are)\s+(?:\*\*)?(?:not|no longer)(?:\*\*)?\s+(?:yet\s+)?"
-    r"(?:an?|among|part of|one of|in|listed|exported|defined|shipped|included|presets?|importable|available"
+    # ("is not one of the names `get_config` accepts" restricts a role: the name may well exist)
+    r"(?:an?|among|part of|one of(?!\s+the\s+(?:[\w`]+\s+){1,3}(?:accepts?|takes?|allows?)\b)|in|listed"
+    r"|exported|defined|shipped|included|presets?|importable|available"
     r"|registered|built[- ]in|templates?|schemes?)\b|(?:has|have)\s+(?:\*\*)?no(?:\*\*)?\s+(?:built[- ]in\s+)?"
     r"(?:templates?|entry|entries|registration|support)\b)",
     re.IGNORECASE,
@@ -298,7 +313,7 @@ def _subject(text: str, end: int) -> str:
 def said_absent(text: str) -> frozenset[str]:
     """The code spans ``text`` says are absent by a negation right next to them (:data:`_HAS_NO`,
     :data:`_IS_NOT_A`), their last dotted part too (``quark.x.Y`` -> ``Y``); empty when none."""
-    if "no" not in text and "not" not in text and "No" not in text and " out" not in text:
+    if "no" not in text.lower() and " out" not in text:
         return frozenset()
     names = {m.group(1) for m in _OUT.finditer(text)}
     for match in _HAS_NO.finditer(text):
@@ -309,6 +324,11 @@ def said_absent(text: str) -> frozenset[str]:
     for match in _NOT_KIND.finditer(text):
         names.update(re.findall(r"`([^`\n]+)`", _subject(text, match.start())))
     names.update(m.group(1) for m in _AND_NO.finditer(text))
+    for match in _NO_SUCH.finditer(text):  # "mentions `quark-cli torch-ptq`, but no such subcommand exists"
+        names.add(match.group(1))
+        names.add(match.group(1).rsplit(" ", 1)[-1])
+    for match in _NEITHER.finditer(text):  # "Neither torch-ptq nor register-template is registered"
+        names.update(n.strip("`") for n in (match.group(1), match.group(2)))
     names.update(m.group(1) for m in _OPENS_NO.finditer(text))
     # "There is no `LLMTemplate.get_supported_schemes()` classmethod": a call's name without its parentheses
     names = {n.removesuffix("()") for n in names}
@@ -317,6 +337,9 @@ def said_absent(text: str) -> frozenset[str]:
 
 # "the older `MXSpec`", "not the old `w_fp8_a_fp8`-style names": the span after the word is the old name
 _OLD_NAME = re.compile(r"\bthe (?:old|older|former|legacy|previous|deprecated)\s+`([^`\n]+)`", re.IGNORECASE)
+_RATHER_THAN = re.compile(
+    r"\brather than\s+(?:under\s+|in\s+|at\s+|from\s+|the\s+)?`([^`\n]+)`", re.IGNORECASE
+)
 _NEW_NAME = re.compile(
     r"\b(?:replaced|superseded|succeeded) (?:by|with)\s+(?:the\s+(?:new|newer)\s+)?`([^`\n]+)`"
     r"|\bin favou?r of\s+`([^`\n]+)`",
@@ -325,7 +348,8 @@ _NEW_NAME = re.compile(
 # "(0.8.2 only had the older `MXSpec`)", "(0.10 used `--model_export`)": an aside saying what one release had
 _DATED_ASIDE = re.compile(
     r"\((?P<body>[^()]*?(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?![\w]|\.\d)[^()]*?"
-    r"\b(?:had|used|shipped|offered|accepted|took|exported|called it|named it|turns? it into|turned it into"
+    r"\b(?:had|used|shipped|offered|accepted|took|exported|pinned|capped|required|allowed|called it|named it"
+    r"|turns? it into|turned it into"
     r"|makes? it|made it|adds?|added|introduces?|introduced|renames? it|renamed it|moves? it|moved it"
     r"|appears?|appeared|arrives?|arrived|(?:and|or) (?:later|newer|above|earlier|older)|onwards?)\b[^()]*)\)",
     re.IGNORECASE,
@@ -356,6 +380,9 @@ def dated(text: str) -> dict[str, str]:
             spans = re.findall(r"`([^`\n]+)`", _subject(before, len(before)))
         for span in spans:
             out[span] = out[span.rsplit(".", 1)[-1]] = scope
+    for match in _RATHER_THAN.finditer(text):
+        # "now lives in `quark/torch/utils/llm/` rather than under `quark/experimental/...`": not where it is
+        out.setdefault(match.group(1), "historical")
     for match in _OLD_NAME.finditer(text):
         span = match.group(1)
         out.setdefault(span, "historical")
@@ -466,7 +493,9 @@ _SCOPE_WORDS = re.compile(
 # A bare release number after "on"/"in"/"for"/"until" ("on 0.10 they were under ...", "in 0.11.2"): the
 # shape of an amd-quark release (0.x), never a bound (``<0.3``) nor a quantity ("0.5 s", "alpha 0.5").
 _SCOPE_BARE = re.compile(
-    r"\b(?P<word>in|on|for|with|until|till|up to|through|since|from)\s+(?:the\s+(?=0\.\d+(?:\.\w+)*\s+"
+    # ("compared with 0.11.2", "unlike in 0.10": a comparison names the other release, not the sentence's own)
+    r"(?<!compared )(?<!comparison )(?<!unlike )\b(?P<word>in|on|for|with|until|till|up to|through|since|from)"
+    r"\s+(?:the\s+(?=0\.\d+(?:\.\w+)*\s+"
     r"(?:series|line|releases?|wheels?)\b))?(?:release\s+|v)?"
     r"(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)"
     r"(?![\w%]|\.\d|\s*(?:s|ms|seconds?|%|x|times)\b)(?:\s+(?P<dir>and|or)\s+"
@@ -480,7 +509,7 @@ _SCOPE_LABEL = re.compile(
 )
 # A release as the subject of what changes ("0.10 adds `joblib`"), or the release one upgrades to.
 _SCOPE_SUBJECT = re.compile(
-    r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+)?"
+    r"(?:(?<![\w.<>=~!])(?P<v>0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)\s+(?:then\s+|also\s+|now\s+|later\s+)?"
     r"(?:keeps|adds|drops|caps|pins|requires|removes|introduces|raises|lowers|moves|renames|deprecates|bumps"
     r"|added|dropped|capped|pinned|removed|introduced|raised|lowered|moved|renamed|deprecated|bumped"
     r"|gains|gained|loses|lost|offered|shipped|provided|exported|had)\b)"

@@ -67,6 +67,11 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_QUOTED_DEFAULT = re.compile(
+    r"\"[^\"\n]{0,80}\bdefault\b[^\"\n]{0,80}\"|“[^”\n]{0,80}\bdefault\b[^”\n]{0,80}”", re.I
+)
+
+
 def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """``(flag, value)`` when ``sentence`` states one flag's default, in any phrasing: it says "default"
     (or what happens when the flag is not passed) and names exactly one flag and exactly one value ("By
@@ -76,6 +81,9 @@ def stated_default(sentence: str, commands: frozenset[str] = frozenset()) -> tup
     command, not a value. Advice without such words ("use 128 samples") states no default."""
     if not _DEFAULT_WORD.search(sentence):
         return None
+    # a quoted text that says "default" is a quotation (a help string: 'says "Default 1", but the parser
+    # default is "8"'), not the sentence's own statement
+    sentence = _QUOTED_DEFAULT.sub(" ", sentence)
     flags: set[str] = set()
     values: list[str] = []
     outside = _SPAN.sub(" ", sentence)
@@ -340,8 +348,18 @@ def extract(unit: Unit) -> Iterator[Found]:
             if not parts:
                 yield from _flagless(unit, text, section, sentence, offset, commands, words)
             for at, flag, value, part in parts:
-                # one of several pairs: a command named in another part is that part's
-                command = named_command(part, commands) or _command(unit, text)
+                # one of several pairs: a command named in another part is that part's; else the command a
+                # list item's label names ("* `onnx-autosearch`: ...; `--config` defaults to ..."), else the
+                # section's
+                command = (
+                    named_command(part, commands)
+                    or (
+                        named_command(label.group(0), commands)
+                        if (label := _LABEL.match(text.text))
+                        else None
+                    )
+                    or _command(unit, text)
+                )
                 # the claim stands where the value is written (the token a fix rewrites), else at the flag
                 where = _value_at(sentence, at, value)
                 if command is None and f"`{flag} {value}`" in sentence:
@@ -351,6 +369,8 @@ def extract(unit: Unit) -> Iterator[Found]:
     yield from _html_comment_defaults(unit, commands, words)
 
 
+# a list item's or paragraph's leading label: "`onnx-autosearch`:", "**export-onnx** -"
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?`?[\w.-]+(?: [\w.-]+)?`?(?:\*\*|__)?\s*(?::|—|–|-\s)")
 _COMMENT_VALUE = re.compile(r"(\bdefaults? to\s+)([A-Za-z_][\w./-]*[\w/])(?![\w`])", re.IGNORECASE)
 
 
@@ -429,11 +449,14 @@ def _comment_defaults(unit: Unit, words: frozenset[str]) -> Iterator[Found]:
 _FLAG_VALUE_SPAN = re.compile(r"`\s*(--[A-Za-z][\w-]*)(?:\s+|=)([\w./:-]+)\s*`")
 _DEFAULTS_LIST = re.compile(
     r"^(?!.*\b(?:our|my|your|team|recommended|suggested|preferred|typical|good|sane|custom)\b)"
-    r".{0,40}\bdefaults?\b(?:\s+values?)?\s*:?\s*$",
+    r"(?:.{0,40}\bdefaults?\b(?:\s+values?)?\s*:?\s*$"
+    # "Defaults when a flag is omitted:", "Defaults of onnx-ptq:"
+    r"|\W*defaults?\b(?:\s+values?)?\s+(?:when|if|of|for|unless)\b.{0,60}:\s*$)",
     re.IGNORECASE,
 )
 _FLAG_ITEM = re.compile(
-    r"^\s*`--[\w-]+`\s*(?::|=|—|–|-)\s*`?[\w./-]+`?(?:\s*,\s*`--[\w-]+`\s*(?::|=)\s*`?[\w./-]+`?)*\s*$"
+    r"^\s*`--[\w-]+`\s*(?::|=|—|–|-|\s+is\b)\s*`?[\w./-]+`?(?:\s*,\s*`--[\w-]+`\s*(?::|=)\s*`?[\w./-]+`?)*"
+    r"(?:\s*\([^()\n]{0,80}\))?\s*$"  # "`--num_calib_data` is 512 (the number of calibration samples)"
 )
 
 

@@ -45,6 +45,7 @@ def extract(unit: Unit) -> Iterator[Found]:
             Inference(command.name, None)
             if command.name
             else _sentence_command(unit, located.text)
+            or _several_named(unit, located.text)
             or _paragraph_command(unit, located)
             or unit.infer_command(located.headings)
         )
@@ -85,6 +86,16 @@ def _sentence_command(unit: Unit, sentence: str) -> Inference | None:
     flag's command; None when it names none or several."""
     named = unit.subcommand_named(sentence)
     return Inference(f"{sh.QUARK_CLI} {named}", "sentence") if named is not None else None
+
+
+def _several_named(unit: Unit, sentence: str) -> Inference | None:
+    """An ambiguous inference when the bare flag's sentence names two or more ``quark-cli`` subcommands
+    ("`export-onnx` uses `--model-name` while `export-oga` takes `--model_path`"): the flag is one of theirs,
+    not the section's command's; None otherwise."""
+    named = unit.subcommands_named(sentence)
+    if len(named) < 2:
+        return None
+    return Inference(None, "sentence", tuple(sorted(f"{sh.QUARK_CLI} {n}" for n in named)))
 
 
 def _paragraph_command(unit: Unit, located: Located) -> Inference | None:

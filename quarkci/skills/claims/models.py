@@ -72,7 +72,7 @@ def extract(unit: Unit) -> Iterator[Found]:
                     "model_type_count",
                     str(count.n),
                     line,
-                    {"section": heading_path(text.headings), "where": "paragraph"},
+                    {"section": heading_path(text.headings), "where": "paragraph", "text": count.written},
                 )
         elif text.kind == "table" and section is None:
             yield from _template_cell(text, unit)

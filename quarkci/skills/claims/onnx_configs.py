@@ -31,7 +31,7 @@ _DTYPE_WORD = re.compile(r"^(?:U?INT|FP|BF|BFP|MX|MXFP|MXINT)\d+(?:E\dM\d)?$")
 _ABOUT_CONFIGS = re.compile(
     r"\bconfig(?:uration)?s?\b|\bpresets?\b|\bmapping\b|get_default_config|--config\b", re.IGNORECASE
 )
-_CALLED = re.compile(r"""get_default_config\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+_CALLED = re.compile(r"""get_default_config\(\s*["']([A-Za-z][A-Za-z0-9_]*)["']""")
 _ABOUT_ONNX = re.compile(r"\bonnx\b|DefaultConfigMapping|get_default_config", re.IGNORECASE)
 # "`DefaultConfigMapping` holds 57 entries": the table as the subject of the count
 _MAPPING_NOUN = r"(?:entries|keys|names|items)"
@@ -94,6 +94,11 @@ def _claim(
     """The context of an ``onnx_config`` claim for ``token``, else None; ``passed``: the name is given to
     ``get_default_config``, whose names are a closed set (an unknown one is wrong even when it is short:
     ``XINT4``, the nearest being ``XINT8``)."""
+    if passed and not _NAME.fullmatch(token) and token.upper() in known:
+        return {
+            "where": "span",
+            "misspelt_of": token.upper(),
+        }  # `get_default_config("XInt8")`: names are exact
     if not _NAME.fullmatch(token) or not any(ch.isdigit() for ch in token) or len(token) < 3:
         return None
     if _DTYPE_WORD.match(token) and not about:

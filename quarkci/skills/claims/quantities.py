@@ -205,6 +205,10 @@ def stated(
         if words & _PART or previous in _PART_BEFORE or (describing is not None and words - describing):
             continue
         written = match.group("n")
-        if not written.isdigit() and previous not in _TOTAL_CUE:
-            continue
+        if (
+            not written.isdigit()
+            and previous not in _TOTAL_CUE
+            and not (previous == "the" and words & COMPLETE)
+        ):
+            continue  # ("the twenty built-in schemes": the determiner and a word of completeness)
         yield Count(number(written), match.start(), written)

@@ -116,7 +116,9 @@ def statements(
 _TESTED = re.compile(
     r"\b(?:what|which|those|the ones?)\s+(?:we|i|our (?:ci|team))\s+"
     r"(?:test|run|use|tried|validated|verified)\b"
-    r"|\b(?:we|i)\s+(?:only\s+)?(?:test|tested|validated|verified)\s+(?:on|with|against)\b",
+    r"|\b(?:we|i)\s+(?:only\s+)?(?:test|tested|validated|verified)\s+(?:on|with|against)\b"
+    # "the classifiers name Python 3.10, 3.11 and 3.12": trove classifiers are labels, not the range
+    r"|\bclassifiers?\b",
     re.IGNORECASE,
 )
 _USERS_OWN = re.compile(

@@ -195,7 +195,7 @@ def _paragraph_count(text: Text) -> Iterator[Found]:
             "scheme_count",
             str(count.n),
             text.line_at(count.offset),
-            {"section": heading_path(text.headings), "where": "paragraph"},
+            {"section": heading_path(text.headings), "where": "paragraph", "text": count.written},
         )
 
 

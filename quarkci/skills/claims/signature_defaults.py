@@ -31,6 +31,7 @@ from quarkci.skills.claims.walk import Text, heading_path
 _DOTTED = re.compile(r"quark(?:\.[A-Za-z_]\w*)+")
 _METHOD = re.compile(r"[A-Z]\w*\.[a-z_]\w*")
 _ENUM_MEMBER = re.compile(r"[A-Z]\w*\.[A-Z]\w*")
+_HEADING_WORD = re.compile(r"(?<![\w`.])[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*(?![\w`])")
 _CALLED = re.compile(r"[A-Za-z_][\w.]*\(\)")
 _PARAMETER = re.compile(r"[a-z_][a-z0-9_]*")
 _CONSTANT = re.compile(
@@ -554,6 +555,8 @@ def _heading_callable(cell: Text, known: Known) -> str | None:
     if not cell.headings:
         return None
     named = callables(cell.headings[-1].text, known)
+    if not named:  # "## QConfig fields and defaults": a heading is not lifted, its bare class name counts
+        named = {w for w in _HEADING_WORD.findall(cell.headings[-1].text) if w in known.callables}
     return next(iter(named)) if len(named) == 1 else None
 
 

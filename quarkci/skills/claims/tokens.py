@@ -79,7 +79,11 @@ def _scheme_lists(unit: Unit, known: frozenset[str]) -> set[int]:
 def _text_claims(block: Text, known: frozenset[str], unit: Unit, listed: bool = False) -> Iterator[Found]:
     """The scheme claims of a prose block: its code spans (a sentence about schemes also claims a name of
     a known scheme's family: :func:`family_head`) and its underscored prose words. ``listed``: the block is
-    an item of a list naming schemes (:func:`_scheme_lists`)."""
+    an item of a list naming schemes (:func:`_scheme_lists`). A block labelled by a Quark class ("**Dtype**:
+    int8, fp6_e3m2, ...", "`QSchemeType`: per_tensor, ...") lists that class's members: no scheme claims."""
+    label = _CLASS_LABEL.match(block.text)
+    if label is not None and unit.lexicon is not None and label.group(1) in unit.lexicon.names("name"):
+        return
     outside = _SPAN.sub(lambda m: " " * len(m.group(0)), block.text)
     # a paragraph naming schemes by their neighbours: two or more of its spans are known schemes
     # ("Smaller groups are `int4_wo_64` and `int4_wo_32`; for very wide layers `int4_wo_256` ...")
@@ -96,6 +100,9 @@ def _text_claims(block: Text, known: frozenset[str], unit: Unit, listed: bool = 
     for match in _TOKEN.finditer(outside):
         if "_" in match.group(0):
             yield from _claim(match.group(0), block.line_at(match.start()), "prose", known, unit)
+
+
+_CLASS_LABEL = re.compile(r"^\s*(?:\*\*|__)?`?([A-Z][A-Za-z0-9_]*)`?(?:\*\*|__)?\s*(?:members?\s*)?[:—–-]\s")
 
 
 def scheme_shaped(token: str) -> bool:

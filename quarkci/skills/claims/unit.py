@@ -240,10 +240,16 @@ class Unit:
         on torch-llm-ptq"), not counting one it contrasts with (:data:`_CONTRAST`: "unlike the underscores of
         `torch-llm-ptq`"); None when it names none or several. Precompiled patterns, a bounded look back per
         name: linear in ``text``."""
-        if self._subcommand_word is None or not text:
-            return None
-        named = {m.group(0) for m in self._subcommand_word.finditer(text) if not contrasted(text, m.start())}
+        named = self.subcommands_named(text)
         return next(iter(named)) if len(named) == 1 else None
+
+    def subcommands_named(self, text: str) -> frozenset[str]:
+        """Every ``quark-cli`` subcommand ``text`` names (see :meth:`subcommand_named`)."""
+        if self._subcommand_word is None or not text:
+            return frozenset()
+        return frozenset(
+            m.group(0) for m in self._subcommand_word.finditer(text) if not contrasted(text, m.start())
+        )
 
     def _level(self, names: Set[str], where: str) -> Inference | None:
         names = _prefer_subcommand(names)

@@ -22,8 +22,9 @@ CATEGORY = "public_api"
 def check(state: AuditState) -> list[Finding]:
     """``removed`` (breaking) per bare ``python_name`` claim (a name in a code span of prose) that no module
     of the audited release defines as a class or function while some release of the vocabulary does; a
-    claim the text presents as past or unsupported is left alone, and so is a call of a method of a class
-    the same sentence instantiates (0.8's ``ModelImporter(...)`` then ``import_model_info(model)``). A name
+    claim the text presents as past or unsupported is left alone, and so is a method of a class the same
+    sentence writes called (0.8's ``ModelImporter(...)`` then ``import_model_info(model)``, "``ModelImporter
+    (model_info_dir)`` has ``import_model_info``"). A name
     no release defines is
     ``python-name-misspelt``'s. Silent without a vocabulary or ``public_api``."""
     vocabulary = state.vocabulary
@@ -39,8 +40,7 @@ def check(state: AuditState) -> list[Finding]:
         if claim.context.get("form") != "bare" or claim.value in defined_here:
             continue
         around = str(claim.context.get("around") or "")
-        called = "(" in str(claim.context.get("text") or "")
-        if called and any(re.search(rf"\b{re.escape(c)}\(", around) for c in owners.get(claim.value, ())):
+        if any(re.search(rf"\b{re.escape(c)}\(", around) for c in owners.get(claim.value, ())):
             # "`ModelImporter(...)` followed by `import_model_info(model)`": the method of the instance made
             continue
         if claim.context.get("historical") or claim.context.get("negative"):
