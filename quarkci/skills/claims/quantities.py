@@ -90,38 +90,20 @@ _PART = frozenset(
         "dropped",
     ]
 )
-_PART_BEFORE = frozenset(
-    [
-        "these",
-        "those",
-        "other",
-        "more",
-        "new",
-        "additional",
-        "extra",
-        "first",
-        "last",
-        "top",
-        "than",
-        "few",
-        "fewer",
-        "less",
-        "remaining",
-        "further",
-        "over",
-        "under",
-        "least",
-        "most",
-        "about",
-        "around",
-        "nearly",
-        "almost",
-        "roughly",
-        "approximately",
-        "some",
-        "to",
-    ]
-)
+_PART_BEFORE = (_PART - {"the", "of", "or", "and", "added", "removed", "dropped"}) | {
+    "over",
+    "under",
+    "least",
+    "most",
+    "about",
+    "around",
+    "nearly",
+    "almost",
+    "roughly",
+    "approximately",
+    "some",
+    "to",
+}
 # Words after which a number written in words is a total ("ships twenty-one schemes", "all four").
 _TOTAL_CUE = frozenset(
     [

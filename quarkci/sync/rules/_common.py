@@ -353,6 +353,22 @@ def _not_exhaustive(
     )
 
 
+def count_fix(state: AuditState, claim: Claim, actual: int, subject: str) -> Fix | None:
+    """The fix rewriting a stated count (``claim.value``, written in digits) to ``actual`` when the claim's
+    line holds that number once; None otherwise (a number in words, or several on the line)."""
+    line = state.line(claim.file, claim.line)
+    pattern = re.compile(rf"(?<![\d.]){re.escape(claim.value)}(?![\d.])")
+    if line is None or len(pattern.findall(line)) != 1:
+        return None
+    return Fix(
+        claim.file,
+        claim.line,
+        line,
+        pattern.sub(str(actual), line),
+        description=f"{subject} {claim.value} -> {actual}",
+    )
+
+
 def count_mismatches(
     state: AuditState,
     *,

@@ -3,13 +3,12 @@ from the release (mechanical)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from quarkci.core.findings import Finding, Fix
+from quarkci.core.findings import Finding
 from quarkci.facts.cli_flags import command_labels
 from quarkci.skills.model import Claim
-from quarkci.sync.rules._common import kind_source, make, release
+from quarkci.sync.rules._common import count_fix, kind_source, make, release
 from quarkci.sync.rules._flags import resolve, same_named
 from quarkci.sync.state import AuditState
 
@@ -56,17 +55,7 @@ def check(state: AuditState) -> list[Finding]:
             "quark-cli": "quark-cli subcommands",
             "choices": f"`{claim.context.get('flag')}` choices",
         }.get(of, "console scripts")
-        line = state.line(claim.file, claim.line)
-        pattern = re.compile(rf"(?<![\d.]){re.escape(claim.value)}(?![\d.])")
-        fix = None
-        if line is not None and len(pattern.findall(line)) == 1:
-            fix = Fix(
-                claim.file,
-                claim.line,
-                line,
-                pattern.sub(str(len(names)), line),
-                description=f"{noun} {claim.value} -> {len(names)}",
-            )
+        fix = count_fix(state, claim, len(names), noun)
         out.append(
             make(
                 ID,

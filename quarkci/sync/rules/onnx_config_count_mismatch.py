@@ -3,11 +3,9 @@ release's ``DefaultConfigMapping`` (mechanical)."""
 
 from __future__ import annotations
 
-import re
-
-from quarkci.core.findings import Finding, Fix, Location
+from quarkci.core.findings import Finding, Location
 from quarkci.facts.public_api import ONNX_CONFIG_MODULE
-from quarkci.sync.rules._common import make, release
+from quarkci.sync.rules._common import count_fix, make, release
 from quarkci.sync.state import AuditState
 
 ID = "onnx-config-count-mismatch"
@@ -40,17 +38,7 @@ def check(state: AuditState) -> list[Finding]:
     for claim in state.claims_of("onnx_config_count"):
         if claim.value == str(size):
             continue
-        line = state.line(claim.file, claim.line)
-        pattern = re.compile(rf"(?<![\d.]){re.escape(claim.value)}(?![\d.])")
-        fix = None
-        if line is not None and len(pattern.findall(line)) == 1:
-            fix = Fix(
-                claim.file,
-                claim.line,
-                line,
-                pattern.sub(str(size), line),
-                description=f"ONNX configuration count {claim.value} -> {size}",
-            )
+        fix = count_fix(state, claim, size, "ONNX configuration count")
         out.append(
             make(
                 ID,
