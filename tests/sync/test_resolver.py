@@ -3095,3 +3095,98 @@ def test_a_list_introduced_as_defaults_states_each_item_s_default(tmp_path):
 )
 def test_round_21_more_true_text_says_nothing(tmp_path, body, version):
     assert not _audit(tmp_path, f"## Notes\n\n{body}", version), body
+
+
+# --- round 22 (tuned on the all-true clean_13, outside the repository) ---
+
+
+@pytest.mark.parametrize(
+    ("body", "version"),
+    [
+        # 0.11 METADATA: Requires-Python >=3.9.0,<3.13; classifiers 3.10, 3.11, 3.12
+        ("* `Requires-Python: >=3.9.0,<3.13`; the classifiers name Python 3.10, 3.11 and 3.12.\n", "0.11"),
+        # 0.9 METADATA: the same range and classifiers
+        (
+            "`Requires-Python: >=3.9.0,<3.13`, though the classifiers only list Python 3.10, 3.11\nand 3.12.\n",
+            "0.9",
+        ),
+        # 0.12.post1 METADATA onnx>=1.21.0,<=1.22.0; 0.11's was onnx>=1.16.0,<=1.19.0
+        ("* `onnx>=1.21.0,<=1.22.0` (0.11.x: `onnx>=1.16.0,<=1.19.0`).\n", "0.12.post1"),
+        # 0.13 quark/onnx/__init__.py raises ImportError when onnxruntime is not installed
+        (
+            '`quark.onnx` imports `onnxruntime` on import and raises `ImportError` ("Quark depends on\n'
+            'ONNXRuntime...") when it is missing.\n',
+            "0.13",
+        ),
+        # 0.13 quark/onnx/quantization/config/config.py QConfig(..., **kwargs) keeps extras in extra_options
+        (
+            "* `QConfig(global_config, specific_layer_config=None, layer_type_config=None, exclude=None,\n"
+            "  algo_config=None, use_external_data_format=False, **kwargs)`: the `None` defaults become\n"
+            "  `{}`, `{}`, `[]` and `[]` in the body, and extra keyword arguments are kept in\n"
+            "  `extra_options`.\n\n## `quark-cli onnx-ptq`\n\nRun it.\n",
+            "0.13",
+        ),
+        # 0.10 torch_llm_ptq.py took w_fp8_a_fp8 and --model_export hf_format; 0.13 takes neither
+        (
+            "Old 0.10 command and its 0.13 equivalent:\n\n```bash\n# 0.10\nquark-cli torch-llm-ptq "
+            "--model_dir $MODEL --quant_scheme w_fp8_a_fp8 \\\n    --model_export hf_format --output_dir out/\n"
+            "# 0.13\nquark-cli torch-llm-ptq --model_dir $MODEL --quant_scheme fp8 --output_dir out/\n```\n",
+            "0.13",
+        ),
+    ],
+)
+def test_round_22_true_text_says_nothing(tmp_path, body, version):
+    assert not _audit(tmp_path, f"## Notes\n\n{body}", version), body
+
+
+@pytest.mark.parametrize(
+    ("body", "version", "expected"),
+    [
+        # 0.11 METADATA classifiers: 3.10, 3.11, 3.12 only
+        (
+            "The classifiers list Python 3.10, 3.11, 3.12 and 3.13.\n",
+            "0.11",
+            [(8, "python-version-mismatch")],
+        ),
+        # the aside dates the old pins only: the current one is still checked (0.12.post1 onnx<=1.22.0)
+        (
+            "* `onnx>=1.20.0,<=1.22.0` (0.11.x: `onnx>=1.16.0,<=1.19.0`).\n",
+            "0.12.post1",
+            [(8, "dependency-range-mismatch")],
+        ),
+        # the same failure without its condition is a claim: 0.13 has quark.onnx
+        (
+            "`quark.onnx` imports `onnxruntime` on import and raises `ImportError`.\n",
+            "0.13",
+            [(8, "name-stated-unavailable")],
+        ),
+        # a comment labelling the audited release leaves its commands checked (0.13 has no w_fp8_a_fp8)
+        (
+            "```bash\n# 0.10\nquark-cli torch-llm-ptq --model_dir m --quant_scheme w_fp8_a_fp8 --output_dir o\n"
+            "# 0.13\nquark-cli torch-llm-ptq --model_dir m --quant_scheme w_fp8_a_fp8 --output_dir o\n```\n",
+            "0.13",
+            [(12, "scheme-unknown")],
+        ),
+    ],
+)
+def test_round_22_drift_beside_those_phrasings(tmp_path, body, version, expected):
+    assert _lines(_audit(tmp_path, f"## Notes\n\n{body}", version)) == expected, body
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("# 0.10", "==0.10.*"),
+        ("# Quark 0.13 (this release)", "==0.13.*"),
+        ("// since 0.11", ">=0.11"),
+        ("# up to 0.11.2", "<=0.11.2"),
+        ("# amd-quark>=0.12 only", ">=0.12"),
+        ("# --model_export was removed in 0.12", None),  # a remark, not a label
+        ("# 0.10 -> 0.13", None),  # two releases
+        ("x = 1  # 0.10", None),  # code before the comment
+    ],
+)
+def test_a_code_comment_labels_the_lines_after_it_only_when_it_is_a_label(line, expected):
+    from quarkci.skills.claims.context import comment_label
+
+    assert comment_label(line) == expected

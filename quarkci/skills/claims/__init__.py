@@ -8,6 +8,7 @@ which places count as a claim (precision over recall).
 
 from __future__ import annotations
 
+import bisect
 import gc
 import re
 from collections.abc import Callable, Iterator
@@ -41,6 +42,7 @@ from quarkci.skills.claims.context import (
     Surrounding,
     answered_no,
     cell_release,
+    comment_label,
     dated,
     is_negative,
     markers,
@@ -183,6 +185,7 @@ class _Markers:
         self._blocks: list[Text | Code] = []
         self._at: dict[int, list[int]] = {}  # line -> indices into _blocks (headings left out)
         self._lines: dict[int, list[str]] = {}  # index of a code block -> its lines
+        self._labels: dict[int, list[tuple[int, str]]] = {}  # index of a code block -> (line, release) labels
         self._cache: dict[tuple[tuple[int, int], ...], dict[str, Any]] = {}
         self._surrounding: dict[tuple[str, str], Surrounding] = {}  # (lead, section) -> what they say
         self._keys: dict[int, tuple[tuple[int, int], ...]] = {}  # line -> its cache key
@@ -322,6 +325,7 @@ class _Markers:
             text if isinstance(text, str) else "",
             found.value.rsplit(".", 1)[-1],
             f"{package}{found.value}" if isinstance(package, str) else "",
+            f"{package}{text}" if isinstance(package, str) and isinstance(text, str) else "",
         )
         for needle in needles:
             if needle and needle in cached:
@@ -393,6 +397,21 @@ class _Markers:
                 return next(iter(labels)) if len(labels) == 1 else None
         return None
 
+    def _comment_label(self, index: int, line: int) -> str | None:
+        """The release the last label comment above ``line`` in code block ``index`` names (``# 0.10``,
+        ``# Quark 0.13 (this release)``, ``# before (0.11.2):``, see :func:`~quarkci.skills.claims.context.
+        comment_label`), as a specifier; None when no such comment precedes it in the block."""
+        labels = self._labels.get(index)
+        if labels is None:
+            block = self._blocks[index]
+            labels = self._labels[index] = []
+            if isinstance(block, Code):
+                for offset, text in enumerate(block.text.split("\n")):
+                    if (label := comment_label(text)) is not None:
+                        labels.append((block.first_line + offset, label))
+        before = bisect.bisect_right(labels, (line, "\uffff"))  # the labels on or above ``line``
+        return labels[before - 1][1] if before else None
+
     def at(self, line: int) -> dict[str, Any]:
         """The markers (and ``around``) of the blocks covering ``line`` (shared: do not modify)."""
         indices = self._at.get(line, ())
@@ -423,6 +442,10 @@ class _Markers:
         if read is None:
             read = self._surrounding[(lead, section)] = surrounding(lead, section)
         found = markers(around, lead, section, read)
+        labels = [self._comment_label(i, line) for i in indices if isinstance(self._blocks[i], Code)]
+        if labels and labels[0] is not None:
+            # "# 0.10" over the old command, "# 0.13" over its equivalent: each speaks of its release
+            found = {**{k: v for k, v in found.items() if k != "historical"}, "releases": labels[0]}
         self._read[key] = (around, lead, section, read)
         if around:  # the sentence, cell or code line the claim sits in (bounded), for humans and reports
             found["around"] = around if len(around) <= 200 else around[:199] + "…"

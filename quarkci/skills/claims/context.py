@@ -182,7 +182,7 @@ def negations(text: str) -> Negations:
             # "rejects a `custom_mode` other than `quark`, `awq` or `fp8`": the excepted are the accepted
             place |= {w for m in _EXCEPTED.finditer(part) for w in _WORD.findall(m.group(1))}
             negated.update(w for w in words if w not in place)
-            if _UNAVAILABLE.search(unquoted(part)) or (
+            if _UNAVAILABLE.search(_unconditional(part)) or (
                 i + 1 < len(parts) and answered_no(part, parts[i + 1])
             ):
                 absent.update(w for w in words if w not in place)
@@ -236,8 +236,24 @@ def answered_no(question: str, answer: str) -> bool:
 def is_negative(text: str) -> bool:
     """True when ``text`` says something is not supported, not available or not to be used, in its own
     words: a quoted error message (```ValueError: Unsupported format```, ``"Unsupported KV cache
-    scheme"``) says nothing of the kind, and emphasis (``is **not** a``) is read as plain words."""
-    return bool(_NEGATIVE.search(unquoted(text)))
+    scheme"``) says nothing of the kind, nor does a failure only when a dependency is missing
+    (:data:`_CONDITIONAL_FAILURE`), and emphasis (``is **not** a``) is read as plain words."""
+    return bool(_NEGATIVE.search(_unconditional(text)))
+
+
+# "`quark.onnx` ... raises `ImportError` (...) when it is missing", "fails if `onnxruntime` is not
+# installed": the failure depends on the reader's environment, not on the release
+_CONDITIONAL_FAILURE = re.compile(
+    r"\b(?:raises?|raising|fails?|failing|errors?(?: out)?|breaks?)\b[^.;]{0,120}?\b(?:when|if|unless|without)\b"
+    r"[^.;]{0,80}?\b(?:missing|not installed|absent|isn't installed|aren't installed|not present|not found"
+    r"|cannot be found|can't be found|uninstalled)\b",
+    re.IGNORECASE,
+)
+
+
+def _unconditional(text: str) -> str:
+    """:func:`unquoted` ``text`` less its conditional failures (:data:`_CONDITIONAL_FAILURE`)."""
+    return _CONDITIONAL_FAILURE.sub(" ", unquoted(text))
 
 
 # the names a negation governs directly: "has no `quark-cli` and no `LLMTemplate`", "`mx9` is **not** a
@@ -355,6 +371,13 @@ _DATED_ASIDE = re.compile(
     re.IGNORECASE,
 )
 
+# "(0.11.x: `onnx>=1.16.0,<=1.19.0`)", "(on 0.10: `--model_export`)": an aside labelled with one release
+_LABELLED_ASIDE = re.compile(
+    r"\(\s*(?:(?:on|in|for|with|under|was|were)\s+)?(?:amd-quark\s+|quark\s+)?"
+    r"(?P<v>(?<![\w.])0\.\d{1,2}(?:\.\d+)?(?:\.post\d+)?)(?:\.x)?\s*:(?P<body>[^()]*)\)",
+    re.IGNORECASE,
+)
+
 
 def dated(text: str) -> dict[str, str]:
     """The code spans ``text`` dates to another time, by words right next to them: ``{span: "historical"}``
@@ -365,8 +388,8 @@ def dated(text: str) -> dict[str, str]:
     if "`" not in text:
         return {}
     out: dict[str, str] = {}
-    for match in _DATED_ASIDE.finditer(text):
-        if len(_RELEASE.findall(match.group("body"))) != 1:
+    for match in (*_DATED_ASIDE.finditer(text), *_LABELLED_ASIDE.finditer(text)):
+        if match.re is _DATED_ASIDE and len(_RELEASE.findall(match.group("body"))) != 1:
             continue
         version = match.group("v")
         scope = f"=={version}.*" if version.count(".") == 1 else f"=={version}"
@@ -379,7 +402,11 @@ def dated(text: str) -> dict[str, str]:
             before = text[: match.start()].rstrip()
             spans = re.findall(r"`([^`\n]+)`", _subject(before, len(before)))
         for span in spans:
-            out[span] = out[span.rsplit(".", 1)[-1]] = scope
+            out[span] = scope
+            if _DOTTED.fullmatch(
+                span
+            ):  # `quark.torch.LLMTemplate` is also `LLMTemplate`; `onnx>=1.16.0` is not
+                out[span.rsplit(".", 1)[-1]] = scope
     for match in _RATHER_THAN.finditer(text):
         # "now lives in `quark/torch/utils/llm/` rather than under `quark/experimental/...`": not where it is
         out.setdefault(match.group(1), "historical")
@@ -400,6 +427,7 @@ def dated(text: str) -> dict[str, str]:
     return out
 
 
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
 _MAPPING = re.compile(r"`([^`\n]+)`\s*(?:->|→|=>|⇒)\s*`[^`\n]+`\s*(?:\([^()\n]{0,60}\))?\.?")
 
 
@@ -563,6 +591,84 @@ def release_scope(text: str, bare: bool = False) -> str | None:
             return f">={version}"
         return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
     return None
+
+
+# A code comment that only labels the lines after it with one release: "# 0.10", "# Quark 0.13 (this
+# release)", "// before (0.11.2):", "# amd-quark>=0.12 only". Words beyond these make it a remark
+# ("# --model_export was removed in 0.12" says nothing of the command under it).
+_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|--\s|rem\s)\s*(?P<body>.*)$", re.IGNORECASE)
+_LABEL_WORDS = frozenset(
+    {
+        "old",
+        "new",
+        "older",
+        "newer",
+        "before",
+        "after",
+        "on",
+        "for",
+        "with",
+        "in",
+        "quark",
+        "amd",
+        "release",
+        "version",
+        "v",
+        "up",
+        "to",
+        "until",
+        "since",
+        "from",
+        "and",
+        "or",
+        "later",
+        "earlier",
+        "this",
+        "current",
+        "legacy",
+        "only",
+        "previously",
+        "now",
+        "the",
+        "equivalent",
+        "command",
+        "way",
+        "style",
+        "syntax",
+        "cli",
+        "api",
+        "example",
+        "same",
+        "run",
+        "it",
+        "works",
+        "is",
+        "was",
+    }
+)
+
+
+def comment_label(line: str) -> str | None:
+    """The release a code comment line labels the lines after it with, as a specifier (``# 0.10`` ->
+    ``==0.10.*``, ``# 0.11.2 and later`` -> ``>=0.11.2``); None when ``line`` is no comment, names no
+    release or two, or says more than a label (:data:`_LABEL_WORDS`)."""
+    if len(line) > 120 or (m := _COMMENT.match(line)) is None:
+        return None
+    body = m.group("body")
+    releases = _RELEASE.findall(body)
+    if len(set(releases)) != 1:
+        return None
+    rest = re.sub(r"[<>=~!]=?|[()\[\]:,.\-—–*_`]", " ", _RELEASE.sub(" ", body.replace("amd-quark", "quark")))
+    if any(word.lower() not in _LABEL_WORDS for word in rest.split()):
+        return None
+    if re.search(r"[<>=~!]=?\s*0\.", body):
+        return release_scope(body)  # "# amd-quark>=0.12 only"
+    version, words = releases[0], {w.lower() for w in rest.split()}
+    if words & {"later", "newer", "since", "from"}:
+        return f">={version}"
+    if words & {"earlier", "older", "until", "up"}:
+        return f"<={version}"
+    return f"=={version}.*" if version.count(".") == 1 else f"=={version}"
 
 
 # "Coming from old notes that use `--quant_scheme w_fp8_a_fp8`? Those notes still work unchanged here.": the

@@ -524,6 +524,9 @@ def _sentence_claim(
     )
 
 
+_SIGNATURE_SPAN = re.compile(r"`[A-Za-z_][\w.]*\([^`]{0,400}\)`")
+
+
 def _flagless(
     unit: Unit,
     text: Text,
@@ -535,7 +538,9 @@ def _flagless(
 ) -> Iterator[Found]:
     """``cli_flag_default`` claims without a flag (``context["flag"]`` None, ``context["words"]`` the
     setting's words) for the sentence, or each comma-separated part of it that states one value."""
-    if not _DEFAULT_ONLY.search(sentence):
+    if not _DEFAULT_ONLY.search(sentence) or _SIGNATURE_SPAN.search(sentence):
+        # "`QConfig(global_config, exclude=None, ...)`: the `None` defaults become `[]`": a Python call's
+        # defaults (python_code reads the signature), not a CLI setting's
         return
     pieces = [(0, sentence)]
     if flagless_default(sentence, words) is None:

@@ -172,6 +172,8 @@ def _prose(text: Text) -> Iterator[Found]:
                 context["model_types"] = models
             if form == "plus" and _NEGATION.search(text.text[max(0, match.start() - 40) : match.start()]):
                 context["negative"] = True
+            if package == "python" and _names_classifiers(text.text, match.start()):
+                context["source"] = "classifier"
             yield Found(KIND_BY_PACKAGE[package], spec, text.line_at(match.start()), context)
         taken.add(added)
     taken.rewind()
@@ -210,12 +212,31 @@ def _statements(clause: str, text: Text, section: str, taken: _Taken | None) -> 
             "where": text.kind,
             "section": section,
         }
+        if stated.package == "python" and _names_classifiers(clause, stated.start):
+            context["source"] = "classifier"
         if stated.negative:
             context.update(negative=True, unsupported=stated.spec[2:-2])
         elif stated.supported:
             context.update(supported=stated.spec[2:-2])
         line = text.line if text.kind == "table" else text.line_at(stated.start)
         yield Found(KIND_BY_PACKAGE[stated.package], stated.spec, line, context)
+
+
+# "the classifiers name Python 3.10, 3.11 and 3.12": a statement of the trove classifiers, not of
+# Requires-Python (0.11's METADATA admits 3.9 yet lists 3.10 to 3.12)
+_CLASSIFIERS = re.compile(r"\bclassifiers?\b|Programming Language ::", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n\s*\n")
+_CLAUSE_WINDOW = 300  # characters either side of the statement: bounded work per statement
+
+
+def _names_classifiers(text: str, offset: int) -> bool:
+    """True when the sentence or ``;`` clause of ``text`` holding ``offset`` names the classifiers."""
+    start = max(0, offset - _CLAUSE_WINDOW)
+    for stop_before in _CLAUSE_END.finditer(text, start, offset):
+        start = stop_before.end()
+    stop = _CLAUSE_END.search(text, offset, offset + _CLAUSE_WINDOW)
+    end = stop.start() if stop else min(len(text), offset + _CLAUSE_WINDOW)
+    return _CLASSIFIERS.search(text, start, end) is not None
 
 
 class _Taken:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from quarkci.core.findings import Finding
 from quarkci.facts.base import FactItem
-from quarkci.skills.claims.phrases import minors
+from quarkci.skills.claims.phrases import Stated, minors
 from quarkci.skills.model import Claim
 from quarkci.sync.rules._common import make, release, source_loc
 from quarkci.sync.rules._versions import mismatch, spec_of, stated_of
@@ -47,6 +47,10 @@ def check(state: AuditState) -> list[Finding]:
         stated = stated_of(claim, state)
         if stated is None:
             continue
+        if claim.context.get("source") == "classifier":
+            # "the classifiers name Python 3.10, 3.11 and 3.12": compared with the classifiers, not the range
+            out.extend(_classifiers(claim, stated, classifiers, state))
+            continue
         if claim.context.get("negative") and stated.upper:
             # "Not supported: Python 3.14+" (read as `<3.14`) is false only when the release admits one of
             # those versions; so is "Python 3.9 and 3.10 are not supported" (read as `>=3.9,<3.11`)
@@ -70,6 +74,31 @@ def check(state: AuditState) -> list[Finding]:
         if found is not None:
             out.append(found)
     return out
+
+
+def _classifiers(claim: Claim, stated: Stated, listed: list[str], state: AuditState) -> list[Finding]:
+    """``changed`` when the skill says the trove classifiers list Python versions (``stated``: "3.10 to
+    3.12", or "3.10+" for the lowest only) other than the release's METADATA lists (``listed``, from
+    ``Programming Language :: Python :: 3.X``); empty when they agree or the release lists none. No fix:
+    the classifiers are the release's metadata, and the sentence may mean the range."""
+    named = minors(stated.spec, 3)
+    if not listed or not named or not stated.lower:
+        return []
+    if (named == listed) if stated.upper else (named[0] == listed[0]):
+        return []
+    said = ", ".join(named) if stated.upper else f"{named[0]}+"
+    item = next(i for i in state.upstream.items("python") if i.attrs.get("source") == "classifier")
+    finding = make(
+        ID,
+        CATEGORY,
+        "changed",
+        claim,
+        skill_says=f"the classifiers list Python {said}",
+        source_says=f"{release(state.upstream)} classifiers list Python {', '.join(listed)}",
+        impact="readers expect support for versions the release's metadata does not name",
+        source=source_loc(item),
+    )
+    return [finding]
 
 
 def _single(claim: Claim, version: str, item: FactItem, state: AuditState, *, supported: bool) -> Finding:
