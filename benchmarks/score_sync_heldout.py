@@ -39,6 +39,21 @@ def audit(release: str, skills: Path, out: Path) -> list[dict[str, object]]:
     return list(report["findings"])
 
 
+def skills_dir(root: Path, case: dict[str, object]) -> Path:
+    """The directory of a case's skills: ``case["skills"]`` as a path under the set, or, when it lists the
+    skills' names (a writer's other shape), ``cases/<id>/skills``."""
+    skills = case["skills"]
+    if isinstance(skills, list):
+        return root / "cases" / str(case["id"]) / "skills"
+    return root / str(skills)
+
+
+def skill_file(case: dict[str, object], file: str) -> str:
+    """A planted drift's file as the report names it (relative to the skills directory), whether the
+    labels give it so or relative to the set (``cases/<id>/skills/<skill>/SKILL.md``)."""
+    return file.removeprefix(f"cases/{case['id']}/skills/")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--labels", type=Path, default=HERE / "heldout" / "sync" / "labels.json")
@@ -52,7 +67,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for n, case in enumerate(labels["cases"]):
             try:
-                findings = audit(case["release"], root / case["skills"], Path(tmp) / str(n))
+                findings = audit(case["release"], skills_dir(root, case), Path(tmp) / str(n))
             except Unreadable as refused:
                 # the case's skills are bad input (the tool's exit 2): no finding, every drift missed
                 print(f"  REFUSED {case['id']} [{case['release']}]: {refused}")
@@ -63,7 +78,7 @@ def main() -> int:
             for f in drift:
                 loc = f.get("skill_location") or {}
                 at.setdefault((str(loc.get("file")), int(loc.get("line") or 0)), []).append(f)
-            planted = {(p["file"], p["line"]): p for p in case["planted"]}
+            planted = {(skill_file(case, p["file"]), p["line"]): p for p in case["planted"]}
             missed = [p for key, p in planted.items() if key not in at]
             false = [f for key, fs in at.items() if key not in planted for f in fs]
             planted_total += len(planted)
